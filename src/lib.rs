@@ -1,0 +1,1 @@
+//! bfr: a bridge federation's competition regulations as files a program can check and run.
