@@ -1,0 +1,129 @@
+//! Dates against the calendar and the edition: a weekday written next to a date
+//! must be that date's weekday, and a date should fall in the edition's year(s).
+//! Both are warnings: they report defects of the document, which the edition
+//! encodes as written.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{Date, Program};
+use crate::syntax::ast::{self, DateLit, Decl, Expr, ExprKind, PenaltyExpr};
+
+pub(crate) fn check_all(
+    _program: &Program,
+    diags: &mut Diagnostics,
+    period: Option<(Date, Date)>,
+    items: &[&ast::Item],
+) {
+    let mut dates = Vec::new();
+    for item in items {
+        match &item.decl {
+            Decl::Const(k) => walk(&k.value, &mut dates),
+            Decl::Fn(f) => walk(&f.body, &mut dates),
+            Decl::Table(t) => t.rows.iter().for_each(|(_, e)| walk(e, &mut dates)),
+            Decl::Scale(s) => {
+                for (r, e) in &s.arms {
+                    walk(e, &mut dates);
+                    for b in [&r.lower, &r.upper].into_iter().flatten() {
+                        walk(&b.value, &mut dates);
+                    }
+                }
+            }
+            Decl::Example(e) => e.assertions.iter().for_each(|a| walk(a, &mut dates)),
+            Decl::Competition(c) => {
+                c.properties.iter().for_each(|p| walk(&p.value, &mut dates));
+                for s in &c.stages {
+                    s.properties.iter().for_each(|p| walk(&p.value, &mut dates));
+                }
+            }
+            Decl::Edition(e) => {
+                // The header's own dates are checked for weekdays only.
+                for x in e
+                    .updated
+                    .iter()
+                    .chain(e.period.iter().flat_map(|(a, b)| [a, b]))
+                {
+                    let mut v = Vec::new();
+                    walk(x, &mut v);
+                    v.iter().for_each(|d| weekday(d, diags));
+                }
+            }
+            _ => {}
+        }
+    }
+    for d in &dates {
+        weekday(d, diags);
+        if let Some((first, last)) = period
+            && (d.year < first.year || d.year > last.year)
+        {
+            let years = if first.year == last.year {
+                first.year.to_string()
+            } else {
+                format!("{}–{}", first.year, last.year)
+            };
+            diags.push(
+                Diagnostic::warning(
+                    "W0102",
+                    format!("the date {} is not in the edition's year {years}", show(d)),
+                    d.span,
+                )
+                .with_label(format!("year {}", d.year))
+                .with_help(format!(
+                    "check the year; the edition's period is {first} .. {last}"
+                )),
+            );
+        }
+    }
+}
+
+fn show(d: &DateLit) -> String {
+    format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
+}
+
+fn weekday(d: &DateLit, diags: &mut Diagnostics) {
+    let Some((written, span)) = &d.weekday else {
+        return;
+    };
+    let real = Date {
+        year: d.year,
+        month: d.month,
+        day: d.day,
+    }
+    .weekday();
+    if written != real {
+        diags.push(
+            Diagnostic::warning(
+                "W0101",
+                format!("{} is a {real}, not a {written}", show(d)),
+                *span,
+            )
+            .with_label(format!("the calendar says {real}"))
+            .with_help("check the date and the weekday in the document"),
+        );
+    }
+}
+
+fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a DateLit>) {
+    match &e.kind {
+        ExprKind::Date(d) | ExprKind::DateTime(d, _) => out.push(d),
+        ExprKind::Call { callee, args } => {
+            walk(callee, out);
+            args.iter().for_each(|(_, a)| walk(a, out));
+        }
+        ExprKind::Member(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) => walk(x, out),
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+            walk(a, out);
+            walk(b, out);
+        }
+        ExprKind::If(a, b, c) => {
+            walk(a, out);
+            walk(b, out);
+            walk(c, out);
+        }
+        ExprKind::Match(s, arms) => {
+            walk(s, out);
+            arms.iter().for_each(|(_, x)| walk(x, out));
+        }
+        ExprKind::Record(_, fields) => fields.iter().for_each(|(_, x)| walk(x, out)),
+        ExprKind::Penalty(PenaltyExpr::Deduct(x)) => walk(x, out),
+        _ => {}
+    }
+}

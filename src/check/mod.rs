@@ -1,0 +1,529 @@
+//! Stage 2: AST → typed IR, or diagnostics.
+//!
+//! The checker resolves names across all files of an edition, types every
+//! expression with its unit, and analyses what only a whole edition shows: cycles
+//! between rules, overlapping and missing rows of scales and tables, routing of
+//! competitions, dates against the calendar and the edition's period. It reports
+//! every problem it finds and never panics; an expression that fails gets the
+//! `Error` type so one mistake yields one diagnostic.
+
+mod competition;
+mod cycles;
+mod dates;
+mod expr;
+pub mod names;
+mod scale;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{self, Program, RuleBody, SourceInfo, Type, Unit};
+use crate::source::Span;
+use crate::syntax::ast;
+use names::{BUILTIN_TYPES, Names, TypeName, ValueName, did_you_mean};
+use std::collections::BTreeMap;
+
+/// A checked edition: the IR plus the names needed to check expressions against
+/// it later (`bfr eval`).
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The IR.
+    pub program: Program,
+    names: Names,
+}
+
+/// What a declaration became, so later passes find its AST again.
+enum Pending<'a> {
+    Rule(u32, &'a ast::Item),
+    Example(&'a ast::ExampleDecl),
+    Competition(u32, &'a ast::CompetitionDecl),
+}
+
+/// The checker's state while it works through an edition.
+pub(crate) struct Checker {
+    pub(crate) program: Program,
+    pub(crate) names: Names,
+    pub(crate) diags: Diagnostics,
+    /// Where each rule, unit, enum and record was declared, for duplicate notes.
+    declared_at: BTreeMap<String, Span>,
+    /// Parameter types that count whole things, per rule (scale analysis).
+    pub(crate) whole_params: BTreeMap<u32, bool>,
+}
+
+/// Checks the parsed files of one edition.
+pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
+    let mut c = Checker {
+        program: Program::default(),
+        names: Names::default(),
+        diags: Diagnostics::default(),
+        declared_at: BTreeMap::new(),
+        whole_params: BTreeMap::new(),
+    };
+    let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
+    c.collect_types(&items);
+    let pending = c.collect_values(&items);
+    let period = c.program.edition.as_ref().and_then(|e| e.period);
+    for p in &pending {
+        match p {
+            Pending::Competition(i, decl) => c.lower_competition(*i, decl),
+            Pending::Rule(..) | Pending::Example(_) => {}
+        }
+    }
+    for p in &pending {
+        match p {
+            Pending::Rule(i, item) => c.lower_rule(*i, item),
+            Pending::Example(decl) => c.lower_example(decl),
+            Pending::Competition(..) => {}
+        }
+    }
+    dates::check_all(&c.program, &mut c.diags, period, &items);
+    let cyclic = cycles::check(&c.program, &mut c.diags);
+    c.check_sources(&items);
+    if c.diags.has_errors() {
+        return (None, c.diags);
+    }
+    scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
+    competition::check_routing(&c.program, &mut c.diags);
+    if c.diags.has_errors() {
+        return (None, c.diags);
+    }
+    let Checker {
+        program,
+        names,
+        diags,
+        ..
+    } = c;
+    (Some(Checked { program, names }), diags)
+}
+
+fn pending_scales<'a>(pending: &[Pending<'a>]) -> Vec<(u32, &'a ast::ScaleDecl)> {
+    pending
+        .iter()
+        .filter_map(|p| match p {
+            Pending::Rule(i, item) => match &item.decl {
+                ast::Decl::Scale(s) => Some((*i, s)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+impl Checked {
+    /// Checks an expression (typed on the command line) against this edition.
+    pub fn check_expr(&self, e: &ast::Expr) -> Result<ir::Expr, Diagnostics> {
+        let mut c = Checker {
+            program: self.program.clone(),
+            names: self.names.clone(),
+            diags: Diagnostics::default(),
+            declared_at: BTreeMap::new(),
+            whole_params: BTreeMap::new(),
+        };
+        let mut scope = expr::Scope::default();
+        let out = c.expr(e, &mut scope);
+        if c.diags.has_errors() {
+            Err(c.diags)
+        } else {
+            Ok(out)
+        }
+    }
+}
+
+pub(crate) fn source_info(r: &Option<ast::SourceRef>) -> Option<SourceInfo> {
+    r.as_ref().map(|r| SourceInfo {
+        id: r.id.clone(),
+        pages: r.pages.clone(),
+        section: r.section.clone(),
+    })
+}
+
+fn idx(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl Checker {
+    /// Registers a name once; a second declaration is an error that points at both.
+    fn declare(&mut self, name: &ast::Name, what: &str) -> bool {
+        let reserved =
+            ir::Builtin::named(&name.text).is_some() || BUILTIN_TYPES.contains(&name.text.as_str());
+        if reserved {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0102",
+                    format!("`{}` is a built-in name", name.text),
+                    name.span,
+                )
+                .with_label(format!("this {what} would hide the built-in"))
+                .with_help("choose another name"),
+            );
+            return false;
+        }
+        if let Some(first) = self.declared_at.get(&name.text) {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0102",
+                    format!("`{}` is defined twice", name.text),
+                    name.span,
+                )
+                .with_label(format!("this {what} has the same name"))
+                .with_note(*first, "first defined here")
+                .with_help("rename one of them; names are shared by all files of an edition"),
+            );
+            return false;
+        }
+        self.declared_at.insert(name.text.clone(), name.span);
+        true
+    }
+
+    /// Units, enums and records: everything types can name.
+    fn collect_types(&mut self, items: &[&ast::Item]) {
+        for item in items {
+            match &item.decl {
+                ast::Decl::Unit(u) => {
+                    if !self.declare(&u.name, "unit") {
+                        continue;
+                    }
+                    let canonical = u.name.text.clone();
+                    self.names.types.insert(
+                        canonical.clone(),
+                        TypeName::Unit {
+                            canonical: canonical.clone(),
+                            whole: u.whole,
+                        },
+                    );
+                    for a in &u.aliases {
+                        if self.declare(a, "unit alias") {
+                            self.names.types.insert(
+                                a.text.clone(),
+                                TypeName::Unit {
+                                    canonical: canonical.clone(),
+                                    whole: u.whole,
+                                },
+                            );
+                        }
+                    }
+                    self.program.units.push(ir::UnitInfo {
+                        name: canonical,
+                        description: u.description.clone(),
+                        whole: u.whole,
+                        aliases: u.aliases.iter().map(|a| a.text.clone()).collect(),
+                    });
+                }
+                ast::Decl::Enum(e) => {
+                    if !self.declare(&e.name, "enum") {
+                        continue;
+                    }
+                    let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+                    for (v, _) in &e.variants {
+                        if let Some(first) = seen.insert(&v.text, v.span) {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0102",
+                                    format!("`{}` is listed twice in `{}`", v.text, e.name.text),
+                                    v.span,
+                                )
+                                .with_note(first, "first listed here")
+                                .with_help("remove one of them"),
+                            );
+                        }
+                    }
+                    let i = idx(self.program.enums.len());
+                    self.names
+                        .types
+                        .insert(e.name.text.clone(), TypeName::Enum(i));
+                    self.program.enums.push(ir::EnumInfo {
+                        name: e.name.text.clone(),
+                        variants: e.variants.iter().map(|(v, _)| v.text.clone()).collect(),
+                        labels: e.variants.iter().map(|(_, l)| l.clone()).collect(),
+                        source: source_info(&e.source),
+                    });
+                }
+                ast::Decl::Record(r) => {
+                    if !self.declare(&r.name, "record") {
+                        continue;
+                    }
+                    let i = idx(self.program.records.len());
+                    self.names
+                        .types
+                        .insert(r.name.text.clone(), TypeName::Record(i));
+                    self.program.records.push(ir::RecordInfo {
+                        name: r.name.text.clone(),
+                        fields: Vec::new(),
+                        source: source_info(&r.source),
+                    });
+                }
+                _ => {}
+            }
+        }
+        // Field types may name records declared later, so resolve them second.
+        for item in items {
+            if let ast::Decl::Record(r) = &item.decl {
+                let Some(TypeName::Record(i)) = self.names.types.get(&r.name.text).cloned() else {
+                    continue;
+                };
+                let fields = r
+                    .fields
+                    .iter()
+                    .map(|(n, t)| (n.text.clone(), self.resolve_type(t)))
+                    .collect();
+                if let Some(info) = self.program.records.get_mut(i as usize) {
+                    info.fields = fields;
+                }
+            }
+        }
+    }
+
+    /// Rules, competitions, examples, texts and the edition header.
+    fn collect_values<'a>(&mut self, items: &[&'a ast::Item]) -> Vec<Pending<'a>> {
+        let mut pending = Vec::new();
+        let mut edition_at: Option<Span> = None;
+        for item in items {
+            let doc = item.doc.join("\n");
+            let (name, params, ret, source): (_, &[ast::Param], Option<&ast::TypeExpr>, _) =
+                match &item.decl {
+                    ast::Decl::Const(k) => (&k.name, &[], Some(&k.ty), &k.source),
+                    ast::Decl::Fn(f) => (&f.name, &f.params[..], Some(&f.ret), &f.source),
+                    ast::Decl::Table(t) => (&t.name, &t.params[..], Some(&t.ret), &t.source),
+                    ast::Decl::Scale(s) => (&s.name, &s.params[..], Some(&s.ret), &s.source),
+                    ast::Decl::Example(e) => {
+                        pending.push(Pending::Example(e));
+                        continue;
+                    }
+                    ast::Decl::Text(t) => {
+                        if self.declare(&t.name, "text") {
+                            self.program.texts.push(ir::TextRule {
+                                name: t.name.text.clone(),
+                                source: source_info(&t.source),
+                                paragraphs: t.paragraphs.clone(),
+                            });
+                        }
+                        continue;
+                    }
+                    ast::Decl::Competition(comp) => {
+                        if self.declare(&comp.name, "competition") {
+                            let i = idx(self.program.competitions.len());
+                            self.names
+                                .values
+                                .insert(comp.name.text.clone(), ValueName::Competition(i));
+                            self.program.competitions.push(ir::Competition {
+                                name: comp.name.text.clone(),
+                                title: comp.title.clone(),
+                                source: source_info(&comp.source),
+                                properties: Vec::new(),
+                                stages: Vec::new(),
+                            });
+                            pending.push(Pending::Competition(i, comp));
+                        }
+                        continue;
+                    }
+                    ast::Decl::Edition(e) => {
+                        if let Some(first) = edition_at {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0102",
+                                    "the edition header is written twice",
+                                    e.name_span,
+                                )
+                                .with_note(first, "first written here")
+                                .with_help("keep one `edition` block per edition"),
+                            );
+                            continue;
+                        }
+                        edition_at = Some(e.name_span);
+                        self.program.edition = Some(self.edition(e));
+                        continue;
+                    }
+                    ast::Decl::Unit(_) | ast::Decl::Enum(_) | ast::Decl::Record(_) => continue,
+                };
+            if !self.declare(name, "rule") {
+                continue;
+            }
+            let i = idx(self.program.rules.len());
+            let mut whole = false;
+            let params: Vec<(String, Type)> = params
+                .iter()
+                .map(|p| {
+                    whole = self.is_whole(&p.ty);
+                    (p.name.text.clone(), self.resolve_type(&p.ty))
+                })
+                .collect();
+            self.whole_params.insert(i, whole);
+            let ret = ret.map_or(Type::Error, |t| self.resolve_type(t));
+            self.names
+                .values
+                .insert(name.text.clone(), ValueName::Rule(i));
+            self.program.rules.push(ir::Rule {
+                name: name.text.clone(),
+                params,
+                ret,
+                source: source_info(source),
+                doc,
+                body: RuleBody::Const {
+                    value: ir::Expr {
+                        kind: ir::ExprKind::Lit(ir::Value::Bool(false)),
+                        ty: Type::Error,
+                        span: name.span,
+                    },
+                },
+                locals: 0,
+                span: name.span,
+            });
+            pending.push(Pending::Rule(i, item));
+        }
+        pending
+    }
+
+    fn edition(&mut self, e: &ast::Edition) -> ir::EditionInfo {
+        let date = |x: &ast::Expr| match &x.kind {
+            ast::ExprKind::Date(d) => Some(ir::Date {
+                year: d.year,
+                month: d.month,
+                day: d.day,
+            }),
+            _ => None,
+        };
+        let updated = e.updated.as_ref().and_then(date);
+        let period = e
+            .period
+            .as_ref()
+            .and_then(|(a, b)| Some((date(a)?, date(b)?)));
+        if let (Some((a, b)), Some((x, _))) = (period, &e.period)
+            && a > b
+        {
+            self.diags.push(
+                Diagnostic::error("E0306", "the period ends before it starts", x.span)
+                    .with_help("write the first day first: `period FIRST .. LAST`"),
+            );
+        }
+        ir::EditionInfo {
+            name: e.name.clone(),
+            source: e.source.clone(),
+            updated,
+            period,
+        }
+    }
+
+    /// Whether a parameter type counts whole things (`integer`, or a `whole` unit).
+    fn is_whole(&self, t: &ast::TypeExpr) -> bool {
+        if !t.den.is_empty() || t.num.len() != 1 {
+            return false;
+        }
+        let name = t.num.first().map_or("", |n| n.text.as_str());
+        name == "integer"
+            || matches!(
+                self.names.types.get(name),
+                Some(TypeName::Unit { whole: true, .. })
+            )
+    }
+
+    /// A type as written → a type.
+    pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> Type {
+        if t.den.is_empty() && t.num.len() == 1 {
+            let name = t.num.first().map_or("", |n| n.text.as_str());
+            let builtin = match name {
+                "number" | "integer" => Some(Type::number()),
+                "bool" => Some(Type::Bool),
+                "text" => Some(Type::Text),
+                "date" => Some(Type::Date),
+                "time" => Some(Type::Time),
+                "datetime" => Some(Type::DateTime),
+                "duration" => Some(Type::Duration),
+                "penalty" => Some(Type::Penalty),
+                "route" => Some(Type::Route),
+                _ => None,
+            };
+            if let Some(b) = builtin {
+                return b;
+            }
+            match self.names.types.get(name) {
+                Some(TypeName::Enum(i)) => return Type::Enum(*i),
+                Some(TypeName::Record(i)) => return Type::Record(*i),
+                _ => {}
+            }
+        }
+        match self.resolve_unit(t) {
+            Some(u) => Type::Num(u),
+            None => Type::Error,
+        }
+    }
+
+    /// A unit as written → a unit; unknown names are reported.
+    pub(crate) fn resolve_unit(&mut self, u: &ast::UnitExpr) -> Option<Unit> {
+        let mut unit = Unit::none();
+        let mut ok = true;
+        for (names, divide) in [(&u.num, false), (&u.den, true)] {
+            for n in names {
+                match self.names.types.get(&n.text) {
+                    Some(TypeName::Unit { canonical, .. }) => {
+                        let base = Unit::base(canonical);
+                        unit = if divide {
+                            unit.div(&base)
+                        } else {
+                            unit.mul(&base)
+                        };
+                    }
+                    Some(_) if u.num.len() + u.den.len() > 1 => {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0103",
+                                format!("`{}` is a type, not a unit", n.text),
+                                n.span,
+                            )
+                            .with_help("only declared units can be combined with `/`"),
+                        );
+                    }
+                    _ => {
+                        ok = false;
+                        let known: Vec<&str> = self
+                            .names
+                            .types
+                            .keys()
+                            .map(String::as_str)
+                            .chain(BUILTIN_TYPES)
+                            .collect();
+                        let mut d = Diagnostic::error(
+                            "E0103",
+                            format!("unknown type or unit `{}`", n.text),
+                            n.span,
+                        )
+                        .with_label("not declared in this edition");
+                        d = match did_you_mean(&n.text, known) {
+                            Some(h) => d.with_help(h),
+                            None => d.with_help(format!(
+                                "declare it: `unit {} \"what it measures\"`",
+                                n.text
+                            )),
+                        };
+                        self.diags.push(d);
+                    }
+                }
+            }
+        }
+        ok.then_some(unit)
+    }
+
+    /// A rule without a source reference is reported: every rule carries its source.
+    fn check_sources(&mut self, items: &[&ast::Item]) {
+        for item in items {
+            let (name, source) = match &item.decl {
+                ast::Decl::Const(k) => (&k.name, &k.source),
+                ast::Decl::Fn(f) => (&f.name, &f.source),
+                ast::Decl::Table(t) => (&t.name, &t.source),
+                ast::Decl::Scale(s) => (&s.name, &s.source),
+                ast::Decl::Text(t) => (&t.name, &t.source),
+                ast::Decl::Competition(c) => (&c.name, &c.source),
+                _ => continue,
+            };
+            if source.is_none() {
+                self.diags.push(
+                    Diagnostic::warning(
+                        "W0201",
+                        format!("`{}` has no source reference", name.text),
+                        name.span,
+                    )
+                    .with_label("which rule of the document is this?")
+                    .with_help("add `ref ID p.PAGE \"Section\"` after the signature"),
+                );
+            }
+        }
+    }
+}

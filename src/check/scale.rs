@@ -1,0 +1,504 @@
+//! Scales: lowering their rows, then checking that the rows neither overlap nor
+//! leave holes.
+//!
+//! Each row is an interval over the parameter. Bounds are constants (literals or
+//! consts), evaluated once the whole edition is lowered. Parameters that count
+//! whole things (`integer`, a `whole` unit) are analysed on the integers, so
+//! `n <= 8` and `n == 10` leave exactly `9` uncovered.
+//!
+//! With `domain`, every value of the domain must be covered (a hole is an error).
+//! Without it, holes between the lowest and highest row are warnings: the
+//! document has "an input range no rule covers".
+
+use super::Checker;
+use super::expr::Scope;
+use crate::diag::Diagnostic;
+use crate::eval::Evaluator;
+use crate::ir::{self, RuleBody, ScaleArm, Type, Value};
+use crate::source::Span;
+use crate::syntax::ast;
+use rust_decimal::Decimal;
+use std::collections::BTreeSet;
+
+impl Checker {
+    pub(crate) fn lower_scale(
+        &mut self,
+        s: &ast::ScaleDecl,
+        params: &[(String, Type)],
+        ret: &Type,
+        scope: &mut Scope,
+    ) -> RuleBody {
+        let [(param, param_ty)] = params else {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0201",
+                    format!("scale `{}` must have exactly one parameter", s.name.text),
+                    s.name.span,
+                )
+                .with_help(
+                    "a scale maps ranges of one input to values; use a `fn` for more inputs",
+                ),
+            );
+            return RuleBody::Scale { arms: Vec::new() };
+        };
+        if !matches!(
+            param_ty,
+            Type::Num(_) | Type::Duration | Type::Date | Type::Time | Type::DateTime | Type::Error
+        ) {
+            let t = self.program.type_name(param_ty);
+            self.diags.push(
+                Diagnostic::error(
+                    "E0201",
+                    format!("a scale's input must be ordered; `{t}` is not"),
+                    s.name.span,
+                )
+                .with_help("use a `table` for enum inputs"),
+            );
+        }
+        let mut all = Vec::new();
+        if let Some(d) = &s.domain {
+            self.range_bounds(d, param, param_ty, scope);
+        }
+        for (range, value) in &s.arms {
+            let (lower, upper) = self.range_bounds(range, param, param_ty, scope);
+            let v = self.expect(value, ret, scope);
+            all.push(ScaleArm {
+                lower,
+                upper,
+                value: v,
+                text: range_text(range),
+                span: range.span,
+            });
+        }
+        RuleBody::Scale { arms: all }
+    }
+
+    /// Checks a range's variable and bound types. The bounds get their values
+    /// later ([`analyse_all`]); until then they hold a placeholder.
+    fn range_bounds(
+        &mut self,
+        r: &ast::Range,
+        param: &str,
+        param_ty: &Type,
+        scope: &mut Scope,
+    ) -> (Option<ir::Bound>, Option<ir::Bound>) {
+        if r.var.text != param {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0101",
+                    format!(
+                        "this row ranges over `{}`, but the scale's input is `{param}`",
+                        r.var.text
+                    ),
+                    r.var.span,
+                )
+                .with_help(format!("write the range over `{param}`")),
+            );
+        }
+        if let Some(x) = &r.except {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0306",
+                    "a scale row must be one range; `!=` splits it in two",
+                    x.span,
+                )
+                .with_help("write two rows, one on each side"),
+            );
+        }
+        let mut bound = |c: &mut Checker, b: &Option<ast::Bound>| {
+            b.as_ref().map(|b| {
+                c.expect(&b.value, param_ty, scope);
+                ir::Bound {
+                    value: Value::Bool(false),
+                    inclusive: b.inclusive,
+                }
+            })
+        };
+        let lower = bound(self, &r.lower);
+        let upper = bound(self, &r.upper);
+        (lower, upper)
+    }
+}
+
+fn range_text(r: &ast::Range) -> String {
+    // Rebuilt from parts so traces read the same however the row was spaced.
+    let show = |e: &ast::Expr| match &e.kind {
+        ast::ExprKind::Number(n) => n.normalize().to_string(),
+        ast::ExprKind::Quantity(n, u) => {
+            let unit: Vec<&str> = u.num.iter().map(|n| n.text.as_str()).collect();
+            let den: Vec<&str> = u.den.iter().map(|n| n.text.as_str()).collect();
+            let mut s = format!("{} {}", n.normalize(), unit.join("*"));
+            for d in den {
+                s.push('/');
+                s.push_str(d);
+            }
+            s
+        }
+        ast::ExprKind::Duration(secs) => ir::value::show_duration(*secs),
+        ast::ExprKind::Path(p) => p
+            .iter()
+            .map(|n| n.text.as_str())
+            .collect::<Vec<_>>()
+            .join("."),
+        ast::ExprKind::Neg(x) => match &x.kind {
+            ast::ExprKind::Number(n) => format!("-{}", n.normalize()),
+            _ => "-…".into(),
+        },
+        _ => "…".into(),
+    };
+    let op = |inclusive: bool| if inclusive { "<=" } else { "<" };
+    match (&r.lower, &r.upper) {
+        (Some(l), Some(u)) if l.inclusive && u.inclusive && l.value == u.value => {
+            format!("{} == {}", r.var.text, show(&l.value))
+        }
+        (Some(l), Some(u)) => format!(
+            "{} {} {} {} {}",
+            show(&l.value),
+            op(l.inclusive),
+            r.var.text,
+            op(u.inclusive),
+            show(&u.value)
+        ),
+        (Some(l), None) => format!(
+            "{} {} {}",
+            r.var.text,
+            if l.inclusive { ">=" } else { ">" },
+            show(&l.value)
+        ),
+        (None, Some(u)) => format!("{} {} {}", r.var.text, op(u.inclusive), show(&u.value)),
+        (None, None) => r.var.text.clone(),
+    }
+}
+
+/// An interval on the line of order keys; `None` ends are infinite.
+#[derive(Debug, Clone, Copy)]
+struct Interval {
+    lo: Option<(Decimal, bool)>,
+    hi: Option<(Decimal, bool)>,
+}
+
+impl Interval {
+    /// On the integers, open ends become closed ones: `5 < n` is `6 <= n`.
+    fn integral(self) -> Interval {
+        let lo = self.lo.map(|(v, inc)| {
+            let c = v.ceil();
+            if inc || c != v {
+                (c, true)
+            } else {
+                (c + Decimal::ONE, true)
+            }
+        });
+        let hi = self.hi.map(|(v, inc)| {
+            let f = v.floor();
+            if inc || f != v {
+                (f, true)
+            } else {
+                (f - Decimal::ONE, true)
+            }
+        });
+        Interval { lo, hi }
+    }
+
+    fn is_empty(&self) -> bool {
+        match (self.lo, self.hi) {
+            (Some((a, ai)), Some((b, bi))) => a > b || (a == b && !(ai && bi)),
+            _ => false,
+        }
+    }
+
+    fn intersects(&self, o: &Interval) -> bool {
+        let lo = max_lo(self.lo, o.lo);
+        let hi = min_hi(self.hi, o.hi);
+        !Interval { lo, hi }.is_empty()
+    }
+}
+
+fn max_lo(a: Option<(Decimal, bool)>, b: Option<(Decimal, bool)>) -> Option<(Decimal, bool)> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(x), Some(y)) => Some(if x.0 > y.0 || (x.0 == y.0 && !x.1) {
+            x
+        } else {
+            y
+        }),
+    }
+}
+
+fn min_hi(a: Option<(Decimal, bool)>, b: Option<(Decimal, bool)>) -> Option<(Decimal, bool)> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(x), Some(y)) => Some(if x.0 < y.0 || (x.0 == y.0 && !x.1) {
+            x
+        } else {
+            y
+        }),
+    }
+}
+
+/// Evaluates every scale's bounds, then checks overlaps, holes and rows outside
+/// the domain. Scales whose bounds use a const in a cycle are skipped (the cycle
+/// is already reported).
+pub(crate) fn analyse_all(
+    c: &mut Checker,
+    scales: &[(u32, &ast::ScaleDecl)],
+    cyclic: &BTreeSet<u32>,
+) {
+    for (index, decl) in scales {
+        if cyclic.contains(index) {
+            continue;
+        }
+        let whole = c.whole_params.get(index).copied().unwrap_or(false);
+        let Some(param_ty) = c
+            .program
+            .rules
+            .get(*index as usize)
+            .and_then(|r| r.params.first().map(|(_, t)| t.clone()))
+        else {
+            continue;
+        };
+        let mut intervals = Vec::new();
+        let mut ok = true;
+        for (arm_no, (range, _)) in decl.arms.iter().enumerate() {
+            match bound_values(c, range, &param_ty) {
+                Some((lo, hi)) => {
+                    if let Some(RuleBody::Scale { arms }) = c
+                        .program
+                        .rules
+                        .get_mut(*index as usize)
+                        .map(|r| &mut r.body)
+                        && let Some(arm) = arms.get_mut(arm_no)
+                    {
+                        if let (Some(b), Some((v, _))) = (arm.lower.as_mut(), &lo) {
+                            b.value = v.clone();
+                        }
+                        if let (Some(b), Some((v, _))) = (arm.upper.as_mut(), &hi) {
+                            b.value = v.clone();
+                        }
+                    }
+                    intervals.push((key_interval(&lo, &hi, whole), range.span));
+                }
+                None => ok = false,
+            }
+        }
+        let domain = match &decl.domain {
+            Some(d) => match bound_values(c, d, &param_ty) {
+                Some((lo, hi)) => Some((key_interval(&lo, &hi, whole), d.span)),
+                None => {
+                    ok = false;
+                    None
+                }
+            },
+            None => None,
+        };
+        if ok {
+            coverage(c, &decl.name, &intervals, domain, whole, &param_ty);
+        }
+    }
+}
+
+type Ends = (Option<(Value, bool)>, Option<(Value, bool)>);
+
+fn bound_values(c: &mut Checker, r: &ast::Range, ty: &Type) -> Option<Ends> {
+    let mut one = |b: &Option<ast::Bound>| -> Result<Option<(Value, bool)>, ()> {
+        let Some(b) = b else { return Ok(None) };
+        let mut scope = Scope::default();
+        let e = c.expr(&b.value, &mut scope);
+        if !e.ty.fits(ty) {
+            return Err(());
+        }
+        match Evaluator::new(&c.program).eval_closed(&e) {
+            Ok(v) if v.order_key().is_some() => Ok(Some((v, b.inclusive))),
+            Ok(_) => Err(()),
+            Err(err) => {
+                c.diags.push(
+                    Diagnostic::error(
+                        "E0305",
+                        format!("this bound cannot be computed: {}", err.message),
+                        b.value.span,
+                    )
+                    .with_help("bounds must be constants: numbers, quantities or consts"),
+                );
+                Err(())
+            }
+        }
+    };
+    let lo = one(&r.lower).ok()?;
+    let hi = one(&r.upper).ok()?;
+    Some((lo, hi))
+}
+
+fn key_interval(lo: &Option<(Value, bool)>, hi: &Option<(Value, bool)>, whole: bool) -> Interval {
+    let key =
+        |b: &Option<(Value, bool)>| b.as_ref().and_then(|(v, inc)| Some((v.order_key()?, *inc)));
+    let i = Interval {
+        lo: key(lo),
+        hi: key(hi),
+    };
+    if whole { i.integral() } else { i }
+}
+
+/// An order key back in the parameter's own terms (`5 min`, `8`, `2 VP`).
+fn show_key(k: Decimal, ty: &Type) -> String {
+    match ty {
+        Type::Duration => ir::value::show_duration(k),
+        Type::Num(u) => ir::value::show_num(k, u),
+        _ => k.normalize().to_string(),
+    }
+}
+
+fn coverage(
+    c: &mut Checker,
+    name: &ast::Name,
+    intervals: &[(Interval, Span)],
+    domain: Option<(Interval, Span)>,
+    whole: bool,
+    ty: &Type,
+) {
+    let show_key = |k: Decimal| show_key(k, ty);
+    for (i, (a, span)) in intervals.iter().enumerate() {
+        if a.is_empty() {
+            c.diags.push(
+                Diagnostic::error("E0306", "this range contains no value", *span)
+                    .with_help("the lower end must be below the upper end"),
+            );
+            continue;
+        }
+        if let Some((d, dspan)) = &domain
+            && !d.intersects(a)
+        {
+            c.diags.push(
+                Diagnostic::error(
+                    "E0303",
+                    "this row lies outside the scale's domain and can never be used",
+                    *span,
+                )
+                .with_note(*dspan, "the domain")
+                .with_help("remove the row or widen the domain"),
+            );
+            continue;
+        }
+        for (b, other) in intervals.iter().take(i) {
+            if !b.is_empty() && a.intersects(b) {
+                c.diags.push(
+                    Diagnostic::error("E0301", "this row overlaps an earlier row", *span)
+                        .with_label("inputs here match two rows")
+                        .with_note(*other, "the earlier row")
+                        .with_help("make one end exclusive (`<`) so each input matches one row"),
+                );
+            }
+        }
+    }
+    // Holes: sweep the rows in order of their lower ends.
+    let mut rows: Vec<&Interval> = intervals
+        .iter()
+        .map(|(i, _)| i)
+        .filter(|i| !i.is_empty())
+        .collect();
+    rows.sort_by(|a, b| match (a.lo, b.lo) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, _) => std::cmp::Ordering::Less,
+        (_, None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => x.0.cmp(&y.0).then(y.1.cmp(&x.1)),
+    });
+    let (start, end) = match &domain {
+        Some((d, _)) => (d.lo, d.hi),
+        None => (
+            rows.first().and_then(|r| r.lo),
+            rows.iter()
+                .map(|r| r.hi)
+                .reduce(|a, b| match (a, b) {
+                    (None, _) | (_, None) => None,
+                    (Some(x), Some(y)) => Some(if x.0 > y.0 || (x.0 == y.0 && x.1) {
+                        x
+                    } else {
+                        y
+                    }),
+                })
+                .flatten(),
+        ),
+    };
+    let mut holes = Vec::new();
+    // `reach`: everything up to here is covered (None: nothing yet, from -inf).
+    let mut reach: Option<(Decimal, bool)> = start.map(|(v, inc)| (v, !inc));
+    let mut unbounded_above = false;
+    for r in &rows {
+        let gap = match (reach, r.lo) {
+            (_, None) => false,
+            (None, Some(_)) => start.is_none(),
+            (Some((v, covered)), Some((lo, inc))) => {
+                if whole {
+                    let next = if covered { v + Decimal::ONE } else { v };
+                    lo > next
+                } else {
+                    lo > v || (lo == v && !covered && !inc)
+                }
+            }
+        };
+        if gap {
+            holes.push((reach, r.lo));
+        }
+        match r.hi {
+            None => {
+                unbounded_above = true;
+                break;
+            }
+            Some(hi) => {
+                reach = match reach {
+                    Some(cur) if cur.0 > hi.0 || (cur.0 == hi.0 && cur.1) => Some(cur),
+                    _ => Some(hi),
+                };
+            }
+        }
+    }
+    if !unbounded_above {
+        if let (Some(end), Some(cur)) = (end, reach) {
+            if end.0 > cur.0 || (end.0 == cur.0 && end.1 && !cur.1) {
+                holes.push((Some(cur), Some((end.0, !end.1))));
+            }
+        } else if end.is_none() && domain.is_some() {
+            holes.push((reach, None));
+        }
+    }
+    for (from, to) in holes {
+        let describe = match (from, to) {
+            (Some((a, a_covered)), Some((b, b_inc))) if whole => {
+                let first = if a_covered { a + Decimal::ONE } else { a };
+                let last = if b_inc { b - Decimal::ONE } else { b };
+                if first == last {
+                    show_key(first)
+                } else {
+                    format!("{} to {}", show_key(first), show_key(last))
+                }
+            }
+            (Some((a, a_covered)), Some((b, b_inc))) => format!(
+                "{}{} … {}{}",
+                if a_covered { "above " } else { "from " },
+                show_key(a),
+                show_key(b),
+                if b_inc { " (exclusive)" } else { "" }
+            ),
+            (Some((a, _)), None) => format!("above {}", show_key(a)),
+            (None, Some((b, _))) => format!("below {}", show_key(b)),
+            (None, None) => "all inputs".into(),
+        };
+        let d = if let Some((_, dspan)) = &domain {
+            Diagnostic::error(
+                "E0302",
+                format!("scale `{}` has no row for inputs {describe}", name.text),
+                name.span,
+            )
+            .with_label("the domain is not covered")
+            .with_note(*dspan, "the declared domain")
+            .with_help("add a row for these inputs, or narrow the domain")
+        } else {
+            Diagnostic::warning(
+                "W0301",
+                format!("no rule covers inputs {describe} of `{}`", name.text),
+                name.span,
+            )
+            .with_label("a hole between the rows")
+            .with_help("if the document really has no rule here, keep it; otherwise add a row")
+        };
+        c.diags.push(d);
+    }
+}

@@ -1,0 +1,369 @@
+//! The subcommands' bodies.
+
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::{self, Colour, Diagnostic, Diagnostics};
+use crate::edition::{self, Loaded};
+use crate::eval::Evaluator;
+use crate::eval::examples::{self, Outcome};
+use crate::source::Sources;
+use crate::syntax;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// How to print.
+pub struct Output {
+    pub format: Format,
+    pub colour: Colour,
+}
+
+fn stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`bfr … | head`) is not an error worth a panic.
+    let _ = out.write_all(text.as_bytes());
+}
+
+fn stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+impl Output {
+    fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
+        if self.format == Format::Json {
+            return;
+        }
+        for d in diags.sorted() {
+            stderr(&diag::render(d, sources, self.colour));
+        }
+    }
+
+    fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_json::Value {
+        serde_json::Value::Array(
+            diags
+                .sorted()
+                .into_iter()
+                .map(|d| diag::to_json(d, sources))
+                .collect(),
+        )
+    }
+
+    fn io_error(&self, e: &edition::IoError) -> u8 {
+        match self.format {
+            Format::Text => stderr(&format!("error: {e}\n")),
+            Format::Json => stdout(&format!(
+                "{}\n",
+                serde_json::json!({"error": "io", "path": e.path.display().to_string(), "message": e.to_string()})
+            )),
+        }
+        EXIT_IO
+    }
+}
+
+fn json_line(v: &serde_json::Value) {
+    stdout(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(v).unwrap_or_default()
+    ));
+}
+
+/// `bfr check`
+pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
+    let mut status = EXIT_OK;
+    let mut reports = Vec::new();
+    for path in editions {
+        let loaded = match edition::load(path) {
+            Ok(l) => l,
+            Err(e) => return out.io_error(&e),
+        };
+        out.diagnostics(&loaded.diagnostics, &loaded.sources);
+        let (rules, texts, competitions, examples) =
+            loaded.checked.as_ref().map_or((0, 0, 0, 0), |c| {
+                let p = &c.program;
+                (
+                    p.rules.len(),
+                    p.texts.len(),
+                    p.competitions.len(),
+                    p.examples.len(),
+                )
+            });
+        let mut diags = loaded.diagnostics.clone();
+        if let Some(c) = &loaded.checked {
+            // An example that does not hold is a defect of the document (or of the
+            // edition); `bfr check` reports it, `bfr test` fails on it.
+            let found = example_warnings(&c.program);
+            out.diagnostics(&found, &loaded.sources);
+            diags.extend(found);
+        }
+        let (errors, warnings) = (diags.error_count(), diags.warning_count());
+        if errors > 0 {
+            status = EXIT_FOUND;
+        }
+        match out.format {
+            Format::Text => stdout(&format!(
+                "{}: {} files, {rules} rules, {texts} texts, {competitions} competitions, {examples} examples: {errors} errors, {warnings} warnings\n",
+                path.display(),
+                loaded.files,
+            )),
+            Format::Json => reports.push(serde_json::json!({
+                "edition": path.display().to_string(),
+                "files": loaded.files,
+                "rules": rules,
+                "texts": texts,
+                "competitions": competitions,
+                "examples": examples,
+                "errors": errors,
+                "warnings": warnings,
+                "diagnostics": Output::diagnostics_json(&diags, &loaded.sources),
+            })),
+        }
+    }
+    if out.format == Format::Json {
+        json_line(&serde_json::Value::Array(reports));
+    }
+    status
+}
+
+fn example_warnings(program: &crate::ir::Program) -> Diagnostics {
+    let mut found = Diagnostics::default();
+    for ex in &program.examples {
+        let source = ex
+            .source
+            .as_ref()
+            .map_or(String::new(), |s| format!(" ({s})"));
+        match examples::run(program, ex) {
+            Outcome::Holds => {}
+            Outcome::Fails { span, sides } => {
+                let what = if ex.contradicts {
+                    "the document's example contradicts its rule"
+                } else {
+                    "an example does not hold"
+                };
+                let mut d =
+                    Diagnostic::warning("W0501", format!("{what}: \"{}\"{source}", ex.title), span);
+                if let Some((l, r)) = sides {
+                    d = d.with_label(format!("the left side is {l}, the right side is {r}"));
+                }
+                d = d.with_note(ex.span, "the example");
+                found.push(d.with_help(if ex.contradicts {
+                    "the edition follows the rule; the example is marked `contradicts`"
+                } else {
+                    "fix the rule or the example; `bfr test` fails until they agree"
+                }));
+            }
+            Outcome::Error(e) => found.push(
+                Diagnostic::warning(
+                    "W0502",
+                    format!("an example cannot be evaluated: {}", e.message),
+                    e.span,
+                )
+                .with_note(ex.span, "the example"),
+            ),
+        }
+    }
+    found
+}
+
+fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
+    let loaded = edition::load(path).map_err(|e| out.io_error(&e))?;
+    if loaded.checked.is_none() {
+        out.diagnostics(&loaded.diagnostics, &loaded.sources);
+        if out.format == Format::Json {
+            json_line(&serde_json::json!({
+                "errors": Output::diagnostics_json(&loaded.diagnostics, &loaded.sources)
+            }));
+        } else {
+            stderr(&format!(
+                "{}: {} errors; fix them first (`bfr check {}`)\n",
+                path.display(),
+                loaded.diagnostics.error_count(),
+                path.display()
+            ));
+        }
+        return Err(EXIT_FOUND);
+    }
+    Ok(loaded)
+}
+
+/// `bfr test`
+pub fn test(out: &Output, path: &Path) -> u8 {
+    let loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = &loaded.checked else {
+        return EXIT_IO;
+    };
+    let program = &checked.program;
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut results = Vec::new();
+    let mut failures = Diagnostics::default();
+    for ex in &program.examples {
+        let outcome = examples::run(program, ex);
+        let (line, col) = loaded.sources.line_col(ex.span.file, ex.span.start);
+        let place = format!("{}:{line}:{col}", loaded.sources.name(ex.span.file));
+        let source = ex.source.as_ref().map_or("-".to_string(), |s| s.id.clone());
+        let (ok, detail) = match (&outcome, ex.contradicts) {
+            (Outcome::Holds, false) => (true, "ok".to_string()),
+            (Outcome::Fails { .. }, true) => (
+                true,
+                "ok (contradicts its rule, as the document does)".to_string(),
+            ),
+            (Outcome::Holds, true) => {
+                failures.push(
+                    Diagnostic::error(
+                        "E0502",
+                        format!("example \"{}\" is marked `contradicts` but holds", ex.title),
+                        ex.span,
+                    )
+                    .with_help("remove `contradicts`: the rule and the example now agree"),
+                );
+                (false, "FAILED (marked contradicts, but holds)".to_string())
+            }
+            (Outcome::Fails { span, sides }, false) => {
+                let mut d = Diagnostic::error(
+                    "E0501",
+                    format!("example \"{}\" does not hold", ex.title),
+                    *span,
+                );
+                if let Some((l, r)) = sides {
+                    d = d.with_label(format!("the left side is {l}, the right side is {r}"));
+                }
+                failures.push(d.with_note(ex.span, "in this example"));
+                (false, "FAILED".to_string())
+            }
+            (Outcome::Error(e), _) => {
+                failures.push(
+                    Diagnostic::error(
+                        "E0503",
+                        format!(
+                            "example \"{}\" cannot be evaluated: {}",
+                            ex.title, e.message
+                        ),
+                        e.span,
+                    )
+                    .with_note(ex.span, "in this example"),
+                );
+                (false, format!("FAILED ({})", e.message))
+            }
+        };
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        match out.format {
+            Format::Text => stdout(&format!("{place} [{source}] {} ... {detail}\n", ex.title)),
+            Format::Json => results.push(serde_json::json!({
+                "example": ex.title, "at": place, "source": ex.source, "ok": ok, "detail": detail,
+            })),
+        }
+    }
+    out.diagnostics(&failures, &loaded.sources);
+    match out.format {
+        Format::Text => stdout(&format!("{passed} passed, {failed} failed\n")),
+        Format::Json => json_line(&serde_json::json!({
+            "passed": passed, "failed": failed, "examples": results,
+            "failures": Output::diagnostics_json(&failures, &loaded.sources),
+        })),
+    }
+    if failed > 0 { EXIT_FOUND } else { EXIT_OK }
+}
+
+/// `bfr eval` and `bfr explain`
+pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
+    let mut loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = loaded.checked.take() else {
+        return EXIT_IO;
+    };
+    let file = loaded.sources.add("<expression>", expression);
+    let fail = |d: Diagnostics, sources: &Sources| {
+        out.diagnostics(&d, sources);
+        if out.format == Format::Json {
+            json_line(&serde_json::json!({"errors": Output::diagnostics_json(&d, sources)}));
+        }
+        EXIT_FOUND
+    };
+    let ast = match syntax::parse_expr(expression, file) {
+        Ok(a) => a,
+        Err(d) => {
+            let mut ds = Diagnostics::default();
+            ds.push(d);
+            return fail(ds, &loaded.sources);
+        }
+    };
+    let expr = match checked.check_expr(&ast) {
+        Ok(e) => e,
+        Err(d) => return fail(d, &loaded.sources),
+    };
+    let program = &checked.program;
+    let mut ev = if explain {
+        Evaluator::tracing(program)
+    } else {
+        Evaluator::new(program)
+    };
+    let value = match ev.eval_closed(&expr) {
+        Ok(v) => v,
+        Err(e) => {
+            let mut ds = Diagnostics::default();
+            ds.push(
+                Diagnostic::error("E0601", e.message, e.span).with_label("evaluating this failed"),
+            );
+            return fail(ds, &loaded.sources);
+        }
+    };
+    let shown = value.show(program);
+    let trace = ev.into_trace();
+    match out.format {
+        Format::Text => {
+            let mut text = format!("{shown}\n");
+            if explain {
+                if trace.is_empty() {
+                    text.push_str(
+                        "  (no rule took part: the value is written in the expression)\n",
+                    );
+                }
+                for node in &trace {
+                    node.render(1, &mut text);
+                }
+            }
+            stdout(&text);
+        }
+        Format::Json => {
+            let mut v = serde_json::json!({
+                "value": shown,
+                "type": program.type_name(&expr.ty),
+                "data": value,
+            });
+            if explain {
+                v["trace"] = serde_json::to_value(&trace).unwrap_or_default();
+            }
+            json_line(&v);
+        }
+    }
+    EXIT_OK
+}
+
+/// `bfr debug ir`
+pub fn debug_ir(out: &Output, path: &Path) -> u8 {
+    let loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    match loaded
+        .checked
+        .as_ref()
+        .map(|c| serde_json::to_string_pretty(&c.program))
+    {
+        Some(Ok(text)) => {
+            stdout(&text);
+            stdout("\n");
+            EXIT_OK
+        }
+        _ => {
+            stderr("error: the IR could not be written as JSON\n");
+            EXIT_IO
+        }
+    }
+}

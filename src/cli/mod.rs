@@ -1,0 +1,133 @@
+//! The `bfr` command: subcommands, output formats and exit codes.
+//!
+//! Results go to stdout, diagnostics to stderr. Exit codes: 0 ok (warnings
+//! allowed), 1 errors or failures found, 2 usage (clap), 3 I/O or internal
+//! failure.
+
+mod commands;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Exit status: everything is fine.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: errors, failed examples or differences found.
+pub const EXIT_FOUND: u8 = 1;
+/// Exit status: a file could not be read, or bfr itself failed.
+pub const EXIT_IO: u8 = 3;
+
+/// bfr: a bridge federation's competition regulations, checked and run.
+#[derive(Debug, Parser)]
+#[command(name = "bfr", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// Output format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// When to colour diagnostics.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// For programs.
+    Json,
+}
+
+/// Colour choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stderr is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check editions and report every problem found.
+    Check {
+        /// Edition directories (or single .bfr files).
+        #[arg(required = true)]
+        editions: Vec<PathBuf>,
+    },
+    /// Run the edition's examples.
+    Test {
+        /// Edition directory.
+        edition: PathBuf,
+    },
+    /// Evaluate an expression against an edition.
+    Eval {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The expression, e.g. 'late_arrival_qualification(12 min)'.
+        expression: String,
+    },
+    /// Evaluate an expression and show every rule that took part, with its source.
+    Explain {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The expression.
+        expression: String,
+    },
+    /// Internals for bfr's developers.
+    Debug {
+        /// What to show.
+        #[command(subcommand)]
+        what: DebugCommand,
+    },
+}
+
+/// Developer views.
+#[derive(Debug, Subcommand)]
+pub enum DebugCommand {
+    /// Print the checked edition's typed IR as JSON.
+    Ir {
+        /// Edition directory.
+        edition: PathBuf,
+    },
+}
+
+/// Runs a parsed command line and returns the exit status.
+pub fn run(cli: &Cli) -> u8 {
+    let colour = match cli.color {
+        ColorChoice::Always => crate::diag::Colour::On,
+        ColorChoice::Never => crate::diag::Colour::Off,
+        ColorChoice::Auto => {
+            use std::io::IsTerminal;
+            if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+                crate::diag::Colour::On
+            } else {
+                crate::diag::Colour::Off
+            }
+        }
+    };
+    let out = commands::Output {
+        format: cli.format,
+        colour,
+    };
+    match &cli.command {
+        Command::Check { editions } => commands::check(&out, editions),
+        Command::Test { edition } => commands::test(&out, edition),
+        Command::Eval {
+            edition,
+            expression,
+        } => commands::eval(&out, edition, expression, false),
+        Command::Explain {
+            edition,
+            expression,
+        } => commands::eval(&out, edition, expression, true),
+        Command::Debug {
+            what: DebugCommand::Ir { edition },
+        } => commands::debug_ir(&out, edition),
+    }
+}

@@ -1,0 +1,156 @@
+//! Loading an edition: a directory of `.bfr` files (or one file) from disk,
+//! parsed and checked. The front of the pipeline, shared by the CLI, the tests
+//! and the benchmarks.
+
+use crate::check::{self, Checked};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::source::Sources;
+use crate::syntax::{self, ast};
+use std::path::{Path, PathBuf};
+
+/// A file that could not be read. Always names the file.
+#[derive(Debug, Clone)]
+pub struct IoError {
+    /// The path.
+    pub path: PathBuf,
+    /// What went wrong, in words.
+    pub reason: String,
+}
+
+impl std::fmt::Display for IoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path.display(), self.reason)
+    }
+}
+
+/// A loaded and checked edition.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Every text read.
+    pub sources: Sources,
+    /// The number of `.bfr` files.
+    pub files: usize,
+    /// The checked edition, if it had no errors.
+    pub checked: Option<Checked>,
+    /// Everything found.
+    pub diagnostics: Diagnostics,
+}
+
+/// The `.bfr` files of an edition: the file itself, or every `.bfr` file below a
+/// directory, sorted by path so every run reads them in the same order.
+pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
+    if meta.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut dirs = vec![path.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| io_error(&dir, &e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| io_error(&dir, &e))?;
+            let p = entry.path();
+            let ft = entry.file_type().map_err(|e| io_error(&p, &e))?;
+            if ft.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "bfr") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> IoError {
+    let reason = match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    IoError {
+        path: path.to_path_buf(),
+        reason,
+    }
+}
+
+/// Reads, parses and checks the edition at `path`.
+pub fn load(path: &Path) -> Result<Loaded, IoError> {
+    let files = edition_files(path)?;
+    let mut texts = Vec::with_capacity(files.len());
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| io_error(f, &e))?;
+        texts.push((f.display().to_string(), bytes));
+    }
+    let mut loaded = load_texts(texts);
+    if files.is_empty() {
+        loaded.diagnostics.push(
+            Diagnostic::error(
+                "E0005",
+                format!("`{}` holds no `.bfr` files", path.display()),
+                Default::default(),
+            )
+            .nowhere()
+            .with_help("an edition is a directory of `.bfr` files; check the path"),
+        );
+    }
+    Ok(loaded)
+}
+
+/// Parses and checks in-memory files (name, bytes) as one edition.
+pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
+    let mut sources = Sources::new();
+    let mut diagnostics = Diagnostics::default();
+    let mut parsed: Vec<ast::File> = Vec::new();
+    let count = texts.len();
+    for (name, bytes) in texts {
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let id = sources.add(name.clone(), lossy);
+                diagnostics.push(
+                    Diagnostic::error(
+                        "E0003",
+                        format!("`{name}` is not UTF-8 text (byte {at} is invalid)"),
+                        crate::source::Span::new(id, at, at + 1),
+                    )
+                    .with_label("this byte is not UTF-8")
+                    .with_help("save the file as UTF-8"),
+                );
+                continue;
+            }
+        };
+        let id = sources.add(name.clone(), text);
+        let text = sources.get(id).map_or("", |f| f.text.as_str());
+        if text.trim().is_empty() {
+            diagnostics.push(
+                Diagnostic::warning(
+                    "W0001",
+                    format!("`{name}` is empty"),
+                    crate::source::Span::new(id, 0, 0),
+                )
+                .with_help("remove the file, or write its rules"),
+            );
+            continue;
+        }
+        match syntax::parse_file(text, id) {
+            Ok(f) => parsed.push(f),
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    let checked = if diagnostics.has_errors() {
+        None
+    } else {
+        let (checked, diags) = check::check(&parsed);
+        diagnostics.extend(diags);
+        checked
+    };
+    Loaded {
+        sources,
+        files: count,
+        checked,
+        diagnostics,
+    }
+}

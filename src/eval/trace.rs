@@ -1,0 +1,74 @@
+//! Traces: which rules took part in a result, with their sources and inputs.
+
+use crate::ir::{Rule, SourceInfo};
+use serde::Serialize;
+
+/// One rule call in a trace.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceNode {
+    /// The rule's name.
+    pub rule: String,
+    /// Where it comes from in the document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceInfo>,
+    /// Parameter names and the values it saw.
+    pub inputs: Vec<(String, String)>,
+    /// What it returned (absent if it failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// Which row of a scale or table applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The rules it called.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TraceNode>,
+}
+
+impl TraceNode {
+    pub(super) fn root() -> Self {
+        TraceNode {
+            rule: String::new(),
+            source: None,
+            inputs: Vec::new(),
+            output: None,
+            detail: None,
+            children: Vec::new(),
+        }
+    }
+
+    pub(super) fn enter(rule: &Rule, inputs: Vec<(String, String)>) -> Self {
+        TraceNode {
+            rule: rule.name.clone(),
+            source: rule.source.clone(),
+            inputs,
+            ..TraceNode::root()
+        }
+    }
+
+    /// The trace as indented lines:
+    /// `late_arrival_qualification(late = 12 min) = deduct 2 VP   [CC-LATE p.20 "Sen ankomst"] row …`
+    pub fn render(&self, depth: usize, out: &mut String) {
+        let indent = "  ".repeat(depth);
+        let args: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect();
+        let call = if args.is_empty() {
+            self.rule.clone()
+        } else {
+            format!("{}({})", self.rule, args.join(", "))
+        };
+        let result = self.output.as_deref().unwrap_or("(failed)");
+        out.push_str(&format!("{indent}{call} = {result}\n"));
+        if let Some(s) = &self.source {
+            out.push_str(&format!("{indent}    source: {s}\n"));
+        }
+        if let Some(d) = &self.detail {
+            out.push_str(&format!("{indent}    by {d}\n"));
+        }
+        for c in &self.children {
+            c.render(depth + 1, out);
+        }
+    }
+}

@@ -1,0 +1,466 @@
+//! Stage 3: the typed rule IR.
+//!
+//! Plain data, serde-serialisable (`bfr debug ir`). Names are resolved to indices,
+//! every expression has its type, and every rule keeps its source reference for
+//! `explain`. Spans are kept for runtime messages but are not serialised.
+
+pub mod unit;
+pub mod value;
+
+use crate::source::Span;
+use crate::syntax::ast::BinOp;
+use serde::Serialize;
+pub use unit::Unit;
+pub use value::{Date, Penalty, Value};
+
+/// A type of the language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", content = "of", rename_all = "lowercase")]
+pub enum Type {
+    /// A number with a unit (the empty unit for plain numbers).
+    Num(Unit),
+    /// `true` or `false`.
+    Bool,
+    /// Text.
+    Text,
+    /// A calendar date.
+    Date,
+    /// A time of day.
+    Time,
+    /// A date and a time of day.
+    DateTime,
+    /// A length of time.
+    Duration,
+    /// A penalty: warning, deduction, referral or forfeit.
+    Penalty,
+    /// A value of the enum with this index.
+    Enum(u32),
+    /// A value of the record type with this index.
+    Record(u32),
+    /// Where a stage sends a group of teams.
+    Route,
+    /// A reference to a rule (a scale named by a stage).
+    Rule,
+    /// The type of an expression that already has an error; it matches anything,
+    /// so one mistake gives one diagnostic.
+    Error,
+}
+
+impl Type {
+    /// A plain number.
+    pub fn number() -> Type {
+        Type::Num(Unit::none())
+    }
+
+    /// Whether a value of `self` can stand where `want` is expected.
+    pub fn fits(&self, want: &Type) -> bool {
+        matches!(self, Type::Error) || matches!(want, Type::Error) || self == want
+    }
+}
+
+/// Where a rule comes from in the regulation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceInfo {
+    /// Inventory ID.
+    pub id: String,
+    /// Page(s) of the document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<String>,
+    /// Section heading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+impl std::fmt::Display for SourceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.id)?;
+        if let Some(p) = &self.pages {
+            write!(f, " p.{p}")?;
+        }
+        if let Some(s) = &self.section {
+            write!(f, " \"{s}\"")?;
+        }
+        Ok(())
+    }
+}
+
+/// The edition's header.
+#[derive(Debug, Clone, Serialize)]
+pub struct EditionInfo {
+    /// Its name.
+    pub name: String,
+    /// The document it encodes.
+    pub source: Option<String>,
+    /// When the document was last updated.
+    pub updated: Option<Date>,
+    /// First and last day of the event.
+    pub period: Option<(Date, Date)>,
+}
+
+/// A declared unit.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitInfo {
+    /// Canonical name.
+    pub name: String,
+    /// What it is.
+    pub description: Option<String>,
+    /// Quantities of it are whole numbers (IMPs, boards, players).
+    pub whole: bool,
+    /// Other names for it.
+    pub aliases: Vec<String>,
+}
+
+/// An enumeration.
+#[derive(Debug, Clone, Serialize)]
+pub struct EnumInfo {
+    /// Its name.
+    pub name: String,
+    /// Variant names, in declaration order.
+    pub variants: Vec<String>,
+    /// Display labels (the document's spelling), where given.
+    pub labels: Vec<Option<String>>,
+    /// Source reference.
+    pub source: Option<SourceInfo>,
+}
+
+/// A record type.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordInfo {
+    /// Its name.
+    pub name: String,
+    /// Field names and types.
+    pub fields: Vec<(String, Type)>,
+    /// Source reference.
+    pub source: Option<SourceInfo>,
+}
+
+/// What a rule is.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum RuleBody {
+    /// A named value.
+    Const {
+        /// Its value.
+        value: Expr,
+    },
+    /// A pure function.
+    Fn {
+        /// Its body; parameters are locals `0..n`.
+        body: Expr,
+    },
+    /// A table keyed by an enum: one value per variant, in variant order.
+    Table {
+        /// Row values by variant index.
+        rows: Vec<Expr>,
+    },
+    /// A piecewise scale over one parameter.
+    Scale {
+        /// The rows.
+        arms: Vec<ScaleArm>,
+    },
+}
+
+/// One end of a scale row's range.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bound {
+    /// The value (a number, quantity, duration, date or time).
+    pub value: Value,
+    /// Whether the end itself belongs to the range.
+    pub inclusive: bool,
+}
+
+/// One row of a scale.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScaleArm {
+    /// Lower end, if any.
+    pub lower: Option<Bound>,
+    /// Upper end, if any.
+    pub upper: Option<Bound>,
+    /// The value for inputs in the range.
+    pub value: Expr,
+    /// The range as written, for traces.
+    pub text: String,
+    /// Where the row is.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A rule: a const, fn, table or scale.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rule {
+    /// Its name.
+    pub name: String,
+    /// Parameter names and types.
+    pub params: Vec<(String, Type)>,
+    /// Result type.
+    pub ret: Type,
+    /// Where it comes from in the regulation.
+    pub source: Option<SourceInfo>,
+    /// Its doc comment.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// What it computes.
+    pub body: RuleBody,
+    /// Number of local slots a call needs (parameters and lets).
+    pub locals: u32,
+    /// Where it is declared.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Documented text with no computable content (procedures).
+#[derive(Debug, Clone, Serialize)]
+pub struct TextRule {
+    /// Its name.
+    pub name: String,
+    /// Where it comes from.
+    pub source: Option<SourceInfo>,
+    /// The paragraphs.
+    pub paragraphs: Vec<String>,
+}
+
+/// An `example` block.
+#[derive(Debug, Clone, Serialize)]
+pub struct Example {
+    /// Its title.
+    pub title: String,
+    /// Where it comes from.
+    pub source: Option<SourceInfo>,
+    /// The document's example is known to contradict its rule.
+    pub contradicts: bool,
+    /// Boolean expressions that must hold.
+    pub assertions: Vec<Expr>,
+    /// Where the title is.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A competition: its properties and stages.
+#[derive(Debug, Clone, Serialize)]
+pub struct Competition {
+    /// Its name.
+    pub name: String,
+    /// Its title as the document writes it.
+    pub title: Option<String>,
+    /// Where it comes from.
+    pub source: Option<SourceInfo>,
+    /// Competition-wide properties.
+    pub properties: Vec<(String, Expr)>,
+    /// Stages in declaration order.
+    pub stages: Vec<Stage>,
+}
+
+/// A qualification or knockout stage.
+#[derive(Debug, Clone, Serialize)]
+pub struct Stage {
+    /// Its name.
+    pub name: String,
+    /// Its title as the document writes it.
+    pub title: Option<String>,
+    /// A ranked qualification rather than a knockout.
+    pub qualification: bool,
+    /// Where it comes from.
+    pub source: Option<SourceInfo>,
+    /// Properties (boards, day, screens, system, …).
+    pub properties: Vec<(String, Expr)>,
+    /// Where its teams go.
+    pub routes: Vec<Route>,
+    /// Where it is declared.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Who goes where after a stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Route {
+    /// `winners`, `losers`, `rest`, or `places a..b`.
+    pub from: RouteFrom,
+    /// A stage, out, or a final place.
+    pub to: RouteTarget,
+}
+
+/// The group a route moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteFrom {
+    /// The winners of each match.
+    Winners,
+    /// The losers of each match.
+    Losers,
+    /// Everyone not routed otherwise.
+    Rest,
+    /// Places `a..=b` of a qualification.
+    Places(u32, u32),
+}
+
+/// Where a route goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteTarget {
+    /// The stage with this index in the same competition.
+    Stage(u32),
+    /// Out of the competition.
+    Out,
+    /// Final place `a`, shared up to `b`.
+    Place(u32, u32),
+}
+
+/// A typed expression.
+#[derive(Debug, Clone, Serialize)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: Type,
+    /// Where it is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Built-in functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Builtin {
+    /// Smallest argument.
+    Min,
+    /// Largest argument (for penalties: the most severe).
+    Max,
+    /// Round up to a whole number.
+    Ceil,
+    /// Round down to a whole number.
+    Floor,
+    /// Round half away from zero, to 0 or the given number of decimals.
+    Round,
+    /// Absolute value.
+    Abs,
+    /// Square root of a plain number.
+    Sqrt,
+    /// A plain number to the power of a plain number.
+    Pow,
+    /// Remainder of a division.
+    Mod,
+    /// Whether a penalty refers the case to a named body.
+    IsReferral,
+    /// The calendar year of a date.
+    Year,
+    /// The date of a date-time.
+    DateOf,
+}
+
+impl Builtin {
+    /// Every built-in with its name as written.
+    pub const ALL: [(&'static str, Builtin); 12] = [
+        ("min", Builtin::Min),
+        ("max", Builtin::Max),
+        ("ceil", Builtin::Ceil),
+        ("floor", Builtin::Floor),
+        ("round", Builtin::Round),
+        ("abs", Builtin::Abs),
+        ("sqrt", Builtin::Sqrt),
+        ("pow", Builtin::Pow),
+        ("mod", Builtin::Mod),
+        ("is_referral", Builtin::IsReferral),
+        ("year", Builtin::Year),
+        ("date_of", Builtin::DateOf),
+    ];
+
+    /// The built-in with this name.
+    pub fn named(name: &str) -> Option<Builtin> {
+        Builtin::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, b)| *b)
+    }
+}
+
+/// Expression forms.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExprKind {
+    /// A constant value.
+    Lit(Value),
+    /// A local slot (parameter or `let`).
+    Local(u32),
+    /// A call of the rule with this index (a const takes no arguments).
+    Call(u32, Vec<Expr>),
+    /// The rule with this index as a value (`scale = vp25_8` in a stage).
+    RuleRef(u32),
+    /// A built-in function.
+    Builtin(Builtin, Vec<Expr>),
+    /// `-x`
+    Neg(Box<Expr>),
+    /// `not x`
+    Not(Box<Expr>),
+    /// `a op b`
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `let slot = value in body`
+    Let(u32, Box<Expr>, Box<Expr>),
+    /// `match x { V => a, _ => b }` with variant indices (`None` is `_`).
+    Match(Box<Expr>, Vec<(Option<u32>, Expr)>),
+    /// A record value: record index and field values in declaration order.
+    Record(u32, Vec<Expr>),
+    /// A record's field by index.
+    Field(Box<Expr>, u32),
+    /// `deduct amount`
+    Deduct(Box<Expr>),
+}
+
+/// A whole checked edition.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Program {
+    /// The header.
+    pub edition: Option<EditionInfo>,
+    /// Units.
+    pub units: Vec<UnitInfo>,
+    /// Enumerations.
+    pub enums: Vec<EnumInfo>,
+    /// Record types.
+    pub records: Vec<RecordInfo>,
+    /// Consts, fns, tables and scales.
+    pub rules: Vec<Rule>,
+    /// Procedures.
+    pub texts: Vec<TextRule>,
+    /// Examples.
+    pub examples: Vec<Example>,
+    /// Competitions.
+    pub competitions: Vec<Competition>,
+}
+
+impl Program {
+    /// The rule with this name.
+    pub fn rule(&self, name: &str) -> Option<(u32, &Rule)> {
+        self.rules
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.name == name)
+            .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), r))
+    }
+
+    /// A type as the editor writes it.
+    pub fn type_name(&self, ty: &Type) -> String {
+        match ty {
+            Type::Num(u) if u.is_none() => "number".into(),
+            Type::Num(u) => u.to_string(),
+            Type::Bool => "bool".into(),
+            Type::Text => "text".into(),
+            Type::Date => "date".into(),
+            Type::Time => "time".into(),
+            Type::DateTime => "datetime".into(),
+            Type::Duration => "duration".into(),
+            Type::Penalty => "penalty".into(),
+            Type::Enum(i) => self
+                .enums
+                .get(*i as usize)
+                .map_or("?".into(), |e| e.name.clone()),
+            Type::Record(i) => self
+                .records
+                .get(*i as usize)
+                .map_or("?".into(), |r| r.name.clone()),
+            Type::Route => "route".into(),
+            Type::Rule => "rule".into(),
+            Type::Error => "?".into(),
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Values: what rules compute.
+
+use super::{Program, Unit};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::fmt;
+
+/// A calendar date (proleptic Gregorian), ordered by time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Date {
+    /// Year.
+    pub year: i16,
+    /// Month 1–12.
+    pub month: i8,
+    /// Day 1–31.
+    pub day: i8,
+}
+
+impl Date {
+    /// The date as a `jiff` civil date, if it exists in the calendar.
+    pub fn civil(self) -> Option<jiff::civil::Date> {
+        jiff::civil::Date::new(self.year, self.month, self.day).ok()
+    }
+
+    /// From a `jiff` civil date.
+    pub fn from_civil(d: jiff::civil::Date) -> Date {
+        Date {
+            year: d.year(),
+            month: d.month(),
+            day: d.day(),
+        }
+    }
+
+    /// The weekday as the language writes it (`Mon` … `Sun`).
+    pub fn weekday(self) -> &'static str {
+        use jiff::civil::Weekday::*;
+        match self.civil().map(|d| d.weekday()) {
+            Some(Monday) => "Mon",
+            Some(Tuesday) => "Tue",
+            Some(Wednesday) => "Wed",
+            Some(Thursday) => "Thu",
+            Some(Friday) => "Fri",
+            Some(Saturday) => "Sat",
+            Some(Sunday) => "Sun",
+            None => "?",
+        }
+    }
+
+    /// Days since 1970-01-01 (negative before).
+    pub fn day_number(self) -> i64 {
+        let epoch = jiff::civil::date(1970, 1, 1);
+        self.civil()
+            .and_then(|d| epoch.until(d).ok())
+            .map_or(0, |span| i64::from(span.get_days()))
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {:04}-{:02}-{:02}",
+            self.weekday(),
+            self.year,
+            self.month,
+            self.day
+        )
+    }
+}
+
+/// A penalty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "penalty", rename_all = "lowercase")]
+pub enum Penalty {
+    /// A warning, no deduction.
+    Warning,
+    /// A deduction of an amount with a unit (VP, IMP, per cent of a top).
+    Deduct {
+        /// How much.
+        amount: Decimal,
+        /// Of what.
+        unit: Unit,
+    },
+    /// The case goes to a named body.
+    Refer {
+        /// The body.
+        to: String,
+    },
+    /// The match is lost.
+    Forfeit,
+}
+
+impl Penalty {
+    /// Severity order: warning < deduction (by amount, same unit) < referral, forfeit.
+    /// `None` when two deductions have different units.
+    pub fn severity_cmp(&self, other: &Penalty) -> Option<std::cmp::Ordering> {
+        let rank = |p: &Penalty| match p {
+            Penalty::Warning => 0,
+            Penalty::Deduct { .. } => 1,
+            Penalty::Refer { .. } => 2,
+            Penalty::Forfeit => 3,
+        };
+        match (self, other) {
+            (Penalty::Deduct { amount: a, unit: u }, Penalty::Deduct { amount: b, unit: v }) => {
+                (u == v).then(|| a.cmp(b))
+            }
+            _ => Some(rank(self).cmp(&rank(other))),
+        }
+    }
+}
+
+/// A value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A number with a unit.
+    Num(Decimal, Unit),
+    /// A truth value.
+    Bool(bool),
+    /// Text.
+    Text(String),
+    /// A date.
+    Date(Date),
+    /// Minutes since midnight.
+    Time(u16),
+    /// A date and minutes since midnight.
+    DateTime(Date, u16),
+    /// A length of time in seconds.
+    Duration(Decimal),
+    /// An enum value: enum index, variant index.
+    Enum(u32, u32),
+    /// A record: record index and field values.
+    Record(u32, Vec<Value>),
+    /// A penalty.
+    Penalty(Penalty),
+    /// A route target, resolved to words.
+    Route(String),
+    /// A rule, by name.
+    Rule(String),
+}
+
+impl Value {
+    /// A key that orders values of one type along a line, for scale ranges.
+    pub fn order_key(&self) -> Option<Decimal> {
+        match self {
+            Value::Num(n, _) | Value::Duration(n) => Some(*n),
+            Value::Date(d) => Some(Decimal::from(d.day_number())),
+            Value::Time(m) => Some(Decimal::from(*m)),
+            Value::DateTime(d, m) => Decimal::from(d.day_number())
+                .checked_mul(Decimal::from(1440))
+                .and_then(|x| x.checked_add(Decimal::from(*m))),
+            _ => None,
+        }
+    }
+
+    /// The value as an editor would write it.
+    pub fn show(&self, program: &Program) -> String {
+        match self {
+            Value::Num(n, u) => show_num(*n, u),
+            Value::Bool(b) => b.to_string(),
+            Value::Text(t) => format!("{t:?}"),
+            Value::Date(d) => d.to_string(),
+            Value::Time(m) => format!("{:02}:{:02}", m / 60, m % 60),
+            Value::DateTime(d, m) => format!("{d} {:02}:{:02}", m / 60, m % 60),
+            Value::Duration(s) => show_duration(*s),
+            Value::Enum(e, v) => program
+                .enums
+                .get(*e as usize)
+                .and_then(|info| {
+                    info.variants
+                        .get(*v as usize)
+                        .map(|name| format!("{}.{}", info.name, name))
+                })
+                .unwrap_or_else(|| "?".into()),
+            Value::Record(r, fields) => {
+                let info = program.records.get(*r as usize);
+                let name = info.map_or("?", |i| i.name.as_str());
+                let parts: Vec<String> = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let field = info
+                            .and_then(|inf| inf.fields.get(i))
+                            .map_or("?", |(n, _)| n.as_str());
+                        format!("{field}: {}", v.show(program))
+                    })
+                    .collect();
+                format!("{name} {{ {} }}", parts.join(", "))
+            }
+            Value::Penalty(p) => match p {
+                Penalty::Warning => "warning".into(),
+                Penalty::Deduct { amount, unit } => format!("deduct {}", show_num(*amount, unit)),
+                Penalty::Refer { to } => format!("refer {to:?}"),
+                Penalty::Forfeit => "forfeit".into(),
+            },
+            Value::Route(r) => r.clone(),
+            Value::Rule(r) => r.clone(),
+        }
+    }
+}
+
+/// `2 VP`, `1.5 VP`, `540 SEK/pair`, `3`.
+pub fn show_num(n: Decimal, unit: &Unit) -> String {
+    let n = n.normalize();
+    if unit.is_none() {
+        n.to_string()
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+/// `12 min`, `5 min 1 s`, `1 h 30 min`.
+pub fn show_duration(seconds: Decimal) -> String {
+    let negative = seconds.is_sign_negative() && !seconds.is_zero();
+    let s = seconds.abs();
+    let whole = s.trunc();
+    let frac = s - whole;
+    let total = i64::try_from(whole).unwrap_or(i64::MAX);
+    let (h, m, sec) = (total / 3600, (total % 3600) / 60, total % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if sec > 0 || !frac.is_zero() || parts.is_empty() {
+        parts.push(format!("{} s", (Decimal::from(sec) + frac).normalize()));
+    }
+    let text = parts.join(" ");
+    if negative { format!("-{text}") } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_like_the_document() {
+        assert_eq!(show_duration(Decimal::from(720)), "12 min");
+        assert_eq!(show_duration(Decimal::from(301)), "5 min 1 s");
+        assert_eq!(show_duration(Decimal::from(0)), "0 s");
+        assert_eq!(show_duration(Decimal::from(5400)), "1 h 30 min");
+    }
+
+    #[test]
+    fn weekdays_follow_the_calendar() {
+        let d = Date {
+            year: 2015,
+            month: 7,
+            day: 24,
+        };
+        assert_eq!(d.weekday(), "Fri");
+        let d2014 = Date {
+            year: 2014,
+            month: 8,
+            day: 2,
+        };
+        assert_eq!(d2014.weekday(), "Sat");
+    }
+}

@@ -1,0 +1,361 @@
+//! The abstract syntax of `.bfr`: what an editor wrote, with a span on every node.
+
+use crate::source::Span;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+/// A name as written, with where.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Name {
+    /// The text.
+    pub text: String,
+    /// Where.
+    pub span: Span,
+}
+
+/// Where a rule comes from in the document: inventory ID, page(s), section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceRef {
+    /// The inventory ID, e.g. `CC-LATE`.
+    pub id: String,
+    /// Pages as written after `p.`, e.g. `20` or `5,11`.
+    pub pages: Option<String>,
+    /// The section heading, e.g. `Sen ankomst`.
+    pub section: Option<String>,
+    /// Where the reference is written.
+    pub span: Span,
+}
+
+/// A unit as written: `SEK`, `SEK/player`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnitExpr {
+    /// Unit names multiplied together.
+    pub num: Vec<Name>,
+    /// Unit names divided by.
+    pub den: Vec<Name>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A type as written; which kind of type it is is decided by the checker.
+pub type TypeExpr = UnitExpr;
+
+/// One top-level declaration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    /// `///` lines before it.
+    pub doc: Vec<String>,
+    /// The declaration.
+    pub decl: Decl,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A declaration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub enum Decl {
+    Edition(Edition),
+    Unit(UnitDecl),
+    Enum(EnumDecl),
+    Record(RecordDecl),
+    Table(TableDecl),
+    Scale(ScaleDecl),
+    Fn(FnDecl),
+    Const(ConstDecl),
+    Example(ExampleDecl),
+    Text(TextDecl),
+    Competition(CompetitionDecl),
+}
+
+/// `edition "name" { source … updated … period … }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edition {
+    pub name: String,
+    pub name_span: Span,
+    pub source: Option<String>,
+    pub updated: Option<Expr>,
+    pub period: Option<(Expr, Expr)>,
+}
+
+/// `unit SEK "Swedish kronor" alias kr`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnitDecl {
+    pub name: Name,
+    pub description: Option<String>,
+    pub whole: bool,
+    pub aliases: Vec<Name>,
+}
+
+/// `enum District ref … { Stockholm, Skane "Skåne" }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnumDecl {
+    pub name: Name,
+    pub source: Option<SourceRef>,
+    pub variants: Vec<(Name, Option<String>)>,
+}
+
+/// `record Team { seniors: player, juniors: player }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecordDecl {
+    pub name: Name,
+    pub source: Option<SourceRef>,
+    pub fields: Vec<(Name, TypeExpr)>,
+}
+
+/// A parameter `name: type`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Param {
+    pub name: Name,
+    pub ty: TypeExpr,
+}
+
+/// `table travel_subsidy(d: District) -> SEK/pair ref … { Stockholm => 540 SEK/pair }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableDecl {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub ret: TypeExpr,
+    pub source: Option<SourceRef>,
+    /// `None` key is the `_` row.
+    pub rows: Vec<(Option<Name>, Expr)>,
+}
+
+/// One side of a range: `late <= 5 min`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bound {
+    pub value: Expr,
+    pub inclusive: bool,
+}
+
+/// A range over a scale's parameter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Range {
+    pub var: Name,
+    pub lower: Option<Bound>,
+    pub upper: Option<Bound>,
+    /// `x != a`: everything but one point.
+    pub except: Option<Expr>,
+    pub span: Span,
+}
+
+/// `scale f(x: T) -> R ref … { domain …  lo < x <= hi => value … }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScaleDecl {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub ret: TypeExpr,
+    pub source: Option<SourceRef>,
+    pub domain: Option<Range>,
+    pub arms: Vec<(Range, Expr)>,
+}
+
+/// `fn f(…) -> T ref … = expr`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FnDecl {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub ret: TypeExpr,
+    pub source: Option<SourceRef>,
+    pub body: Expr,
+}
+
+/// `const name: T ref … = expr`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConstDecl {
+    pub name: Name,
+    pub ty: TypeExpr,
+    pub source: Option<SourceRef>,
+    pub value: Expr,
+}
+
+/// `example "title" ref … [contradicts] { assertions }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExampleDecl {
+    pub title: String,
+    pub title_span: Span,
+    pub source: Option<SourceRef>,
+    /// The document's own example is known to contradict its rule.
+    pub contradicts: bool,
+    pub assertions: Vec<Expr>,
+}
+
+/// `text name ref … { "…" }`: a procedure with nothing to evaluate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextDecl {
+    pub name: Name,
+    pub source: Option<SourceRef>,
+    pub paragraphs: Vec<String>,
+}
+
+/// `competition name "title" ref … { property… stage… }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompetitionDecl {
+    pub name: Name,
+    pub title: Option<String>,
+    pub source: Option<SourceRef>,
+    pub properties: Vec<Property>,
+    pub stages: Vec<StageDecl>,
+}
+
+/// `key = expr`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Property {
+    pub key: Name,
+    pub value: Expr,
+}
+
+/// Whether a stage is a qualification (ranked field) or a knockout stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum StageKind {
+    /// `qualification`
+    Qualification,
+    /// `stage`
+    Stage,
+}
+
+/// `stage name "title" ref … { properties, routes }`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageDecl {
+    pub kind: StageKind,
+    pub name: Name,
+    pub title: Option<String>,
+    pub source: Option<SourceRef>,
+    pub properties: Vec<Property>,
+    pub routes: Vec<Route>,
+    pub span: Span,
+}
+
+/// Who is routed: `winners`, `losers`, or `places a..b` of a qualification.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum RouteFrom {
+    /// `winners`, `losers`, `rest`: a named group.
+    Group(Name),
+    /// `places 1..32`
+    Places(u32, u32),
+}
+
+/// Where they go.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum RouteTarget {
+    /// Another stage.
+    Stage(Name),
+    /// Out of the competition.
+    Out,
+    /// A final place, or a shared range of places.
+    Place(u32, u32),
+}
+
+/// `winners -> cc16`
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Route {
+    pub from: RouteFrom,
+    pub to: RouteTarget,
+    pub span: Span,
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+}
+
+/// A date as written, with the weekday the document put next to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DateLit {
+    pub weekday: Option<(String, Span)>,
+    pub year: i16,
+    pub month: i8,
+    pub day: i8,
+    pub span: Span,
+}
+
+/// A penalty as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum PenaltyExpr {
+    /// `warning`
+    Warning,
+    /// `deduct 2 VP`
+    Deduct(Box<Expr>),
+    /// `refer "body"`
+    Refer(String),
+    /// `forfeit`
+    Forfeit,
+}
+
+/// Expression forms.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub enum ExprKind {
+    Number(Decimal),
+    Quantity(Decimal, UnitExpr),
+    /// Seconds.
+    Duration(Decimal),
+    Text(String),
+    Bool(bool),
+    Date(DateLit),
+    /// Minutes since midnight.
+    Time(u16),
+    DateTime(DateLit, u16),
+    /// `a.b.c`
+    Path(Vec<Name>),
+    Call {
+        callee: Box<Expr>,
+        args: Vec<(Option<Name>, Expr)>,
+    },
+    Member(Box<Expr>, Name),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Let(Name, Box<Expr>, Box<Expr>),
+    /// `None` pattern is `_`.
+    Match(Box<Expr>, Vec<(Option<Vec<Name>>, Expr)>),
+    Record(Name, Vec<(Name, Expr)>),
+    Penalty(PenaltyExpr),
+}
+
+/// A parsed file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct File {
+    pub items: Vec<Item>,
+}

@@ -1,0 +1,200 @@
+//! Stage 1: text → AST.
+//!
+//! `grammar/bfr.pest` defines the syntax; [`parse_file`] runs it on one file and
+//! lowers the parse tree to [`ast`] nodes with spans. Parse errors are turned into
+//! diagnostics in words an editor knows ("a number", "`=>`"), never pest rule names.
+
+pub mod ast;
+mod lower;
+pub mod scan;
+
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span};
+use pest::Parser;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/bfr.pest"]
+struct BfrParser;
+
+/// The largest file bfr reads; a generated edition of 10 MB is well within it.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A syntax problem found while lowering (bad number, bad date).
+#[derive(Debug, Clone)]
+pub(crate) struct SyntaxError {
+    code: &'static str,
+    message: String,
+    span: Span,
+    help: Option<String>,
+}
+
+impl SyntaxError {
+    /// A shape the grammar allows but lowering does not expect: a bug in bfr.
+    fn internal(span: Span) -> Self {
+        SyntaxError {
+            code: "E0900",
+            message: "internal error: the parser produced a shape bfr does not know".into(),
+            span,
+            help: Some("please report this file to the bfr developers".into()),
+        }
+    }
+
+    fn into_diagnostic(self) -> Diagnostic {
+        let d = Diagnostic::error(self.code, self.message, self.span);
+        match self.help {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    }
+}
+
+/// Parses one `.bfr` file.
+pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
+    precheck(text, file)?;
+    // pest recurses once per grammar level; run it on a stack of its own so the
+    // depth the pre-scan allows is safe on any thread.
+    stacker::grow(32 * 1024 * 1024, || {
+        let pairs = BfrParser::parse(Rule::file, text).map_err(|e| pest_error(e, file, text))?;
+        let lower = lower::Lower { file };
+        let file_pair = pairs
+            .into_iter()
+            .next()
+            .ok_or_else(|| SyntaxError::internal(Span::default()).into_diagnostic())?;
+        lower.file(file_pair).map_err(SyntaxError::into_diagnostic)
+    })
+}
+
+/// Parses an expression (as typed for `bfr eval`).
+pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
+    precheck(text, file)?;
+    stacker::grow(32 * 1024 * 1024, || {
+        let mut pairs =
+            BfrParser::parse(Rule::expr_input, text).map_err(|e| pest_error(e, file, text))?;
+        let lower = lower::Lower { file };
+        let expr = pairs
+            .next()
+            .and_then(|p| p.into_inner().next())
+            .ok_or_else(|| SyntaxError::internal(Span::default()).into_diagnostic())?;
+        lower.expr(expr).map_err(SyntaxError::into_diagnostic)
+    })
+}
+
+fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::error(
+            "E0004",
+            format!(
+                "this file is {} bytes; bfr reads files of at most {} bytes",
+                text.len(),
+                MAX_FILE_BYTES
+            ),
+            Span::new(file, 0, 0),
+        )
+        .with_help("split the edition into several files"));
+    }
+    if let Some(at) = scan::too_deep(text) {
+        return Err(Diagnostic::error(
+            "E0002",
+            format!("brackets nested more than {} deep", scan::MAX_DEPTH),
+            Span::new(file, at, at + 1),
+        )
+        .with_label("this bracket is one too deep")
+        .with_help("name the inner part with `let` or a `fn`"));
+    }
+    Ok(())
+}
+
+/// The words for what the parser expected.
+fn describe(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        EOI => "the end of the file",
+        item | decl => "a declaration (`const`, `fn`, `scale`, `table`, `enum`, …)",
+        ident => "a name",
+        unit_name | unit_expr => "a unit",
+        type_expr => "a type",
+        source_ref => "`ref`",
+        rule_id => "a rule ID such as `CC-LATE`",
+        pages => "a page such as `p.20`",
+        string | string_inner => "a quoted text",
+        expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | postfix
+        | expr_input => "an expression",
+        number | integer => "a number",
+        quantity => "a quantity such as `2 VP`",
+        duration | dur_part => "a duration such as `5 min`",
+        date | date_lit => "a date such as `2015-07-24`",
+        datetime => "a date and time",
+        clock | time_lit => "a time such as `20:00`",
+        weekday => "a weekday",
+        range | range_between | range_lower | range_cmp => {
+            "a range such as `5 min < late <= 10 min`"
+        }
+        bound => "a bound (a number or a quantity)",
+        scale_arm => "a scale row `range => value`",
+        table_row | table_key => "a table row `Key => value`",
+        variant => "an enum variant",
+        field => "a field `name: type`",
+        param | params => "a parameter list `(name: type)`",
+        returns => "`->` and a result type",
+        fn_body | block => "`=` and the function's body",
+        property => "a property `name = value`",
+        route | route_from => "a route such as `winners -> next_stage`",
+        route_target => "a stage, `out` or `place N`",
+        call_args | arg => "arguments",
+        member => "`.` and a name",
+        match_arm => "a match arm `Pattern => value`",
+        pattern => "a pattern",
+        penalty => "a penalty",
+        lt_op => "`<` or `<=`",
+        cmp_op => "a comparison such as `<=`",
+        add_op | mul_op => "an operator",
+        edition_field => "`source`, `updated` or `period`",
+        stage_decl => "a `stage`",
+        assertion => "an assertion",
+        boolean => "`true` or `false`",
+        _ => return None,
+    })
+}
+
+fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            words.sort_unstable();
+            words.dedup();
+            words
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        "this text is not valid here".to_string()
+    } else if expected.len() == 1 {
+        format!("expected {}", expected.join(""))
+    } else {
+        let (last, rest) = expected.split_last().unwrap_or((&"", &[]));
+        format!("expected {} or {}", rest.join(", "), last)
+    };
+    // Point at the word the parser could not take, not at an empty position.
+    let word_end = text
+        .get(start..)
+        .and_then(|rest| {
+            rest.char_indices()
+                .find(|(_, c)| c.is_whitespace())
+                .map(|(i, _)| start + i)
+        })
+        .unwrap_or(text.len());
+    let end = end.max(word_end).max(start);
+    let found = text.get(start..end).unwrap_or("");
+    let label = if found.is_empty() {
+        "the text ends here".to_string()
+    } else {
+        format!("found `{}`", found.chars().take(40).collect::<String>())
+    };
+    Diagnostic::error("E0001", message, Span::new(file, start, end)).with_label(label)
+}
