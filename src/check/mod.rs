@@ -331,6 +331,21 @@ impl Checker {
                         self.program.edition = Some(self.edition(e));
                         continue;
                     }
+                    ast::Decl::Notice(n) => {
+                        let source = n
+                            .source
+                            .as_ref()
+                            .map_or(String::new(), |r| format!(" ({})", r.id));
+                        self.diags.push(
+                            Diagnostic::warning(
+                                "W0601",
+                                format!("the edition notes{source}: {}", n.text),
+                                n.span,
+                            )
+                            .with_label("noted by the edition's editors"),
+                        );
+                        continue;
+                    }
                     ast::Decl::Unit(_) | ast::Decl::Enum(_) | ast::Decl::Record(_) => continue,
                 };
             if !self.declare(name, "rule") {

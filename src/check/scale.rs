@@ -471,14 +471,34 @@ fn coverage(
                 }
             }
             (Some((a, a_covered)), Some((b, b_inc))) => format!(
-                "{}{} … {}{}",
-                if a_covered { "above " } else { "from " },
+                "{} {} {} {}",
+                if a_covered { "over" } else { "from" },
                 show_key(a),
+                if b_inc {
+                    "and under"
+                } else {
+                    "up to and including"
+                },
                 show_key(b),
-                if b_inc { " (exclusive)" } else { "" }
             ),
-            (Some((a, _)), None) => format!("above {}", show_key(a)),
-            (None, Some((b, _))) => format!("below {}", show_key(b)),
+            (Some((a, a_covered)), None) => {
+                format!(
+                    "{} {}",
+                    if a_covered { "over" } else { "from" },
+                    show_key(a)
+                )
+            }
+            (None, Some((b, b_inc))) => {
+                format!(
+                    "{} {}",
+                    if b_inc {
+                        "under"
+                    } else {
+                        "up to and including"
+                    },
+                    show_key(b)
+                )
+            }
             (None, None) => "all inputs".into(),
         };
         let d = if let Some((_, dspan)) = &domain {
@@ -493,7 +513,7 @@ fn coverage(
         } else {
             Diagnostic::warning(
                 "W0301",
-                format!("no rule covers inputs {describe} of `{}`", name.text),
+                format!("no rule of `{}` covers inputs {describe}", name.text),
                 name.span,
             )
             .with_label("a hole between the rows")

@@ -66,6 +66,7 @@ pub enum Decl {
     Example(ExampleDecl),
     Text(TextDecl),
     Competition(CompetitionDecl),
+    Notice(NoticeDecl),
 }
 
 /// `edition "name" { source … updated … period … }`
@@ -180,7 +181,15 @@ pub struct ExampleDecl {
     pub assertions: Vec<Expr>,
 }
 
-/// `text name ref … { "…" }`: a procedure with nothing to evaluate.
+/// `notice "…" ref …`: something the edition says about itself.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoticeDecl {
+    pub text: String,
+    pub source: Option<SourceRef>,
+    pub span: Span,
+}
+
+/// `procedure name ref … { "…" }`: a procedure with nothing to evaluate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TextDecl {
     pub name: Name,

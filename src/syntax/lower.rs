@@ -78,6 +78,25 @@ impl Lower {
             Rule::example_decl => Decl::Example(self.example_decl(p)?),
             Rule::text_decl => Decl::Text(self.text_decl(p)),
             Rule::competition_decl => Decl::Competition(self.competition(p)?),
+            Rule::notice_decl => {
+                let span = self.span(&p);
+                let mut n = NoticeDecl {
+                    text: String::new(),
+                    source: None,
+                    span,
+                };
+                for c in p.into_inner() {
+                    match c.as_rule() {
+                        Rule::string => {
+                            n.text = string_value(&c);
+                            n.span = self.span(&c);
+                        }
+                        Rule::source_ref => n.source = Some(self.source_ref(c)),
+                        _ => {}
+                    }
+                }
+                Decl::Notice(n)
+            }
             _ => return Err(SyntaxError::internal(self.span(&p))),
         })
     }
