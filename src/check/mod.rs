@@ -142,8 +142,13 @@ fn idx(n: usize) -> u32 {
 impl Checker {
     /// Registers a name once; a second declaration is an error that points at both.
     fn declare(&mut self, name: &ast::Name, what: &str) -> bool {
-        let reserved =
-            ir::Builtin::named(&name.text).is_some() || BUILTIN_TYPES.contains(&name.text.as_str());
+        // Types and values live apart: a unit may be called `round`, a rule may not.
+        let is_type = matches!(what, "unit" | "unit alias" | "enum" | "record");
+        let reserved = if is_type {
+            BUILTIN_TYPES.contains(&name.text.as_str())
+        } else {
+            ir::Builtin::named(&name.text).is_some()
+        };
         if reserved {
             self.diags.push(
                 Diagnostic::error(
