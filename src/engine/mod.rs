@@ -3,3 +3,4 @@
 
 pub mod rng;
 pub mod scoring;
+pub mod swiss;

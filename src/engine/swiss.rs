@@ -1,0 +1,194 @@
+//! Swiss pairing that never dead-ends, and the seeded draw of a first round.
+//!
+//! Teams arrive in ranking order. The highest-ranked unpaired team meets the best-ranked team
+//! below it that it has not met *and* for which everyone left can still be paired without a
+//! rematch; that test is a perfect-matching question on the graph of pairs not yet met, which
+//! [`matching`] answers exactly (Edmonds' blossom algorithm) and cheaply (one local repair per
+//! fixed pair). When greedy pairing would succeed this gives the greedy answer; when greedy
+//! would dead-end it still finds a pairing; when none exists it says so.
+//!
+//! An odd field adds a bye vertex that may only meet teams without an earlier bye. The bye is
+//! settled first: it goes to the lowest-ranked eligible team whose removal still leaves a
+//! pairing. The higher-ranked team of each pair is home.
+//!
+//! The guarantee is per round: every round that can be paired is paired. Whether *later*
+//! rounds stay pairable depends on the choices made now; when the field is small relative to
+//! the number of rounds (a full round robin by Swiss), an earlier round may leave a remainder
+//! with no perfect matching. See the tests for how often that happens.
+
+mod matching;
+
+use crate::engine::rng::SplitMix64;
+use matching::DenseMatcher;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Why a round could not be paired or drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairingError<T> {
+    /// A team appears twice in the ranking (or the draw list).
+    DuplicateTeam(T),
+    /// A played pair names the same team twice.
+    SelfPairing(T),
+    /// No pairing without rematches (and without a second bye) exists. `stuck` is a team that
+    /// no maximum matching can pair, when the obstacle is a team rather than the bye.
+    NoPairing {
+        /// A team that cannot be placed, if one could be named.
+        stuck: Option<T>,
+    },
+}
+
+impl<T: fmt::Debug> fmt::Display for PairingError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::DuplicateTeam(t) => write!(f, "team {t:?} is listed twice"),
+            Self::SelfPairing(t) => write!(f, "team {t:?} is recorded as having met itself"),
+            Self::NoPairing { stuck: Some(t) } => write!(
+                f,
+                "no pairing without rematches exists; team {t:?} cannot be given an opponent"
+            ),
+            Self::NoPairing { stuck: None } => write!(
+                f,
+                "no pairing exists: the bye cannot go to a team that has not had one"
+            ),
+        }
+    }
+}
+
+impl<T: fmt::Debug> std::error::Error for PairingError<T> {}
+
+/// One round's pairings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round<T> {
+    /// `(home, away)` pairs, in table order (by the home team's rank, or draw order in round 1).
+    pub pairs: Vec<(T, T)>,
+    /// The team with the bye, in an odd field.
+    pub bye: Option<T>,
+}
+
+/// What the pairing of a round needs to know.
+#[derive(Debug, Clone, Copy)]
+pub struct SwissInput<'a, T> {
+    /// Teams in current ranking order, best first. Only these can be paired.
+    pub ranking: &'a [T],
+    /// Pairs that have already met, in any order. Pairs naming unranked teams (withdrawn,
+    /// for instance) are ignored.
+    pub played: &'a [(T, T)],
+    /// Teams that have already had a bye.
+    pub had_bye: &'a [T],
+    /// Ranked teams that do not play this round (a late start, a suspension); they are
+    /// neither paired nor given the bye.
+    pub not_playing: &'a [T],
+}
+
+/// Pair one round (see the module documentation for the method).
+pub fn pair_round<T: Clone + Ord>(input: &SwissInput<'_, T>) -> Result<Round<T>, PairingError<T>> {
+    let mut rank_of: BTreeMap<&T, usize> = BTreeMap::new();
+    for (i, t) in input.ranking.iter().enumerate() {
+        if rank_of.insert(t, i).is_some() {
+            return Err(PairingError::DuplicateTeam(t.clone()));
+        }
+    }
+    // Vertices are the playing teams in rank order; the bye vertex, if any, comes last.
+    let resting: std::collections::BTreeSet<&T> = input.not_playing.iter().collect();
+    let teams: Vec<&T> = input
+        .ranking
+        .iter()
+        .filter(|t| !resting.contains(t))
+        .collect();
+    let vertex_of: BTreeMap<&T, usize> = teams.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+    let n = teams.len();
+    let bye = (n % 2 == 1).then_some(n);
+    let mut m = DenseMatcher::new(n + usize::from(bye.is_some()));
+
+    for (a, b) in input.played {
+        if a == b {
+            return Err(PairingError::SelfPairing(a.clone()));
+        }
+        if let (Some(&u), Some(&v)) = (vertex_of.get(a), vertex_of.get(b)) {
+            m.block(u, v);
+        }
+    }
+    if let Some(bv) = bye {
+        let had: std::collections::BTreeSet<&T> = input.had_bye.iter().collect();
+        if teams.iter().all(|t| had.contains(t)) {
+            // Name the real obstacle rather than whichever team the search tripped on.
+            return Err(PairingError::NoPairing { stuck: None });
+        }
+        for t in input.had_bye {
+            if let Some(&u) = vertex_of.get(t) {
+                m.block(u, bv);
+            }
+        }
+    }
+    let team_at = |v: usize| teams.get(v).map(|t| (*t).clone());
+
+    m.make_perfect()
+        .map_err(|v| PairingError::NoPairing { stuck: team_at(v) })?;
+
+    let mut round = Round {
+        pairs: Vec::with_capacity(n / 2),
+        bye: None,
+    };
+    // A perfect matching exists, so each search below succeeds at the latest on the current
+    // mate; the errors only guard the invariant.
+    let stuck = |v: usize| PairingError::NoPairing { stuck: team_at(v) };
+    if let Some(bv) = bye {
+        // Lowest-ranked eligible team first.
+        let t = (0..n)
+            .rev()
+            .find(|&t| m.try_fix(bv, t))
+            .ok_or(PairingError::NoPairing { stuck: None })?;
+        round.bye = team_at(t);
+    }
+    for u in 0..n {
+        if !m.is_alive(u) {
+            continue; // already placed: the bye, or someone's opponent
+        }
+        let v = (u + 1..n)
+            .find(|&v| m.try_fix(u, v))
+            .ok_or_else(|| stuck(u))?;
+        let (home, away) = (
+            team_at(u).ok_or_else(|| stuck(u))?,
+            team_at(v).ok_or_else(|| stuck(v))?,
+        );
+        round.pairs.push((home, away));
+    }
+    Ok(round)
+}
+
+/// Draw a first round from `seed`: the teams, sorted by their own order so the draw does not
+/// depend on how a file lists them, are shuffled with [`SplitMix64::shuffle`]; consecutive
+/// teams of the shuffled list meet, the first of each couple at home, and in an odd field the
+/// last team drawn has the bye.
+pub fn draw_first_round<T: Clone + Ord>(
+    teams: &[T],
+    seed: u64,
+) -> Result<Round<T>, PairingError<T>> {
+    let mut order: Vec<T> = teams.to_vec();
+    order.sort();
+    for pair in order.windows(2) {
+        if let [a, b] = pair
+            && a == b
+        {
+            return Err(PairingError::DuplicateTeam(a.clone()));
+        }
+    }
+    SplitMix64::new(seed).shuffle(&mut order);
+    let mut round = Round {
+        pairs: Vec::with_capacity(order.len() / 2),
+        bye: None,
+    };
+    let mut chunks = order.chunks_exact(2);
+    for chunk in &mut chunks {
+        if let [home, away] = chunk {
+            round.pairs.push((home.clone(), away.clone()));
+        }
+    }
+    round.bye = chunks.remainder().first().cloned();
+    Ok(round)
+}
+
+#[cfg(test)]
+#[path = "swiss_tests.rs"]
+mod tests;
