@@ -3,4 +3,5 @@
 
 pub mod rng;
 pub mod scoring;
+pub mod standings;
 pub mod swiss;
