@@ -26,6 +26,7 @@ fn history(n: u32, seed: u64) -> (Vec<u32>, Vec<(u32, u32)>, Vec<u32>) {
                 played: &played,
                 had_bye: &byes,
                 not_playing: &[],
+                later_rounds: 0,
             };
             pair_round(&inp).unwrap()
         };
@@ -56,6 +57,7 @@ fn bench(c: &mut Criterion) {
                     played: &played,
                     had_bye: &byes,
                     not_playing: &[],
+                    later_rounds: 0,
                 };
                 black_box(pair_round(black_box(&inp)).unwrap())
             })

@@ -15,6 +15,7 @@ fn input<'a>(
         played,
         had_bye,
         not_playing,
+        later_rounds: 0,
     }
 }
 
@@ -157,9 +158,10 @@ struct Event {
     failed_at: Option<usize>,
 }
 
-/// Simulate `rounds` rounds for teams `1..=n`: a drawn first round, then Swiss pairing by
+/// Simulate `rounds` rounds (asking the pairing to keep the remaining rounds pairable when
+/// `lookahead` is set) for teams `1..=n`: a drawn first round, then Swiss pairing by
 /// a random running score (ties by id). Every round is checked with [`check_round`].
-fn simulate(n: u32, rounds: usize, seed: u64) -> Event {
+fn simulate(n: u32, rounds: usize, seed: u64, lookahead: bool) -> Event {
     let mut rng = SplitMix64::new(seed ^ 0xA5A5);
     let teams: Vec<u32> = (1..=n).collect();
     let mut score: BTreeMap<u32, u64> = teams.iter().map(|t| (*t, 0)).collect();
@@ -174,7 +176,10 @@ fn simulate(n: u32, rounds: usize, seed: u64) -> Event {
         } else {
             let mut ranking = teams.clone();
             ranking.sort_by_key(|t| (std::cmp::Reverse(score[t]), *t));
-            let inp = input(&ranking, &ev.played, &ev.byes, &[]);
+            let mut inp = input(&ranking, &ev.played, &ev.byes, &[]);
+            if lookahead {
+                inp.later_rounds = rounds - r - 1;
+            }
             match pair_round(&inp) {
                 Ok(round) => {
                     check_round(&round, &inp);
@@ -217,7 +222,7 @@ fn round_robin_by_swiss_never_rematches_and_fails_only_honestly() {
     // two rounds; those must be reported (and brute force confirms them), never mis-paired.
     let mut complete = 0;
     for seed in 0..200 {
-        let ev = simulate(14, 13, seed);
+        let ev = simulate(14, 13, seed, false);
         let distinct: BTreeSet<(u32, u32)> = ev
             .played
             .iter()
@@ -237,7 +242,7 @@ fn round_robin_by_swiss_never_rematches_and_fails_only_honestly() {
         complete > 100,
         "only {complete} of 200 round robins completed"
     );
-    assert_eq!(simulate(14, 13, 0).failed_at, None);
+    assert_eq!(simulate(14, 13, 0, false).failed_at, None);
 }
 
 #[test]
@@ -247,7 +252,7 @@ fn events_of_at_most_half_the_field_in_rounds_always_pair() {
     for n in 6..=21u32 {
         let rounds = n.div_ceil(2) as usize;
         for seed in 0..40 {
-            let ev = simulate(n, rounds, seed);
+            let ev = simulate(n, rounds, seed, false);
             assert_eq!(ev.failed_at, None, "n {n} seed {seed}");
             let byes: BTreeSet<u32> = ev.byes.iter().copied().collect();
             assert_eq!(byes.len(), ev.byes.len(), "n {n} seed {seed}: a second bye");
@@ -258,10 +263,10 @@ fn events_of_at_most_half_the_field_in_rounds_always_pair() {
 
 #[test]
 fn odd_round_robin_gives_each_team_one_bye() {
-    let complete = (0..100).filter(|&seed| simulate(13, 13, seed).failed_at.is_none());
+    let complete = (0..100).filter(|&seed| simulate(13, 13, seed, false).failed_at.is_none());
     let mut count = 0;
     for seed in complete {
-        let ev = simulate(13, 13, seed);
+        let ev = simulate(13, 13, seed, false);
         let byes: BTreeSet<u32> = ev.byes.iter().copied().collect();
         assert_eq!(byes, (1..=13).collect());
         count += 1;
@@ -360,8 +365,73 @@ fn first_round_draw_is_reproducible() {
 
 #[test]
 fn pairing_is_deterministic() {
-    let ev = simulate(40, 5, 3);
+    let ev = simulate(40, 5, 3, false);
     let ranking: Vec<u32> = (1..=40).rev().collect();
     let inp = input(&ranking, &ev.played, &ev.byes, &[]);
     assert_eq!(pair_round(&inp).unwrap(), pair_round(&inp).unwrap());
+}
+
+#[test]
+fn lookahead_completes_every_round_robin() {
+    // With the remaining rounds declared, 14 teams always finish all 13 rounds, and 13 teams
+    // (with one bye per round) all 13; some of the same seeds fail without it.
+    let plain_failures = (0..60).filter(|&s| simulate(14, 13, s, false).failed_at.is_some());
+    assert!(plain_failures.count() > 0);
+    for seed in 0..60 {
+        for n in [13u32, 14] {
+            let ev = simulate(n, 13, seed, true);
+            assert_eq!(ev.failed_at, None, "n {n} seed {seed}");
+            let distinct: BTreeSet<(u32, u32)> = ev
+                .played
+                .iter()
+                .map(|&(a, b)| (a.min(b), a.max(b)))
+                .collect();
+            assert_eq!(distinct.len(), ev.played.len());
+            assert_eq!(distinct.len(), (n * (n - 1) / 2) as usize);
+        }
+    }
+}
+
+#[test]
+fn lookahead_matches_the_plain_method_when_it_cannot_matter() {
+    // Mid-event on a larger field Dirac's bound holds, so the answers are identical.
+    let ev = simulate(30, 5, 9, false);
+    let ranking: Vec<u32> = (1..=30).collect();
+    let mut inp = input(&ranking, &ev.played, &ev.byes, &[]);
+    let plain = pair_round(&inp).unwrap();
+    inp.later_rounds = 6;
+    assert_eq!(pair_round(&inp).unwrap(), plain);
+}
+
+#[test]
+fn lookahead_reports_an_unfinishable_schedule() {
+    // 6 teams: 1-2-3 and 4-5-6 have met within their triangles and 1-4, 2-5, 3-6 across.
+    // The unmet pairs form the 6-cycle 1-5-3-4-2-6-1: exactly two more rounds are possible.
+    let played = [
+        (1, 2),
+        (2, 3),
+        (1, 3),
+        (4, 5),
+        (5, 6),
+        (4, 6),
+        (1, 4),
+        (2, 5),
+        (3, 6),
+    ];
+    let ranking = [1, 2, 3, 4, 5, 6];
+    let mut inp = input(&ranking, &played, &[], &[]);
+    inp.later_rounds = 1;
+    let r = pair_round(&inp).unwrap();
+    check_round(&r, &inp);
+    // Asking for two more rounds on a 2-regular remainder is impossible.
+    inp.later_rounds = 2;
+    assert_eq!(
+        pair_round(&inp),
+        Err(PairingError::NoCompletion { later_rounds: 2 })
+    );
+    // Fields beyond 64 that Dirac does not cover are refused, not guessed.
+    let big: Vec<u32> = (1..=70).collect();
+    let mut inp = input(&big, &[], &[], &[]);
+    inp.later_rounds = 40;
+    assert_eq!(pair_round(&inp), Err(PairingError::LookaheadTooExpensive));
 }

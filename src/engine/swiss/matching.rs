@@ -113,6 +113,35 @@ impl DenseMatcher {
         }
     }
 
+    /// Allowed-pair rows as 64-bit masks, for fields of at most 64 vertices.
+    pub(super) fn small_rows(&self) -> Option<Vec<u64>> {
+        if self.n > 64 {
+            return None;
+        }
+        Some((0..self.n).map(|v| self.row_mask(v, 0)).collect())
+    }
+
+    /// Word `w` of the live, allowed neighbours of `v`.
+    fn row_mask(&self, v: usize, w: usize) -> u64 {
+        let blk = self.blocked.row(v).get(w).copied().unwrap_or(u64::MAX);
+        let live = self.alive.row(0).get(w).copied().unwrap_or(0);
+        let me = if v / 64 == w { 1u64 << (v % 64) } else { 0 };
+        live & !blk & !me
+    }
+
+    /// The smallest number of live neighbours of a live vertex (0 for an empty graph).
+    pub(super) fn min_degree(&self) -> usize {
+        (0..self.n)
+            .filter(|&v| self.is_alive(v))
+            .map(|v| {
+                (0..self.blocked.words)
+                    .map(|w| self.row_mask(v, w).count_ones() as usize)
+                    .sum()
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
     /// `u` and `v` are both live, distinct, and allowed to meet.
     pub(super) fn is_edge(&self, u: usize, v: usize) -> bool {
         u != v && self.is_alive(u) && self.is_alive(v) && !self.blocked.get(u, v)
