@@ -3,8 +3,8 @@
 //! Teams arrive in ranking order. The highest-ranked unpaired team meets the best-ranked team
 //! below it that it has not met *and* for which everyone left can still be paired without a
 //! rematch; that test is a perfect-matching question on the graph of pairs not yet met, which
-//! the private `matching` module answers exactly (Edmonds' blossom algorithm) and cheaply (one local repair per
-//! fixed pair). When greedy pairing would succeed this gives the greedy answer; when greedy
+//! the private `matching` module answers exactly (Edmonds' blossom algorithm) and cheaply
+//! (one local repair per fixed pair). When greedy pairing would succeed this gives the greedy answer; when greedy
 //! would dead-end it still finds a pairing; when none exists it says so.
 //!
 //! An odd field adds a bye vertex that may only meet teams without an earlier bye. The bye is
