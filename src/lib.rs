@@ -3,12 +3,15 @@
 //!
 //! The pipeline (see `ARCHITECTURE.md`): [`syntax`] (text → AST) → [`check`]
 //! (AST → typed [`ir`], with [`diag`]nostics) → [`eval`] (IR → values and traces).
-//! [`cli`] maps it all to the `bfr` command.
+//! [`engine`] holds the generic competition primitives (scoring, pairing,
+//! standings, knockouts) that the rules wire together. [`cli`] maps it all to the
+//! `bfr` command.
 
 pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod edition;
+pub mod engine;
 pub mod eval;
 pub mod ir;
 pub mod source;
