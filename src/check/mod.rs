@@ -44,8 +44,6 @@ pub(crate) struct Checker {
     pub(crate) diags: Diagnostics,
     /// Where each rule, unit, enum and record was declared, for duplicate notes.
     declared_at: BTreeMap<String, Span>,
-    /// Parameter types that count whole things, per rule (scale analysis).
-    pub(crate) whole_params: BTreeMap<u32, bool>,
 }
 
 /// Checks the parsed files of one edition.
@@ -55,7 +53,6 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         names: Names::default(),
         diags: Diagnostics::default(),
         declared_at: BTreeMap::new(),
-        whole_params: BTreeMap::new(),
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -115,7 +112,6 @@ impl Checked {
             names: self.names.clone(),
             diags: Diagnostics::default(),
             declared_at: BTreeMap::new(),
-            whole_params: BTreeMap::new(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
@@ -357,15 +353,11 @@ impl Checker {
                 continue;
             }
             let i = idx(self.program.rules.len());
-            let mut whole = false;
+            let whole: Vec<bool> = params.iter().map(|p| self.is_whole(&p.ty)).collect();
             let params: Vec<(String, Type)> = params
                 .iter()
-                .map(|p| {
-                    whole = self.is_whole(&p.ty);
-                    (p.name.text.clone(), self.resolve_type(&p.ty))
-                })
+                .map(|p| (p.name.text.clone(), self.resolve_type(&p.ty)))
                 .collect();
-            self.whole_params.insert(i, whole);
             let ret = ret.map_or(Type::Error, |t| self.resolve_type(t));
             self.names
                 .values
@@ -373,6 +365,7 @@ impl Checker {
             self.program.rules.push(ir::Rule {
                 name: name.text.clone(),
                 params,
+                whole,
                 ret,
                 source: source_info(source),
                 doc,

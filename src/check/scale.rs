@@ -247,7 +247,12 @@ pub(crate) fn analyse_all(
         if cyclic.contains(index) {
             continue;
         }
-        let whole = c.whole_params.get(index).copied().unwrap_or(false);
+        let whole = c
+            .program
+            .rules
+            .get(*index as usize)
+            .and_then(|r| r.whole.first().copied())
+            .unwrap_or(false);
         let Some(param_ty) = c
             .program
             .rules

@@ -182,6 +182,20 @@ impl<'p> Evaluator<'p> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
+        for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
+            if let (true, Value::Num(n, _)) = (whole, value)
+                && !n.fract().is_zero()
+            {
+                return Err(Self::fail(
+                    format!(
+                        "`{name}` of `{}` counts whole things; {} is not whole",
+                        rule.name,
+                        value.show(program)
+                    ),
+                    span,
+                ));
+            }
+        }
         self.depth += 1;
         if let Some(t) = &mut self.trace {
             let inputs = rule

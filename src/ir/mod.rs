@@ -192,6 +192,8 @@ pub struct Rule {
     pub name: String,
     /// Parameter names and types.
     pub params: Vec<(String, Type)>,
+    /// Which parameters count whole things (`integer`, a `whole` unit).
+    pub whole: Vec<bool>,
     /// Result type.
     pub ret: Type,
     /// Where it comes from in the regulation.
