@@ -5,17 +5,56 @@ use super::{Rule, SyntaxError};
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
 use rust_decimal::Decimal;
+use std::cell::Cell;
 use std::str::FromStr;
 
 type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, SyntaxError>;
 
 /// Lowers the pairs of one parse into AST nodes that carry `file` in their spans.
+///
+/// It also bounds how deep the expression trees it builds are. Brackets are
+/// bounded by the pre-scan, but `if`, `let`, `not`, a leading `-` and chains
+/// of operators nest without brackets; every later stage walks (and finally
+/// drops) the tree recursively, so a tree deeper than [`MAX_EXPR_DEPTH`] is
+/// refused here with a diagnostic instead of overflowing a stack later.
 pub(super) struct Lower {
     pub(super) file: FileId,
+    /// How many expression nodes enclose the one being lowered.
+    pub(super) depth: Cell<usize>,
 }
 
+/// The deepest expression tree bfr builds. Real rules stay below 30.
+pub const MAX_EXPR_DEPTH: usize = 256;
+
 impl Lower {
+    /// A lowerer for one file.
+    pub(super) fn new(file: FileId) -> Self {
+        Lower {
+            file,
+            depth: Cell::new(0),
+        }
+    }
+
+    /// Runs `f` with `levels` more enclosing expression nodes; refuses to go
+    /// deeper than [`MAX_EXPR_DEPTH`].
+    fn nested<T>(&self, levels: usize, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
+        let outer = self.depth.get();
+        let inner = outer.saturating_add(levels);
+        if inner > MAX_EXPR_DEPTH {
+            return Err(SyntaxError {
+                code: "E0002",
+                message: format!("this expression is nested more than {MAX_EXPR_DEPTH} deep"),
+                span,
+                help: Some("split it: give inner parts a name with a `const` or a `fn`".into()),
+            });
+        }
+        self.depth.set(inner);
+        let out = f();
+        self.depth.set(outer);
+        out
+    }
+
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
         Span::new(self.file, s.start(), s.end())
@@ -477,6 +516,16 @@ impl Lower {
         if inner.as_rule() == Rule::expr {
             return self.expr(inner);
         }
+        // Each `let` line encloses the lines after it.
+        let count = inner
+            .clone()
+            .into_inner()
+            .filter(|c| c.as_rule() == Rule::let_stmt)
+            .count();
+        self.nested(count, span, || self.block(inner, span))
+    }
+
+    fn block(&self, inner: P, span: Span) -> R<Expr> {
         let mut lets = Vec::new();
         let mut result = None;
         for c in inner.into_inner() {
@@ -683,6 +732,12 @@ impl Lower {
     // ── expressions ───────────────────────────────────────────────────────────
 
     pub(super) fn expr(&self, p: P) -> R<Expr> {
+        // Trees are bounded by `nested`, but a debug build's frames are large:
+        // grow the stack rather than trust a thread's default.
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.expr_inner(p))
+    }
+
+    fn expr_inner(&self, p: P) -> R<Expr> {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::expr | Rule::paren | Rule::assertion => {
@@ -696,13 +751,15 @@ impl Lower {
                 self.binary_chain(p)
             }
             Rule::not_expr => {
-                let mut nots = 0;
+                let nots = p
+                    .clone()
+                    .into_inner()
+                    .filter(|c| c.as_rule() == Rule::not_op)
+                    .count();
                 let mut operand = None;
                 for c in p.into_inner() {
-                    if c.as_rule() == Rule::not_op {
-                        nots += 1;
-                    } else {
-                        operand = Some(self.expr(c)?);
+                    if c.as_rule() != Rule::not_op {
+                        operand = Some(self.nested(nots, span, || self.expr(c))?);
                     }
                 }
                 let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
@@ -715,13 +772,15 @@ impl Lower {
                 Ok(e)
             }
             Rule::unary => {
-                let mut negs = 0;
+                let negs = p
+                    .clone()
+                    .into_inner()
+                    .filter(|c| c.as_rule() == Rule::neg)
+                    .count();
                 let mut operand = None;
                 for c in p.into_inner() {
-                    if c.as_rule() == Rule::neg {
-                        negs += 1;
-                    } else {
-                        operand = Some(self.expr(c)?);
+                    if c.as_rule() != Rule::neg {
+                        operand = Some(self.nested(negs, span, || self.expr(c))?);
                     }
                 }
                 let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
@@ -737,13 +796,15 @@ impl Lower {
             Rule::if_expr => {
                 let mut it = p.into_inner();
                 match (it.next(), it.next(), it.next()) {
-                    (Some(c), Some(t), Some(e)) => Ok(Expr {
-                        kind: ExprKind::If(
-                            Box::new(self.expr(c)?),
-                            Box::new(self.expr(t)?),
-                            Box::new(self.expr(e)?),
-                        ),
-                        span,
+                    (Some(c), Some(t), Some(e)) => self.nested(1, span, || {
+                        Ok(Expr {
+                            kind: ExprKind::If(
+                                Box::new(self.expr(c)?),
+                                Box::new(self.expr(t)?),
+                                Box::new(self.expr(e)?),
+                            ),
+                            span,
+                        })
                     }),
                     _ => Err(SyntaxError::internal(span)),
                 }
@@ -751,13 +812,15 @@ impl Lower {
             Rule::let_expr => {
                 let mut it = p.into_inner();
                 match (it.next(), it.next(), it.next()) {
-                    (Some(n), Some(v), Some(b)) => Ok(Expr {
-                        kind: ExprKind::Let(
-                            self.name(&n),
-                            Box::new(self.expr(v)?),
-                            Box::new(self.expr(b)?),
-                        ),
-                        span,
+                    (Some(n), Some(v), Some(b)) => self.nested(1, span, || {
+                        Ok(Expr {
+                            kind: ExprKind::Let(
+                                self.name(&n),
+                                Box::new(self.expr(v)?),
+                                Box::new(self.expr(b)?),
+                            ),
+                            span,
+                        })
                     }),
                     _ => Err(SyntaxError::internal(span)),
                 }
@@ -765,7 +828,7 @@ impl Lower {
             Rule::match_expr => {
                 let mut it = p.into_inner();
                 let scrutinee = it.next().ok_or_else(|| SyntaxError::internal(span))?;
-                let scrutinee = self.expr(scrutinee)?;
+                let scrutinee = self.nested(1, span, || self.expr(scrutinee))?;
                 let mut arms = Vec::new();
                 for arm in it {
                     let mut a = arm.into_inner();
@@ -778,7 +841,7 @@ impl Lower {
                         }
                         _ => None,
                     };
-                    arms.push((pat, self.expr(value)?));
+                    arms.push((pat, self.nested(1, span, || self.expr(value))?));
                 }
                 Ok(Expr {
                     kind: ExprKind::Match(Box::new(scrutinee), arms),
@@ -792,7 +855,7 @@ impl Lower {
                 for f in it {
                     let mut fi = f.into_inner();
                     if let (Some(n), Some(v)) = (fi.next(), fi.next()) {
-                        fields.push((self.name(&n), self.expr(v)?));
+                        fields.push((self.name(&n), self.nested(1, span, || self.expr(v))?));
                     }
                 }
                 Ok(Expr {
@@ -822,7 +885,7 @@ impl Lower {
                         let amount = if amount.as_rule() == Rule::path {
                             self.path(amount)
                         } else if amount.as_rule() == Rule::paren {
-                            self.expr(amount)?
+                            self.nested(1, span, || self.expr(amount))?
                         } else {
                             self.literal(amount)?
                         };
@@ -840,6 +903,13 @@ impl Lower {
     }
 
     fn binary_chain(&self, p: P) -> R<Expr> {
+        // `a + b + c` lowers to `(a + b) + c`: `a` sits one level deeper per operator.
+        let span = self.span(&p);
+        let operators = p.clone().into_inner().count() / 2;
+        self.nested(operators, span, || self.binary_operands(p))
+    }
+
+    fn binary_operands(&self, p: P) -> R<Expr> {
         let mut it = p.into_inner();
         let first = it
             .next()
@@ -871,6 +941,13 @@ impl Lower {
     }
 
     fn postfix(&self, p: P) -> R<Expr> {
+        // `f(x).a.b`: the callee sits one level deeper per call or field.
+        let span = self.span(&p);
+        let suffixes = p.clone().into_inner().count().saturating_sub(1);
+        self.nested(suffixes, span, || self.postfix_chain(p))
+    }
+
+    fn postfix_chain(&self, p: P) -> R<Expr> {
         let mut it = p.into_inner();
         let first = it
             .next()

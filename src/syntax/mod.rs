@@ -56,7 +56,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     // depth the pre-scan allows is safe on any thread.
     stacker::grow(32 * 1024 * 1024, || {
         let pairs = BfrParser::parse(Rule::file, text).map_err(|e| pest_error(e, file, text))?;
-        let lower = lower::Lower { file };
+        let lower = lower::Lower::new(file);
         let file_pair = pairs
             .into_iter()
             .next()
@@ -71,7 +71,7 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
     stacker::grow(32 * 1024 * 1024, || {
         let mut pairs =
             BfrParser::parse(Rule::expr_input, text).map_err(|e| pest_error(e, file, text))?;
-        let lower = lower::Lower { file };
+        let lower = lower::Lower::new(file);
         let expr = pairs
             .next()
             .and_then(|p| p.into_inner().next())
@@ -163,6 +163,19 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((a, b)) => (a, b),
     };
+    // pest stops when its stack runs low ("stack limit reached"): the text nests
+    // too deeply without brackets (`if … then if … then …`).
+    if let ErrorVariant::CustomError { message } = &e.variant
+        && message.contains("limit reached")
+    {
+        return Diagnostic::error(
+            "E0002",
+            "this text is nested too deeply to read",
+            Span::new(file, start, start + 1),
+        )
+        .with_label("reading stopped here")
+        .with_help("split it: give inner parts a name with a `const` or a `fn`");
+    }
     let expected = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
