@@ -168,10 +168,11 @@ pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
         Severity::Warning => ReportKind::Warning,
     };
     let name = |span: Span| sources.name(span.file).to_string();
+    let range = |span: Span| char_range(sources, span);
     let config = Config::default()
         .with_index_type(IndexType::Byte)
         .with_color(colour == Colour::On);
-    let primary = (name(d.span), d.span.start as usize..d.span.end as usize);
+    let primary = (name(d.span), range(d.span));
     let mut report = Report::build(kind, primary.clone())
         .with_config(config)
         .with_code(d.code)
@@ -181,14 +182,16 @@ pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
     } else {
         Color::Yellow
     };
-    let mut label = Label::new(primary).with_color(label_colour);
-    if !d.label.is_empty() {
-        label = label.with_message(&d.label);
-    }
-    report = report.with_label(label);
+    // ariadne underlines only labels that have a message.
+    let text = if d.label.is_empty() { "here" } else { &d.label };
+    report = report.with_label(
+        Label::new(primary)
+            .with_color(label_colour)
+            .with_message(text),
+    );
     for (span, text) in &d.notes {
         report = report.with_label(
-            Label::new((name(*span), span.start as usize..span.end as usize))
+            Label::new((name(*span), range(*span)))
                 .with_message(text)
                 .with_color(Color::Blue),
         );
@@ -206,6 +209,22 @@ pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
         return format!("{}[{}]: {}\n", kind_word(d), d.code, d.message);
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A span's byte range, moved out to character boundaries and into the text.
+/// Spans from bfr are always on boundaries; one about a byte that is not UTF-8
+/// points into the replacement character that stands for it.
+fn char_range(sources: &Sources, span: Span) -> std::ops::Range<usize> {
+    let text = sources.get(span.file).map_or("", |f| f.text.as_str());
+    let mut start = (span.start as usize).min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end as usize).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
 }
 
 fn kind_word(d: &Diagnostic) -> &'static str {

@@ -423,7 +423,7 @@ fn date_prop(program: &Program, stage: &ir::Stage) -> Option<ir::Date> {
 /// Routing as a graph: no cycles, team counts that add up, no stage fed by a
 /// stage played after it.
 pub(crate) fn check_routing(program: &Program, diags: &mut Diagnostics) {
-    for comp in &program.competitions {
+    'competitions: for comp in &program.competitions {
         // Cycles.
         let n = comp.stages.len();
         let edges: Vec<Vec<usize>> = comp
@@ -457,7 +457,8 @@ pub(crate) fn check_routing(program: &Program, diags: &mut Diagnostics) {
                         .with_help("every route must lead on to a later stage, `out` or a place"),
                     );
                 }
-                return;
+                // One cycle per competition; its team counts mean nothing.
+                continue 'competitions;
             }
         }
         // Team counts.

@@ -89,6 +89,7 @@ fn weekday(d: &DateLit, diags: &mut Diagnostics) {
     }
     .weekday();
     if written != real {
+        let (real, written) = (day_name(real), day_name(written));
         diags.push(
             Diagnostic::warning(
                 "W0101",
@@ -98,6 +99,20 @@ fn weekday(d: &DateLit, diags: &mut Diagnostics) {
             .with_label(format!("the calendar says {real}"))
             .with_help("check the date and the weekday in the document"),
         );
+    }
+}
+
+/// `Fri` → `Friday`.
+fn day_name(short: &str) -> &str {
+    match short {
+        "Mon" => "Monday",
+        "Tue" => "Tuesday",
+        "Wed" => "Wednesday",
+        "Thu" => "Thursday",
+        "Fri" => "Friday",
+        "Sat" => "Saturday",
+        "Sun" => "Sunday",
+        other => other,
     }
 }
 

@@ -437,7 +437,7 @@ impl Checker {
                     self.diags.push(
                         Diagnostic::error(
                             "E0203",
-                            format!("`{}` needs {} argument(s)", first.text, params.len()),
+                            format!("`{}` needs {}", first.text, arguments(params.len())),
                             first.span,
                         )
                         .with_help(format!(
@@ -597,13 +597,14 @@ impl Checker {
                 Diagnostic::error(
                     "E0203",
                     format!(
-                        "`{}` takes {} argument(s) but {} were given",
+                        "`{}` takes {} but was given {}",
                         rule.name,
-                        rule.params.len(),
+                        arguments(rule.params.len()),
                         args.len()
                     ),
                     span,
                 )
+                .with_label(format!("{} given here", arguments(args.len())))
                 .with_help(format!("call it as `{signature}`")),
             );
             for (_, a) in args {
@@ -675,7 +676,7 @@ impl Checker {
             self.diags.push(
                 Diagnostic::error(
                     "E0203",
-                    format!("`{}` was given {} argument(s)", name.text, xs.len()),
+                    format!("`{}` was given {}", name.text, arguments(xs.len())),
                     span,
                 )
                 .with_help(builtin_usage(b)),
@@ -1038,6 +1039,15 @@ fn builtin_usage(b: Builtin) -> &'static str {
         Builtin::Pow => "use it as `pow(base, exponent)`",
         Builtin::Mod => "use it as `mod(a, b)`",
         _ => "it takes one argument",
+    }
+}
+
+/// `1 argument`, `2 arguments`.
+fn arguments(n: usize) -> String {
+    if n == 1 {
+        "1 argument".into()
+    } else {
+        format!("{n} arguments")
     }
 }
 

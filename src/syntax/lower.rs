@@ -375,19 +375,24 @@ impl Lower {
     fn scale_decl(&self, p: P) -> R<ScaleDecl> {
         let mut pairs: Vec<P> = p.into_inner().collect();
         let (name, params, ret, source) = self.signature(&mut pairs);
+        let param = match params.as_slice() {
+            [p] => Some(p.name.text.clone()),
+            _ => None,
+        };
+        let param = param.as_deref();
         let mut domain = None;
         let mut arms = Vec::new();
         for c in pairs {
             match c.as_rule() {
                 Rule::domain => {
                     if let Some(r) = c.into_inner().next() {
-                        domain = Some(self.range(r)?);
+                        domain = Some(self.range(r, param)?);
                     }
                 }
                 Rule::scale_arm => {
                     let mut it = c.into_inner();
                     if let (Some(r), Some(v)) = (it.next(), it.next()) {
-                        arms.push((self.range(r)?, self.expr(v)?));
+                        arms.push((self.range(r, param)?, self.expr(v)?));
                     }
                 }
                 _ => {}
@@ -403,7 +408,10 @@ impl Lower {
         })
     }
 
-    fn range(&self, p: P) -> R<Range> {
+    /// A scale row's range. `param` is the scale's input, which settles the one
+    /// ambiguous form: `x < limit` parses as "bound `x` below input `limit`",
+    /// but when `x` is the input and `limit` a const it means "`x` under `limit`".
+    fn range(&self, p: P, param: Option<&str>) -> R<Range> {
         let span = self.span(&p);
         let form = p
             .into_inner()
@@ -432,6 +440,22 @@ impl Lower {
                 range.upper = Some(Bound {
                     value: self.bound(hi.clone())?,
                     inclusive: incl(op2),
+                });
+            }
+            (Rule::range_lower, [lo, op, var])
+                if param.is_some_and(|x| x != var.as_str() && x == lo.as_str().trim()) =>
+            {
+                let start = lo.as_span().start();
+                range.var = Name {
+                    text: lo.as_str().trim().to_string(),
+                    span: Span::new(self.file, start, start + lo.as_str().trim().len()),
+                };
+                range.upper = Some(Bound {
+                    value: Expr {
+                        kind: ExprKind::Path(vec![self.name(var)]),
+                        span: self.span(var),
+                    },
+                    inclusive: incl(op),
                 });
             }
             (Rule::range_lower, [lo, op, var]) => {

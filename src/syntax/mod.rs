@@ -55,7 +55,8 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     // pest recurses once per grammar level; run it on a stack of its own so the
     // depth the pre-scan allows is safe on any thread.
     stacker::grow(32 * 1024 * 1024, || {
-        let pairs = BfrParser::parse(Rule::file, text).map_err(|e| pest_error(e, file, text))?;
+        let pairs = BfrParser::parse(Rule::file, text)
+            .map_err(|_| pest_error(detailed(Rule::file, text), file, text))?;
         let lower = lower::Lower::new(file);
         let file_pair = pairs
             .into_iter()
@@ -69,8 +70,8 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
 pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
     precheck(text, file)?;
     stacker::grow(32 * 1024 * 1024, || {
-        let mut pairs =
-            BfrParser::parse(Rule::expr_input, text).map_err(|e| pest_error(e, file, text))?;
+        let mut pairs = BfrParser::parse(Rule::expr_input, text)
+            .map_err(|_| pest_error(detailed(Rule::expr_input, text), file, text))?;
         let lower = lower::Lower::new(file);
         let expr = pairs
             .next()
@@ -78,6 +79,64 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
             .ok_or_else(|| SyntaxError::internal(Span::default()).into_diagnostic())?;
         lower.expr(expr).map_err(SyntaxError::into_diagnostic)
     })
+}
+
+/// Parses a text that failed again, recording every token pest tried at the
+/// failing position, so the message can name literal tokens such as `=>`.
+/// Only failed parses pay for the detail.
+fn detailed(rule: Rule, text: &str) -> pest::error::Error<Rule> {
+    pest::set_error_detail(true);
+    let result = BfrParser::parse(rule, text);
+    pest::set_error_detail(false);
+    match result {
+        Err(e) => e,
+        // Unreachable: the same text failed a moment ago.
+        Ok(_) => pest::error::Error::new_from_pos(
+            pest::error::ErrorVariant::CustomError {
+                message: String::new(),
+            },
+            pest::Position::from_start(text),
+        ),
+    }
+}
+
+/// The literal tokens worth naming in "expected …": the ones that end or
+/// separate parts. Expression starts and operators are summed up by the words
+/// of [`describe`] ("an expression", "an operator").
+const STRUCTURAL: [&str; 14] = [
+    "=>", "->", "=", ":", ",", ";", "{", "}", ")", "]", "..", "then", "else", "in",
+];
+
+/// Words for ways an expression could go on; noise when a structural token such
+/// as `=>` is also expected, since any expression could go on.
+const CONTINUATIONS: [&str; 5] = [
+    "an operator",
+    "a comparison such as `<=`",
+    "arguments",
+    "`.` and a name",
+    "a range such as `5 min < late <= 10 min`",
+];
+
+/// Literal tokens the parser tried, in backticks; layout and comments left out.
+fn literal_tokens(e: &pest::error::Error<Rule>) -> Vec<String> {
+    let Some(attempts) = e.parse_attempts() else {
+        return Vec::new();
+    };
+    // pest does not export its token type; it displays as the token itself,
+    // `a..z` for a range of characters, or `BUILTIN_RULE`.
+    attempts
+        .expected_tokens()
+        .into_iter()
+        .map(|t| t.to_string())
+        .filter(|t| {
+            let chars: Vec<char> = t.chars().collect();
+            let range = chars.len() == 4 && chars.get(1..3) == Some(&['.', '.'][..]);
+            let layout = t.trim().is_empty() || t.starts_with("//") || t.contains('\u{feff}');
+            let quote = t.starts_with('"') || t.starts_with('\\');
+            !range && !layout && !quote && STRUCTURAL.contains(&t.as_str())
+        })
+        .map(|t| format!("`{t}`"))
+        .collect()
 }
 
 fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
@@ -176,9 +235,18 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
         .with_label("reading stopped here")
         .with_help("split it: give inner parts a name with a `const` or a `fn`");
     }
+    let literals = literal_tokens(&e);
     let expected = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            let mut words: Vec<&str> = literals.iter().map(String::as_str).collect();
+            for w in positives.iter().filter_map(|r| describe(*r)) {
+                // "`->` and a result type" says no more than "`->`".
+                let repeats = literals.iter().any(|l| w.starts_with(l.as_str()));
+                let noise = CONTINUATIONS.contains(&w) && !literals.is_empty();
+                if !repeats && !noise {
+                    words.push(w);
+                }
+            }
             words.sort_unstable();
             words.dedup();
             words
