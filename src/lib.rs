@@ -1,1 +1,3 @@
 //! bfr: a bridge federation's competition regulations as files a program can check and run.
+
+pub mod engine;
