@@ -162,23 +162,33 @@ impl ChoiceDraw {
         if let Some(waiting) = self.next_chooser() {
             return Err(KnockoutError::ChoiceIncomplete(waiting));
         }
-        let mut pairings = Vec::with_capacity(self.chosen.len());
-        let mut byes = Vec::new();
-        for (position, chooser) in self.choosers.iter().enumerate() {
-            match self.chosen.get(chooser) {
-                Some((team, order)) => pairings.push(Pairing {
+        let mut outcome = self.finish_partial();
+        outcome.byes = self.waiting_choosers().collect();
+        Ok(outcome)
+    }
+
+    /// The matches decided so far, in table order; no byes.
+    pub(crate) fn finish_partial(&self) -> DrawOutcome {
+        let mut pairings: Vec<Pairing> = self
+            .choosers
+            .iter()
+            .enumerate()
+            .filter_map(|(position, chooser)| {
+                self.chosen.get(chooser).map(|(team, order)| Pairing {
                     table: match self.numbering {
                         TableNumbering::ChooserPosition => table_number(position),
                         TableNumbering::OrderOfChoice => table_number(*order),
                     },
                     upper: *chooser,
                     lower: *team,
-                }),
-                None => byes.push(*chooser),
-            }
-        }
+                })
+            })
+            .collect();
         pairings.sort();
-        Ok(DrawOutcome { pairings, byes })
+        DrawOutcome {
+            pairings,
+            byes: Vec::new(),
+        }
     }
 }
 

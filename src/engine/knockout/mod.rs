@@ -11,6 +11,7 @@
 //! Every primitive is deterministic (ordered collections only) and reports a broken input as a
 //! [`KnockoutError`] rather than panicking.
 
+pub mod absent;
 pub mod choice;
 pub mod draw;
 pub mod error;
