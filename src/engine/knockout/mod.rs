@@ -17,6 +17,7 @@ pub mod draw;
 pub mod error;
 pub mod outcome;
 pub mod ranking;
+pub mod seating;
 pub mod withdrawal;
 
 pub use draw::{DrawOutcome, Pairing};
