@@ -52,6 +52,8 @@ pub enum KnockoutError {
     PlacedTwice(String),
     /// A team has neither a place nor a stage where it went out.
     NoStanding(TeamId),
+    /// A team that was drawn into a stage has no result or bye in it.
+    MissingResult(TeamId),
 }
 
 impl fmt::Display for KnockoutError {
@@ -94,6 +96,7 @@ impl fmt::Display for KnockoutError {
             }
             Self::BadSegment(s) => write!(f, "segment {s} is not a free segment of this match"),
             Self::PlacedTwice(what) => write!(f, "{what} is given more than once"),
+            Self::MissingResult(t) => write!(f, "{t} was drawn but has no result or bye"),
             Self::NoStanding(t) => {
                 write!(f, "{t} has neither a place nor a stage where it went out")
             }

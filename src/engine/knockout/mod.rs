@@ -15,6 +15,7 @@ pub mod absent;
 pub mod choice;
 pub mod draw;
 pub mod error;
+pub mod late_withdrawal;
 pub mod outcome;
 pub mod ranking;
 pub mod seating;
