@@ -54,6 +54,8 @@ pub enum KnockoutError {
     NoStanding(TeamId),
     /// A team that was drawn into a stage has no result or bye in it.
     MissingResult(TeamId),
+    /// Places 1..k must all be given; this one is not.
+    PlaceUnfilled(u32),
 }
 
 impl fmt::Display for KnockoutError {
@@ -96,6 +98,7 @@ impl fmt::Display for KnockoutError {
             }
             Self::BadSegment(s) => write!(f, "segment {s} is not a free segment of this match"),
             Self::PlacedTwice(what) => write!(f, "{what} is given more than once"),
+            Self::PlaceUnfilled(p) => write!(f, "place {p} is given to no team"),
             Self::MissingResult(t) => write!(f, "{t} was drawn but has no result or bye"),
             Self::NoStanding(t) => {
                 write!(f, "{t} has neither a place nor a stage where it went out")
