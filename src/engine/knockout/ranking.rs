@@ -8,10 +8,11 @@
 //!   or looks only at the qualification placement and the last opponent
 //!   ([`InheritanceReading`]);
 //! - whether a walkover win counts as beating the opponent ([`WalkoverInheritance`]);
-//! - how a group of teams with equal rankings is ordered ([`TieOrder`]).
+//! - how a group of teams with equal rankings is ordered ([`TieOrder`]);
+//! - whether main-bracket wins pass the ranking on too, or only consolation-bracket wins
+//!   ([`InheritanceScope`]).
 //!
-//! Which matches pass the ranking on (only one bracket, or every knockout match) is the
-//! caller's decision: it records exactly the wins its edition says inherit.
+//! A team that goes through without a match has beaten nobody: the caller records nothing.
 
 use super::outcome::{Decision, MatchOutcome};
 use super::{KnockoutError, Result, TeamId};
@@ -53,8 +54,29 @@ pub enum TieOrder {
     MostRecentWinFirst,
 }
 
-/// The readings an edition picks for inherited ranking. The default is cumulative inheritance,
-/// walkovers inherit, and ties are ordered by qualification placement.
+/// The two kinds of bracket a knockout phase may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bracket {
+    /// The main (upper) bracket.
+    Main,
+    /// The consolation (lower) bracket that main-bracket losers drop into.
+    Consolation,
+}
+
+/// Which matches pass the ranking on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum InheritanceScope {
+    /// Every knockout match, main bracket included, so a main-bracket loser carries what it
+    /// inherited into the consolation bracket.
+    #[default]
+    EveryKnockoutMatch,
+    /// Only matches of the consolation bracket.
+    ConsolationOnly,
+}
+
+/// The readings an edition picks for inherited ranking. The default is cumulative inheritance
+/// after every knockout match, walkovers inherit, and ties are ordered by qualification
+/// placement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RankingRules {
     /// How a win changes the winner's ranking.
@@ -63,6 +85,15 @@ pub struct RankingRules {
     pub walkover: WalkoverInheritance,
     /// How equal rankings are ordered.
     pub tie: TieOrder,
+    /// Which matches pass the ranking on.
+    pub scope: InheritanceScope,
+}
+
+impl RankingRules {
+    /// Whether a win in `bracket` passes the ranking on.
+    pub fn inherits_in(&self, bracket: Bracket) -> bool {
+        self.scope == InheritanceScope::EveryKnockoutMatch || bracket == Bracket::Consolation
+    }
 }
 
 /// One team's ranking state.
@@ -153,9 +184,26 @@ impl RankingBook {
         Ok(entry.ranking)
     }
 
-    /// [`record_win`](Self::record_win) for a resolved match.
-    pub fn record(&mut self, outcome: &MatchOutcome, rules: &RankingRules) -> Result<u32> {
-        self.record_win(outcome.winner, outcome.loser, outcome.decision, rules)
+    /// Records a resolved match of `bracket`: inheritance applies where the rules' scope
+    /// covers the bracket; elsewhere only the time of the win is recorded.
+    pub fn record(
+        &mut self,
+        bracket: Bracket,
+        outcome: &MatchOutcome,
+        rules: &RankingRules,
+    ) -> Result<u32> {
+        if rules.inherits_in(bracket) {
+            return self.record_win(outcome.winner, outcome.loser, outcome.decision, rules);
+        }
+        self.ranking(outcome.loser)?;
+        self.wins_recorded += 1;
+        let seq = self.wins_recorded;
+        let entry = self
+            .teams
+            .get_mut(&outcome.winner)
+            .ok_or(KnockoutError::UnknownTeam(outcome.winner))?;
+        entry.last_win = Some(seq);
+        Ok(entry.ranking)
     }
 
     /// Sorts a group best first: by current ranking, then by the tie order, then (so the order
@@ -287,6 +335,51 @@ mod tests {
         b.record_win(t(30), t(2), Decision::Walkover, &rules)
             .unwrap();
         assert_eq!(b.ranking(t(30)).unwrap(), 30);
+    }
+
+    #[test]
+    fn in_the_main_bracket_the_inherited_ranking_is_the_table_number() {
+        // Item 3: with inheritance after every match, the winner at table p of a choice where
+        // positions 1..4 choose among 5..8 ranks p, whoever won.
+        use crate::engine::knockout::choice::{TableNumbering, run_choice};
+        let mut b = book(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        let draw = run_choice(
+            (1..=4).map(t).collect(),
+            (5..=8).map(t).collect(),
+            &[(t(1), t(8)), (t(2), t(5)), (t(3), t(7))],
+            TableNumbering::ChooserPosition,
+        )
+        .unwrap();
+        let rules = RankingRules::default();
+        // Upsets at tables 2 and 4.
+        let winners = [t(1), t(5), t(3), t(6)];
+        for (pairing, winner) in draw.pairings.iter().zip(winners) {
+            let loser = if pairing.upper == winner {
+                pairing.lower
+            } else {
+                pairing.upper
+            };
+            let outcome = MatchOutcome {
+                winner,
+                loser,
+                decision: Decision::Imps,
+            };
+            b.record(Bracket::Main, &outcome, &rules).unwrap();
+            assert_eq!(b.ranking(winner).unwrap(), pairing.table);
+        }
+        // Under the other scope a main-bracket win inherits nothing.
+        let mut b = book(&[2, 5]);
+        let rules = RankingRules {
+            scope: InheritanceScope::ConsolationOnly,
+            ..RankingRules::default()
+        };
+        let outcome = MatchOutcome {
+            winner: t(5),
+            loser: t(2),
+            decision: Decision::Imps,
+        };
+        assert_eq!(b.record(Bracket::Main, &outcome, &rules).unwrap(), 5);
+        assert_eq!(b.record(Bracket::Consolation, &outcome, &rules).unwrap(), 2);
     }
 
     #[test]
