@@ -1,6 +1,7 @@
 //! Generic competition-engine primitives. Nothing here knows an edition: every scale, score
 //! and count arrives as data from the rules.
 
+pub mod knockout;
 pub mod rng;
 pub mod scoring;
 pub mod standings;

@@ -1,0 +1,56 @@
+//! Knockout primitives: the generic building blocks a competition's rules wire together to
+//! run a knockout phase — inherited ranking, fixed brackets, choice of opponents (with absent
+//! choosers and withdrawals at the time of the choice), match resolution, seating rights,
+//! withdrawals late in a knockout with a consolation bracket, and final placements.
+//!
+//! Nothing here knows an edition: stage names, team counts, board counts and which reading of
+//! an unclear rule applies all come in as parameters. Where a regulation text can be read more
+//! than one way, the reading is an enum the edition names as data, so that a later edition can
+//! pick another reading without touching Rust code.
+//!
+//! Every primitive is deterministic (ordered collections only) and reports a broken input as a
+//! [`KnockoutError`] rather than panicking.
+
+pub mod absent;
+pub mod choice;
+pub mod draw;
+pub mod error;
+pub mod late_withdrawal;
+pub mod outcome;
+pub mod placement;
+pub mod ranking;
+pub mod seating;
+pub mod withdrawal;
+
+pub use draw::{DrawOutcome, Pairing};
+pub use error::KnockoutError;
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A team, identified by the number the event gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TeamId(pub u32);
+
+impl fmt::Display for TeamId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "team {}", self.0)
+    }
+}
+
+/// Result type of the knockout primitives.
+pub type Result<T> = std::result::Result<T, KnockoutError>;
+
+/// Fails with [`KnockoutError::DuplicateTeam`] if a team occurs more than once in `teams`.
+///
+/// Draw inputs are lists because their order means something (best first); a repeated team is
+/// always an input error, so every draw checks this first.
+pub(crate) fn ensure_distinct<'a>(teams: impl IntoIterator<Item = &'a TeamId>) -> Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for team in teams {
+        if !seen.insert(*team) {
+            return Err(KnockoutError::DuplicateTeam(*team));
+        }
+    }
+    Ok(())
+}

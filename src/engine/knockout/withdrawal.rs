@@ -1,0 +1,231 @@
+//! Withdrawals in the knockout stages before the final ones: at the time of a choice of
+//! opponents, and after the draw.
+//!
+//! At the time of the choice, a stage's move-up clause keeps the number of choosers: the first
+//! k teams still in, in position order, choose; so a withdrawal among the choosers moves the
+//! next team up (two withdrawals, two teams). A chooser left without a team to choose goes
+//! through without a match ([`ChoiceDraw`](super::choice::ChoiceDraw) handles that). A stage
+//! whose text has no such clause reports any withdrawal as "no rule".
+//!
+//! After the draw a withdrawal is a walkover where the stage allows it, else "no rule".
+
+use super::draw::{DrawOutcome, Pairing};
+use super::outcome::{MatchOutcome, resolve_walkover};
+use super::{KnockoutError, Result, TeamId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// What a stage does with a withdrawal at the time of its choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DrawWithdrawalRule {
+    /// The first `choosers` teams still in choose; the rest are chosen from.
+    MoveUp,
+    /// The stage has no rule for it.
+    NoRule,
+}
+
+/// What a stage does with a withdrawal after its draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AfterDrawWithdrawalRule {
+    /// The opponent wins by walkover.
+    Walkover,
+    /// The stage has no rule for it.
+    NoRule,
+}
+
+/// Who chooses and who is chosen once the teams that withdrew are taken out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoicePositions {
+    /// Choosers, in turn order.
+    pub choosers: Vec<TeamId>,
+    /// Teams to choose from, best first.
+    pub candidates: Vec<TeamId>,
+    /// The teams that withdrew, in position order.
+    pub withdrawn: Vec<TeamId>,
+}
+
+/// Splits a field sorted in position order into choosers and candidates after withdrawals at
+/// the time of the choice. `choosers` is the number of choosing positions.
+pub fn choice_positions(
+    sorted: &[TeamId],
+    choosers: usize,
+    withdrawn: &BTreeSet<TeamId>,
+    rule: DrawWithdrawalRule,
+) -> Result<ChoicePositions> {
+    super::ensure_distinct(sorted)?;
+    if let Some(team) = withdrawn.iter().find(|t| !sorted.contains(t)) {
+        return Err(KnockoutError::UnknownTeam(*team));
+    }
+    if rule == DrawWithdrawalRule::NoRule && !withdrawn.is_empty() {
+        return Err(KnockoutError::NoRule(
+            "a withdrawal at the time of the draw at this stage".into(),
+        ));
+    }
+    let (out, still_in): (Vec<TeamId>, Vec<TeamId>) =
+        sorted.iter().partition(|t| withdrawn.contains(t));
+    let split = choosers.min(still_in.len());
+    let (upper, lower) = still_in.split_at(split);
+    Ok(ChoicePositions {
+        choosers: upper.to_vec(),
+        candidates: lower.to_vec(),
+        withdrawn: out,
+    })
+}
+
+/// A drawn stage after the withdrawals that came after its draw.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AfterDraw {
+    /// Matches still to be played, in table order.
+    pub to_play: Vec<Pairing>,
+    /// Matches decided by walkover, with their table.
+    pub walkovers: Vec<(u32, MatchOutcome)>,
+    /// Teams with a bye that withdrew: they simply leave the competition.
+    pub withdrawn_byes: Vec<TeamId>,
+}
+
+/// Applies withdrawals made after the draw: each becomes a walkover for the opponent.
+pub fn apply_after_draw(
+    draw: &DrawOutcome,
+    withdrawn: &BTreeSet<TeamId>,
+    rule: AfterDrawWithdrawalRule,
+) -> Result<AfterDraw> {
+    let in_draw = |t: &TeamId| {
+        draw.byes.contains(t) || draw.pairings.iter().any(|p| p.upper == *t || p.lower == *t)
+    };
+    if let Some(team) = withdrawn.iter().find(|t| !in_draw(t)) {
+        return Err(KnockoutError::UnknownTeam(*team));
+    }
+    if rule == AfterDrawWithdrawalRule::NoRule && !withdrawn.is_empty() {
+        return Err(KnockoutError::NoRule(
+            "a withdrawal after the draw at this stage".into(),
+        ));
+    }
+    let mut after = AfterDraw::default();
+    for pairing in &draw.pairings {
+        match resolve_walkover(pairing.upper, pairing.lower, withdrawn)? {
+            Some(outcome) => after.walkovers.push((pairing.table, outcome)),
+            None => after.to_play.push(*pairing),
+        }
+    }
+    after.withdrawn_byes = draw
+        .byes
+        .iter()
+        .copied()
+        .filter(|t| withdrawn.contains(t))
+        .collect();
+    Ok(after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::knockout::choice::{TableNumbering, run_choice};
+    use crate::engine::knockout::outcome::Decision;
+
+    fn t(n: u32) -> TeamId {
+        TeamId(n)
+    }
+
+    fn ids(v: &[u32]) -> Vec<TeamId> {
+        v.iter().copied().map(TeamId).collect()
+    }
+
+    fn p(table: u32, upper: u32, lower: u32) -> Pairing {
+        Pairing {
+            table,
+            upper: t(upper),
+            lower: t(lower),
+        }
+    }
+
+    fn field() -> Vec<TeamId> {
+        ids(&[1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
+    #[test]
+    fn a_withdrawal_among_the_choosers_moves_the_next_team_up() {
+        // Item 7: 2 withdraws, 7 teams left; 5 moves up to choose, and as the last chooser it
+        // is left without a team and goes through without a match.
+        let w = BTreeSet::from([t(2)]);
+        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        assert_eq!(pos.choosers, ids(&[1, 3, 4, 5]));
+        assert_eq!(pos.candidates, ids(&[6, 7, 8]));
+        assert_eq!(pos.withdrawn, ids(&[2]));
+        let out = run_choice(
+            pos.choosers,
+            pos.candidates,
+            &[(t(1), t(8)), (t(3), t(6))],
+            TableNumbering::default(),
+        )
+        .unwrap();
+        assert_eq!(out.pairings, vec![p(1, 1, 8), p(2, 3, 6), p(3, 4, 7)]);
+        assert_eq!(out.byes, ids(&[5]));
+    }
+
+    #[test]
+    fn two_withdrawals_move_two_teams_up() {
+        let w = BTreeSet::from([t(1), t(3)]);
+        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        assert_eq!(pos.choosers, ids(&[2, 4, 5, 6]));
+        assert_eq!(pos.candidates, ids(&[7, 8]));
+    }
+
+    #[test]
+    fn a_withdrawal_among_the_chosen_keeps_the_choosers() {
+        // Item 8: 7 withdraws; 1–4 still choose, and the last chooser goes through.
+        let w = BTreeSet::from([t(7)]);
+        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        assert_eq!(pos.choosers, ids(&[1, 2, 3, 4]));
+        let out = run_choice(
+            pos.choosers,
+            pos.candidates,
+            &[(t(1), t(5)), (t(2), t(8))],
+            TableNumbering::default(),
+        )
+        .unwrap();
+        assert_eq!(out.pairings, vec![p(1, 1, 5), p(2, 2, 8), p(3, 3, 6)]);
+        assert_eq!(out.byes, ids(&[4]));
+    }
+
+    #[test]
+    fn without_a_clause_a_withdrawal_at_the_draw_has_no_rule() {
+        let w = BTreeSet::from([t(2)]);
+        let err = choice_positions(&field(), 4, &w, DrawWithdrawalRule::NoRule).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no rule covers a withdrawal at the time of the draw at this stage"
+        );
+        let stranger = BTreeSet::from([t(9)]);
+        assert_eq!(
+            choice_positions(&field(), 4, &stranger, DrawWithdrawalRule::MoveUp),
+            Err(KnockoutError::UnknownTeam(t(9)))
+        );
+    }
+
+    #[test]
+    fn a_later_withdrawal_is_a_walkover() {
+        let draw = DrawOutcome {
+            pairings: vec![p(1, 1, 8), p(2, 2, 7)],
+            byes: ids(&[5]),
+        };
+        let w = BTreeSet::from([t(7), t(5)]);
+        let after = apply_after_draw(&draw, &w, AfterDrawWithdrawalRule::Walkover).unwrap();
+        assert_eq!(after.to_play, vec![p(1, 1, 8)]);
+        assert_eq!(
+            after.walkovers,
+            vec![(
+                2,
+                MatchOutcome {
+                    winner: t(2),
+                    loser: t(7),
+                    decision: Decision::Walkover
+                }
+            )]
+        );
+        assert_eq!(after.withdrawn_byes, ids(&[5]));
+        assert!(matches!(
+            apply_after_draw(&draw, &w, AfterDrawWithdrawalRule::NoRule),
+            Err(KnockoutError::NoRule(_))
+        ));
+    }
+}
