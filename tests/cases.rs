@@ -1,0 +1,324 @@
+//! The diagnostics corpus: `tests/cases/diagnostics/<CODE>-<slug>.bfr`.
+//!
+//! Each case file starts with `// expect: CODE`. The harness checks the file with
+//! the library pipeline, asserts that CODE is among the codes produced, and
+//! snapshots every rendered diagnostic (colour off, trailing spaces trimmed) as
+//! `tests/snapshots/cases__<file stem>.snap`. A snapshot is an assertion: the
+//! messages in it are what an editor reads.
+//!
+//! `W05xx` codes come from running the examples, which `bfr check` does after the
+//! library has checked the edition; those cases are run through the `bfr` binary.
+//! Codes that need a directory, a huge file or another subcommand (`E0004`,
+//! `E0005`, `W0001`, `E05xx`, `E0601`) have their own tests at the end.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use bfr::diag::{Colour, render};
+use bfr::edition::{load, load_texts};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CORPUS: &str = "tests/cases/diagnostics";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Trailing spaces differ between ariadne versions and editors strip them.
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Renders every diagnostic of a loaded edition, in the CLI's order.
+fn rendered(loaded: &bfr::edition::Loaded) -> (Vec<&'static str>, String) {
+    let sorted = loaded.diagnostics.sorted();
+    let codes = sorted.iter().map(|d| d.code).collect();
+    let text: String = sorted
+        .iter()
+        .map(|d| render(d, &loaded.sources, Colour::Off))
+        .collect();
+    (codes, trim_lines(&text))
+}
+
+/// The code named by the `// expect: CODE` header.
+fn expected_code(text: &str) -> Option<String> {
+    let first = text.lines().next()?;
+    let code = first.strip_prefix("// expect:")?.trim();
+    Some(code.to_string())
+}
+
+/// `bfr check --color never FILE`, run from the crate root: the codes found in
+/// stderr and stderr itself.
+fn check_with_binary(relative: &str) -> (Vec<String>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
+        .args(["check", "--color", "never", relative])
+        .current_dir(root())
+        .output()
+        .expect("bfr runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let codes = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix('['))
+        .filter_map(|l| l.split(']').next())
+        .map(str::to_string)
+        .collect();
+    (codes, trim_lines(&stderr))
+}
+
+fn run_case(path: &Path) -> Result<(), String> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or("a case file needs a UTF-8 name")?
+        .to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{stem}: {e}"))?;
+    let header = String::from_utf8_lossy(&bytes);
+    let expected =
+        expected_code(&header).ok_or(format!("{stem}: no `// expect: CODE` first line"))?;
+    if !stem.starts_with(&expected) {
+        return Err(format!("{stem}: the file name must start with {expected}"));
+    }
+    // Relative names keep the snapshots the same on every machine.
+    let relative = format!("{CORPUS}/{stem}.bfr");
+    let (codes, text) = if expected.starts_with("W05") {
+        check_with_binary(&relative)
+    } else {
+        let loaded = load_texts(vec![(relative, bytes)]);
+        let (codes, text) = rendered(&loaded);
+        (codes.into_iter().map(str::to_string).collect(), text)
+    };
+    if !codes.contains(&expected) {
+        return Err(format!(
+            "{stem}: expected {expected}, found {codes:?}\n{text}"
+        ));
+    }
+    insta::assert_snapshot!(stem.as_str(), text);
+    Ok(())
+}
+
+#[test]
+fn every_case_file_produces_its_code() {
+    let dir = root().join(CORPUS);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the corpus directory exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bfr"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30, "the corpus has {} files", files.len());
+    // Run every case, then report every failure at once.
+    let mut failures = Vec::new();
+    for f in &files {
+        match std::panic::catch_unwind(|| run_case(f)) {
+            Ok(Ok(())) => {}
+            Ok(Err(message)) => failures.push(message),
+            Err(_) => failures.push(format!("{}: snapshot differs", f.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Every code `bfr check` can produce has a case file (or a test below).
+#[test]
+fn every_check_code_has_a_case() {
+    let covered_elsewhere = ["E0004", "E0005", "W0001", "E0900"];
+    let src = root().join("src");
+    let mut codes = std::collections::BTreeSet::new();
+    let mut dirs = vec![src];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("src is readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).expect("source is UTF-8");
+                for piece in text.split('"').skip(1).step_by(2) {
+                    let b = piece.as_bytes();
+                    if b.len() == 5
+                        && (b[0] == b'E' || b[0] == b'W')
+                        && b[1..].iter().all(u8::is_ascii_digit)
+                    {
+                        codes.insert(piece.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let cases: Vec<String> = std::fs::read_dir(root().join(CORPUS))
+        .expect("the corpus directory exists")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    let docs = std::fs::read_to_string(root().join("docs/diagnostics.md"))
+        .expect("docs/diagnostics.md exists");
+    for code in &codes {
+        assert!(
+            docs.contains(&format!("## {code}")),
+            "{code} is not documented in docs/diagnostics.md"
+        );
+        // E05xx and E06xx come from `bfr test` and `bfr eval`: tested below.
+        let run_time = code.starts_with("E05") || code.starts_with("E06");
+        if run_time || covered_elsewhere.contains(&code.as_str()) {
+            continue;
+        }
+        assert!(
+            cases.iter().any(|c| c.starts_with(code.as_str())),
+            "{code} has no case file in {CORPUS}"
+        );
+    }
+}
+
+// ── codes that need more than one file's text ─────────────────────────────────
+
+#[test]
+fn e0004_file_too_large() {
+    let mut text = String::from("// expect: E0004\n");
+    let line = "const x: number ref X-BIG = 1\n";
+    while text.len() <= bfr::syntax::MAX_FILE_BYTES {
+        text.push_str(line);
+    }
+    let loaded = load_texts(vec![("big.bfr".into(), text.into_bytes())]);
+    let (codes, _) = rendered(&loaded);
+    assert_eq!(codes, ["E0004"]);
+    let d = loaded.diagnostics.sorted()[0].message.clone();
+    insta::assert_snapshot!("E0004-file-too-large", d);
+}
+
+/// A unique, empty directory under the system's temp dir; removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let p = std::env::temp_dir().join(format!("bfr-{tag}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn e0005_directory_without_bfr_files() {
+    let dir = TempDir::new("cases-e0005");
+    std::fs::write(dir.0.join("notes.txt"), "not an edition").expect("write");
+    let loaded = load(&dir.0).expect("the directory is readable");
+    let codes: Vec<&str> = loaded.diagnostics.sorted().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0005"]);
+    // The message names the directory, which differs per run: snapshot the rest.
+    let text = render(loaded.diagnostics.sorted()[0], &loaded.sources, Colour::Off)
+        .replace(&dir.0.display().to_string(), "DIR");
+    insta::assert_snapshot!("E0005-no-bfr-files", trim_lines(&text));
+}
+
+#[test]
+fn w0001_empty_file() {
+    let loaded = load_texts(vec![
+        ("empty.bfr".into(), Vec::new()),
+        ("blank.bfr".into(), b"\n  \n".to_vec()),
+    ]);
+    let (codes, text) = rendered(&loaded);
+    assert_eq!(codes, ["W0001", "W0001"]);
+    insta::assert_snapshot!("W0001-empty-file", text);
+}
+
+// ── codes from `bfr test` and `bfr eval` ──────────────────────────────────────
+
+/// Runs the binary from the crate root: (exit code, stdout, stderr).
+fn bfr(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("bfr runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        trim_lines(&String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+fn test_case(name: &str, text: &str) -> (i32, String, String) {
+    let dir = TempDir::new(name);
+    std::fs::write(dir.0.join("rules.bfr"), text).expect("write");
+    // Run from inside the directory so file names in the output are stable.
+    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
+        .args(["test", "--color", "never", "rules.bfr"])
+        .current_dir(&dir.0)
+        .output()
+        .expect("bfr runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        trim_lines(&String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+#[test]
+fn e0501_example_does_not_hold() {
+    let (code, stdout, stderr) = test_case(
+        "e0501",
+        "unit SEK \"Swedish kronor\"\n\
+         const entry_fee: SEK ref CC-FEE p.14 \"Startavgifter\" = 500 SEK\n\
+         example \"the entry fee\" ref CC-FEE {\n  entry_fee == 600 SEK\n}\n",
+    );
+    assert_eq!(code, 1);
+    assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
+    assert!(stderr.contains("[E0501]"), "{stderr}");
+    insta::assert_snapshot!("E0501-example-does-not-hold", stderr);
+}
+
+#[test]
+fn e0502_contradicting_example_holds() {
+    let (code, _, stderr) = test_case(
+        "e0502",
+        "unit SEK \"Swedish kronor\"\n\
+         const entry_fee: SEK ref CC-FEE p.14 \"Startavgifter\" = 500 SEK\n\
+         example \"the document's fee\" ref CC-FEE contradicts {\n  entry_fee == 500 SEK\n}\n",
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0502]"), "{stderr}");
+    insta::assert_snapshot!("E0502-contradicting-example-holds", stderr);
+}
+
+#[test]
+fn e0503_example_cannot_be_evaluated() {
+    let (code, _, stderr) = test_case(
+        "e0503",
+        "const teams: number ref CC-GH p.15 \"Gröna Hissen\" = 0\n\
+         example \"boards per team\" ref CC-GH {\n  64 / teams == 2\n}\n",
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0503]"), "{stderr}");
+    insta::assert_snapshot!("E0503-example-cannot-be-evaluated", stderr);
+}
+
+#[test]
+fn e0601_expression_cannot_be_evaluated() {
+    let (code, stdout, stderr) = bfr(&[
+        "eval",
+        "--color",
+        "never",
+        "tests/fixtures/mini",
+        "entry_fee / 0",
+    ]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("[E0601]"), "{stderr}");
+    insta::assert_snapshot!("E0601-expression-cannot-be-evaluated", stderr);
+}
