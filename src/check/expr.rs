@@ -669,7 +669,7 @@ impl Checker {
         let arity_ok = match b {
             Builtin::Min | Builtin::Max => xs.len() >= 2,
             Builtin::Round => xs.len() == 1 || xs.len() == 2,
-            Builtin::Pow | Builtin::Mod => xs.len() == 2,
+            Builtin::Pow | Builtin::Mod | Builtin::At => xs.len() == 2,
             _ => xs.len() == 1,
         };
         if !arity_ok {
@@ -747,6 +747,17 @@ impl Checker {
                 }
                 number
             }
+            Builtin::At => {
+                if let [d, t] = xs.as_slice() {
+                    if !d.ty.fits(&Type::Date) {
+                        self.mismatch(&Type::Date, &d.ty, d.span);
+                    }
+                    if !t.ty.fits(&Type::Time) {
+                        self.mismatch(&Type::Time, &t.ty, t.span);
+                    }
+                }
+                Type::DateTime
+            }
             Builtin::DateOf => {
                 want_all(self, &xs, &Type::DateTime);
                 Type::Date
@@ -780,7 +791,8 @@ impl Checker {
             (Div, Duration, Duration) => Some(Type::number()),
             (Div, Duration, Num(u)) if u.is_none() => Some(Duration),
             (Add | Sub, DateTime, Duration) => Some(DateTime),
-            (Add | Sub, Date, Duration) => Some(Date),
+            // A date is its midnight: moving it by hours gives a date-time.
+            (Add | Sub, Date, Duration) => Some(DateTime),
             (Add | Sub, Time, Duration) => Some(Time),
             (Sub, DateTime, DateTime) | (Sub, Date, Date) | (Sub, Time, Time) => Some(Duration),
             _ => None,

@@ -132,19 +132,21 @@ fn example_warnings(program: &crate::ir::Program) -> Diagnostics {
         match examples::run(program, ex) {
             Outcome::Holds => {}
             Outcome::Fails { span, sides } => {
-                let what = if ex.contradicts {
-                    "the document's example contradicts its rule"
+                // The document disagreeing with itself (a marked example) and an
+                // example of the edition that does not hold are different findings.
+                let (code, what) = if ex.contradicts {
+                    ("W0501", "the document contradicts itself")
                 } else {
-                    "an example does not hold"
+                    ("W0503", "an example does not hold")
                 };
                 let mut d =
-                    Diagnostic::warning("W0501", format!("{what}: \"{}\"{source}", ex.title), span);
+                    Diagnostic::warning(code, format!("{what}: \"{}\"{source}", ex.title), span);
                 if let Some((l, r)) = sides {
                     d = d.with_label(format!("the left side is {l}, the right side is {r}"));
                 }
                 d = d.with_note(ex.span, "the example");
                 found.push(d.with_help(if ex.contradicts {
-                    "the edition follows the rule; the example is marked `contradicts`"
+                    "the edition encodes the rule; the document's other statement is kept, marked `contradicts`"
                 } else {
                     "fix the rule or the example; `bfr test` fails until they agree"
                 }));

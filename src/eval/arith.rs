@@ -107,6 +107,9 @@ fn shift(op: BinOp, at: &Value, by: &Value) -> Result<Value, ArithError> {
         .ok_or_else(overflow)?;
     let total = seconds_of(at)? / Decimal::from(60);
     let total = total.to_i64().ok_or_else(overflow)? + minutes;
+    if matches!(at, Value::Time(_)) && !(0..1440).contains(&total) {
+        return Err("a time of day cannot pass midnight; use a date and time".into());
+    }
     let days = total.div_euclid(1440);
     let mins = u16::try_from(total.rem_euclid(1440)).map_err(|_| overflow())?;
     let date = jiff::civil::date(1970, 1, 1)
@@ -114,7 +117,6 @@ fn shift(op: BinOp, at: &Value, by: &Value) -> Result<Value, ArithError> {
         .map_err(|_| overflow())?;
     let date = crate::ir::Date::from_civil(date);
     Ok(match at {
-        Value::Date(_) => Value::Date(date),
         Value::Time(_) => Value::Time(mins),
         _ => Value::DateTime(date, mins),
     })

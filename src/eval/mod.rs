@@ -348,6 +348,10 @@ fn builtin(b: Builtin, xs: &[Value]) -> Result<Value, String> {
             }
             _ => Err("expected a date".into()),
         },
+        Builtin::At => match xs {
+            [Value::Date(d), Value::Time(m)] => Ok(Value::DateTime(*d, *m)),
+            _ => Err("expected a date and a time".into()),
+        },
         Builtin::DateOf => match xs.first() {
             Some(Value::DateTime(d, _)) => Ok(Value::Date(*d)),
             _ => Err("expected a date and time".into()),

@@ -347,11 +347,13 @@ pub enum Builtin {
     Year,
     /// The date of a date-time.
     DateOf,
+    /// A date-time from a date and a time of day.
+    At,
 }
 
 impl Builtin {
     /// Every built-in with its name as written.
-    pub const ALL: [(&'static str, Builtin); 12] = [
+    pub const ALL: [(&'static str, Builtin); 13] = [
         ("min", Builtin::Min),
         ("max", Builtin::Max),
         ("ceil", Builtin::Ceil),
@@ -364,6 +366,7 @@ impl Builtin {
         ("is_referral", Builtin::IsReferral),
         ("year", Builtin::Year),
         ("date_of", Builtin::DateOf),
+        ("at", Builtin::At),
     ];
 
     /// The built-in with this name.
@@ -438,6 +441,20 @@ impl Program {
             .enumerate()
             .find(|(_, r)| r.name == name)
             .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), r))
+    }
+
+    /// A quantity as an editor writes it, with the unit's plural alias (declared
+    /// as `unit player alias players`) when the amount is not one: `4 players`.
+    pub fn show_num(&self, n: rust_decimal::Decimal, unit: &Unit) -> String {
+        let plural = unit.as_base().and_then(|base| {
+            let info = self.units.iter().find(|u| u.name == base)?;
+            let wanted = format!("{base}s");
+            info.aliases.iter().find(|a| **a == wanted)
+        });
+        match plural {
+            Some(p) if n.abs() != rust_decimal::Decimal::ONE => format!("{} {p}", n.normalize()),
+            _ => value::show_num(n, unit),
+        }
     }
 
     /// A type as the editor writes it.

@@ -156,7 +156,7 @@ impl Value {
     /// The value as an editor would write it.
     pub fn show(&self, program: &Program) -> String {
         match self {
-            Value::Num(n, u) => show_num(*n, u),
+            Value::Num(n, u) => program.show_num(*n, u),
             Value::Bool(b) => b.to_string(),
             Value::Text(t) => format!("{t:?}"),
             Value::Date(d) => d.to_string(),
@@ -189,7 +189,9 @@ impl Value {
             }
             Value::Penalty(p) => match p {
                 Penalty::Warning => "warning".into(),
-                Penalty::Deduct { amount, unit } => format!("deduct {}", show_num(*amount, unit)),
+                Penalty::Deduct { amount, unit } => {
+                    format!("deduct {}", program.show_num(*amount, unit))
+                }
                 Penalty::Refer { to } => format!("refer {to:?}"),
                 Penalty::Forfeit => "forfeit".into(),
             },
