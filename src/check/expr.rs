@@ -222,7 +222,7 @@ impl Checker {
     pub(crate) fn mismatch(&mut self, want: &Type, found: &Type, span: Span) {
         let (w, f) = (self.program.type_name(want), self.program.type_name(found));
         let code = match (want, found) {
-            (Type::Num(_), Type::Num(_)) => "E0202",
+            (Type::Num(_), Type::Num(_)) | (Type::Penalty(_), Type::Penalty(_)) => "E0202",
             _ => "E0201",
         };
         let mut d = Diagnostic::error(code, format!("expected `{w}`, found `{f}`"), span)
@@ -319,11 +319,13 @@ impl Checker {
             K::If(c, t, f) => {
                 let c = self.expect(c, &Type::Bool, scope);
                 let t = self.expr(t, scope);
-                let f = self.expect(f, &t.ty, scope);
-                let ty = if t.ty == Type::Error {
-                    f.ty.clone()
-                } else {
-                    t.ty.clone()
+                let f = self.expr(f, scope);
+                let ty = match t.ty.join(&f.ty) {
+                    Some(ty) => ty,
+                    None => {
+                        self.mismatch(&t.ty, &f.ty, f.span);
+                        t.ty.clone()
+                    }
                 };
                 mk(
                     ExprKind::If(Box::new(c), Box::new(t), Box::new(f)),
@@ -364,7 +366,11 @@ impl Checker {
                             );
                         }
                     }
-                    mk(ExprKind::Deduct(Box::new(a)), Type::Penalty, span)
+                    let unit = match &a.ty {
+                        Type::Num(u) => Some(u.clone()),
+                        _ => None,
+                    };
+                    mk(ExprKind::Deduct(Box::new(a)), Type::Penalty(unit), span)
                 }
             },
         }
@@ -702,7 +708,7 @@ impl Checker {
                         | Type::Time
                         | Type::DateTime
                         | Type::Error
-                ) || (b == Builtin::Max && first == Type::Penalty);
+                ) || (b == Builtin::Max && matches!(first, Type::Penalty(_)));
                 if !ordered {
                     self.diags.push(
                         Diagnostic::error(
@@ -738,7 +744,7 @@ impl Checker {
                 first
             }
             Builtin::IsReferral => {
-                want_all(self, &xs, &Type::Penalty);
+                want_all(self, &xs, &Type::Penalty(None));
                 Type::Bool
             }
             Builtin::Year => {
@@ -777,7 +783,7 @@ impl Checker {
         }
         let result = match (op, &a.ty, &b.ty) {
             (And | Or, Bool, Bool) => Some(Bool),
-            (Eq | Ne, x, y) if x == y => Some(Bool),
+            (Eq | Ne, x, y) if x.fits(y) => Some(Bool),
             (Lt | Le | Gt | Ge, x, y)
                 if x == y && matches!(x, Num(_) | Duration | Date | Time | DateTime) =>
             {
@@ -852,13 +858,17 @@ impl Checker {
         let mut seen_wildcard = false;
         let mut ty: Option<Type> = None;
         for (pattern, value) in arms {
-            let v = match &ty {
-                Some(t) => self.expect(value, t, scope),
-                None => self.expr(value, scope),
+            let v = self.expr(value, scope);
+            ty = match &ty {
+                None => Some(v.ty.clone()),
+                Some(t) => match t.join(&v.ty) {
+                    Some(joined) => Some(joined),
+                    None => {
+                        self.mismatch(t, &v.ty, value.span);
+                        Some(t.clone())
+                    }
+                },
             };
-            if ty.as_ref().is_none_or(|t| *t == Type::Error) {
-                ty = Some(v.ty.clone());
-            }
             let pat_span = pattern
                 .as_ref()
                 .and_then(|p| Some(p.first()?.span.to(p.last()?.span)))
@@ -1030,7 +1040,7 @@ impl Checker {
 }
 
 fn lit_penalty(p: Penalty, span: Span) -> ir::Expr {
-    mk(ExprKind::Lit(Value::Penalty(p)), Type::Penalty, span)
+    mk(ExprKind::Lit(Value::Penalty(p)), Type::Penalty(None), span)
 }
 
 fn date(d: &ast::DateLit) -> ir::Date {

@@ -31,8 +31,9 @@ pub enum Type {
     DateTime,
     /// A length of time.
     Duration,
-    /// A penalty: warning, deduction, referral or forfeit.
-    Penalty,
+    /// A penalty: warning, deduction, referral or forfeit; with the unit it
+    /// deducts, where known (`None` fits any: a warning deducts nothing).
+    Penalty(Option<Unit>),
     /// A value of the enum with this index.
     Enum(u32),
     /// A value of the record type with this index.
@@ -54,7 +55,27 @@ impl Type {
 
     /// Whether a value of `self` can stand where `want` is expected.
     pub fn fits(&self, want: &Type) -> bool {
-        matches!(self, Type::Error) || matches!(want, Type::Error) || self == want
+        match (self, want) {
+            (Type::Error, _) | (_, Type::Error) => true,
+            (Type::Penalty(a), Type::Penalty(b)) => a.is_none() || b.is_none() || a == b,
+            _ => self == want,
+        }
+    }
+
+    /// The type of a value that is either `self` or `other` (branches, rows), if
+    /// they agree: a warning and a deduction of VP join to a penalty in VP. Penalties
+    /// in different units join to a penalty of no fixed unit: the document may
+    /// deduct VP in one phase and IMP in another.
+    pub fn join(&self, other: &Type) -> Option<Type> {
+        match (self, other) {
+            (Type::Error, t) | (t, Type::Error) => Some(t.clone()),
+            (Type::Penalty(None), Type::Penalty(u)) | (Type::Penalty(u), Type::Penalty(None)) => {
+                Some(Type::Penalty(u.clone()))
+            }
+            (Type::Penalty(_), Type::Penalty(_)) if self != other => Some(Type::Penalty(None)),
+            _ if self == other => Some(self.clone()),
+            _ => None,
+        }
     }
 }
 
@@ -468,7 +489,8 @@ impl Program {
             Type::Time => "time".into(),
             Type::DateTime => "datetime".into(),
             Type::Duration => "duration".into(),
-            Type::Penalty => "penalty".into(),
+            Type::Penalty(None) => "penalty".into(),
+            Type::Penalty(Some(u)) => format!("penalty in {u}"),
             Type::Enum(i) => self
                 .enums
                 .get(*i as usize)
