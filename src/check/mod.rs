@@ -439,7 +439,7 @@ impl Checker {
                 "time" => Some(Type::Time),
                 "datetime" => Some(Type::DateTime),
                 "duration" => Some(Type::Duration),
-                "penalty" => Some(Type::Penalty),
+                "penalty" => Some(Type::Penalty(None)),
                 "route" => Some(Type::Route),
                 _ => None,
             };
