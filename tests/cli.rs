@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 const MINI: &str = "tests/fixtures/mini";
-const FAILING: &str = "tests/cases/diagnostics/W0501-example-does-not-hold.bfr";
+const FAILING: &str = "tests/cases/diagnostics/W0503-example-does-not-hold.bfr";
 const WARNING_ONLY: &str = "tests/cases/diagnostics/W0201-no-source-reference.bfr";
 const BROKEN: &str = "tests/cases/diagnostics/E0301-scale-rows-overlap.bfr";
 
