@@ -241,7 +241,8 @@ impl Checker {
             };
             let ok = match (want, &value.ty) {
                 (_, Type::Error) => true,
-                (Want::Number, Type::Num(u)) => u.is_none(),
+                // `boards = 32` and `boards = 32 boards` say the same.
+                (Want::Number, Type::Num(_)) => true,
                 (Want::Date, Type::Date)
                 | (Want::DateTime, Type::DateTime)
                 | (Want::Bool, Type::Bool) => true,
@@ -409,6 +410,31 @@ fn number_prop(program: &Program, stage: &ir::Stage, key: &str) -> Option<Decima
     }
 }
 
+/// When a stage starts: its day, and the index of its part of the day when the
+/// part is an enum value (the edition declares the parts in time order).
+fn start_of(program: &Program, stage: &ir::Stage) -> Option<(ir::Date, Option<(u32, u32)>)> {
+    let day = date_prop(program, stage)?;
+    let part = stage
+        .properties
+        .iter()
+        .find(|(k, _)| k == "part")
+        .and_then(
+            |(_, e)| match Evaluator::new(program).eval_closed(e).ok()? {
+                Value::Enum(en, v) => Some((en, v)),
+                _ => None,
+            },
+        );
+    Some((day, part))
+}
+
+/// `Mon 2015-07-27, DayPart.Morning`
+fn when(program: &Program, day: ir::Date, part: Option<(u32, u32)>) -> String {
+    match part {
+        Some((e, v)) => format!("{day}, {}", Value::Enum(e, v).show(program)),
+        None => day.to_string(),
+    }
+}
+
 fn date_prop(program: &Program, stage: &ir::Stage) -> Option<ir::Date> {
     let (_, e) = stage
         .properties
@@ -494,32 +520,41 @@ pub(crate) fn check_routing(program: &Program, diags: &mut Diagnostics) {
                     };
                 }
             }
-            // Stages fed by a stage played later.
-            if let Some(day) = date_prop(program, s) {
+            // Stages fed by a stage played later (same day: by the part of day).
+            if let Some((day, part)) = start_of(program, s) {
                 for r in &s.routes {
                     let RouteTarget::Stage(t) = r.to else {
                         continue;
                     };
-                    if let Some(target) = comp.stages.get(t as usize)
-                        && let Some(tday) = date_prop(program, target)
-                        && tday < day
-                    {
+                    let Some(target) = comp.stages.get(t as usize) else {
+                        continue;
+                    };
+                    let Some((tday, tpart)) = start_of(program, target) else {
+                        continue;
+                    };
+                    let same_day_but_earlier = tday == day
+                        && matches!((part, tpart), (Some((e, a)), Some((f, b))) if e == f && b <= a);
+                    if tday < day || same_day_but_earlier {
                         diags.push(
                             Diagnostic::error(
                                 "E0406",
                                 format!(
-                                    "`{}` is played on {tday}, before `{}` which feeds it ({day})",
-                                    target.name, s.name
+                                    "`{}` ({}) is played before `{}` ({}), which feeds it",
+                                    target.name,
+                                    when(program, tday, tpart),
+                                    s.name,
+                                    when(program, day, part)
                                 ),
                                 target.span,
                             )
                             .with_note(s.span, "the stage that feeds it")
-                            .with_help("check the days of both stages"),
+                            .with_help("check the days and parts of day of both stages"),
                         );
                     }
                 }
             }
         }
+        check_orders_and_places(program, comp, &teams, diags);
         for (i, s) in comp.stages.iter().enumerate() {
             let (Some(Some(declared)), Some(Some(arriving)), Some(true)) =
                 (teams.get(i), inflow.get(i), fed.get(i))
@@ -573,4 +608,97 @@ fn find_cycle(
         *s = 2;
     }
     None
+}
+
+/// Stage numbers are unique; qualification places and final places are given
+/// once each, and a group shares exactly as many places as it has teams.
+fn check_orders_and_places(
+    program: &Program,
+    comp: &ir::Competition,
+    teams: &[Option<Decimal>],
+    diags: &mut Diagnostics,
+) {
+    let mut orders: BTreeMap<Decimal, &ir::Stage> = BTreeMap::new();
+    let mut finals: Vec<(u32, u32, &ir::Stage)> = Vec::new();
+    for (i, s) in comp.stages.iter().enumerate() {
+        if let Some(order) = number_prop(program, s, "order") {
+            if let Some(first) = orders.insert(order, s) {
+                diags.push(
+                    Diagnostic::error(
+                        "E0407",
+                        format!(
+                            "`{}` and `{}` are both stage {}",
+                            first.name,
+                            s.name,
+                            order.normalize()
+                        ),
+                        s.span,
+                    )
+                    .with_note(first.span, "the other stage")
+                    .with_help("give every stage its own `order`"),
+                );
+            }
+        }
+        let mut qual: Vec<(u32, u32)> = Vec::new();
+        for r in &s.routes {
+            if let RouteFrom::Places(a, b) = r.from {
+                if let Some((c, d)) = qual.iter().find(|(c, d)| a <= *d && *c <= b) {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0405",
+                            format!("places {a}..{b} of `{}` overlap places {c}..{d}", s.name),
+                            s.span,
+                        )
+                        .with_help("route each place of the qualification once"),
+                    );
+                }
+                qual.push((a, b));
+            }
+            let RouteTarget::Place(a, b) = r.to else {
+                continue;
+            };
+            let group = match r.from {
+                RouteFrom::Winners | RouteFrom::Losers => teams
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .and_then(|t| t.checked_div(Decimal::TWO)),
+                RouteFrom::Places(x, y) => Some(Decimal::from(y.saturating_sub(x) + 1)),
+                RouteFrom::Rest => None,
+            };
+            let size = Decimal::from(b.saturating_sub(a) + 1);
+            if let Some(g) = group
+                && g != size
+            {
+                diags.push(
+                    Diagnostic::error(
+                        "E0405",
+                        format!(
+                            "{} teams of `{}` go to {} place(s), {a}..{b}",
+                            g.normalize(),
+                            s.name,
+                            size
+                        ),
+                        s.span,
+                    )
+                    .with_help("a group shares exactly as many places as it has teams"),
+                );
+            }
+            if let Some((c, d, other)) = finals.iter().find(|(c, d, _)| a <= *d && *c <= b) {
+                diags.push(
+                    Diagnostic::error(
+                        "E0405",
+                        format!(
+                            "place(s) {a}..{b} from `{}` are also given by `{}` ({c}..{d})",
+                            s.name, other.name
+                        ),
+                        s.span,
+                    )
+                    .with_note(other.span, "the other stage")
+                    .with_help("give every final place once"),
+                );
+            }
+            finals.push((a, b, s));
+        }
+    }
 }

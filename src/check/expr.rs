@@ -61,6 +61,22 @@ impl Checker {
         let body = match &item.decl {
             ast::Decl::Const(k) => {
                 let value = self.expect(&k.value, &ret, &mut scope);
+                if let (true, ExprKind::Lit(Value::Num(n, _))) = (self.is_whole(&k.ty), &value.kind)
+                    && !n.fract().is_zero()
+                {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0205",
+                            format!(
+                                "`{}` counts whole things; `{}` is not whole",
+                                k.name.text,
+                                n.normalize()
+                            ),
+                            k.value.span,
+                        )
+                        .with_help("write a whole number, or declare the const as `number`"),
+                    );
+                }
                 RuleBody::Const { value }
             }
             ast::Decl::Fn(f) => {

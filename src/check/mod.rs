@@ -415,7 +415,7 @@ impl Checker {
     }
 
     /// Whether a parameter type counts whole things (`integer`, or a `whole` unit).
-    fn is_whole(&self, t: &ast::TypeExpr) -> bool {
+    pub(crate) fn is_whole(&self, t: &ast::TypeExpr) -> bool {
         if !t.den.is_empty() || t.num.len() != 1 {
             return false;
         }
