@@ -621,23 +621,23 @@ fn check_orders_and_places(
     let mut orders: BTreeMap<Decimal, &ir::Stage> = BTreeMap::new();
     let mut finals: Vec<(u32, u32, &ir::Stage)> = Vec::new();
     for (i, s) in comp.stages.iter().enumerate() {
-        if let Some(order) = number_prop(program, s, "order") {
-            if let Some(first) = orders.insert(order, s) {
-                diags.push(
-                    Diagnostic::error(
-                        "E0407",
-                        format!(
-                            "`{}` and `{}` are both stage {}",
-                            first.name,
-                            s.name,
-                            order.normalize()
-                        ),
-                        s.span,
-                    )
-                    .with_note(first.span, "the other stage")
-                    .with_help("give every stage its own `order`"),
-                );
-            }
+        if let Some(order) = number_prop(program, s, "order")
+            && let Some(first) = orders.insert(order, s)
+        {
+            diags.push(
+                Diagnostic::error(
+                    "E0407",
+                    format!(
+                        "`{}` and `{}` are both stage {}",
+                        first.name,
+                        s.name,
+                        order.normalize()
+                    ),
+                    s.span,
+                )
+                .with_note(first.span, "the other stage")
+                .with_help("give every stage its own `order`"),
+            );
         }
         let mut qual: Vec<(u32, u32)> = Vec::new();
         for r in &s.routes {
