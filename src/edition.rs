@@ -145,6 +145,10 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
     } else {
         let (checked, diags) = check::check(&parsed);
         diagnostics.extend(diags);
+        if let Some(c) = &checked {
+            // Examples that do not hold are findings about the edition, like any other.
+            diagnostics.extend(crate::eval::examples::warnings(&c.program));
+        }
         checked
     };
     Loaded {

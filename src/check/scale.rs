@@ -296,7 +296,11 @@ pub(crate) fn analyse_all(
             None => None,
         };
         if ok {
-            coverage(c, &decl.name, &intervals, domain, whole, &param_ty);
+            let param = decl
+                .params
+                .first()
+                .map_or("the input", |p| p.name.text.as_str());
+            coverage(c, &decl.name, param, &intervals, domain, whole, &param_ty);
         }
     }
 }
@@ -342,11 +346,11 @@ fn key_interval(lo: &Option<(Value, bool)>, hi: &Option<(Value, bool)>, whole: b
     if whole { i.integral() } else { i }
 }
 
-/// An order key back in the parameter's own terms (`5 min`, `8`, `2 VP`).
-fn show_key(k: Decimal, ty: &Type) -> String {
+/// An order key back in the parameter's own terms (`5 min`, `8`, `9 teams`).
+fn show_key(k: Decimal, ty: &Type, units: &ir::Program) -> String {
     match ty {
         Type::Duration => ir::value::show_duration(k),
-        Type::Num(u) => ir::value::show_num(k, u),
+        Type::Num(u) => units.show_num(k, u),
         _ => k.normalize().to_string(),
     }
 }
@@ -354,12 +358,18 @@ fn show_key(k: Decimal, ty: &Type) -> String {
 fn coverage(
     c: &mut Checker,
     name: &ast::Name,
+    param: &str,
     intervals: &[(Interval, Span)],
     domain: Option<(Interval, Span)>,
     whole: bool,
     ty: &Type,
 ) {
-    let show_key = |k: Decimal| show_key(k, ty);
+    // Only the units are needed to write quantities; a copy keeps `c` free.
+    let units = ir::Program {
+        units: c.program.units.clone(),
+        ..ir::Program::default()
+    };
+    let show_key = |k: Decimal| show_key(k, ty, &units);
     for (i, (a, span)) in intervals.iter().enumerate() {
         if a.is_empty() {
             c.diags.push(
@@ -470,9 +480,9 @@ fn coverage(
                 let first = if a_covered { a + Decimal::ONE } else { a };
                 let last = if b_inc { b - Decimal::ONE } else { b };
                 if first == last {
-                    show_key(first)
+                    format!("= {}", show_key(first))
                 } else {
-                    format!("{} to {}", show_key(first), show_key(last))
+                    format!("from {} to {}", show_key(first), show_key(last))
                 }
             }
             (Some((a, a_covered)), Some((b, b_inc))) => format!(
@@ -509,7 +519,7 @@ fn coverage(
         let d = if let Some((_, dspan)) = &domain {
             Diagnostic::error(
                 "E0302",
-                format!("scale `{}` has no row for inputs {describe}", name.text),
+                format!("scale `{}` has no row for {param} {describe}", name.text),
                 name.span,
             )
             .with_label("the domain is not covered")
@@ -518,7 +528,7 @@ fn coverage(
         } else {
             Diagnostic::warning(
                 "W0301",
-                format!("no rule of `{}` covers inputs {describe}", name.text),
+                format!("no rule of `{}` covers {param} {describe}", name.text),
                 name.span,
             )
             .with_label("a hole between the rows")

@@ -85,14 +85,7 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
                     p.examples.len(),
                 )
             });
-        let mut diags = loaded.diagnostics.clone();
-        if let Some(c) = &loaded.checked {
-            // An example that does not hold is a defect of the document (or of the
-            // edition); `bfr check` reports it, `bfr test` fails on it.
-            let found = example_warnings(&c.program);
-            out.diagnostics(&found, &loaded.sources);
-            diags.extend(found);
-        }
+        let diags = &loaded.diagnostics;
         let (errors, warnings) = (diags.error_count(), diags.warning_count());
         if errors > 0 {
             status = EXIT_FOUND;
@@ -112,7 +105,7 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
                 "examples": examples,
                 "errors": errors,
                 "warnings": warnings,
-                "diagnostics": Output::diagnostics_json(&diags, &loaded.sources),
+                "diagnostics": Output::diagnostics_json(diags, &loaded.sources),
             })),
         }
     }
@@ -120,48 +113,6 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
         json_line(&serde_json::Value::Array(reports));
     }
     status
-}
-
-fn example_warnings(program: &crate::ir::Program) -> Diagnostics {
-    let mut found = Diagnostics::default();
-    for ex in &program.examples {
-        let source = ex
-            .source
-            .as_ref()
-            .map_or(String::new(), |s| format!(" ({s})"));
-        match examples::run(program, ex) {
-            Outcome::Holds => {}
-            Outcome::Fails { span, sides } => {
-                // The document disagreeing with itself (a marked example) and an
-                // example of the edition that does not hold are different findings.
-                let (code, what) = if ex.contradicts {
-                    ("W0501", "the document contradicts itself")
-                } else {
-                    ("W0503", "an example does not hold")
-                };
-                let mut d =
-                    Diagnostic::warning(code, format!("{what}: \"{}\"{source}", ex.title), span);
-                if let Some((l, r)) = sides {
-                    d = d.with_label(format!("the left side is {l}, the right side is {r}"));
-                }
-                d = d.with_note(ex.span, "the example");
-                found.push(d.with_help(if ex.contradicts {
-                    "the edition encodes the rule; the document's other statement is kept, marked `contradicts`"
-                } else {
-                    "fix the rule or the example; `bfr test` fails until they agree"
-                }));
-            }
-            Outcome::Error(e) => found.push(
-                Diagnostic::warning(
-                    "W0502",
-                    format!("an example cannot be evaluated: {}", e.message),
-                    e.span,
-                )
-                .with_note(ex.span, "the example"),
-            ),
-        }
-    }
-    found
 }
 
 fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {

@@ -1,6 +1,7 @@
 //! Running `example` blocks: each assertion must evaluate to `true`.
 
 use super::{EvalError, Evaluator};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Example, ExprKind, Program, Value};
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
@@ -46,4 +47,50 @@ pub fn run(program: &Program, example: &Example) -> Outcome {
         }
     }
     Outcome::Holds
+}
+
+/// Runs every example and reports the ones that do not hold as warnings: W0501
+/// where the document contradicts itself (a `contradicts` example), W0503 where an
+/// example of the edition does not hold, W0502 where one cannot be evaluated.
+/// `bfr check` shows them; `bfr test` fails on the last two.
+pub fn warnings(program: &Program) -> Diagnostics {
+    let mut found = Diagnostics::default();
+    for ex in &program.examples {
+        let source = ex
+            .source
+            .as_ref()
+            .map_or(String::new(), |s| format!(" ({s})"));
+        match run(program, ex) {
+            Outcome::Holds => {}
+            Outcome::Fails { span, sides } => {
+                // The document disagreeing with itself (a marked example) and an
+                // example of the edition that does not hold are different findings.
+                let (code, what) = if ex.contradicts {
+                    ("W0501", "the document contradicts itself")
+                } else {
+                    ("W0503", "an example does not hold")
+                };
+                let mut d =
+                    Diagnostic::warning(code, format!("{what}: \"{}\"{source}", ex.title), span);
+                if let Some((l, r)) = sides {
+                    d = d.with_label(format!("the left side is {l}, the right side is {r}"));
+                }
+                d = d.with_note(ex.span, "the example");
+                found.push(d.with_help(if ex.contradicts {
+                    "the edition encodes the rule; the document's other statement is kept, marked `contradicts`"
+                } else {
+                    "fix the rule or the example; `bfr test` fails until they agree"
+                }));
+            }
+            Outcome::Error(e) => found.push(
+                Diagnostic::warning(
+                    "W0502",
+                    format!("an example cannot be evaluated: {}", e.message),
+                    e.span,
+                )
+                .with_note(ex.span, "the example"),
+            ),
+        }
+    }
+    found
 }
