@@ -61,7 +61,10 @@ impl Checker {
         let body = match &item.decl {
             ast::Decl::Const(k) => {
                 let value = self.expect(&k.value, &ret, &mut scope);
+                // A quantity literal (`1.5 IMP`) is reported where it is read.
+                let quantity = matches!(k.value.kind, ast::ExprKind::Quantity(..));
                 if let (true, ExprKind::Lit(Value::Num(n, _))) = (self.is_whole(&k.ty), &value.kind)
+                    && !quantity
                     && !n.fract().is_zero()
                 {
                     self.diags.push(
