@@ -6,8 +6,6 @@
 //! `tests/snapshots/cases__<file stem>.snap`. A snapshot is an assertion: the
 //! messages in it are what an editor reads.
 //!
-//! `W05xx` codes come from running the examples, which `bfr check` does after the
-//! library has checked the edition; those cases are run through the `bfr` binary.
 //! Codes that need a directory, a huge file or another subcommand (`E0004`,
 //! `E0005`, `W0001`, `E05xx`, `E0601`) have their own tests at the end.
 
@@ -55,24 +53,6 @@ fn expected_code(text: &str) -> Option<String> {
     Some(code.to_string())
 }
 
-/// `bfr check --color never FILE`, run from the crate root: the codes found in
-/// stderr and stderr itself.
-fn check_with_binary(relative: &str) -> (Vec<String>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
-        .args(["check", "--color", "never", relative])
-        .current_dir(root())
-        .output()
-        .expect("bfr runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let codes = stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix('['))
-        .filter_map(|l| l.split(']').next())
-        .map(str::to_string)
-        .collect();
-    (codes, trim_lines(&stderr))
-}
-
 fn run_case(path: &Path) -> Result<(), String> {
     let stem = path
         .file_stem()
@@ -88,14 +68,9 @@ fn run_case(path: &Path) -> Result<(), String> {
     }
     // Relative names keep the snapshots the same on every machine.
     let relative = format!("{CORPUS}/{stem}.bfr");
-    let (codes, text) = if expected.starts_with("W05") {
-        check_with_binary(&relative)
-    } else {
-        let loaded = load_texts(vec![(relative, bytes)]);
-        let (codes, text) = rendered(&loaded);
-        (codes.into_iter().map(str::to_string).collect(), text)
-    };
-    if !codes.contains(&expected) {
+    let loaded = load_texts(vec![(relative, bytes)]);
+    let (codes, text) = rendered(&loaded);
+    if !codes.contains(&expected.as_str()) {
         return Err(format!(
             "{stem}: expected {expected}, found {codes:?}\n{text}"
         ));
