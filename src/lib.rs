@@ -14,5 +14,6 @@ pub mod edition;
 pub mod engine;
 pub mod eval;
 pub mod ir;
+pub mod runner;
 pub mod source;
 pub mod syntax;

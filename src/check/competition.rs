@@ -22,6 +22,7 @@ enum Want {
     AnyEnum,
     AnyQuantity,
     Rule,
+    EnumOrRule,
     Text,
 }
 
@@ -48,8 +49,8 @@ const PROPERTIES: [(&str, Want); 27] = [
     ("first_round", Want::AnyEnum),
     ("format", Want::AnyEnum),
     ("home", Want::AnyEnum),
-    ("tie_break", Want::AnyEnum),
-    ("scale", Want::Rule),
+    ("tie_break", Want::EnumOrRule),
+    ("vp_scale", Want::Rule),
     ("carry_over", Want::AnyQuantity),
     ("bye_score", Want::AnyQuantity),
     ("late_start_round", Want::Number),
@@ -246,8 +247,8 @@ impl Checker {
                 (Want::Date, Type::Date)
                 | (Want::DateTime, Type::DateTime)
                 | (Want::Bool, Type::Bool) => true,
-                (Want::AnyEnum, Type::Enum(_))
-                | (Want::Rule, Type::Rule)
+                (Want::AnyEnum | Want::EnumOrRule, Type::Enum(_))
+                | (Want::Rule | Want::EnumOrRule, Type::Rule)
                 | (Want::Text, Type::Text) => true,
                 (Want::AnyQuantity, Type::Num(u)) => !u.is_none(),
                 _ => false,
@@ -261,6 +262,9 @@ impl Checker {
                     Want::AnyEnum => "a variant of an enum",
                     Want::AnyQuantity => "a quantity with a unit",
                     Want::Rule => "the name of a scale or function",
+                    Want::EnumOrRule => {
+                        "a variant of an enum, or the name of a scale over positions 1, 2, …"
+                    }
                     Want::Text => "a quoted text",
                 };
                 let found = self.program.type_name(&value.ty);

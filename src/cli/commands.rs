@@ -320,3 +320,44 @@ pub fn debug_ir(out: &Output, path: &Path) -> u8 {
         }
     }
 }
+
+/// `bfr simulate`
+pub fn simulate(
+    out: &Output,
+    path: &Path,
+    competition: &str,
+    teams: u32,
+    seed: u64,
+    scale: Option<String>,
+    late: &[u32],
+) -> u8 {
+    let loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = &loaded.checked else {
+        return EXIT_IO;
+    };
+    let options = crate::runner::Options {
+        seed,
+        scale,
+        late_starters: late.iter().copied().collect(),
+    };
+    let mut source = crate::runner::simulate::Simulation::new(teams, seed);
+    match crate::runner::run(&checked.program, competition, teams, &options, &mut source) {
+        Ok(outcome) => {
+            match out.format {
+                Format::Text => stdout(&outcome.report.render(&|t| format!("Team {t}"))),
+                Format::Json => json_line(&serde_json::to_value(&outcome).unwrap_or_default()),
+            }
+            EXIT_OK
+        }
+        Err(e) => {
+            match out.format {
+                Format::Text => stderr(&format!("error: {e}\n")),
+                Format::Json => json_line(&serde_json::json!({"error": e.to_string()})),
+            }
+            EXIT_FOUND
+        }
+    }
+}

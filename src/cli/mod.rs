@@ -79,6 +79,25 @@ pub enum Command {
         /// The expression.
         expression: String,
     },
+    /// Play a whole random event from a seed, through to the final places.
+    Simulate {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The competition, e.g. `cup`.
+        competition: String,
+        /// Number of teams entered.
+        #[arg(long)]
+        teams: u32,
+        /// Seed of the draw and of the simulated results; printed with the output.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A rule of the edition to use as the VP scale instead of the one it names.
+        #[arg(long)]
+        scale: Option<String>,
+        /// Teams that start late (the qualification's `late_start_round`).
+        #[arg(long, value_delimiter = ',')]
+        late: Vec<u32>,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -126,6 +145,22 @@ pub fn run(cli: &Cli) -> u8 {
             edition,
             expression,
         } => commands::eval(&out, edition, expression, true),
+        Command::Simulate {
+            edition,
+            competition,
+            teams,
+            seed,
+            scale,
+            late,
+        } => commands::simulate(
+            &out,
+            edition,
+            competition,
+            *teams,
+            *seed,
+            scale.clone(),
+            late,
+        ),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

@@ -1,0 +1,570 @@
+//! Running a competition from the rules: the qualification's rounds, each
+//! knockout stage's draw and matches, and the final places.
+//!
+//! The edition declares the structure ([`plan`]); the engine supplies the
+//! primitives (Swiss pairing, standings, rankings, draws); a [`Source`] supplies
+//! what happens at the table — simulated from a seed ([`simulate`]) or read from
+//! an event file. A run goes as far as its source has results and says what
+//! comes next.
+
+pub mod plan;
+pub mod report;
+pub mod simulate;
+
+use crate::engine::knockout::TeamId;
+use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
+use crate::engine::knockout::draw::{Pairing, brackets};
+use crate::engine::knockout::outcome::{Decision, KnockoutTieBreak, resolve_played};
+use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules, TieOrder};
+use crate::engine::knockout::seating::{HomeReading, home_and_away};
+use crate::engine::standings::{MatchResult, Standings};
+use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
+use crate::eval::Evaluator;
+use crate::ir::{Program, Type, Unit, Value};
+use plan::{DrawKind, Plan, Target};
+use report::{FinalLine, KoMatch, KoStage, QualMatch, QualRound, Report, StandingLine};
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What happens at the tables.
+pub trait Source {
+    /// The IMPs of a qualification match (home, away), if known.
+    fn qualification_result(
+        &mut self,
+        round: u32,
+        home: u32,
+        away: u32,
+        boards: Decimal,
+    ) -> Option<(Decimal, Decimal)>;
+    /// The team `chooser` picks among `candidates` (in position order), if known.
+    fn choice(&mut self, stage: &str, chooser: u32, candidates: &[u32]) -> Option<u32>;
+    /// The IMPs of a knockout match (home, away), if known.
+    fn knockout_result(
+        &mut self,
+        stage: &str,
+        home: u32,
+        away: u32,
+        boards: Decimal,
+    ) -> Option<(Decimal, Decimal)>;
+}
+
+/// Why a run stopped before the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The edition cannot be run as declared.
+    Plan(String),
+    /// The rules or the engine refused an input.
+    Rule(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Plan(m) | RunError::Rule(m) => f.write_str(m),
+        }
+    }
+}
+
+fn rule_err(e: impl std::fmt::Display) -> RunError {
+    RunError::Rule(e.to_string())
+}
+
+/// Options of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The seed of the first round's draw (and of simulated results).
+    pub seed: u64,
+    /// A rule to use as the VP scale instead of the one the edition names.
+    pub scale: Option<String>,
+    /// Teams that start late (in the qualification's late-start round).
+    pub late_starters: BTreeSet<u32>,
+}
+
+/// Where a run stopped, if it did not reach the end.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Pending {
+    /// What the run needs next, in words.
+    pub next: String,
+}
+
+/// A run's result: what happened, and what comes next if it stopped.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Outcome {
+    /// Everything played so far.
+    pub report: Report,
+    /// What is needed next; `None` when the competition is complete.
+    pub pending: Option<Pending>,
+}
+
+/// Runs competition `name` of `program` for teams `1..=teams`.
+pub fn run(
+    program: &Program,
+    name: &str,
+    teams: u32,
+    options: &Options,
+    source: &mut dyn Source,
+) -> Result<Outcome, RunError> {
+    let plan = plan::plan(program, name).map_err(|e| RunError::Plan(e.0))?;
+    let mut runner = Runner {
+        program,
+        plan: &plan,
+        options,
+        report: Report {
+            competition: plan.title.clone(),
+            seed: options.seed,
+            teams,
+            rounds: Vec::new(),
+            standings: Vec::new(),
+            stages: Vec::new(),
+            places: Vec::new(),
+        },
+    };
+    let pending = runner.go(teams, source)?;
+    Ok(Outcome {
+        report: runner.report,
+        pending,
+    })
+}
+
+struct Runner<'a> {
+    program: &'a Program,
+    plan: &'a Plan,
+    options: &'a Options,
+    report: Report,
+}
+
+/// Teams waiting for a stage: (the feeding stage's order, team).
+type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
+
+impl Runner<'_> {
+    fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
+        if teams < 2 {
+            return Err(RunError::Plan(
+                "a competition needs at least two teams".into(),
+            ));
+        }
+        if let Some(min) = self.plan.min_teams
+            && teams < min
+        {
+            return Err(RunError::Plan(format!(
+                "the edition has no rule for {teams} teams: `{}` needs at least {min}",
+                self.plan.name
+            )));
+        }
+        let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
+        let mut inflow: Inflow = BTreeMap::new();
+        let mut finals: BTreeMap<TeamId, String> = BTreeMap::new();
+        let placements: Vec<(TeamId, u32)> = match &self.plan.qualification {
+            Some(q) => {
+                let Some(order) = self.qualification(q, &ids, source)? else {
+                    let next = format!(
+                        "the results of {} round {}",
+                        q.title,
+                        self.report.rounds.len() + 1
+                    );
+                    return Ok(Some(Pending { next }));
+                };
+                let mut placed = Vec::new();
+                for (i, team) in order.iter().enumerate() {
+                    let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                    placed.push((*team, place));
+                    let to = q
+                        .places
+                        .iter()
+                        .find(|(a, b, _)| *a <= place && place <= *b)
+                        .map_or(q.rest, |(_, _, t)| *t);
+                    self.send(to, 0, *team, &mut inflow, &mut finals, &q.title);
+                }
+                placed
+            }
+            None => ids.iter().map(|t| (*t, t.0)).collect(),
+        };
+        // Without a qualification, every team enters the first stage.
+        if self.plan.qualification.is_none() {
+            for (team, _) in &placements {
+                inflow.entry(0).or_default().push((0, *team));
+            }
+        }
+        let mut book =
+            RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
+        let rules = RankingRules::default();
+        for k in 0..self.plan.stages.len() {
+            let entrants = inflow.remove(&k).unwrap_or_default();
+            if entrants.is_empty() {
+                continue;
+            }
+            if let Some(p) = self.stage(
+                k,
+                entrants,
+                &mut book,
+                &rules,
+                &mut inflow,
+                &mut finals,
+                source,
+            )? {
+                return Ok(Some(p));
+            }
+        }
+        self.report.places = final_lines(&finals);
+        Ok(None)
+    }
+
+    fn send(
+        &self,
+        to: Target,
+        from_order: u32,
+        team: TeamId,
+        inflow: &mut Inflow,
+        finals: &mut BTreeMap<TeamId, String>,
+        at: &str,
+    ) {
+        match to {
+            Target::Stage(k) => inflow.entry(k).or_default().push((from_order, team)),
+            Target::Out => {
+                finals.insert(team, format!("out at {at}"));
+            }
+            Target::Place(a, b) if a == b => {
+                finals.insert(team, a.to_string());
+            }
+            Target::Place(a, b) => {
+                finals.insert(team, format!("{a}/{b}"));
+            }
+        }
+    }
+
+    /// Plays the qualification; returns the final order, or `None` when results run out.
+    fn qualification(
+        &mut self,
+        q: &plan::Qualification,
+        ids: &[TeamId],
+        source: &mut dyn Source,
+    ) -> Result<Option<Vec<TeamId>>, RunError> {
+        let scale = match &self.options.scale {
+            Some(name) => Some(self.program.rule(name).map(|(i, _)| i).ok_or_else(|| {
+                RunError::Plan(format!(
+                    "the edition has no rule `{name}` to use as the VP scale"
+                ))
+            })?),
+            None => q.scale,
+        };
+        let scale = scale.ok_or_else(|| {
+            RunError::Plan(format!(
+                "`{}` names no VP scale (`vp_scale = RULE`); give one with --scale",
+                q.name
+            ))
+        })?;
+        let team_ids: Vec<u32> = ids.iter().map(|t| t.0).collect();
+        let mut standings = Standings::new(team_ids.iter().copied()).map_err(rule_err)?;
+        let mut played: Vec<(u32, u32)> = Vec::new();
+        let mut had_bye: Vec<u32> = Vec::new();
+        let late: Vec<u32> = team_ids
+            .iter()
+            .copied()
+            .filter(|t| self.options.late_starters.contains(t))
+            .collect();
+        let (late_round, carry) = q.late_start.unwrap_or((1, Decimal::ZERO));
+        for round in 1..=q.rounds {
+            let not_playing: Vec<u32> = if round < late_round {
+                late.clone()
+            } else {
+                Vec::new()
+            };
+            if round == late_round {
+                for t in &late {
+                    standings.adjust(t, carry).map_err(rule_err)?;
+                }
+            }
+            let pairing = if round == 1 {
+                let playing: Vec<u32> = team_ids
+                    .iter()
+                    .copied()
+                    .filter(|t| !not_playing.contains(t))
+                    .collect();
+                draw_first_round(&playing, self.options.seed).map_err(rule_err)?
+            } else {
+                let ranked: Vec<u32> = standings
+                    .rank(&q.tie_break)
+                    .map_err(rule_err)?
+                    .into_iter()
+                    .map(|r| r.team)
+                    .collect();
+                pair_round(&SwissInput {
+                    ranking: &ranked,
+                    played: &played,
+                    had_bye: &had_bye,
+                    not_playing: &not_playing,
+                    later_rounds: 0,
+                })
+                .map_err(rule_err)?
+            };
+            let mut matches = Vec::new();
+            for (table, (home, away)) in pairing.pairs.iter().enumerate() {
+                let Some((hi, ai)) = source.qualification_result(round, *home, *away, q.boards)
+                else {
+                    return Ok(None);
+                };
+                let (hv, av) = self.vp(scale, hi, ai, q.boards)?;
+                standings
+                    .record_match(&MatchResult {
+                        home: *home,
+                        away: *away,
+                        home_vp: hv,
+                        away_vp: av,
+                        home_imps: hi,
+                        away_imps: ai,
+                    })
+                    .map_err(rule_err)?;
+                played.push((*home, *away));
+                matches.push(QualMatch {
+                    table: table + 1,
+                    home: *home,
+                    away: *away,
+                    home_imps: hi,
+                    away_imps: ai,
+                    home_vp: hv,
+                    away_vp: av,
+                });
+            }
+            if let Some(b) = pairing.bye {
+                standings
+                    .record_bye(&b, q.bye_score, Decimal::ZERO, Decimal::ZERO)
+                    .map_err(rule_err)?;
+                had_bye.push(b);
+            }
+            self.report.rounds.push(QualRound {
+                round,
+                matches,
+                bye: pairing.bye,
+            });
+        }
+        let ranked = standings.rank(&q.tie_break).map_err(rule_err)?;
+        let mut order = Vec::new();
+        for r in &ranked {
+            let rec = standings.record(&r.team);
+            let vp = rec
+                .map(|x| x.total_vp())
+                .transpose()
+                .map_err(rule_err)?
+                .unwrap_or_default();
+            self.report.standings.push(StandingLine {
+                place: r.place,
+                team: r.team,
+                vp,
+                swiss_points: standings.swiss_points(&r.team).map_err(rule_err)?,
+                imps_won: rec.map_or(Decimal::ZERO, |x| x.imps_won),
+                imps_lost: rec.map_or(Decimal::ZERO, |x| x.imps_lost),
+                decided_by: r
+                    .decided_by
+                    .and_then(|i| q.tie_break.get(i))
+                    .map(|t| format!("{t:?}")),
+            });
+            order.push(TeamId(r.team));
+        }
+        Ok(Some(order))
+    }
+
+    /// VP for a match from the edition's scale: the rule takes the margin (and the
+    /// number of boards, if it has a second parameter) and returns a record with
+    /// `winner` and `loser` VP.
+    fn vp(
+        &self,
+        scale: u32,
+        home: Decimal,
+        away: Decimal,
+        boards: Decimal,
+    ) -> Result<(Decimal, Decimal), RunError> {
+        let rule = self
+            .program
+            .rules
+            .get(scale as usize)
+            .ok_or_else(|| RunError::Plan("unknown scale".into()))?;
+        let unit = |i: usize| match rule.params.get(i) {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => Unit::none(),
+        };
+        let margin = (home - away).abs();
+        let mut args = vec![Value::Num(margin, unit(0))];
+        if rule.params.len() > 1 {
+            args.push(Value::Num(boards, unit(1)));
+        }
+        let v = Evaluator::new(self.program)
+            .call(scale, args, rule.span)
+            .map_err(|e| {
+                RunError::Rule(format!(
+                    "the VP scale `{}` gives no VP: {}",
+                    rule.name, e.message
+                ))
+            })?;
+        let Value::Record(r, fields) = v else {
+            return Err(RunError::Plan(format!(
+                "the VP scale `{}` must return a record with `winner` and `loser`",
+                rule.name
+            )));
+        };
+        let info = self.program.records.get(r as usize);
+        let field = |name: &str| {
+            info.and_then(|i| i.fields.iter().position(|(n, _)| n == name))
+                .and_then(|p| fields.get(p))
+                .and_then(|v| match v {
+                    Value::Num(n, _) => Some(*n),
+                    _ => None,
+                })
+        };
+        let (Some(w), Some(l)) = (field("winner"), field("loser")) else {
+            return Err(RunError::Plan(format!(
+                "the VP scale `{}` must return a record with `winner` and `loser`",
+                rule.name
+            )));
+        };
+        Ok(if home >= away { (w, l) } else { (l, w) })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn stage(
+        &mut self,
+        k: usize,
+        entrants: Vec<(u32, TeamId)>,
+        book: &mut RankingBook,
+        rules: &RankingRules,
+        inflow: &mut Inflow,
+        finals: &mut BTreeMap<TeamId, String>,
+        source: &mut dyn Source,
+    ) -> Result<Option<Pending>, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Ok(None);
+        };
+        // Positions by origin (the feeding stage's order), each group by ranking.
+        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
+        for (from, team) in &entrants {
+            groups.entry(*from).or_default().push(*team);
+        }
+        let mut positions = Vec::new();
+        for (_, teams) in groups {
+            positions.extend(
+                book.sort(&teams, TieOrder::QualificationPlacement)
+                    .map_err(rule_err)?,
+            );
+        }
+        if let Some(n) = stage.teams
+            && usize::try_from(n).ok() != Some(positions.len())
+        {
+            return Err(RunError::Rule(format!(
+                "stage `{}` is declared for {n} teams but {} arrived",
+                stage.name,
+                positions.len()
+            )));
+        }
+        let mut choices = Vec::new();
+        let pairings: Vec<Pairing> = match stage.draw {
+            DrawKind::Brackets | DrawKind::Fixed => brackets(&positions).map_err(rule_err)?,
+            DrawKind::Choice => {
+                let mut draw =
+                    ChoiceDraw::upper_half_chooses(&positions, TableNumbering::ChooserPosition)
+                        .map_err(rule_err)?;
+                while let Some(chooser) = draw.next_chooser() {
+                    let candidates: Vec<u32> =
+                        draw.remaining_candidates().iter().map(|t| t.0).collect();
+                    if candidates.len() == 1 {
+                        break;
+                    }
+                    let Some(chosen) = source.choice(&stage.name, chooser.0, &candidates) else {
+                        return Ok(Some(Pending {
+                            next: format!(
+                                "{}: team {} to choose among {:?}",
+                                stage.title, chooser.0, candidates
+                            ),
+                        }));
+                    };
+                    draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
+                    choices.push((chooser.0, chosen));
+                }
+                draw.finish().map_err(rule_err)?.pairings
+            }
+        };
+        let mut matches = Vec::new();
+        let bracket = Bracket::Main;
+        for p in &pairings {
+            let sides = home_and_away(p, book, HomeReading::BetterRanking).map_err(rule_err)?;
+            let (hr, ar) = (
+                book.ranking(sides.home).map_err(rule_err)?,
+                book.ranking(sides.away).map_err(rule_err)?,
+            );
+            let Some((hi, ai)) =
+                source.knockout_result(&stage.name, sides.home.0, sides.away.0, stage.boards)
+            else {
+                return Ok(Some(Pending {
+                    next: format!(
+                        "{}: the result of team {} v team {}",
+                        stage.title, sides.home.0, sides.away.0
+                    ),
+                }));
+            };
+            let outcome = resolve_played(
+                (sides.home, hi),
+                (sides.away, ai),
+                book,
+                KnockoutTieBreak::QualificationPlacement,
+            )
+            .map_err(rule_err)?;
+            book.record(bracket, &outcome, rules).map_err(rule_err)?;
+            self.send(
+                stage.winners,
+                stage.order,
+                outcome.winner,
+                inflow,
+                finals,
+                &stage.title,
+            );
+            self.send(
+                stage.losers,
+                stage.order,
+                outcome.loser,
+                inflow,
+                finals,
+                &stage.title,
+            );
+            matches.push(KoMatch {
+                table: p.table,
+                home: sides.home.0,
+                away: sides.away.0,
+                home_ranking: hr,
+                away_ranking: ar,
+                home_imps: hi,
+                away_imps: ai,
+                winner: outcome.winner.0,
+                decided_by: match outcome.decision {
+                    Decision::Imps => "imps".into(),
+                    Decision::TieBreak => "tie-break".into(),
+                    Decision::Walkover => "walkover".into(),
+                },
+            });
+        }
+        self.report.stages.push(KoStage {
+            name: stage.name.clone(),
+            title: stage.title.clone(),
+            order: stage.order,
+            boards: stage.boards,
+            draw: format!("{:?}", stage.draw).to_lowercase(),
+            choices,
+            matches,
+        });
+        Ok(None)
+    }
+}
+
+/// Places first (1, 2, 3, 4, 5/6 …), then exits by team.
+fn final_lines(finals: &BTreeMap<TeamId, String>) -> Vec<FinalLine> {
+    let mut lines: Vec<FinalLine> = finals
+        .iter()
+        .map(|(t, s)| FinalLine {
+            standing: s.clone(),
+            team: t.0,
+        })
+        .collect();
+    let key = |l: &FinalLine| {
+        let first: Option<u32> = l.standing.split('/').next().and_then(|x| x.parse().ok());
+        (first.is_none(), first.unwrap_or(u32::MAX), l.team)
+    };
+    lines.sort_by_key(key);
+    lines
+}

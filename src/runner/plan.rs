@@ -1,0 +1,364 @@
+//! A competition as the runner needs it, read from the checked IR.
+//!
+//! The edition declares stages with properties and routes; this module turns them
+//! into a [`Plan`] of generic steps. Names of draw methods and tie-break criteria
+//! are the engine's vocabulary (an enum variant `Choice`, `Brackets`, `Fixed`;
+//! `VictoryPoints`, `SwissPoints`, `ImpQuotient`, `LowerTeamId`): the edition
+//! chooses among them, the figures are all data.
+
+use crate::engine::standings::TieBreak;
+use crate::eval::Evaluator;
+use crate::ir::{Expr, Program, RouteFrom, RouteTarget, Value};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+/// Where a group of teams goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The knockout stage with this index in [`Plan::stages`].
+    Stage(usize),
+    /// Out of the competition.
+    Out,
+    /// Final place `a`, shared up to `b`.
+    Place(u32, u32),
+}
+
+/// How a knockout stage's matches are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawKind {
+    /// The upper half chooses opponents in turn among the lower half.
+    Choice,
+    /// Position p meets position n + 1 − p.
+    Brackets,
+    /// Two teams: they meet.
+    Fixed,
+}
+
+/// The ranked qualification.
+#[derive(Debug, Clone)]
+pub struct Qualification {
+    /// Its name in the edition.
+    pub name: String,
+    /// Its title as the document writes it.
+    pub title: String,
+    /// Rounds to play.
+    pub rounds: u32,
+    /// Boards per match.
+    pub boards: Decimal,
+    /// The rule that turns an IMP margin into VP, if the edition names one.
+    pub scale: Option<u32>,
+    /// VP for a bye.
+    pub bye_score: Decimal,
+    /// The round late starters begin in, and the VP they carry over.
+    pub late_start: Option<(u32, Decimal)>,
+    /// The order of the final standings.
+    pub tie_break: Vec<TieBreak>,
+    /// Places routed on: `a..=b` go to the target.
+    pub places: Vec<(u32, u32, Target)>,
+    /// Where everyone else goes.
+    pub rest: Target,
+}
+
+/// A knockout stage.
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// Its name in the edition.
+    pub name: String,
+    /// Its title as the document writes it.
+    pub title: String,
+    /// Its number in the document's list.
+    pub order: u32,
+    /// Teams it is declared for.
+    pub teams: Option<u32>,
+    /// Boards per match.
+    pub boards: Decimal,
+    /// How it is drawn.
+    pub draw: DrawKind,
+    /// Where winners go.
+    pub winners: Target,
+    /// Where losers go.
+    pub losers: Target,
+}
+
+/// A competition ready to run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Its name in the edition.
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// The smallest field the document gives a rule for.
+    pub min_teams: Option<u32>,
+    /// The qualification, if any.
+    pub qualification: Option<Qualification>,
+    /// Knockout stages in the document's order.
+    pub stages: Vec<Stage>,
+}
+
+/// Why a competition cannot be run as declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError(pub String);
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn prop<'a>(props: &'a [(String, Expr)], key: &str) -> Option<&'a Expr> {
+    props.iter().find(|(k, _)| k == key).map(|(_, e)| e)
+}
+
+fn value(
+    program: &Program,
+    props: &[(String, Expr)],
+    key: &str,
+) -> Result<Option<Value>, PlanError> {
+    match prop(props, key) {
+        None => Ok(None),
+        Some(e) => Evaluator::new(program)
+            .eval_closed(e)
+            .map(Some)
+            .map_err(|err| PlanError(format!("`{key}` cannot be computed: {}", err.message))),
+    }
+}
+
+fn number(
+    program: &Program,
+    props: &[(String, Expr)],
+    key: &str,
+) -> Result<Option<Decimal>, PlanError> {
+    Ok(match value(program, props, key)? {
+        Some(Value::Num(n, _)) => Some(n),
+        _ => None,
+    })
+}
+
+fn whole(program: &Program, props: &[(String, Expr)], key: &str) -> Result<Option<u32>, PlanError> {
+    Ok(number(program, props, key)?.and_then(|n| n.to_u32()))
+}
+
+fn variant_name(program: &Program, v: &Value) -> Option<String> {
+    match v {
+        Value::Enum(e, i) => program
+            .enums
+            .get(*e as usize)?
+            .variants
+            .get(*i as usize)
+            .cloned(),
+        _ => None,
+    }
+}
+
+fn tie_break_named(name: &str) -> Option<TieBreak> {
+    Some(match name {
+        "VictoryPoints" | "TotalVp" => TieBreak::TotalVp,
+        "SwissPoints" => TieBreak::SwissPoints,
+        "ImpQuotient" => TieBreak::ImpQuotient,
+        "LowerTeamId" | "TeamId" => TieBreak::LowerTeamId,
+        _ => return None,
+    })
+}
+
+/// The tie-break chain: a rule over positions 1, 2, 3, … (a scale that has a row for
+/// each), or a single criterion after total VP.
+fn tie_break_chain(
+    program: &Program,
+    props: &[(String, Expr)],
+) -> Result<Vec<TieBreak>, PlanError> {
+    let Some(e) = prop(props, "tie_break") else {
+        return Ok(vec![TieBreak::TotalVp, TieBreak::LowerTeamId]);
+    };
+    let mut ev = Evaluator::new(program);
+    let first = ev
+        .eval_closed(e)
+        .map_err(|err| PlanError(format!("`tie_break` cannot be computed: {}", err.message)))?;
+    let names: Vec<String> = match first {
+        Value::Rule(rule) => {
+            let (index, r) = program
+                .rule(&rule)
+                .ok_or_else(|| PlanError(format!("no rule `{rule}`")))?;
+            let unit = match r.params.first() {
+                Some((_, crate::ir::Type::Num(u))) => u.clone(),
+                _ => crate::ir::Unit::none(),
+            };
+            let mut names = Vec::new();
+            for position in 1..=16u32 {
+                match ev.call(
+                    index,
+                    vec![Value::Num(Decimal::from(position), unit.clone())],
+                    e.span,
+                ) {
+                    Ok(v) => names.push(variant_name(program, &v).unwrap_or_default()),
+                    Err(_) => break,
+                }
+            }
+            names
+        }
+        other => vec![
+            "VictoryPoints".into(),
+            variant_name(program, &other).unwrap_or_default(),
+        ],
+    };
+    let mut chain: Vec<TieBreak> = Vec::new();
+    for n in &names {
+        match tie_break_named(n) {
+            Some(t) if !chain.contains(&t) => chain.push(t),
+            Some(_) => {}
+            None => {
+                return Err(PlanError(format!(
+                    "the engine does not know the tie-break `{n}`; it knows VictoryPoints, SwissPoints, ImpQuotient and LowerTeamId"
+                )));
+            }
+        }
+    }
+    if !chain.contains(&TieBreak::LowerTeamId) {
+        chain.push(TieBreak::LowerTeamId);
+    }
+    Ok(chain)
+}
+
+/// A route's target; a route to the qualification itself (which the checker
+/// would report as a cycle) counts as out.
+fn target(to: &RouteTarget, stage_index: &[Option<usize>]) -> Target {
+    match to {
+        RouteTarget::Out => Target::Out,
+        RouteTarget::Place(a, b) => Target::Place(*a, *b),
+        RouteTarget::Stage(i) => stage_index
+            .get(*i as usize)
+            .copied()
+            .flatten()
+            .map_or(Target::Out, Target::Stage),
+    }
+}
+
+/// Reads the competition `name` of `program` into a plan.
+pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
+    let comp = program
+        .competitions
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = program
+                .competitions
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            PlanError(format!(
+                "the edition has no competition `{name}`; it has {}",
+                names.join(", ")
+            ))
+        })?;
+    // Knockout stages sorted by the document's numbering; the qualification apart.
+    let mut ko: Vec<(u32, usize)> = Vec::new();
+    for (i, s) in comp.stages.iter().enumerate() {
+        if !s.qualification {
+            let order = whole(program, &s.properties, "order")?
+                .unwrap_or(u32::try_from(i).unwrap_or(0) + 1);
+            ko.push((order, i));
+        }
+    }
+    ko.sort();
+    let mut stage_index: Vec<Option<usize>> = vec![None; comp.stages.len()];
+    for (k, (_, i)) in ko.iter().enumerate() {
+        if let Some(slot) = stage_index.get_mut(*i) {
+            *slot = Some(k);
+        }
+    }
+    let mut stages = Vec::new();
+    for (order, i) in &ko {
+        let Some(s) = comp.stages.get(*i) else {
+            continue;
+        };
+        let draw = match value(program, &s.properties, "draw")? {
+            Some(v) => match variant_name(program, &v).as_deref() {
+                Some("Choice" | "RankedChoice") => DrawKind::Choice,
+                Some("Brackets") => DrawKind::Brackets,
+                Some("Fixed") => DrawKind::Fixed,
+                other => {
+                    return Err(PlanError(format!(
+                        "stage `{}`: the engine does not know the draw method `{}`; it knows Choice, RankedChoice, Brackets and Fixed",
+                        s.name,
+                        other.unwrap_or("?")
+                    )));
+                }
+            },
+            None => DrawKind::Brackets,
+        };
+        let route = |from: RouteFrom| {
+            s.routes
+                .iter()
+                .find(|r| r.from == from)
+                .map_or(Target::Out, |r| target(&r.to, &stage_index))
+        };
+        stages.push(Stage {
+            name: s.name.clone(),
+            title: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            order: *order,
+            teams: whole(program, &s.properties, "teams")?,
+            boards: number(program, &s.properties, "boards")?.ok_or_else(|| {
+                PlanError(format!(
+                    "stage `{}` does not say how many boards it plays",
+                    s.name
+                ))
+            })?,
+            draw,
+            winners: route(RouteFrom::Winners),
+            losers: route(RouteFrom::Losers),
+        });
+    }
+    let qualification = match comp.stages.iter().find(|s| s.qualification) {
+        None => None,
+        Some(q) => {
+            let scale = match value(program, &q.properties, "vp_scale")? {
+                Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
+                _ => None,
+            };
+            let late_start = match (
+                whole(program, &q.properties, "late_start_round")?,
+                number(program, &q.properties, "carry_over")?,
+            ) {
+                (Some(r), Some(c)) => Some((r, c)),
+                _ => None,
+            };
+            let mut places = Vec::new();
+            let mut rest = Target::Out;
+            for r in &q.routes {
+                match r.from {
+                    RouteFrom::Places(a, b) => places.push((a, b, target(&r.to, &stage_index))),
+                    RouteFrom::Rest => rest = target(&r.to, &stage_index),
+                    _ => {}
+                }
+            }
+            Some(Qualification {
+                name: q.name.clone(),
+                title: q.title.clone().unwrap_or_else(|| q.name.clone()),
+                rounds: whole(program, &q.properties, "rounds")?.ok_or_else(|| {
+                    PlanError(format!(
+                        "`{}` does not say how many rounds it plays",
+                        q.name
+                    ))
+                })?,
+                boards: number(program, &q.properties, "boards")?.ok_or_else(|| {
+                    PlanError(format!(
+                        "`{}` does not say how many boards a match has",
+                        q.name
+                    ))
+                })?,
+                scale,
+                bye_score: number(program, &q.properties, "bye_score")?.unwrap_or(Decimal::ZERO),
+                late_start,
+                tie_break: tie_break_chain(program, &q.properties)?,
+                places,
+                rest,
+            })
+        }
+    };
+    Ok(Plan {
+        name: comp.name.clone(),
+        title: comp.title.clone().unwrap_or_else(|| comp.name.clone()),
+        min_teams: whole(program, &comp.properties, "min_teams")?,
+        qualification,
+        stages,
+    })
+}

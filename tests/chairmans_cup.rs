@@ -1,0 +1,180 @@
+//! The Chairman's Cup played from `rules/2015` end to end, with the regulation's
+//! invariants checked on every run: 1–32 to the CC, 33–64 to the Bonus Cup, the
+//! rest out; BC32-A brackets 33 v 64; the CC choice in GH order; inherited
+//! rankings; every team in exactly one final place or out; places 1–6 filled.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use bfr::edition::load;
+use bfr::ir::Program;
+use bfr::runner::report::Report;
+use bfr::runner::simulate::Simulation;
+use bfr::runner::{Options, run};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+fn program() -> Program {
+    let loaded = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015")).unwrap();
+    loaded.checked.expect("the 2015 edition checks").program
+}
+
+/// The 25–0 table for 8 boards is not published anywhere we could verify, so the
+/// qualification runs on the edition's WBF 20-point formula (`--scale`).
+fn simulate(program: &Program, teams: u32, seed: u64) -> Report {
+    let options = Options {
+        seed,
+        scale: Some("wbf20_result".into()),
+        ..Options::default()
+    };
+    let mut source = Simulation::new(teams, seed);
+    let outcome = run(program, "cup", teams, &options, &mut source).unwrap();
+    assert!(outcome.pending.is_none(), "a simulation runs to the end");
+    outcome.report
+}
+
+fn stage<'a>(r: &'a Report, name: &str) -> &'a bfr::runner::report::KoStage {
+    r.stages.iter().find(|s| s.name == name).unwrap()
+}
+
+fn teams_of(s: &bfr::runner::report::KoStage) -> BTreeSet<u32> {
+    s.matches.iter().flat_map(|m| [m.home, m.away]).collect()
+}
+
+fn check_invariants(r: &Report, teams: u32) {
+    let gh: Vec<u32> = r.standings.iter().map(|l| l.team).collect();
+    assert_eq!(gh.len(), teams as usize);
+    assert_eq!(r.rounds.len(), 13, "13 rounds of Gröna Hissen");
+    // Every round: each team plays once or has the bye; no pair meets twice.
+    let mut met = BTreeSet::new();
+    for round in &r.rounds {
+        let mut seen = BTreeSet::new();
+        for m in &round.matches {
+            assert!(seen.insert(m.home) && seen.insert(m.away));
+            let pair = (m.home.min(m.away), m.home.max(m.away));
+            assert!(met.insert(pair), "{pair:?} met twice");
+        }
+        if let Some(b) = round.bye {
+            assert!(seen.insert(b));
+        }
+        assert_eq!(seen.len(), teams as usize);
+        assert_eq!(round.bye.is_some(), teams % 2 == 1);
+    }
+    // 1–32 to CC32, 33–64 to BC32-A, the rest out.
+    let cc: BTreeSet<u32> = gh[..32].iter().copied().collect();
+    let bc: BTreeSet<u32> = gh[32..64].iter().copied().collect();
+    assert_eq!(teams_of(stage(r, "cc32")), cc);
+    assert_eq!(teams_of(stage(r, "bc32_a")), bc);
+    for t in &gh[64..] {
+        let line = r.places.iter().find(|l| l.team == *t).unwrap();
+        assert_eq!(line.standing, "out at Gröna Hissen");
+    }
+    // BC32-A: brackets 33 v 64, 34 v 63, …
+    let place: BTreeMap<u32, usize> = gh.iter().enumerate().map(|(i, t)| (*t, i + 1)).collect();
+    for m in &stage(r, "bc32_a").matches {
+        assert_eq!(place[&m.home] + place[&m.away], 97, "33 v 64 brackets");
+        assert_eq!(m.table as usize, place[&m.home] - 32);
+    }
+    // CC32: GH 1–16 choose in GH order among 17–32; the chooser at table p is GH p.
+    let cc32 = stage(r, "cc32");
+    let choosers: Vec<u32> = cc32.choices.iter().map(|(c, _)| *c).collect();
+    assert_eq!(
+        choosers,
+        gh[..15].to_vec(),
+        "the 16th chooser gets the team left over"
+    );
+    for m in &cc32.matches {
+        assert_eq!(place[&m.home], m.table as usize);
+        assert!(place[&m.away] > 16);
+    }
+    // Inherited ranking: in the CC the ranking equals the table number (AMB-3).
+    for name in ["cc16", "cc_qf", "cc_sf"] {
+        for m in &stage(r, name).matches {
+            assert_eq!(m.home_ranking, m.table, "{name}");
+        }
+    }
+    // Every team ends in exactly one final place or is out; places 1–6 are filled.
+    assert_eq!(r.places.len(), teams as usize);
+    let all: BTreeSet<u32> = r.places.iter().map(|l| l.team).collect();
+    assert_eq!(all.len(), teams as usize);
+    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    for p in ["1", "2", "3", "4"] {
+        assert_eq!(
+            standings.iter().filter(|s| **s == p).count(),
+            1,
+            "place {p}"
+        );
+    }
+    assert_eq!(standings.iter().filter(|s| **s == "5/6").count(), 2);
+    // The BC flow: CC losers drop into the Bonus Cup at the stage the rules name.
+    let cc32_losers: BTreeSet<u32> = cc32
+        .matches
+        .iter()
+        .map(|m| if m.winner == m.home { m.away } else { m.home })
+        .collect();
+    assert!(cc32_losers.is_subset(&teams_of(stage(r, "bc32_b"))));
+    let qf = stage(r, "cc_qf");
+    let qf_losers: BTreeSet<u32> = qf
+        .matches
+        .iter()
+        .map(|m| if m.winner == m.home { m.away } else { m.home })
+        .collect();
+    assert!(qf_losers.is_subset(&teams_of(stage(r, "bc08_b"))));
+}
+
+#[test]
+fn sixty_four_teams() {
+    let p = program();
+    check_invariants(&simulate(&p, 64, 1), 64);
+}
+
+#[test]
+fn eighty_seven_teams_with_a_bye_every_round() {
+    let p = program();
+    let r = simulate(&p, 87, 2);
+    check_invariants(&r, 87);
+    // A bye scores the edition's bye score (15 VP, AMB-22) and goes to a team once.
+    let byes: Vec<u32> = r.rounds.iter().filter_map(|x| x.bye).collect();
+    assert_eq!(byes.iter().collect::<BTreeSet<_>>().len(), 13);
+}
+
+#[test]
+fn one_hundred_and_thirty_teams() {
+    let p = program();
+    check_invariants(&simulate(&p, 130, 3), 130);
+}
+
+#[test]
+fn same_seed_same_event_other_seed_other_event() {
+    let p = program();
+    let a = serde_json::to_string(&simulate(&p, 70, 11)).unwrap();
+    let b = serde_json::to_string(&simulate(&p, 70, 11)).unwrap();
+    let c = serde_json::to_string(&simulate(&p, 70, 12)).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn fewer_than_sixty_four_teams_has_no_rule() {
+    let p = program();
+    let options = Options {
+        scale: Some("wbf20_result".into()),
+        ..Options::default()
+    };
+    let err = run(&p, "cup", 63, &options, &mut Simulation::new(63, 1)).unwrap_err();
+    assert!(err.to_string().contains("no rule for 63 teams"), "{err}");
+}
+
+#[test]
+fn the_editions_own_25_0_scale_stops_at_the_first_unknown_band() {
+    // The 8-board table has no verified rows: the run says so instead of inventing VP.
+    let p = program();
+    let err = run(
+        &p,
+        "cup",
+        64,
+        &Options::default(),
+        &mut Simulation::new(64, 1),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("vp25_8_boards"), "{err}");
+}
