@@ -14,7 +14,9 @@ pub mod simulate;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
 use crate::engine::knockout::draw::{Pairing, brackets};
-use crate::engine::knockout::outcome::{Decision, KnockoutTieBreak, resolve_played};
+use crate::engine::knockout::outcome::{
+    Decision, KnockoutTieBreak, resolve_played, resolve_walkover,
+};
 use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules, TieOrder};
 use crate::engine::knockout::seating::{HomeReading, home_and_away};
 use crate::engine::standings::{MatchResult, Standings};
@@ -46,6 +48,18 @@ pub trait Source {
         away: u32,
         boards: Decimal,
     ) -> Option<(Decimal, Decimal)>;
+    /// VP deducted from teams in a qualification round (penalties), as (team, VP).
+    fn qualification_deductions(&mut self, _round: u32) -> Vec<(u32, Decimal)> {
+        Vec::new()
+    }
+    /// IMPs deducted from teams in a knockout stage (penalties), as (team, IMP).
+    fn knockout_deductions(&mut self, _stage: &str) -> Vec<(u32, Decimal)> {
+        Vec::new()
+    }
+    /// Teams that withdraw after the draw of a stage: their matches are walkovers.
+    fn withdrawn_after_draw(&mut self, _stage: &str) -> Vec<u32> {
+        Vec::new()
+    }
 }
 
 /// Why a run stopped before the end.
@@ -325,6 +339,9 @@ impl Runner<'_> {
                     away_vp: av,
                 });
             }
+            for (team, vp) in source.qualification_deductions(round) {
+                standings.adjust(&team, -vp).map_err(rule_err)?;
+            }
             if let Some(b) = pairing.bye {
                 standings
                     .record_bye(&b, q.bye_score, Decimal::ZERO, Decimal::ZERO)
@@ -483,29 +500,55 @@ impl Runner<'_> {
         };
         let mut matches = Vec::new();
         let bracket = Bracket::Main;
+        let withdrawn: BTreeSet<TeamId> = source
+            .withdrawn_after_draw(&stage.name)
+            .into_iter()
+            .map(TeamId)
+            .collect();
+        let deductions = source.knockout_deductions(&stage.name);
+        let deducted = |team: u32, imps: Decimal| {
+            deductions
+                .iter()
+                .filter(|(t, _)| *t == team)
+                .fold(imps, |acc, (_, d)| acc - *d)
+        };
         for p in &pairings {
             let sides = home_and_away(p, book, HomeReading::BetterRanking).map_err(rule_err)?;
             let (hr, ar) = (
                 book.ranking(sides.home).map_err(rule_err)?,
                 book.ranking(sides.away).map_err(rule_err)?,
             );
-            let Some((hi, ai)) =
-                source.knockout_result(&stage.name, sides.home.0, sides.away.0, stage.boards)
-            else {
-                return Ok(Some(Pending {
-                    next: format!(
-                        "{}: the result of team {} v team {}",
-                        stage.title, sides.home.0, sides.away.0
-                    ),
-                }));
+            // A withdrawal after the draw is a walkover; otherwise the match is played.
+            let walkover =
+                resolve_walkover(sides.home, sides.away, &withdrawn).map_err(rule_err)?;
+            let (outcome, hi, ai) = match walkover {
+                Some(w) => (w, Decimal::ZERO, Decimal::ZERO),
+                None => {
+                    let Some((hi, ai)) = source.knockout_result(
+                        &stage.name,
+                        sides.home.0,
+                        sides.away.0,
+                        stage.boards,
+                    ) else {
+                        return Ok(Some(Pending {
+                            next: format!(
+                                "{}: the result of team {} v team {}",
+                                stage.title, sides.home.0, sides.away.0
+                            ),
+                        }));
+                    };
+                    // Penalties come off the IMP totals before the winner is decided.
+                    let (hi, ai) = (deducted(sides.home.0, hi), deducted(sides.away.0, ai));
+                    let o = resolve_played(
+                        (sides.home, hi),
+                        (sides.away, ai),
+                        book,
+                        KnockoutTieBreak::QualificationPlacement,
+                    )
+                    .map_err(rule_err)?;
+                    (o, hi, ai)
+                }
             };
-            let outcome = resolve_played(
-                (sides.home, hi),
-                (sides.away, ai),
-                book,
-                KnockoutTieBreak::QualificationPlacement,
-            )
-            .map_err(rule_err)?;
             book.record(bracket, &outcome, rules).map_err(rule_err)?;
             self.send(
                 stage.winners,
