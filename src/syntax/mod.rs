@@ -277,5 +277,81 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
     } else {
         format!("found `{}`", found.chars().take(40).collect::<String>())
     };
-    Diagnostic::error("E0001", message, Span::new(file, start, end)).with_label(label)
+    let d = Diagnostic::error("E0001", message, Span::new(file, start, end)).with_label(label);
+    // A reserved word where a name was expected: say so, it is the likely cause.
+    let word: String = found
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if expected.contains(&"a name") && RESERVED.contains(&word.as_str()) {
+        return d.with_help(format!(
+            "`{word}` is a reserved word of the language and cannot be a name; choose another, e.g. `{word}_`"
+        ));
+    }
+    d
+}
+
+/// The language's reserved words (the grammar's `keyword` rule).
+const RESERVED: [&str; 34] = [
+    "edition",
+    "unit",
+    "enum",
+    "record",
+    "table",
+    "scale",
+    "fn",
+    "const",
+    "example",
+    "procedure",
+    "competition",
+    "stage",
+    "qualification",
+    "ref",
+    "domain",
+    "if",
+    "then",
+    "else",
+    "match",
+    "let",
+    "in",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "warning",
+    "deduct",
+    "refer",
+    "forfeit",
+    "contradicts",
+    "alias",
+    "whole",
+    "notice",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_words_match_the_grammar() {
+        let grammar = include_str!("../../grammar/bfr.pest");
+        let rule = grammar
+            .split("keyword = @{")
+            .nth(1)
+            .and_then(|r| r.split("~ !ident_char").next())
+            .unwrap();
+        let mut words: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+        words.sort_unstable();
+        let mut ours = RESERVED.to_vec();
+        ours.sort_unstable();
+        assert_eq!(words, ours);
+    }
+
+    #[test]
+    fn a_reserved_word_as_a_name_is_explained() {
+        let d = parse_file("fn f(stage: integer) -> integer ref T-1 p.1 \"x\" = 1", 0).unwrap_err();
+        assert_eq!(d.code, "E0001");
+        assert!(d.help.unwrap().contains("`stage` is a reserved word"));
+    }
 }
