@@ -1,0 +1,334 @@
+//! A variant of the 2015 edition changed by data only runs, and the run has the
+//! changed structure: fewer qualification rounds, 48 teams to the knockout
+//! instead of 64, a stage routed elsewhere, a smaller `min_teams`. Each variant
+//! is the 2015 text with exact strings replaced in memory; it must check without
+//! errors before it is run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use bfr::edition::{Loaded, edition_files, load_texts};
+use bfr::ir::Program;
+use bfr::runner::report::{KoStage, Report};
+use bfr::runner::simulate::Simulation;
+use bfr::runner::{Options, RunError, run};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+const KNOCKOUT: &str = "chairmans_cup_knockout.bfr";
+const CUP: &str = "chairmans_cup.bfr";
+
+/// One change to the edition's text.
+enum Change<'a> {
+    /// In `file`, replace `from` (which occurs exactly once) by `to`.
+    Text(&'a str, &'a str, &'a str),
+    /// Inside the declaration of stage `stage` of the knockout file, replace `from`
+    /// (which occurs exactly once there) by `to`.
+    InStage(&'a str, &'a str, &'a str),
+    /// Remove the declaration of stage `stage` from the knockout file.
+    DropStage(&'a str),
+}
+
+/// The byte range of `stage NAME "…" … }` in the knockout file.
+fn stage_span(text: &str, stage: &str) -> (usize, usize) {
+    let head = format!("  stage {stage} \"");
+    assert_eq!(text.matches(&head).count(), 1, "stage `{stage}`");
+    let start = text.find(&head).unwrap();
+    let end = start + text[start..].find("\n  }\n").unwrap() + "\n  }\n".len();
+    (start, end)
+}
+
+fn edition_with(changes: &[Change]) -> Loaded {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
+    let mut texts = Vec::new();
+    for path in edition_files(&root).unwrap() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        for change in changes {
+            match change {
+                Change::Text(file, from, to) if *file == name => {
+                    assert_eq!(text.matches(from).count(), 1, "`{from}` in {file}");
+                    text = text.replace(from, to);
+                }
+                Change::InStage(stage, from, to) if name == KNOCKOUT => {
+                    let (a, b) = stage_span(&text, stage);
+                    let block = &text[a..b];
+                    assert_eq!(block.matches(from).count(), 1, "`{from}` in {stage}");
+                    let block = block.replace(from, to);
+                    text = format!("{}{block}{}", &text[..a], &text[b..]);
+                }
+                Change::DropStage(stage) if name == KNOCKOUT => {
+                    let (a, b) = stage_span(&text, stage);
+                    text = format!("{}{}", &text[..a], &text[b..]);
+                }
+                _ => {}
+            }
+        }
+        texts.push((name, text.into_bytes()));
+    }
+    load_texts(texts)
+}
+
+/// The checked program of a variant; the variant must check without errors.
+fn program(changes: &[Change]) -> Program {
+    let loaded = edition_with(changes);
+    assert!(
+        !loaded.diagnostics.has_errors(),
+        "the variant checks: {:?}",
+        loaded
+            .diagnostics
+            .sorted()
+            .iter()
+            .filter(|d| d.code.starts_with('E'))
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect::<Vec<_>>()
+    );
+    loaded.checked.expect("the variant checks").program
+}
+
+fn try_simulate(program: &Program, teams: u32, seed: u64) -> Result<Report, RunError> {
+    let options = Options {
+        seed,
+        scale: Some("wbf20_result".into()),
+        ..Options::default()
+    };
+    let outcome = run(
+        program,
+        "cup",
+        teams,
+        &options,
+        &mut Simulation::new(teams, seed),
+    )?;
+    assert!(outcome.pending.is_none(), "a simulation runs to the end");
+    Ok(outcome.report)
+}
+
+fn simulate(program: &Program, teams: u32, seed: u64) -> Report {
+    try_simulate(program, teams, seed).unwrap()
+}
+
+fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
+    r.stages
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("stage `{name}` was played"))
+}
+
+fn teams_of(s: &KoStage) -> BTreeSet<u32> {
+    s.matches.iter().flat_map(|m| [m.home, m.away]).collect()
+}
+
+fn winners(s: &KoStage) -> BTreeSet<u32> {
+    s.matches.iter().map(|m| m.winner).collect()
+}
+
+fn losers(s: &KoStage) -> BTreeSet<u32> {
+    s.matches
+        .iter()
+        .map(|m| if m.winner == m.home { m.away } else { m.home })
+        .collect()
+}
+
+fn places(r: &Report) -> BTreeMap<u32, String> {
+    r.places
+        .iter()
+        .map(|l| (l.team, l.standing.clone()))
+        .collect()
+}
+
+/// Qualification order: the team at each place, best first.
+fn order(r: &Report) -> Vec<u32> {
+    r.standings.iter().map(|l| l.team).collect()
+}
+
+/// Every team ends once; places 1–4 once each, 5/6 twice.
+fn complete(r: &Report, teams: u32) {
+    assert_eq!(r.places.len(), teams as usize);
+    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    for p in ["1", "2", "3", "4"] {
+        assert_eq!(standings.iter().filter(|s| **s == p).count(), 1, "{p}");
+    }
+    assert_eq!(standings.iter().filter(|s| **s == "5/6").count(), 2);
+}
+
+fn set(teams: &[u32]) -> BTreeSet<u32> {
+    teams.iter().copied().collect()
+}
+
+#[test]
+fn twelve_qualification_rounds_instead_of_thirteen() {
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015/chairmans_cup.bfr"),
+    )
+    .unwrap();
+    let line = original
+        .lines()
+        .find(|l| l.starts_with("const cc_gh_rounds"))
+        .unwrap()
+        .to_string();
+    assert!(line.ends_with("= 13"));
+    let twelve = line.replace("= 13", "= 12");
+    let p = program(&[Change::Text(CUP, &line, &twelve)]);
+    for (teams, seed) in [(64, 5), (77, 6)] {
+        let r = simulate(&p, teams, seed);
+        assert_eq!(r.rounds.len(), 12);
+        let numbers: Vec<u32> = r.rounds.iter().map(|x| x.round).collect();
+        assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
+        // Each team plays 12 matches or 11 and a bye; no pair meets twice.
+        let mut met = BTreeSet::new();
+        let mut games: BTreeMap<u32, u32> = BTreeMap::new();
+        for round in &r.rounds {
+            for m in &round.matches {
+                assert!(met.insert((m.home.min(m.away), m.home.max(m.away))));
+                *games.entry(m.home).or_default() += 1;
+                *games.entry(m.away).or_default() += 1;
+            }
+            if let Some(b) = round.bye {
+                *games.entry(b).or_default() += 1;
+            }
+        }
+        assert_eq!(games.len(), teams as usize);
+        assert!(games.values().all(|g| *g == 12), "{games:?}");
+        // The rest of the structure is unchanged.
+        let gh = order(&r);
+        assert_eq!(teams_of(stage(&r, "cc32")), set(&gh[..32]));
+        assert_eq!(teams_of(stage(&r, "bc32_a")), set(&gh[32..64]));
+        complete(&r, teams);
+    }
+}
+
+/// 48 teams to the knockout: GH 1–32 to CC32 as before, 33–48 to BC32-A (16
+/// teams), whose 8 winners skip BC32-B and meet BC32-B's 8 winners in BC16-A;
+/// BC32-B is the 16 CC32 losers alone. From BC16-A on nothing changes.
+fn forty_eight_to_the_knockout() -> Vec<Change<'static>> {
+    vec![
+        Change::Text(KNOCKOUT, "min_teams = 64", "min_teams = 48"),
+        Change::Text(
+            KNOCKOUT,
+            "places 33..64 -> bc32_a",
+            "places 33..48 -> bc32_a",
+        ),
+        Change::InStage("bc32_a", "teams = 32", "teams = 16"),
+        Change::InStage("bc32_a", "winners -> bc32_b", "winners -> bc16_a"),
+        Change::InStage("bc32_b", "teams = 32", "teams = 16"),
+    ]
+}
+
+#[test]
+fn forty_eight_teams_to_the_knockout_instead_of_sixty_four() {
+    let p = program(&forty_eight_to_the_knockout());
+    for (teams, seed) in [(48, 1), (64, 2), (71, 3)] {
+        let r = simulate(&p, teams, seed);
+        let gh = order(&r);
+        let place: BTreeMap<u32, usize> = gh.iter().enumerate().map(|(i, t)| (*t, i + 1)).collect();
+        let cc32 = stage(&r, "cc32");
+        let bc32_a = stage(&r, "bc32_a");
+        let bc32_b = stage(&r, "bc32_b");
+        let bc16_a = stage(&r, "bc16_a");
+        assert_eq!(teams_of(cc32), set(&gh[..32]));
+        assert_eq!(teams_of(bc32_a), set(&gh[32..48]), "{teams} teams");
+        assert_eq!(bc32_a.matches.len(), 8);
+        // BC32-A brackets 33 v 48, 34 v 47, … at tables 1–8.
+        for m in &bc32_a.matches {
+            assert_eq!(place[&m.home] + place[&m.away], 81);
+            assert_eq!(m.table as usize, place[&m.home] - 32);
+        }
+        // Places 49 and below are out at the qualification.
+        for t in &gh[48..] {
+            assert_eq!(places(&r)[t], "out at Gröna Hissen");
+        }
+        // BC32-B: the CC32 losers only, brackets by GH place.
+        assert_eq!(teams_of(bc32_b), losers(cc32));
+        for m in &bc32_b.matches {
+            assert!(place[&m.home] < place[&m.away]);
+        }
+        // BC16-A: BC32-B's winners and BC32-A's winners.
+        let mut into_bc16_a = winners(bc32_b);
+        into_bc16_a.extend(winners(bc32_a));
+        assert_eq!(teams_of(bc16_a), into_bc16_a);
+        // BC32-A's losers go out there, as before.
+        for t in losers(bc32_a) {
+            assert_eq!(places(&r)[&t], "out at BC32-A");
+        }
+        // BC16-B as before: CC16 losers and BC16-A winners.
+        let mut into_bc16_b = losers(stage(&r, "cc16"));
+        into_bc16_b.extend(winners(bc16_a));
+        assert_eq!(teams_of(stage(&r, "bc16_b")), into_bc16_b);
+        complete(&r, teams);
+    }
+}
+
+#[test]
+fn cc16_losers_routed_out_instead_of_to_bc16_b() {
+    // CC16's losers go out; BC16-B leaves the flow (BC16-A's winners go straight to
+    // BC08-A, which keeps its 8 teams); the examples that name BC16-B go with it.
+    let p = program(&[
+        Change::InStage("cc16", "losers -> bc16_b", "losers -> out"),
+        Change::InStage("bc16_a", "winners -> bc16_b", "winners -> bc08_a"),
+        Change::DropStage("bc16_b"),
+        Change::Text(
+            CUP,
+            "  cup.bc16_b.screens == cc_stage_has_screens(false, cup.bc16_b.order)\n",
+            "",
+        ),
+        Change::Text(
+            KNOCKOUT,
+            "  cup.bc16_b.system == cc_system_level(Phase.Knockout, cup.bc16_b.boards * 1 board)\n",
+            "",
+        ),
+        Change::Text(KNOCKOUT, "  cup.bc16_b.boards == 32\n", ""),
+    ]);
+    for (teams, seed) in [(64, 8), (90, 9)] {
+        let r = simulate(&p, teams, seed);
+        assert!(r.stages.iter().all(|s| s.name != "bc16_b"));
+        assert_eq!(r.stages.len(), 13);
+        let cc16_losers = losers(stage(&r, "cc16"));
+        assert_eq!(cc16_losers.len(), 8);
+        let final_places = places(&r);
+        for t in &cc16_losers {
+            assert_eq!(final_places[t], "out at CC16", "team {t}");
+        }
+        assert_eq!(teams_of(stage(&r, "bc08_a")), winners(stage(&r, "bc16_a")));
+        complete(&r, teams);
+    }
+    // In the 2015 edition the same teams play on in BC16-B.
+    let original = program(&[]);
+    let r = simulate(&original, 64, 8);
+    let cc16_losers = losers(stage(&r, "cc16"));
+    assert!(cc16_losers.is_subset(&teams_of(stage(&r, "bc16_b"))));
+    for t in &cc16_losers {
+        assert_ne!(places(&r)[t], "out at CC16");
+    }
+}
+
+#[test]
+fn min_teams_is_data() {
+    // 2015: 48 teams have no rule.
+    let original = program(&[]);
+    let err = try_simulate(&original, 48, 1).unwrap_err();
+    assert!(err.to_string().contains("no rule for 48 teams"), "{err}");
+    assert!(matches!(err, RunError::Plan(_)));
+
+    // `min_teams = 48` alone: the run gets past the limit, and stops where the
+    // structure does not fit 48 teams (BC32-A is declared for 32).
+    let lowered = program(&[Change::Text(KNOCKOUT, "min_teams = 64", "min_teams = 48")]);
+    let err = try_simulate(&lowered, 48, 1).unwrap_err();
+    assert!(!err.to_string().contains("no rule for"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("stage `bc32_a` is declared for 32 teams but 16 arrived"),
+        "{err}"
+    );
+    // 47 is still below the limit.
+    let err = try_simulate(&lowered, 47, 1).unwrap_err();
+    assert!(err.to_string().contains("no rule for 47 teams"), "{err}");
+
+    // With a structure for 48 teams, 48 teams run to the end.
+    let p = program(&forty_eight_to_the_knockout());
+    let r = simulate(&p, 48, 4);
+    assert_eq!(r.teams, 48);
+    assert_eq!(r.standings.len(), 48);
+    assert!(r.places.iter().all(|l| l.standing != "out at Gröna Hissen"));
+    complete(&r, 48);
+    let err = try_simulate(&p, 47, 4).unwrap_err();
+    assert!(err.to_string().contains("no rule for 47 teams"), "{err}");
+}
