@@ -60,6 +60,12 @@ pub trait Source {
     fn withdrawn_after_draw(&mut self, _stage: &str) -> Vec<u32> {
         Vec::new()
     }
+    /// A qualification round has been drawn, as (home, away) in table order, before
+    /// any of its results is asked for.
+    fn round_drawn(&mut self, _round: u32, _pairs: &[(u32, u32)], _bye: Option<u32>) {}
+    /// A knockout stage has been drawn, as (home, away) in table order, before any of
+    /// its results is asked for.
+    fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
 }
 
 /// Why a run stopped before the end.
@@ -311,6 +317,7 @@ impl Runner<'_> {
                 })
                 .map_err(rule_err)?
             };
+            source.round_drawn(round, &pairing.pairs, pairing.bye);
             let mut matches = Vec::new();
             for (table, (home, away)) in pairing.pairs.iter().enumerate() {
                 let Some((hi, ai)) = source.qualification_result(round, *home, *away, q.boards)
@@ -498,6 +505,14 @@ impl Runner<'_> {
                 draw.finish().map_err(rule_err)?.pairings
             }
         };
+        let drawn = pairings
+            .iter()
+            .map(|p| {
+                home_and_away(p, book, HomeReading::BetterRanking).map(|s| (s.home.0, s.away.0))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(rule_err)?;
+        source.stage_drawn(&stage.name, &drawn);
         let mut matches = Vec::new();
         let bracket = Bracket::Main;
         let withdrawn: BTreeSet<TeamId> = source
