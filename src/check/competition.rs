@@ -242,8 +242,11 @@ impl Checker {
             };
             let ok = match (want, &value.ty) {
                 (_, Type::Error) => true,
-                // `boards = 32` and `boards = 32 boards` say the same.
-                (Want::Number, Type::Num(_)) => true,
+                // `boards = 32` and `boards = 32 boards` say the same; a rule of one
+                // parameter is applied to the number of teams when the stage is run.
+                (Want::Number, Type::Num(_)) | (Want::Number | Want::AnyQuantity, Type::Rule) => {
+                    true
+                }
                 (Want::Date, Type::Date)
                 | (Want::DateTime, Type::DateTime)
                 | (Want::Bool, Type::Bool) => true,

@@ -3,6 +3,7 @@
 
 pub mod knockout;
 pub mod rng;
+pub mod round_robin;
 pub mod scoring;
 pub mod standings;
 pub mod swiss;

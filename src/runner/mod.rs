@@ -124,7 +124,7 @@ pub fn run(
     options: &Options,
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
-    let plan = plan::plan(program, name).map_err(|e| RunError::Plan(e.0))?;
+    let plan = plan::plan(program, name, teams).map_err(|e| RunError::Plan(e.0))?;
     let mut runner = Runner {
         program,
         plan: &plan,
@@ -171,6 +171,14 @@ impl Runner<'_> {
                 self.plan.name
             )));
         }
+        if let Some(max) = self.plan.max_teams
+            && teams > max
+        {
+            return Err(RunError::Plan(format!(
+                "the edition has no rule for {teams} teams: `{}` takes at most {max}",
+                self.plan.name
+            )));
+        }
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
         let mut finals: BTreeMap<TeamId, String> = BTreeMap::new();
@@ -192,7 +200,13 @@ impl Runner<'_> {
                         .places
                         .iter()
                         .find(|(a, b, _)| *a <= place && place <= *b)
-                        .map_or(q.rest, |(_, _, t)| *t);
+                        .map_or(q.rest, |(a, b, t)| match *t {
+                            // `places 1..16 -> place 1..16`: each keeps its own place.
+                            Target::Place(c, d) if d - c == b - a => {
+                                Target::Place(c + place - a, c + place - a)
+                            }
+                            other => other,
+                        });
                     self.send(to, 0, *team, &mut inflow, &mut finals, &q.title);
                 }
                 placed
@@ -294,7 +308,21 @@ impl Runner<'_> {
                     standings.adjust(t, carry).map_err(rule_err)?;
                 }
             }
-            let pairing = if round == 1 {
+            let pairing = if q.format == plan::QualFormat::RoundRobin {
+                // The schedule is fixed in advance; the seed draws the seats.
+                let mut seats = team_ids.clone();
+                crate::engine::rng::SplitMix64::new(self.options.seed).shuffle(&mut seats);
+                let r = crate::engine::round_robin::schedule(&seats)
+                    .into_iter()
+                    .nth(usize::try_from(round - 1).unwrap_or(usize::MAX))
+                    .ok_or_else(|| {
+                        RunError::Rule(format!("round {round} is not in the schedule"))
+                    })?;
+                crate::engine::swiss::Round {
+                    pairs: r.pairs,
+                    bye: r.bye,
+                }
+            } else if round == 1 {
                 let playing: Vec<u32> = team_ids
                     .iter()
                     .copied()

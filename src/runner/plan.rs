@@ -34,6 +34,16 @@ pub enum DrawKind {
     Fixed,
 }
 
+/// How a qualification pairs its rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QualFormat {
+    /// By standings, no repeat opponents, the first round drawn (a `format` variant
+    /// named anything but `RoundRobin`, or no `format`).
+    Swiss,
+    /// All play all (a `format` variant named `RoundRobin`).
+    RoundRobin,
+}
+
 /// The ranked qualification.
 #[derive(Debug, Clone)]
 pub struct Qualification {
@@ -41,7 +51,9 @@ pub struct Qualification {
     pub name: String,
     /// Its title as the document writes it.
     pub title: String,
-    /// Rounds to play.
+    /// How rounds are paired.
+    pub format: QualFormat,
+    /// Rounds to play (a round robin plays as many as its schedule has).
     pub rounds: u32,
     /// Boards per match.
     pub boards: Decimal,
@@ -89,6 +101,8 @@ pub struct Plan {
     pub title: String,
     /// The smallest field the document gives a rule for.
     pub min_teams: Option<u32>,
+    /// The largest.
+    pub max_teams: Option<u32>,
     /// The qualification, if any.
     pub qualification: Option<Qualification>,
     /// Knockout stages in the document's order.
@@ -109,17 +123,39 @@ fn prop<'a>(props: &'a [(String, Expr)], key: &str) -> Option<&'a Expr> {
     props.iter().find(|(k, _)| k == key).map(|(_, e)| e)
 }
 
+/// A property's value. A property that names a rule of one parameter is that rule
+/// applied to the number of teams: `boards = boards_for_field` lets the match
+/// length follow the field size, as the edition's own scale says.
 fn value(
     program: &Program,
     props: &[(String, Expr)],
     key: &str,
+    teams: u32,
 ) -> Result<Option<Value>, PlanError> {
-    match prop(props, key) {
-        None => Ok(None),
-        Some(e) => Evaluator::new(program)
-            .eval_closed(e)
+    let Some(e) = prop(props, key) else {
+        return Ok(None);
+    };
+    let mut ev = Evaluator::new(program);
+    let v = ev
+        .eval_closed(e)
+        .map_err(|err| PlanError(format!("`{key}` cannot be computed: {}", err.message)))?;
+    let Value::Rule(name) = &v else {
+        return Ok(Some(v));
+    };
+    let Some((index, rule)) = program.rule(name) else {
+        return Ok(Some(v));
+    };
+    match rule.params.as_slice() {
+        // `vp_scale` and `tie_break` name rules for what they are, not for the field size.
+        [(_, crate::ir::Type::Num(unit))] if !matches!(key, "tie_break" | "vp_scale") => ev
+            .call(
+                index,
+                vec![Value::Num(Decimal::from(teams), unit.clone())],
+                e.span,
+            )
             .map(Some)
-            .map_err(|err| PlanError(format!("`{key}` cannot be computed: {}", err.message))),
+            .map_err(|err| PlanError(format!("`{key}` for {teams} teams: {}", err.message))),
+        _ => Ok(Some(v)),
     }
 }
 
@@ -127,15 +163,21 @@ fn number(
     program: &Program,
     props: &[(String, Expr)],
     key: &str,
+    teams: u32,
 ) -> Result<Option<Decimal>, PlanError> {
-    Ok(match value(program, props, key)? {
+    Ok(match value(program, props, key, teams)? {
         Some(Value::Num(n, _)) => Some(n),
         _ => None,
     })
 }
 
-fn whole(program: &Program, props: &[(String, Expr)], key: &str) -> Result<Option<u32>, PlanError> {
-    Ok(number(program, props, key)?.and_then(|n| n.to_u32()))
+fn whole(
+    program: &Program,
+    props: &[(String, Expr)],
+    key: &str,
+    teams: u32,
+) -> Result<Option<u32>, PlanError> {
+    Ok(number(program, props, key, teams)?.and_then(|n| n.to_u32()))
 }
 
 fn variant_name(program: &Program, v: &Value) -> Option<String> {
@@ -233,7 +275,7 @@ fn target(to: &RouteTarget, stage_index: &[Option<usize>]) -> Target {
 }
 
 /// Reads the competition `name` of `program` into a plan.
-pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
+pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError> {
     let comp = program
         .competitions
         .iter()
@@ -253,7 +295,7 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
     let mut ko: Vec<(u32, usize)> = Vec::new();
     for (i, s) in comp.stages.iter().enumerate() {
         if !s.qualification {
-            let order = whole(program, &s.properties, "order")?
+            let order = whole(program, &s.properties, "order", teams)?
                 .unwrap_or(u32::try_from(i).unwrap_or(0) + 1);
             ko.push((order, i));
         }
@@ -270,7 +312,7 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
         let Some(s) = comp.stages.get(*i) else {
             continue;
         };
-        let draw = match value(program, &s.properties, "draw")? {
+        let draw = match value(program, &s.properties, "draw", teams)? {
             Some(v) => match variant_name(program, &v).as_deref() {
                 Some("Choice" | "RankedChoice") => DrawKind::Choice,
                 Some("Brackets") => DrawKind::Brackets,
@@ -295,8 +337,8 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
             name: s.name.clone(),
             title: s.title.clone().unwrap_or_else(|| s.name.clone()),
             order: *order,
-            teams: whole(program, &s.properties, "teams")?,
-            boards: number(program, &s.properties, "boards")?.ok_or_else(|| {
+            teams: whole(program, &s.properties, "teams", teams)?,
+            boards: number(program, &s.properties, "boards", teams)?.ok_or_else(|| {
                 PlanError(format!(
                     "stage `{}` does not say how many boards it plays",
                     s.name
@@ -310,13 +352,13 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
     let qualification = match comp.stages.iter().find(|s| s.qualification) {
         None => None,
         Some(q) => {
-            let scale = match value(program, &q.properties, "vp_scale")? {
+            let scale = match value(program, &q.properties, "vp_scale", teams)? {
                 Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
                 _ => None,
             };
             let late_start = match (
-                whole(program, &q.properties, "late_start_round")?,
-                number(program, &q.properties, "carry_over")?,
+                whole(program, &q.properties, "late_start_round", teams)?,
+                number(program, &q.properties, "carry_over", teams)?,
             ) {
                 (Some(r), Some(c)) => Some((r, c)),
                 _ => None,
@@ -330,23 +372,37 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
                     _ => {}
                 }
             }
+            let format = match value(program, &q.properties, "format", teams)? {
+                Some(v) if variant_name(program, &v).as_deref() == Some("RoundRobin") => {
+                    QualFormat::RoundRobin
+                }
+                _ => QualFormat::Swiss,
+            };
+            // An all-play-all has as many rounds as its schedule; a Swiss says how many.
+            let rounds = match (format, whole(program, &q.properties, "rounds", teams)?) {
+                (QualFormat::RoundRobin, _) => teams - 1 + teams % 2,
+                (QualFormat::Swiss, Some(r)) => r,
+                (QualFormat::Swiss, None) => {
+                    return Err(PlanError(format!(
+                        "`{}` does not say how many rounds it plays",
+                        q.name
+                    )));
+                }
+            };
             Some(Qualification {
                 name: q.name.clone(),
                 title: q.title.clone().unwrap_or_else(|| q.name.clone()),
-                rounds: whole(program, &q.properties, "rounds")?.ok_or_else(|| {
-                    PlanError(format!(
-                        "`{}` does not say how many rounds it plays",
-                        q.name
-                    ))
-                })?,
-                boards: number(program, &q.properties, "boards")?.ok_or_else(|| {
+                format,
+                rounds,
+                boards: number(program, &q.properties, "boards", teams)?.ok_or_else(|| {
                     PlanError(format!(
                         "`{}` does not say how many boards a match has",
                         q.name
                     ))
                 })?,
                 scale,
-                bye_score: number(program, &q.properties, "bye_score")?.unwrap_or(Decimal::ZERO),
+                bye_score: number(program, &q.properties, "bye_score", teams)?
+                    .unwrap_or(Decimal::ZERO),
                 late_start,
                 tie_break: tie_break_chain(program, &q.properties)?,
                 places,
@@ -357,7 +413,8 @@ pub fn plan(program: &Program, name: &str) -> Result<Plan, PlanError> {
     Ok(Plan {
         name: comp.name.clone(),
         title: comp.title.clone().unwrap_or_else(|| comp.name.clone()),
-        min_teams: whole(program, &comp.properties, "min_teams")?,
+        min_teams: whole(program, &comp.properties, "min_teams", teams)?,
+        max_teams: whole(program, &comp.properties, "max_teams", teams)?,
         qualification,
         stages,
     })

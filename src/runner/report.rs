@@ -186,8 +186,15 @@ impl Report {
         }
         if !self.places.is_empty() {
             let _ = writeln!(out, "\nFinal places");
+            let width = self
+                .places
+                .iter()
+                .map(|l| l.standing.chars().count())
+                .max()
+                .unwrap_or(0);
             for l in &self.places {
-                let _ = writeln!(out, "{:>14}  {}", l.standing, name(l.team));
+                let pad = width.saturating_sub(l.standing.chars().count());
+                let _ = writeln!(out, "{}{}  {}", " ".repeat(pad), l.standing, name(l.team));
             }
         }
         out
