@@ -12,6 +12,8 @@ pub mod report;
 pub mod simulate;
 
 use crate::engine::knockout::TeamId;
+pub use crate::engine::knockout::absent::Arrival;
+use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
 use crate::engine::knockout::draw::{Pairing, brackets};
 use crate::engine::knockout::outcome::{
@@ -19,6 +21,7 @@ use crate::engine::knockout::outcome::{
 };
 use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules, TieOrder};
 use crate::engine::knockout::seating::{HomeReading, home_and_away};
+use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
 use crate::engine::standings::{MatchResult, Standings};
 use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
@@ -59,6 +62,19 @@ pub trait Source {
     /// Teams that withdraw after the draw of a stage: their matches are walkovers.
     fn withdrawn_after_draw(&mut self, _stage: &str) -> Vec<u32> {
         Vec::new()
+    }
+    /// Teams that withdraw at the time of a stage's draw.
+    fn withdrawn_at_draw(&mut self, _stage: &str) -> Vec<u32> {
+        Vec::new()
+    }
+    /// Choosing teams not present when a stage's choice begins, with when they arrive.
+    fn absent_choosers(&mut self, _stage: &str) -> Vec<(u32, Arrival)> {
+        Vec::new()
+    }
+    /// All captains' choices of a stage in the order made (needed when choosers are
+    /// absent, since the order of turns then changes), if known.
+    fn choices_in_order(&mut self, _stage: &str) -> Option<Vec<(u32, u32)>> {
+        None
     }
     /// A qualification round has been drawn, as (home, away) in table order, before
     /// any of its results is asked for.
@@ -506,17 +522,76 @@ impl Runner<'_> {
                 positions.len()
             )));
         }
+        // Withdrawals at the time of the draw: where the stage chooses by ranking, the
+        // next team moves up (BC-DRAWS); elsewhere the document has no rule (AMB-10).
+        let at_draw: BTreeSet<TeamId> = source
+            .withdrawn_at_draw(&stage.name)
+            .into_iter()
+            .map(TeamId)
+            .collect();
+        if !at_draw.is_empty() && stage.draw != DrawKind::RankedChoice {
+            return Err(RunError::Rule(format!(
+                "the document has no rule for a withdrawal at the draw of {}",
+                stage.title
+            )));
+        }
+        for t in &at_draw {
+            finals.insert(*t, format!("withdrew at {}", stage.title));
+        }
         let mut choices = Vec::new();
-        let pairings: Vec<Pairing> = match stage.draw {
-            DrawKind::Brackets | DrawKind::Fixed => brackets(&positions).map_err(rule_err)?,
-            DrawKind::Choice => {
-                let mut draw =
-                    ChoiceDraw::upper_half_chooses(&positions, TableNumbering::ChooserPosition)
+        let absent = source.absent_choosers(&stage.name);
+        let outcome = match stage.draw {
+            DrawKind::Brackets | DrawKind::Fixed => crate::engine::knockout::DrawOutcome {
+                pairings: brackets(&positions).map_err(rule_err)?,
+                byes: Vec::new(),
+            },
+            DrawKind::Choice if !absent.is_empty() => {
+                // Absent captains lose their turn (CC-ABSENT); the choices come in the
+                // order they were made.
+                let (upper, lower) =
+                    crate::engine::knockout::draw::split_halves(&positions).map_err(rule_err)?;
+                let Some(made) = source.choices_in_order(&stage.name) else {
+                    return Ok(Some(Pending {
+                        next: format!("{}: the captains' choices, in the order made", stage.title),
+                    }));
+                };
+                let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
+                let made: Vec<(TeamId, TeamId)> = made
+                    .into_iter()
+                    .map(|(a, b)| (TeamId(a), TeamId(b)))
+                    .collect();
+                choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
+                run_choice_with_absentees(
+                    &upper,
+                    &lower,
+                    &arrivals,
+                    &made,
+                    book,
+                    &AbsentChoiceRules::default(),
+                )
+                .map_err(rule_err)?
+            }
+            DrawKind::Choice | DrawKind::RankedChoice => {
+                if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
+                    return Err(RunError::Rule(format!(
+                        "absent captains are not covered at {} (AMB-19)",
+                        stage.title
+                    )));
+                }
+                let half = positions.len().div_ceil(2);
+                let split =
+                    choice_positions(&positions, half, &at_draw, DrawWithdrawalRule::MoveUp)
                         .map_err(rule_err)?;
+                let mut draw = ChoiceDraw::new(
+                    split.choosers,
+                    split.candidates,
+                    TableNumbering::ChooserPosition,
+                )
+                .map_err(rule_err)?;
                 while let Some(chooser) = draw.next_chooser() {
                     let candidates: Vec<u32> =
                         draw.remaining_candidates().iter().map(|t| t.0).collect();
-                    if candidates.len() == 1 {
+                    if candidates.len() <= 1 {
                         break;
                     }
                     let Some(chosen) = source.choice(&stage.name, chooser.0, &candidates) else {
@@ -530,9 +605,23 @@ impl Runner<'_> {
                     draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
                     choices.push((chooser.0, chosen));
                 }
-                draw.finish().map_err(rule_err)?.pairings
+                draw.finish().map_err(rule_err)?
             }
         };
+        // A chooser left without an opponent goes through without a match and takes
+        // over no ranking (AMB-7, AMB-9).
+        for team in &outcome.byes {
+            self.send(
+                stage.winners,
+                stage.order,
+                *team,
+                inflow,
+                finals,
+                &stage.title,
+            );
+        }
+        let byes = outcome.byes;
+        let pairings: Vec<Pairing> = outcome.pairings;
         let drawn = pairings
             .iter()
             .map(|p| {
@@ -632,6 +721,9 @@ impl Runner<'_> {
             boards: stage.boards,
             draw: format!("{:?}", stage.draw).to_lowercase(),
             choices,
+            positions: positions.iter().map(|t| t.0).collect(),
+            withdrawn: at_draw.iter().map(|t| t.0).collect(),
+            byes: byes.iter().map(|t| t.0).collect(),
             matches,
         });
         Ok(None)

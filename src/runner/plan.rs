@@ -26,8 +26,12 @@ pub enum Target {
 /// How a knockout stage's matches are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrawKind {
-    /// The upper half chooses opponents in turn among the lower half.
+    /// The upper half chooses opponents in turn among the lower half; absent
+    /// captains lose their turn (`Choice`).
     Choice,
+    /// The best-ranked half chooses among the rest; a withdrawal among the choosers at
+    /// the time of the draw moves the next team up (`RankedChoice`).
+    RankedChoice,
     /// Position p meets position n + 1 − p.
     Brackets,
     /// Two teams: they meet.
@@ -314,7 +318,8 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         };
         let draw = match value(program, &s.properties, "draw", teams)? {
             Some(v) => match variant_name(program, &v).as_deref() {
-                Some("Choice" | "RankedChoice") => DrawKind::Choice,
+                Some("Choice") => DrawKind::Choice,
+                Some("RankedChoice") => DrawKind::RankedChoice,
                 Some("Brackets") => DrawKind::Brackets,
                 Some("Fixed") => DrawKind::Fixed,
                 other => {

@@ -90,6 +90,12 @@ pub struct KoStage {
     pub boards: Decimal,
     /// How it was drawn.
     pub draw: String,
+    /// The teams in position order (by origin, then ranking), before withdrawals.
+    pub positions: Vec<u32>,
+    /// Teams that withdrew at the draw.
+    pub withdrawn: Vec<u32>,
+    /// Teams that went through without a match.
+    pub byes: Vec<u32>,
     /// Choices in the order made: (chooser, chosen).
     pub choices: Vec<(u32, u32)>,
     /// The matches.

@@ -1,0 +1,203 @@
+//! Withdrawals and absent captains in the Chairman's Cup / Bonus Cup, run from
+//! `rules/2015`: a withdrawal among the choosers of BC08-A moves the 5th team up and
+//! the last chooser goes through (BC-DRAWS, AMB-7); a withdrawal after the draw is a
+//! walkover; an absent CC captain who never arrives gets the team left over
+//! (CC-ABSENT); a withdrawal at a CC draw has no rule (AMB-10).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use bfr::edition::load;
+use bfr::ir::Program;
+use bfr::runner::report::{KoStage, Report};
+use bfr::runner::simulate::Simulation;
+use bfr::runner::{Arrival, Options, RunError, Source, run};
+use rust_decimal::Decimal;
+use std::path::Path;
+
+fn program() -> Program {
+    let loaded = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015")).unwrap();
+    loaded.checked.unwrap().program
+}
+
+fn options() -> Options {
+    Options {
+        seed: 5,
+        scale: Some("wbf20_result".into()),
+        ..Options::default()
+    }
+}
+
+/// A simulation with scripted withdrawals and absences at one stage.
+struct Scripted {
+    sim: Simulation,
+    stage: &'static str,
+    at_draw: Vec<u32>,
+    after_draw: Vec<u32>,
+    absent: Vec<(u32, Arrival)>,
+    choices: Option<Vec<(u32, u32)>>,
+}
+
+impl Scripted {
+    fn new(stage: &'static str) -> Self {
+        Scripted {
+            sim: Simulation::new(64, 5),
+            stage,
+            at_draw: Vec::new(),
+            after_draw: Vec::new(),
+            absent: Vec::new(),
+            choices: None,
+        }
+    }
+}
+
+impl Source for Scripted {
+    fn qualification_result(
+        &mut self,
+        r: u32,
+        h: u32,
+        a: u32,
+        b: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        self.sim.qualification_result(r, h, a, b)
+    }
+    fn choice(&mut self, s: &str, c: u32, cands: &[u32]) -> Option<u32> {
+        self.sim.choice(s, c, cands)
+    }
+    fn knockout_result(
+        &mut self,
+        s: &str,
+        h: u32,
+        a: u32,
+        b: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        self.sim.knockout_result(s, h, a, b)
+    }
+    fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
+        if s == self.stage {
+            self.at_draw.clone()
+        } else {
+            Vec::new()
+        }
+    }
+    fn withdrawn_after_draw(&mut self, s: &str) -> Vec<u32> {
+        if s == self.stage {
+            self.after_draw.clone()
+        } else {
+            Vec::new()
+        }
+    }
+    fn absent_choosers(&mut self, s: &str) -> Vec<(u32, Arrival)> {
+        if s == self.stage {
+            self.absent.clone()
+        } else {
+            Vec::new()
+        }
+    }
+    fn choices_in_order(&mut self, s: &str) -> Option<Vec<(u32, u32)>> {
+        if s == self.stage {
+            self.choices.clone()
+        } else {
+            None
+        }
+    }
+}
+
+fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
+    r.stages.iter().find(|s| s.name == name).unwrap()
+}
+
+fn standing(r: &Report, team: u32) -> String {
+    r.places
+        .iter()
+        .find(|l| l.team == team)
+        .unwrap()
+        .standing
+        .clone()
+}
+
+#[test]
+fn a_withdrawal_among_the_choosers_moves_the_fifth_up_and_the_last_chooser_goes_through() {
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc08_a"))
+        .unwrap()
+        .report;
+    let positions = stage(&plain, "bc08_a").positions.clone();
+    assert_eq!(positions.len(), 8);
+    let mut source = Scripted::new("bc08_a");
+    source.at_draw = vec![positions[0]];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "bc08_a");
+    assert_eq!(s.positions, positions, "the same field reached the draw");
+    assert_eq!(s.withdrawn, vec![positions[0]]);
+    // Teams 2–5 now choose; with three candidates left the last chooser (the team
+    // that moved up) has no opponent and goes through (AMB-7).
+    let choosers: Vec<u32> = s.choices.iter().map(|(c, _)| *c).collect();
+    assert_eq!(choosers, positions[1..3].to_vec());
+    assert_eq!(s.matches.len(), 3);
+    assert_eq!(s.byes, vec![positions[4]]);
+    assert_eq!(standing(&r, positions[0]), "withdrew at BC08-A");
+    assert!(stage(&r, "bc08_b").positions.contains(&positions[4]));
+}
+
+#[test]
+fn a_withdrawal_after_the_draw_is_a_walkover() {
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc16_b"))
+        .unwrap()
+        .report;
+    let m = &stage(&plain, "bc16_b").matches[0];
+    let mut source = Scripted::new("bc16_b");
+    source.after_draw = vec![m.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let w = &stage(&r, "bc16_b").matches[0];
+    assert_eq!((w.home, w.away), (m.home, m.away));
+    assert_eq!(w.winner, m.away);
+    assert_eq!(w.decided_by, "walkover");
+}
+
+#[test]
+fn an_absent_captain_who_never_arrives_gets_the_team_left_over() {
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("cc16"))
+        .unwrap()
+        .report;
+    let positions = stage(&plain, "cc16").positions.clone();
+    let (upper, lower) = positions.split_at(8);
+    // The captain of position 1 is absent throughout; 2–8 choose the best team left.
+    let mut choices = Vec::new();
+    let mut left: Vec<u32> = lower.to_vec();
+    for chooser in &upper[1..] {
+        choices.push((*chooser, left.remove(0)));
+    }
+    let leftover = left[0];
+    let mut source = Scripted::new("cc16");
+    source.absent = vec![(upper[0], Arrival::Never)];
+    source.choices = Some(choices);
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "cc16");
+    let m = s
+        .matches
+        .iter()
+        .find(|m| m.home == upper[0] || m.away == upper[0])
+        .unwrap();
+    let opponent = if m.home == upper[0] { m.away } else { m.home };
+    assert_eq!(opponent, leftover);
+    // Table assignments stay as they were: the absent team keeps table 1.
+    assert_eq!(m.table, 1);
+}
+
+#[test]
+fn a_withdrawal_at_a_cc_draw_has_no_rule() {
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("cc16"))
+        .unwrap()
+        .report;
+    let mut source = Scripted::new("cc16");
+    source.at_draw = vec![stage(&plain, "cc16").positions[0]];
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => {
+            assert!(m.contains("no rule for a withdrawal at the draw"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
