@@ -13,6 +13,7 @@ pub mod diag;
 pub mod edition;
 pub mod engine;
 pub mod eval;
+pub mod event;
 pub mod ir;
 pub mod runner;
 pub mod source;

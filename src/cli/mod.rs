@@ -5,6 +5,7 @@
 //! failure.
 
 mod commands;
+mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -98,6 +99,14 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         late: Vec<u32>,
     },
+    /// Run an event file (results, choices, incidents) through the edition's rules:
+    /// the report so far, and what comes next.
+    Run {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The event file (`.toml`, or `.json`); see docs/events.md.
+        event: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -161,6 +170,7 @@ pub fn run(cli: &Cli) -> u8 {
             scale.clone(),
             late,
         ),
+        Command::Run { edition, event } => run::run(&out, edition, event),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

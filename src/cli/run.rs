@@ -1,0 +1,103 @@
+//! `bfr run <edition> <event>`: an event file played through the edition's rules.
+
+use super::commands::Output;
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::{self, Diagnostics};
+use crate::edition;
+use crate::source::Sources;
+use std::io::Write;
+use std::path::Path;
+
+fn stdout(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_json::Value {
+    serde_json::Value::Array(
+        diags
+            .sorted()
+            .into_iter()
+            .map(|d| diag::to_json(d, sources))
+            .collect(),
+    )
+}
+
+fn json(v: &serde_json::Value) {
+    stdout(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(v).unwrap_or_default()
+    ));
+}
+
+/// `bfr run`
+pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
+    let io = |path: &Path, message: String| {
+        match out.format {
+            Format::Text => stderr(&format!("error: {message}\n")),
+            Format::Json => json(&serde_json::json!({
+                "error": "io", "path": path.display().to_string(), "message": message
+            })),
+        }
+        EXIT_IO
+    };
+    let mut loaded = match edition::load(edition_path) {
+        Ok(l) => l,
+        Err(e) => return io(&e.path, e.to_string()),
+    };
+    let Some(checked) = loaded.checked.take() else {
+        match out.format {
+            Format::Text => {
+                for d in loaded.diagnostics.sorted() {
+                    stderr(&diag::render(d, &loaded.sources, out.colour));
+                }
+                stderr(&format!(
+                    "{}: {} errors; fix them first (`bfr check {}`)\n",
+                    edition_path.display(),
+                    loaded.diagnostics.error_count(),
+                    edition_path.display()
+                ));
+            }
+            Format::Json => json(&serde_json::json!({
+                "report": null, "pending": null,
+                "diagnostics": diagnostics_json(&loaded.diagnostics, &loaded.sources),
+            })),
+        }
+        return EXIT_FOUND;
+    };
+    let bytes = match std::fs::read(event_path) {
+        Ok(b) => b,
+        Err(e) => {
+            return io(
+                event_path,
+                format!("cannot read `{}`: {e}", event_path.display()),
+            );
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // The edition's own warnings are `bfr check`'s business; only the event's problems here.
+    let mut sources = loaded.sources;
+    let ran = crate::event::run(
+        &checked,
+        &mut sources,
+        &event_path.display().to_string(),
+        &text,
+    );
+    match out.format {
+        Format::Text => {
+            for d in ran.diagnostics.sorted() {
+                stderr(&diag::render(d, &sources, out.colour));
+            }
+            stdout(&ran.render());
+        }
+        Format::Json => json(&ran.to_json(&sources)),
+    }
+    if ran.diagnostics.has_errors() || ran.outcome.is_none() {
+        EXIT_FOUND
+    } else {
+        EXIT_OK
+    }
+}

@@ -1,0 +1,131 @@
+//! Event files: what happened at a competition, written by the tournament
+//! director, run against an edition's rules (`bfr run <edition> <event>`).
+//!
+//! An event file (TOML, or the same structure in JSON; see `docs/events.md`) lists
+//! the teams, the results of each qualification round, each knockout stage's
+//! choices, withdrawals and results, and incidents whose penalty the edition's own
+//! rules decide. [`run`] reads it, checks it against the edition and drives the
+//! [`runner`](crate::runner) through an [`EventSource`]; problems are
+//! [`Diagnostic`]s with codes `E07xx` and spans into the file.
+
+mod file;
+mod model;
+mod render;
+mod source;
+
+pub use model::{At, Choice, Effect, Event, Incident, MatchResult, RoundEntry, StageEntry, Team};
+pub use render::{IncidentLine, Next, NextMatch};
+pub use source::EventSource;
+
+use crate::check::Checked;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::runner::{self, Options, Outcome};
+use crate::source::{FileId, Sources, Span};
+use std::collections::BTreeMap;
+
+/// A run of an event file: how far it got, what comes next, and every problem.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    /// The file's id in the [`Sources`] it was added to.
+    pub file: FileId,
+    /// The runner's outcome; `None` when the file could not be run at all.
+    pub outcome: Option<Outcome>,
+    /// What comes next, with the draw of the round or stage if it is known; `None`
+    /// when the competition is complete (or the file could not be run).
+    pub next: Option<Next>,
+    /// Every incident and what the rules made of it.
+    pub incidents: Vec<IncidentLine>,
+    /// Team names by id.
+    pub names: BTreeMap<u32, String>,
+    /// Every problem found, in the file and during the run.
+    pub diagnostics: Diagnostics,
+}
+
+impl Ran {
+    /// A team's name, as the event file gives it.
+    pub fn name(&self, team: u32) -> String {
+        self.names
+            .get(&team)
+            .cloned()
+            .unwrap_or_else(|| format!("Team {team}"))
+    }
+}
+
+/// Whether a file name says JSON (`.json`); anything else is read as TOML.
+pub fn is_json(name: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Reads event file `name` with contents `text` (added to `sources`), checks it
+/// against the edition and runs it as far as it goes.
+pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> Ran {
+    let file = sources.add(name, text);
+    let mut ran = Ran {
+        file,
+        outcome: None,
+        next: None,
+        incidents: Vec::new(),
+        names: BTreeMap::new(),
+        diagnostics: Diagnostics::default(),
+    };
+    let (event, diags) = model::parse(text, file, is_json(name));
+    ran.diagnostics.extend(diags);
+    let Some(mut event) = event else {
+        return ran;
+    };
+    ran.names = event.teams.iter().map(|t| (t.id, t.name.clone())).collect();
+    let (ok, diags) = model::resolve(&mut event, checked, text);
+    ran.diagnostics.extend(diags);
+    ran.incidents = render::incident_lines(&event);
+    if !ok {
+        return ran;
+    }
+    let options = Options {
+        seed: event.seed,
+        scale: event.vp_scale.as_ref().map(|(s, _)| s.clone()),
+        late_starters: event
+            .teams
+            .iter()
+            .filter(|t| t.late)
+            .map(|t| t.id)
+            .collect(),
+    };
+    let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
+    let mut source = EventSource::new(&event);
+    match runner::run(
+        &checked.program,
+        &event.competition.0,
+        teams,
+        &options,
+        &mut source,
+    ) {
+        Ok(outcome) => {
+            let (next, diags) = source.finish(&outcome);
+            ran.diagnostics.extend(diags);
+            ran.next = next;
+            ran.outcome = Some(outcome);
+        }
+        Err(e) => {
+            let (_, diags) = source.finish_without_outcome();
+            ran.diagnostics.extend(diags);
+            let mut d = Diagnostic::error(
+                "E0714",
+                format!("the rules cannot run this event: {e}"),
+                event.competition.1,
+            )
+            .with_label("running this competition stopped");
+            if let Some((_, at)) = &event.vp_scale {
+                d = d.with_note(*at, "the VP scale this event names");
+            }
+            ran.diagnostics.push(d);
+        }
+    }
+    ran
+}
+
+/// A span in `file` from a byte range.
+pub(crate) fn span(file: FileId, r: &std::ops::Range<usize>) -> Span {
+    Span::new(file, r.start, r.end)
+}

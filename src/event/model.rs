@@ -1,0 +1,728 @@
+//! The event as bfr uses it: entries parsed and checked, each with its span.
+
+use super::file::{self, RawEvent, Sp};
+use super::span;
+use crate::check::Checked;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::Evaluator;
+use crate::ir::{Penalty, Type, Value};
+use crate::runner::plan;
+use crate::source::{FileId, Span};
+use crate::syntax;
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A team.
+#[derive(Debug, Clone)]
+pub struct Team {
+    /// Its number, 1..=n.
+    pub id: u32,
+    /// Its name (`Team N` when the file gives none).
+    pub name: String,
+    /// Whether it starts in the qualification's late-start round.
+    pub late: bool,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A match result as written: `"a-b aIMPs:bIMPs"`.
+#[derive(Debug, Clone)]
+pub struct MatchResult {
+    /// The first team named.
+    pub a: u32,
+    /// The second team named.
+    pub b: u32,
+    /// The first team's IMPs.
+    pub a_imps: Decimal,
+    /// The second team's IMPs.
+    pub b_imps: Decimal,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl MatchResult {
+    /// Whether it is the match of `x` and `y`, in either order.
+    pub fn is(&self, x: u32, y: u32) -> bool {
+        (self.a, self.b) == (x, y) || (self.a, self.b) == (y, x)
+    }
+
+    /// The IMPs as (x's, y's).
+    pub fn imps_for(&self, x: u32) -> (Decimal, Decimal) {
+        if self.a == x {
+            (self.a_imps, self.b_imps)
+        } else {
+            (self.b_imps, self.a_imps)
+        }
+    }
+}
+
+/// `[[round]]`: a qualification round's results.
+#[derive(Debug, Clone)]
+pub struct RoundEntry {
+    /// The round's number.
+    pub number: u32,
+    /// Where the entry is.
+    pub span: Span,
+    /// The results.
+    pub results: Vec<MatchResult>,
+}
+
+/// A captain's choice: `"chooser>chosen"`.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    /// The team that chooses.
+    pub chooser: u32,
+    /// The team it chooses.
+    pub chosen: u32,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// `[[stage]]`: a knockout stage's choices, withdrawals and results.
+#[derive(Debug, Clone)]
+pub struct StageEntry {
+    /// The stage's name in the edition.
+    pub name: String,
+    /// Where the entry is.
+    pub span: Span,
+    /// Choices in the order made.
+    pub choices: Vec<Choice>,
+    /// Teams that withdrew after the draw.
+    pub withdrawn: Vec<(u32, Span)>,
+    /// The results.
+    pub results: Vec<MatchResult>,
+}
+
+/// Where an incident happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum At {
+    /// A qualification round.
+    Round(u32),
+    /// A knockout stage, by name.
+    Stage(String),
+}
+
+/// What an incident does to the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Deduct this many VP (in a round) or IMP (in a stage).
+    Deduct(Decimal),
+    /// Nothing applies; the incident is listed.
+    Warning,
+    /// The run cannot go past this round or stage: the message says why.
+    Halt(String),
+}
+
+/// `[[incident]]`: a penalty the edition's rules decide.
+#[derive(Debug, Clone)]
+pub struct Incident {
+    /// The team penalised.
+    pub team: u32,
+    /// Where.
+    pub at: At,
+    /// The rule expression, e.g. `late_arrival_qualification(12 min)`.
+    pub rule: String,
+    /// The incident's entry.
+    pub span: Span,
+    /// The rule's text in the file.
+    pub rule_span: Span,
+    /// A note for the record.
+    pub note: Option<String>,
+    /// The penalty as the rules give it, in words.
+    pub penalty: Option<String>,
+    /// What it does; `None` when the rule could not be evaluated.
+    pub effect: Option<Effect>,
+}
+
+/// A whole event file.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// The file's id.
+    pub file: FileId,
+    /// The competition's name in the edition, and where it is written.
+    pub competition: (String, Span),
+    /// The seed of the first round's draw.
+    pub seed: u64,
+    /// A rule to use as the VP scale.
+    pub vp_scale: Option<(String, Span)>,
+    /// The teams, by id.
+    pub teams: Vec<Team>,
+    /// Qualification rounds in the order listed.
+    pub rounds: Vec<RoundEntry>,
+    /// Knockout stages in the order listed.
+    pub stages: Vec<StageEntry>,
+    /// Incidents in the order listed.
+    pub incidents: Vec<Incident>,
+    /// The qualification's title (after [`resolve`]).
+    pub qualification_title: String,
+    /// Stage titles by name (after [`resolve`]).
+    pub stage_titles: BTreeMap<String, String>,
+}
+
+impl Event {
+    /// A stage's title, or its name.
+    pub fn stage_title(&self, name: &str) -> String {
+        self.stage_titles
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
+    }
+}
+
+fn err(code: &'static str, file: FileId, at: &std::ops::Range<usize>, msg: String) -> Diagnostic {
+    Diagnostic::error(code, msg, span(file, at))
+}
+
+/// Parses `"12-7 45:12"` (spaces around `-` and `:` allowed; IMPs may have decimals).
+pub fn parse_result(text: &str) -> Result<(u32, u32, Decimal, Decimal), String> {
+    let shape = || {
+        format!("`{text}` is not a result; write `home-away homeIMPs:awayIMPs`, e.g. `12-7 45:12`")
+    };
+    let (left, away_imps) = text.split_once(':').ok_or_else(shape)?;
+    let left = left.trim_end();
+    let cut = left.rfind(|c: char| c.is_whitespace()).ok_or_else(shape)?;
+    let (teams, home_imps) = (&left[..cut], left[cut..].trim());
+    let (home, away) = teams.split_once('-').ok_or_else(shape)?;
+    let team = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+    let imps = |s: &str| {
+        let s = s.trim();
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            return Err(shape());
+        }
+        s.parse::<Decimal>().map_err(|_| shape())
+    };
+    let (home, away) = (team(home)?, team(away)?);
+    if home == away {
+        return Err(format!("`{text}`: team {home} cannot play itself"));
+    }
+    Ok((home, away, imps(home_imps)?, imps(away_imps)?))
+}
+
+/// Parses `"1>29"`.
+pub fn parse_choice(text: &str) -> Result<(u32, u32), String> {
+    let shape = || format!("`{text}` is not a choice; write `chooser>chosen`, e.g. `1>29`");
+    let (a, b) = text.split_once('>').ok_or_else(shape)?;
+    let a = a.trim().parse::<u32>().map_err(|_| shape())?;
+    let b = b.trim().parse::<u32>().map_err(|_| shape())?;
+    Ok((a, b))
+}
+
+struct Parser {
+    file: FileId,
+    diags: Diagnostics,
+    ids: BTreeSet<u32>,
+}
+
+impl Parser {
+    fn known(&mut self, team: u32, at: &std::ops::Range<usize>, what: &str) -> bool {
+        if self.ids.contains(&team) {
+            return true;
+        }
+        let last = self.ids.last().copied().unwrap_or(0);
+        self.diags.push(
+            err(
+                "E0702",
+                self.file,
+                at,
+                format!("{what} names team {team}, which is not in the event"),
+            )
+            .with_label("no `[[team]]` has this id")
+            .with_help(format!("the teams are numbered 1 to {last}")),
+        );
+        false
+    }
+
+    fn results(&mut self, raw: &[Sp<String>]) -> Vec<MatchResult> {
+        let mut out = Vec::new();
+        for r in raw {
+            match parse_result(&r.value) {
+                Err(m) => self.diags.push(
+                    err("E0701", self.file, &r.span, m).with_label("this result is not understood"),
+                ),
+                Ok((a, b, ai, bi)) => {
+                    let ka = self.known(a, &r.span, "this result");
+                    let kb = self.known(b, &r.span, "this result");
+                    if ka && kb {
+                        out.push(MatchResult {
+                            a,
+                            b,
+                            a_imps: ai,
+                            b_imps: bi,
+                            span: span(self.file, &r.span),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Reads and checks an event file on its own (without the edition). Returns the
+/// event, unless the file cannot be used at all (syntax, the team list).
+pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let raw: RawEvent = match if json {
+        file::from_json(text)
+    } else {
+        file::from_toml(text)
+    } {
+        Ok(r) => r,
+        Err(e) => {
+            diags.push(
+                err(
+                    "E0700",
+                    file,
+                    &e.span,
+                    format!("the event file cannot be read: {}", e.message),
+                )
+                .with_label("here")
+                .with_help("see docs/events.md for the format and a full example"),
+            );
+            return (None, diags);
+        }
+    };
+    // The teams: numbered 1..=n, each once.
+    let mut teams: Vec<Team> = Vec::new();
+    let mut fatal = false;
+    for t in &raw.team {
+        let id = t.value.id.value;
+        if let Some(first) = teams.iter().find(|x| x.id == id) {
+            diags.push(
+                err(
+                    "E0703",
+                    file,
+                    &t.value.id.span,
+                    format!("team {id} is listed twice"),
+                )
+                .with_label("a second team with this id")
+                .with_note(first.span, "the first")
+                .with_help("give every team its own id, 1 to the number of teams"),
+            );
+            fatal = true;
+            continue;
+        }
+        teams.push(Team {
+            id,
+            name: t
+                .value
+                .name
+                .as_ref()
+                .map_or_else(|| format!("Team {id}"), |n| n.value.clone()),
+            late: t.value.late.as_ref().is_some_and(|l| l.value),
+            span: span(file, &t.value.id.span),
+        });
+    }
+    teams.sort_by_key(|t| t.id);
+    let n = u32::try_from(teams.len()).unwrap_or(u32::MAX);
+    if n < 2 {
+        diags.push(
+            err(
+                "E0703",
+                file,
+                &raw.competition.span,
+                format!("the event lists {n} teams; a competition needs at least two"),
+            )
+            .with_label("for this competition")
+            .with_help("add a `[[team]]` table for every team entered"),
+        );
+        fatal = true;
+    }
+    for t in &teams {
+        if t.id == 0 || t.id > n {
+            diags.push(
+                Diagnostic::error(
+                    "E0703",
+                    format!("team {} is outside 1 to {n}: the teams are numbered 1 to the number of teams", t.id),
+                    t.span,
+                )
+                .with_label("this id")
+                .with_help(format!("number the {n} teams 1 to {n}")),
+            );
+            fatal = true;
+        }
+    }
+    let mut p = Parser {
+        file,
+        diags,
+        ids: teams.iter().map(|t| t.id).collect(),
+    };
+    // Rounds: in order, each once.
+    let mut rounds: Vec<RoundEntry> = Vec::new();
+    for r in &raw.round {
+        let number = r.value.number.value;
+        let at = &r.value.number.span;
+        if number == 0 {
+            p.diags.push(
+                err("E0704", file, at, "rounds are numbered from 1".into()).with_label("round 0"),
+            );
+            continue;
+        }
+        if let Some(first) = rounds.iter().find(|x| x.number == number) {
+            p.diags.push(
+                err("E0704", file, at, format!("round {number} is listed twice"))
+                    .with_label("listed again here; these results are not used")
+                    .with_note(first.span, "first listed here")
+                    .with_help("put all of a round's results in one `[[round]]`"),
+            );
+            continue;
+        }
+        if let Some(last) = rounds.last()
+            && last.number > number
+        {
+            p.diags.push(
+                err(
+                    "E0704",
+                    file,
+                    at,
+                    format!("round {number} is listed after round {}", last.number),
+                )
+                .with_label("out of order")
+                .with_note(last.span, "listed before it")
+                .with_help("list the rounds in the order they were played"),
+            );
+        }
+        let results = p.results(&r.value.results);
+        rounds.push(RoundEntry {
+            number,
+            span: span(file, at),
+            results,
+        });
+    }
+    // Stages: each once.
+    let mut stages: Vec<StageEntry> = Vec::new();
+    for s in &raw.stage {
+        let name = s.value.name.value.clone();
+        let at = &s.value.name.span;
+        if let Some(first) = stages.iter().find(|x| x.name == name) {
+            p.diags.push(
+                err("E0704", file, at, format!("stage `{name}` is listed twice"))
+                    .with_label("listed again here; this entry is not used")
+                    .with_note(first.span, "first listed here")
+                    .with_help("put all of a stage's choices and results in one `[[stage]]`"),
+            );
+            continue;
+        }
+        let mut choices = Vec::new();
+        for c in &s.value.choices {
+            match parse_choice(&c.value) {
+                Err(m) => p.diags.push(
+                    err("E0701", file, &c.span, m).with_label("this choice is not understood"),
+                ),
+                Ok((a, b)) => {
+                    let ka = p.known(a, &c.span, "this choice");
+                    let kb = p.known(b, &c.span, "this choice");
+                    if ka && kb {
+                        choices.push(Choice {
+                            chooser: a,
+                            chosen: b,
+                            span: span(file, &c.span),
+                        });
+                    }
+                }
+            }
+        }
+        let mut withdrawn = Vec::new();
+        for w in &s.value.withdrawn {
+            if p.known(w.value, &w.span, "this withdrawal") {
+                withdrawn.push((w.value, span(file, &w.span)));
+            }
+        }
+        let results = p.results(&s.value.results);
+        stages.push(StageEntry {
+            name,
+            span: span(file, at),
+            choices,
+            withdrawn,
+            results,
+        });
+    }
+    // Incidents: a team, a round or a stage, and a rule.
+    let mut incidents = Vec::new();
+    for i in &raw.incident {
+        let v = &i.value;
+        let known = p.known(v.team.value, &v.team.span, "this incident");
+        let at = match (&v.round, &v.stage) {
+            (Some(r), None) => At::Round(r.value),
+            (None, Some(s)) => At::Stage(s.value.clone()),
+            _ => {
+                p.diags.push(
+                    err(
+                        "E0712",
+                        file,
+                        &i.span,
+                        "an incident names either a `round` or a `stage`".into(),
+                    )
+                    .with_label("this incident")
+                    .with_help("write `round = N` for the qualification, `stage = \"name\"` for a knockout stage"),
+                );
+                continue;
+            }
+        };
+        if !known {
+            continue;
+        }
+        incidents.push(Incident {
+            team: v.team.value,
+            at,
+            rule: v.rule.value.clone(),
+            span: span(file, &i.span),
+            rule_span: span(file, &v.rule.span),
+            note: v.note.as_ref().map(|n| n.value.clone()),
+            penalty: None,
+            effect: None,
+        });
+    }
+    let diags = p.diags;
+    if fatal {
+        return (None, diags);
+    }
+    let event = Event {
+        file,
+        competition: (
+            raw.competition.value.clone(),
+            span(file, &raw.competition.span),
+        ),
+        seed: raw.seed.value,
+        vp_scale: raw
+            .vp_scale
+            .as_ref()
+            .map(|s| (s.value.clone(), span(file, &s.span))),
+        teams,
+        rounds,
+        stages,
+        incidents,
+        qualification_title: "the qualification".into(),
+        stage_titles: BTreeMap::new(),
+    };
+    (Some(event), diags)
+}
+
+/// The text of an incident's rule where the parser can read it with spans into the
+/// event file: the file with everything but the rule's characters blanked out. A
+/// rule written with escapes (or in JSON) is parsed on its own.
+fn rule_text(text: &str, rule: &Incident) -> (String, bool) {
+    let (s, e) = (rule.rule_span.start as usize, rule.rule_span.end as usize);
+    let inner = text.get(s + 1..e.saturating_sub(1));
+    match inner {
+        Some(inner) if e > s + 1 && inner == rule.rule => {
+            let mut out: Vec<u8> = text
+                .bytes()
+                .map(|b| if b == b'\n' { b'\n' } else { b' ' })
+                .collect();
+            if let Some(slot) = out.get_mut(s + 1..e - 1) {
+                slot.copy_from_slice(inner.as_bytes());
+            }
+            (String::from_utf8(out).unwrap_or_default(), true)
+        }
+        _ => (rule.rule.clone(), false),
+    }
+}
+
+/// A diagnostic about a rule parsed on its own, moved to the rule's place in the file.
+fn relocate(mut d: Diagnostic, at: Span) -> Diagnostic {
+    d.span = at;
+    d.notes.clear();
+    d
+}
+
+/// Checks the event against the edition: the competition, the VP scale, the rounds
+/// and stages it names; evaluates every incident's rule. Returns whether the event
+/// can be run.
+pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let program = &checked.program;
+    let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
+    let plan = match plan::plan(program, &event.competition.0, teams) {
+        Ok(p) => p,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("E0711", e.0, event.competition.1)
+                    .with_label("this competition cannot be run")
+                    .with_help(
+                        "name a competition of the edition (`competition NAME` in its files)",
+                    ),
+            );
+            return (false, diags);
+        }
+    };
+    let mut ok = true;
+    if let Some((name, at)) = &event.vp_scale
+        && program.rule(name).is_none()
+    {
+        diags.push(
+            Diagnostic::error(
+                "E0711",
+                format!("the edition has no rule `{name}` to use as the VP scale"),
+                *at,
+            )
+            .with_label("unknown rule")
+            .with_help("name a rule that takes an IMP margin (and the boards) and gives `winner` and `loser` VP"),
+        );
+        ok = false;
+    }
+    if let Some(q) = &plan.qualification {
+        event.qualification_title = q.title.clone();
+    }
+    let stage_names: Vec<String> = plan.stages.iter().map(|s| s.name.clone()).collect();
+    for s in &plan.stages {
+        event.stage_titles.insert(s.name.clone(), s.title.clone());
+    }
+    let rounds = plan.qualification.as_ref().map_or(0, |q| q.rounds);
+    let no_such_round = |number: u32, at: Span| {
+        let msg = if plan.qualification.is_none() {
+            format!("`{}` has no qualification, so no round {number}", plan.name)
+        } else {
+            format!("the qualification has {rounds} rounds; there is no round {number}")
+        };
+        Diagnostic::error("E0704", msg, at).with_label("no such round")
+    };
+    let unknown_stage = |name: &str, at: Span| {
+        Diagnostic::error(
+            "E0711",
+            format!("`{}` has no stage `{name}`", plan.name),
+            at,
+        )
+        .with_label("unknown stage")
+        .with_help(format!("its stages are {}", stage_names.join(", ")))
+    };
+    event.rounds.retain(|r| {
+        if r.number > rounds {
+            diags.push(no_such_round(r.number, r.span));
+            return false;
+        }
+        true
+    });
+    event.stages.retain(|s| {
+        if !stage_names.contains(&s.name) {
+            diags.push(unknown_stage(&s.name, s.span));
+            return false;
+        }
+        true
+    });
+    for inc in &mut event.incidents {
+        match &inc.at {
+            At::Round(r) if *r == 0 || *r > rounds => {
+                diags.push(no_such_round(*r, inc.span));
+                continue;
+            }
+            At::Stage(s) if !stage_names.contains(s) => {
+                diags.push(unknown_stage(s, inc.span));
+                continue;
+            }
+            _ => {}
+        }
+        let (rule_src, in_place) = rule_text(text, inc);
+        let file = if in_place { event.file } else { u32::MAX };
+        let ast = match syntax::parse_expr(&rule_src, file) {
+            Ok(a) => a,
+            Err(d) => {
+                diags.push(if in_place {
+                    d
+                } else {
+                    relocate(d, inc.rule_span)
+                });
+                continue;
+            }
+        };
+        let expr = match checked.check_expr(&ast) {
+            Ok(e) => e,
+            Err(ds) => {
+                for d in ds.sorted() {
+                    diags.push(if in_place {
+                        d.clone()
+                    } else {
+                        relocate(d.clone(), inc.rule_span)
+                    });
+                }
+                continue;
+            }
+        };
+        if !matches!(expr.ty, Type::Penalty(_)) {
+            diags.push(
+                Diagnostic::error(
+                    "E0712",
+                    format!(
+                        "an incident's rule must give a penalty; `{}` gives {}",
+                        inc.rule,
+                        program.type_name(&expr.ty)
+                    ),
+                    inc.rule_span,
+                )
+                .with_label("not a penalty")
+                .with_help("call a rule of the edition that gives a penalty, e.g. `late_arrival_qualification(12 min)`"),
+            );
+            continue;
+        }
+        let value = match Evaluator::new(program).eval_closed(&expr) {
+            Ok(v) => v,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("`{}` cannot be evaluated: {}", inc.rule, e.message),
+                        inc.rule_span,
+                    )
+                    .with_label("evaluating this failed"),
+                );
+                continue;
+            }
+        };
+        inc.penalty = Some(value.show(program));
+        let Value::Penalty(p) = value else {
+            continue;
+        };
+        let (unit, phase) = match &inc.at {
+            At::Round(_) => ("VP", "a qualification round"),
+            At::Stage(_) => ("IMP", "a knockout stage"),
+        };
+        inc.effect = match p {
+            Penalty::Warning => Some(Effect::Warning),
+            Penalty::Deduct { amount, unit: u } if u.as_base() == Some(unit) => {
+                Some(Effect::Deduct(amount))
+            }
+            Penalty::Deduct { .. } => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!(
+                            "`{}` gives `{}`, but a penalty in {phase} deducts {unit}",
+                            inc.rule,
+                            inc.penalty.clone().unwrap_or_default()
+                        ),
+                        inc.rule_span,
+                    )
+                    .with_label(format!("this penalty is not in {unit}"))
+                    .with_help(if unit == "VP" {
+                        "use the edition's rule for the qualification (a penalty in VP), or name the knockout `stage` the incident happened in"
+                    } else {
+                        "use the edition's rule for the knockout (a penalty in IMP), or name the qualification `round` the incident happened in"
+                    }),
+                );
+                None
+            }
+            Penalty::Refer { to } => Some(Effect::Halt(format!(
+                "referred to \"{to}\": the run cannot decide this"
+            ))),
+            Penalty::Forfeit => Some(Effect::Halt(
+                "the match is forfeited: the run cannot decide this".into(),
+            )),
+        };
+        if let Some(Effect::Halt(m)) = &inc.effect {
+            let where_ = match &inc.at {
+                At::Round(r) => format!("round {r}"),
+                At::Stage(s) => format!("stage `{s}`"),
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E0713",
+                    format!("team {}'s incident in {where_} is {m}", inc.team),
+                    inc.rule_span,
+                )
+                .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
+                .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`"),
+            );
+        }
+    }
+    (ok, diags)
+}

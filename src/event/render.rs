@@ -1,0 +1,234 @@
+//! What `bfr run` prints: the report so far, the incidents, and what comes next.
+
+use super::Ran;
+use super::model::{At, Effect, Event};
+use crate::diag;
+use crate::source::Sources;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// A match of the next round or stage, and its result if the file has it.
+#[derive(Debug, Clone, Serialize)]
+pub struct NextMatch {
+    /// Table number.
+    pub table: usize,
+    /// Home team.
+    pub home: u32,
+    /// Away team.
+    pub away: u32,
+    /// The IMPs (home, away), if given.
+    pub result: Option<(Decimal, Decimal)>,
+}
+
+/// What the run needs next.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Next {
+    /// The results of a drawn round or stage.
+    Results {
+        /// The round's or stage's title.
+        title: String,
+        /// The qualification round, if it is one.
+        round: Option<u32>,
+        /// The stage's name, if it is one.
+        stage: Option<String>,
+        /// The draw.
+        matches: Vec<NextMatch>,
+        /// The team with the bye.
+        bye: Option<u32>,
+    },
+    /// A captain's choice.
+    Choice {
+        /// The stage's title.
+        title: String,
+        /// The stage's name.
+        stage: String,
+        /// The team whose turn it is.
+        chooser: u32,
+        /// The teams it chooses among.
+        candidates: Vec<u32>,
+    },
+    /// An incident the run cannot decide.
+    Halt {
+        /// Why.
+        message: String,
+    },
+    /// Anything else, in the runner's words.
+    Other {
+        /// What.
+        message: String,
+    },
+}
+
+/// An incident as the rules decided it.
+#[derive(Debug, Clone, Serialize)]
+pub struct IncidentLine {
+    /// The team.
+    pub team: u32,
+    /// The round, if in the qualification.
+    pub round: Option<u32>,
+    /// The stage, if in the knockout.
+    pub stage: Option<String>,
+    /// The rule as written.
+    pub rule: String,
+    /// The penalty the rules give, in words; `None` if it could not be evaluated.
+    pub penalty: Option<String>,
+    /// What it does: `deducted`, `warning (nothing applies)`, `stops the run`, `not applied`.
+    pub applied: String,
+    /// The file's note.
+    pub note: Option<String>,
+}
+
+/// The incidents of an event, as evaluated.
+pub fn incident_lines(event: &Event) -> Vec<IncidentLine> {
+    event
+        .incidents
+        .iter()
+        .map(|i| IncidentLine {
+            team: i.team,
+            round: match &i.at {
+                At::Round(r) => Some(*r),
+                At::Stage(_) => None,
+            },
+            stage: match &i.at {
+                At::Stage(s) => Some(s.clone()),
+                At::Round(_) => None,
+            },
+            rule: i.rule.clone(),
+            penalty: i.penalty.clone(),
+            applied: match &i.effect {
+                Some(Effect::Deduct(_)) => "deducted".into(),
+                Some(Effect::Warning) => "warning: nothing applies".into(),
+                Some(Effect::Halt(_)) => "stops the run".into(),
+                None => "not applied".into(),
+            },
+            note: i.note.clone(),
+        })
+        .collect()
+}
+
+impl Ran {
+    /// The text `bfr run` prints on stdout: the report so far, the incidents, and
+    /// "Next: …" or "The competition is complete."
+    pub fn render(&self) -> String {
+        let Some(outcome) = &self.outcome else {
+            return String::new();
+        };
+        let name = |t: u32| self.name(t);
+        let mut out = outcome.report.render(&name);
+        // The report shows standings once the qualification is over; before that,
+        // the rounds played so far.
+        if outcome.report.standings.is_empty() {
+            for r in &outcome.report.rounds {
+                let _ = writeln!(out, "\nRound {}", r.round);
+                for m in &r.matches {
+                    let _ = writeln!(
+                        out,
+                        "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
+                        m.table,
+                        name(m.home),
+                        m.home_imps.normalize(),
+                        m.away_imps.normalize(),
+                        name(m.away),
+                        m.home_vp.normalize(),
+                        m.away_vp.normalize()
+                    );
+                }
+                if let Some(b) = r.bye {
+                    let _ = writeln!(out, "   bye: {}", name(b));
+                }
+            }
+        }
+        if !self.incidents.is_empty() {
+            let _ = writeln!(out, "\nIncidents");
+            for i in &self.incidents {
+                let place = match (&i.round, &i.stage) {
+                    (Some(r), _) => format!("round {r}"),
+                    (_, Some(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                let _ = writeln!(
+                    out,
+                    "   {place:<10} {:<24} {} = {} ({}){}",
+                    name(i.team),
+                    i.rule,
+                    i.penalty.as_deref().unwrap_or("?"),
+                    i.applied,
+                    i.note.as_ref().map_or(String::new(), |n| format!(": {n}"))
+                );
+            }
+        }
+        match &self.next {
+            None => {
+                let _ = writeln!(out, "\nThe competition is complete.");
+            }
+            Some(Next::Results {
+                title,
+                matches,
+                bye,
+                ..
+            }) => {
+                let _ = writeln!(out, "\nNext: the results of {title}");
+                for m in matches {
+                    let given = match m.result {
+                        Some((h, a)) => format!("{}:{}", h.normalize(), a.normalize()),
+                        None => "result needed".into(),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "   table {:>2}: {:<24} - {:<24} {given}",
+                        m.table,
+                        format!("{} ({})", name(m.home), m.home),
+                        format!("{} ({})", name(m.away), m.away),
+                    );
+                }
+                if let Some(b) = bye {
+                    let _ = writeln!(out, "   bye: {} ({b})", name(*b));
+                }
+            }
+            Some(Next::Choice {
+                title,
+                chooser,
+                candidates,
+                ..
+            }) => {
+                let among: Vec<String> = candidates
+                    .iter()
+                    .map(|c| format!("{} ({c})", name(*c)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "\nNext: {title}: {} ({chooser}) chooses among {}",
+                    name(*chooser),
+                    among.join(", ")
+                );
+            }
+            Some(Next::Halt { message } | Next::Other { message }) => {
+                let _ = writeln!(out, "\nNext: {message}");
+            }
+        }
+        out
+    }
+
+    /// `{ "report", "pending", "next", "incidents", "diagnostics" }`.
+    pub fn to_json(&self, sources: &Sources) -> serde_json::Value {
+        let pending = match (&self.outcome, &self.next) {
+            (_, Some(Next::Halt { message })) => serde_json::json!({ "next": message }),
+            (Some(o), _) => serde_json::to_value(&o.pending).unwrap_or_default(),
+            (None, _) => serde_json::Value::Null,
+        };
+        serde_json::json!({
+            "report": self.outcome.as_ref().map(|o| &o.report),
+            "pending": pending,
+            "next": self.next,
+            "incidents": self.incidents,
+            "diagnostics": self
+                .diagnostics
+                .sorted()
+                .into_iter()
+                .map(|d| diag::to_json(d, sources))
+                .collect::<Vec<_>>(),
+        })
+    }
+}

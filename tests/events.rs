@@ -1,0 +1,504 @@
+//! Event files run through a test edition (`tests/fixtures/events`): a whole Mini
+//! Cup from hand-written results, the same in JSON, incidents decided by the rules,
+//! partial events, determinism, and one case file per `E07xx` problem
+//! (`tests/cases/events/<CODE>-<slug>.toml`, first line `# expect: CODE`; the
+//! rendered diagnostics are snapshotted as `tests/snapshots/events__<stem>.snap`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+use bfr::check::Checked;
+use bfr::diag::{Colour, render};
+use bfr::edition::load;
+use bfr::event::{Next, Ran};
+use bfr::source::Sources;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const EDITION: &str = "tests/fixtures/events";
+const CASES: &str = "tests/cases/events";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn edition() -> &'static (Checked, Sources) {
+    static E: OnceLock<(Checked, Sources)> = OnceLock::new();
+    E.get_or_init(|| {
+        let loaded = load(&root().join(EDITION)).unwrap();
+        assert!(!loaded.diagnostics.has_errors());
+        (
+            loaded.checked.expect("the test edition checks"),
+            loaded.sources,
+        )
+    })
+}
+
+/// Runs an event text named `name` (relative, so snapshots are stable).
+fn run_text(name: &str, text: &str) -> (Ran, Sources) {
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let ran = bfr::event::run(checked, &mut sources, name, text);
+    (ran, sources)
+}
+
+fn run_file(relative: &str) -> (Ran, Sources) {
+    let text = std::fs::read_to_string(root().join(relative)).unwrap();
+    run_text(relative, &text)
+}
+
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn rendered(ran: &Ran, sources: &Sources) -> String {
+    let text: String = ran
+        .diagnostics
+        .sorted()
+        .iter()
+        .map(|d| render(d, sources, Colour::Off))
+        .collect();
+    trim_lines(&text)
+}
+
+fn codes(ran: &Ran) -> Vec<&'static str> {
+    ran.diagnostics.sorted().iter().map(|d| d.code).collect()
+}
+
+fn standings(ran: &Ran) -> Vec<u32> {
+    let o = ran.outcome.as_ref().unwrap();
+    o.report.standings.iter().map(|l| l.team).collect()
+}
+
+// ── a whole event ────────────────────────────────────────────────────────────
+
+#[test]
+fn a_whole_event_is_played_to_the_end() {
+    let (ran, sources) = run_file("tests/fixtures/events/full.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    let o = ran.outcome.as_ref().unwrap();
+    assert!(o.pending.is_none());
+    assert!(ran.next.is_none());
+    let r = &o.report;
+    assert_eq!(r.seed, 42);
+    assert_eq!(r.rounds.len(), 3);
+    // Round 1 as drawn from seed 42; later rounds by the standings.
+    let pairs = |i: usize| -> Vec<(u32, u32)> {
+        r.rounds[i]
+            .matches
+            .iter()
+            .map(|m| (m.home, m.away))
+            .collect()
+    };
+    assert_eq!(pairs(0), [(4, 2), (7, 3), (5, 1), (8, 6)]);
+    assert_eq!(pairs(1), [(1, 4), (7, 6), (8, 3), (2, 5)]);
+    assert_eq!(pairs(2), [(1, 8), (6, 4), (7, 5), (2, 3)]);
+    // The test scale: half a VP per IMP over 10–10. 5-1 10:30 is 0–20.
+    let m = &r.rounds[0].matches[2];
+    assert_eq!(
+        (m.home_vp.to_string(), m.away_vp.to_string()),
+        ("0".into(), "20".into())
+    );
+    assert_eq!(standings(&ran), [1, 8, 4, 7, 6, 2, 3, 5]);
+    let vp: Vec<String> = r
+        .standings
+        .iter()
+        .map(|l| l.vp.normalize().to_string())
+        .collect();
+    assert_eq!(vp, ["49", "38", "36", "35.5", "34", "20", "17.5", "10"]);
+    // The semifinal: the winner chooses among 3 and 4; the final and third place.
+    let sf = &r.stages[0];
+    assert_eq!(sf.name, "sf");
+    assert_eq!(sf.choices, [(1, 7)]);
+    let ko: Vec<(u32, u32, u32)> = r
+        .stages
+        .iter()
+        .flat_map(|s| s.matches.iter().map(|m| (m.home, m.away, m.winner)))
+        .collect();
+    assert_eq!(ko, [(1, 7, 1), (8, 4, 4), (1, 4, 4), (8, 7, 7)]);
+    // "7-8 52:47" is written away team first: the IMPs follow the names.
+    let third = &r.stages[2].matches[0];
+    assert_eq!(
+        (third.home_imps.to_string(), third.away_imps.to_string()),
+        ("47".into(), "52".into())
+    );
+    let places: Vec<(String, u32)> = r
+        .places
+        .iter()
+        .map(|l| (l.standing.clone(), l.team))
+        .collect();
+    assert_eq!(
+        &places[..4],
+        [
+            ("1".into(), 4),
+            ("2".into(), 1),
+            ("3".into(), 7),
+            ("4".into(), 8)
+        ]
+    );
+    assert!(places[4..].iter().all(|(s, _)| s == "out at Qualification"));
+    let text = ran.render();
+    assert!(text.contains("Medelpad 1 chooses Östersund"), "{text}");
+    assert!(text.ends_with("The competition is complete.\n"), "{text}");
+    insta::assert_snapshot!("full-event", text);
+}
+
+#[test]
+fn the_same_event_in_json_gives_the_same_run() {
+    let (toml, _) = run_file("tests/fixtures/events/full.toml");
+    let (json, sources) = run_file("tests/fixtures/events/full.json");
+    assert!(json.diagnostics.is_empty(), "{}", rendered(&json, &sources));
+    assert_eq!(toml.render(), json.render());
+    let report = |r: &Ran| serde_json::to_value(&r.outcome.as_ref().unwrap().report).unwrap();
+    assert_eq!(report(&toml), report(&json));
+}
+
+#[test]
+fn the_same_file_twice_gives_byte_identical_output() {
+    for file in [
+        "tests/fixtures/events/full.toml",
+        "tests/fixtures/events/qualification.toml",
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ] {
+        let (a, sa) = run_file(file);
+        let (b, sb) = run_file(file);
+        assert_eq!(a.render(), b.render(), "{file}");
+        assert_eq!(rendered(&a, &sa), rendered(&b, &sb), "{file}");
+        assert_eq!(
+            serde_json::to_string(&a.to_json(&sa)).unwrap(),
+            serde_json::to_string(&b.to_json(&sb)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+// ── partial events ───────────────────────────────────────────────────────────
+
+#[test]
+fn a_partial_event_says_what_comes_next() {
+    // The qualification only: next is the semifinal's first choice.
+    let (ran, sources) = run_file("tests/fixtures/events/qualification.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    match &ran.next {
+        Some(Next::Choice {
+            stage,
+            chooser,
+            candidates,
+            ..
+        }) => {
+            assert_eq!(
+                (stage.as_str(), *chooser, candidates.clone()),
+                ("sf", 1, vec![4, 7])
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        ran.render()
+            .contains("Next: Semifinal: Medelpad 1 (1) chooses among Jämtland (4), Östersund (7)")
+    );
+    // Round 2 half given: the draw of round 2, with what is in and what is needed.
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/events/qualification.toml")).unwrap();
+    let cut = text.find("[[round]]\nnumber = 3").unwrap();
+    let partial = text[..cut].replace("\"7-6 12:26\", \"8-3 35:9\", ", "");
+    let (ran, sources) = run_text("partial.toml", &partial);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 1);
+    assert_eq!(
+        o.pending.as_ref().unwrap().next,
+        "the results of Qualification round 2"
+    );
+    match &ran.next {
+        Some(Next::Results { round, matches, .. }) => {
+            assert_eq!(*round, Some(2));
+            let given: Vec<bool> = matches.iter().map(|m| m.result.is_some()).collect();
+            assert_eq!(given, [true, false, false, true]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let text = ran.render();
+    assert!(
+        text.contains("Next: the results of Qualification round 2"),
+        "{text}"
+    );
+    insta::assert_snapshot!("partial-event", text);
+}
+
+#[test]
+fn an_event_with_no_results_shows_the_first_draw() {
+    let text = "competition = \"mini\"\nseed = 42\nteam = [{ id = 1 }, { id = 2 }, { id = 3 }, { id = 4 }, { id = 5 }, { id = 6 }, { id = 7 }, { id = 8 }]\n";
+    let (ran, _) = run_text("empty.toml", text);
+    assert!(ran.diagnostics.is_empty());
+    match &ran.next {
+        Some(Next::Results { matches, round, .. }) => {
+            assert_eq!(*round, Some(1));
+            let pairs: Vec<(u32, u32)> = matches.iter().map(|m| (m.home, m.away)).collect();
+            assert_eq!(pairs, [(4, 2), (7, 3), (5, 1), (8, 6)]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Another seed, another first round.
+    let (other, _) = run_text("empty.toml", &text.replace("seed = 42", "seed = 7"));
+    assert_ne!(format!("{:?}", other.next), format!("{:?}", ran.next));
+}
+
+// ── incidents ────────────────────────────────────────────────────────────────
+
+fn with_incident(file: &str, incident: &str) -> (Ran, Sources) {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    run_text(
+        "incident.toml",
+        &format!("{text}\n[[incident]]\n{incident}\n"),
+    )
+}
+
+#[test]
+fn an_incident_evaluated_by_the_rules_changes_the_standings() {
+    let (before, _) = run_file("tests/fixtures/events/qualification.toml");
+    assert_eq!(standings(&before), [1, 8, 4, 7, 6, 2, 3, 5]);
+    // 12 minutes late: 3 VP by the edition's scale; Östersund drops below Sundsvall.
+    let (after, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 7\nround = 3\nrule = \"late_arrival(12 min)\"",
+    );
+    assert!(
+        after.diagnostics.is_empty(),
+        "{}",
+        rendered(&after, &sources)
+    );
+    assert_eq!(standings(&after), [1, 8, 4, 6, 7, 2, 3, 5]);
+    let line = &after.outcome.as_ref().unwrap().report.standings[4];
+    assert_eq!(line.vp.normalize().to_string(), "32.5");
+    assert_eq!(after.incidents[0].penalty.as_deref(), Some("deduct 3 VP"));
+    // The semifinal now has Sundsvall among the candidates.
+    match &after.next {
+        Some(Next::Choice { candidates, .. }) => assert_eq!(candidates, &[4, 6]),
+        other => panic!("{other:?}"),
+    }
+    let text = after.render();
+    assert!(
+        text.contains("late_arrival(12 min) = deduct 3 VP (deducted)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warning_is_listed_and_applies_nothing() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 7\nround = 3\nrule = \"late_arrival(3 min)\"",
+    );
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(standings(&ran), [1, 8, 4, 7, 6, 2, 3, 5]);
+    assert!(
+        ran.render()
+            .contains("late_arrival(3 min) = warning (warning: nothing applies)")
+    );
+}
+
+#[test]
+fn a_knockout_penalty_comes_off_the_imps() {
+    // 8 minutes late in the semifinal: 1 IMP + 3 started minutes = 4 IMP; 41-38 becomes 37-38.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"",
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0].matches[0];
+    assert_eq!((sf.home_imps.to_string(), sf.winner), ("37".into(), 7));
+    // The final and third place as written no longer match the draw.
+    assert!(
+        codes(&ran).contains(&"E0705"),
+        "{}",
+        rendered(&ran, &sources)
+    );
+}
+
+#[test]
+fn a_referral_stops_the_run() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"late_arrival(30 min)\"",
+    );
+    assert_eq!(codes(&ran), ["E0713"], "{}", rendered(&ran, &sources));
+    assert_eq!(ran.outcome.as_ref().unwrap().report.rounds.len(), 1);
+    let text = ran.render();
+    assert!(
+        text.contains("Next: round 2: team 3's incident: referred to \"Ansvarig Organisation\": the run cannot decide this"),
+        "{text}"
+    );
+    // A forfeit too.
+    let (ran, _) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"cheating\"",
+    );
+    assert_eq!(codes(&ran), ["E0713"]);
+    // Once decided, the decision goes in the file and the run goes on.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"deduct 4 VP\"",
+    );
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(ran.outcome.as_ref().unwrap().report.rounds.len(), 3);
+}
+
+#[test]
+fn an_incident_rule_that_does_not_check_points_into_the_event_file() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"late_arival(30 min)\"",
+    );
+    let text = rendered(&ran, &sources);
+    assert_eq!(codes(&ran), ["E0101"], "{text}");
+    assert!(text.contains("incident.toml"), "{text}");
+    assert!(text.contains("rule = \"late_arival(30 min)\""), "{text}");
+}
+
+// ── one case per code ────────────────────────────────────────────────────────
+
+fn run_case(path: &Path) -> Result<(), String> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap()
+        .to_string();
+    let ext = path.extension().and_then(|s| s.to_str()).unwrap();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{stem}: {e}"))?;
+    let first = text.lines().next().unwrap_or("");
+    let expected = first
+        .strip_prefix("# expect:")
+        .or_else(|| first.strip_prefix("// expect:"))
+        .map(str::trim)
+        .ok_or(format!("{stem}: no `# expect: CODE` first line"))?;
+    if !stem.starts_with(expected) {
+        return Err(format!("{stem}: the file name must start with {expected}"));
+    }
+    // A JSON case carries its header in a "//" line the reader must not see.
+    let body = if ext == "json" {
+        text.lines().skip(1).collect::<Vec<_>>().join("\n")
+    } else {
+        text.clone()
+    };
+    let (ran, sources) = run_text(&format!("{CASES}/{stem}.{ext}"), &body);
+    let out = rendered(&ran, &sources);
+    if !codes(&ran).contains(&expected) {
+        return Err(format!(
+            "{stem}: expected {expected}, found {:?}\n{out}",
+            codes(&ran)
+        ));
+    }
+    insta::assert_snapshot!(stem.as_str(), out);
+    Ok(())
+}
+
+#[test]
+fn every_event_case_produces_its_code() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(CASES))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml" || x == "json"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        seen.insert(name[..5].to_string());
+        match std::panic::catch_unwind(|| run_case(f)) {
+            Ok(Ok(())) => {}
+            Ok(Err(m)) => failures.push(m),
+            Err(_) => failures.push(format!("{}: snapshot differs", f.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Every E07xx code of the source has a case here.
+    for code in 700..=714 {
+        assert!(
+            seen.contains(&format!("E0{code}")),
+            "E0{code} has no case in {CASES}"
+        );
+    }
+}
+
+// ── the command ──────────────────────────────────────────────────────────────
+
+fn bfr(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        trim_lines(&String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+#[test]
+fn bfr_run_prints_the_report_and_exits_by_the_problems() {
+    let (code, stdout, stderr) = bfr(&["run", EDITION, "tests/fixtures/events/full.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("The competition is complete."));
+    assert_eq!(
+        stdout,
+        run_file("tests/fixtures/events/full.toml").0.render()
+    );
+    let (code, stdout, stderr) = bfr(&[
+        "run",
+        "--color",
+        "never",
+        EDITION,
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0705]"), "{stderr}");
+    assert!(
+        stdout.contains("Next: the results of Qualification round 2"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = bfr(&["run", EDITION, "tests/cases/events/E0700-not-toml.toml"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0700]"), "{stderr}");
+    let (code, _, stderr) = bfr(&["run", EDITION, "tests/fixtures/events/missing.toml"]);
+    assert_eq!(code, 3, "{stderr}");
+}
+
+#[test]
+fn bfr_run_json_has_report_pending_and_diagnostics() {
+    let (code, stdout, _) = bfr(&[
+        "run",
+        "--format",
+        "json",
+        EDITION,
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["pending"]["next"], "the results of Qualification round 2");
+    assert_eq!(v["report"]["rounds"].as_array().unwrap().len(), 1);
+    assert_eq!(v["diagnostics"][0]["code"], "E0705");
+    assert_eq!(v["next"]["kind"], "results");
+    let (code, stdout, _) = bfr(&[
+        "run",
+        "--format",
+        "json",
+        EDITION,
+        "tests/fixtures/events/full.toml",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v["pending"].is_null());
+    assert_eq!(v["diagnostics"], serde_json::json!([]));
+    assert_eq!(v["report"]["places"][0]["team"], 4);
+}
