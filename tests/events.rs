@@ -502,3 +502,44 @@ fn bfr_run_json_has_report_pending_and_diagnostics() {
     assert_eq!(v["diagnostics"], serde_json::json!([]));
     assert_eq!(v["report"]["places"][0]["team"], 4);
 }
+
+#[test]
+fn the_example_in_docs_events_md_runs_clean() {
+    let example =
+        std::fs::read_to_string(root().join("tests/fixtures/events/docs-example.toml")).unwrap();
+    let docs = std::fs::read_to_string(root().join("docs/events.md")).unwrap();
+    assert!(
+        docs.contains(&example),
+        "docs/events.md shows tests/fixtures/events/docs-example.toml"
+    );
+    let (ran, sources) = run_file("tests/fixtures/events/docs-example.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert!(ran.next.is_none());
+    assert_eq!(standings(&ran), [1, 8, 4, 6, 7, 2, 3, 5]);
+}
+
+#[test]
+fn a_withdrawal_after_the_draw_is_a_walkover() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text.replace(
+        "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+        "withdrawn = [8]\nresults = [\"1-7 41:38\"]",
+    );
+    let (ran, sources) = run_text("withdrawn.toml", &text);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    let m = sf
+        .matches
+        .iter()
+        .find(|m| m.home == 8 || m.away == 8)
+        .unwrap();
+    assert_eq!((m.winner, m.decided_by.as_str()), (4, "walkover"));
+    // A team that is not in the stage cannot withdraw from it.
+    let text = text.replace("withdrawn = [8]", "withdrawn = [8, 5]");
+    let (ran, _) = run_text("withdrawn.toml", &text);
+    assert_eq!(codes(&ran), ["E0710"]);
+}
