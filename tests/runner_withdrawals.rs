@@ -201,3 +201,150 @@ fn a_withdrawal_at_a_cc_draw_has_no_rule() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The two CC semifinal losers (positions 1–2 of BC04-B) and the two BC04-A winners
+/// (positions 3–4) of a plain run.
+fn bc04_b_field(p: &Program) -> Vec<u32> {
+    let plain = run(p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    stage(&plain, "bc04_b").positions.clone()
+}
+
+#[test]
+fn case_a_one_cc_team_withdraws_the_bc_teams_play_32_boards_and_the_winner_meets_the_cc_team() {
+    let p = program();
+    let field = bc04_b_field(&p);
+    let (cc1, cc2, bc3, bc4) = (field[0], field[1], field[2], field[3]);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![cc1];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "bc04_b");
+    assert_eq!(s.boards, Decimal::from(32));
+    assert_eq!(s.matches.len(), 1);
+    let m = &s.matches[0];
+    assert_eq!(
+        [m.home.min(m.away), m.home.max(m.away)],
+        [bc3.min(bc4), bc3.max(bc4)]
+    );
+    let bc_loser = if m.winner == m.home { m.away } else { m.home };
+    // The loser shares 5/6 with the CC team that would not play.
+    assert_eq!(standing(&r, cc1), "5/6");
+    assert_eq!(standing(&r, bc_loser), "5/6");
+    // The remaining CC team meets the winner for 3rd/4th.
+    let po = stage(&r, "bc_po34");
+    let teams: Vec<u32> = po.positions.clone();
+    assert!(teams.contains(&cc2) && teams.contains(&m.winner));
+    assert_eq!(po.boards, Decimal::from(32));
+}
+
+#[test]
+fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
+    let p = program();
+    let field = bc04_b_field(&p);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0], field[1]];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert!(
+        stage(&r, "bc04_b").matches.is_empty(),
+        "BC04-B is not played (AMB-12)"
+    );
+    let po = stage(&r, "bc_po34");
+    assert_eq!(po.boards, Decimal::from(64));
+    let mut teams = po.positions.clone();
+    teams.sort_unstable();
+    let mut bc = vec![field[2], field[3]];
+    bc.sort_unstable();
+    assert_eq!(teams, bc);
+    assert_eq!(standing(&r, field[0]), "5/6");
+    assert_eq!(standing(&r, field[1]), "5/6");
+    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    for place in ["1", "2", "3", "4"] {
+        assert_eq!(standings.iter().filter(|s| **s == place).count(), 1);
+    }
+}
+
+/// Withdraws a BC04-B winner at the play-off's draw, after case A at BC04-B.
+struct CaseC {
+    inner: Scripted,
+    winner_withdraws: Option<u32>,
+}
+
+impl Source for CaseC {
+    fn qualification_result(
+        &mut self,
+        r: u32,
+        h: u32,
+        a: u32,
+        b: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        self.inner.qualification_result(r, h, a, b)
+    }
+    fn choice(&mut self, s: &str, c: u32, cands: &[u32]) -> Option<u32> {
+        self.inner.choice(s, c, cands)
+    }
+    fn knockout_result(
+        &mut self,
+        s: &str,
+        h: u32,
+        a: u32,
+        b: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        self.inner.knockout_result(s, h, a, b)
+    }
+    fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
+        match (s, self.winner_withdraws) {
+            ("bc_po34", Some(w)) => vec![w],
+            _ => self.inner.withdrawn_at_draw(s),
+        }
+    }
+}
+
+#[test]
+fn case_c_a_bc04_b_winner_withdraws_and_the_team_it_beat_takes_its_place() {
+    let p = program();
+    let field = bc04_b_field(&p);
+    // Case A first, so BC04-B has one match whose winner then withdraws.
+    let mut a = Scripted::new("bc04_b");
+    a.at_draw = vec![field[0]];
+    let first = run(&p, "cup", 64, &options(), &mut a).unwrap().report;
+    let m = stage(&first, "bc04_b").matches[0].clone();
+    let beaten = if m.winner == m.home { m.away } else { m.home };
+    let mut c = Scripted::new("bc04_b");
+    c.at_draw = vec![field[0]];
+    let mut source = CaseC {
+        inner: c,
+        winner_withdraws: Some(m.winner),
+    };
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert_eq!(standing(&r, m.winner), "5/6");
+    let po = stage(&r, "bc_po34");
+    assert!(
+        po.positions.contains(&beaten),
+        "the team it beat plays for 3rd/4th"
+    );
+    assert!(!po.positions.contains(&m.winner));
+    let third_fourth: Vec<String> = [beaten, field[1]]
+        .iter()
+        .map(|t| standing(&r, *t))
+        .collect();
+    let mut sorted = third_fourth.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec!["3", "4"]);
+}
+
+#[test]
+fn case_c_after_case_b_has_no_rule() {
+    let p = program();
+    let field = bc04_b_field(&p);
+    let mut b = Scripted::new("bc04_b");
+    b.at_draw = vec![field[0], field[1]];
+    let mut source = CaseC {
+        inner: b,
+        winner_withdraws: Some(field[2]),
+    };
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 27] = [
+const PROPERTIES: [(&str, Want); 29] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -54,6 +54,8 @@ const PROPERTIES: [(&str, Want); 27] = [
     ("carry_over", Want::AnyQuantity),
     ("bye_score", Want::AnyQuantity),
     ("late_start_round", Want::Number),
+    ("late_withdrawal", Want::AnyEnum),
+    ("withdrawal_boards", Want::Number),
     ("title", Want::Text),
     ("prize", Want::AnyQuantity),
 ];

@@ -7,6 +7,7 @@
 //! an event file. A run goes as far as its source has results and says what
 //! comes next.
 
+mod late;
 pub mod plan;
 pub mod report;
 pub mod simulate;
@@ -14,7 +15,6 @@ pub mod simulate;
 use crate::engine::knockout::TeamId;
 pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
-use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
 use crate::engine::knockout::draw::{Pairing, brackets};
 use crate::engine::knockout::outcome::{
     Decision, KnockoutTieBreak, resolve_played, resolve_walkover,
@@ -154,6 +154,8 @@ pub fn run(
             stages: Vec::new(),
             places: Vec::new(),
         },
+        boards_override: BTreeMap::new(),
+        late_feeder: None,
     };
     let pending = runner.go(teams, source)?;
     Ok(Outcome {
@@ -167,6 +169,10 @@ struct Runner<'a> {
     plan: &'a Plan,
     options: &'a Options,
     report: Report,
+    /// Match lengths the late-withdrawal rules set for a later stage.
+    boards_override: BTreeMap<usize, Decimal>,
+    /// The stage the late-withdrawal rules last rearranged: what its winners beat.
+    late_feeder: Option<late::Feeder>,
 }
 
 /// Teams waiting for a stage: (the feeding stage's order, team).
@@ -506,6 +512,7 @@ impl Runner<'_> {
         for (from, team) in &entrants {
             groups.entry(*from).or_default().push(*team);
         }
+        let first_group = groups.values().next().map_or(0, Vec::len);
         let mut positions = Vec::new();
         for (_, teams) in groups {
             positions.extend(
@@ -529,85 +536,109 @@ impl Runner<'_> {
             .into_iter()
             .map(TeamId)
             .collect();
+        let boards = self
+            .boards_override
+            .get(&k)
+            .copied()
+            .unwrap_or(stage.boards);
+        let late_rules = stage.late_withdrawal
+            == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule)
+            && !at_draw.is_empty();
+        let mut choices = Vec::new();
+        let mut positions = positions;
+        // CC-WITHDRAW C: a team that won the rearranged stage withdraws at this draw;
+        // the team it beat takes its place.
+        let at_draw = match &self.late_feeder {
+            Some(f) if f.next == k && !at_draw.is_empty() => {
+                late::replace_withdrawn_winners(f, &mut positions, &at_draw, finals, &stage.title)?;
+                BTreeSet::new()
+            }
+            _ => at_draw,
+        };
         if !at_draw.is_empty() && stage.draw != DrawKind::RankedChoice {
             return Err(RunError::Rule(format!(
                 "the document has no rule for a withdrawal at the draw of {}",
                 stage.title
             )));
         }
-        for t in &at_draw {
-            finals.insert(*t, format!("withdrew at {}", stage.title));
-        }
-        let mut choices = Vec::new();
-        let absent = source.absent_choosers(&stage.name);
-        let outcome = match stage.draw {
-            DrawKind::Brackets | DrawKind::Fixed => crate::engine::knockout::DrawOutcome {
-                pairings: brackets(&positions).map_err(rule_err)?,
-                byes: Vec::new(),
-            },
-            DrawKind::Choice if !absent.is_empty() => {
-                // Absent captains lose their turn (CC-ABSENT); the choices come in the
-                // order they were made.
-                let (upper, lower) =
-                    crate::engine::knockout::draw::split_halves(&positions).map_err(rule_err)?;
-                let Some(made) = source.choices_in_order(&stage.name) else {
-                    return Ok(Some(Pending {
-                        next: format!("{}: the captains' choices, in the order made", stage.title),
-                    }));
-                };
-                let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
-                let made: Vec<(TeamId, TeamId)> = made
-                    .into_iter()
-                    .map(|(a, b)| (TeamId(a), TeamId(b)))
-                    .collect();
-                choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
-                run_choice_with_absentees(
-                    &upper,
-                    &lower,
-                    &arrivals,
-                    &made,
-                    book,
-                    &AbsentChoiceRules::default(),
-                )
-                .map_err(rule_err)?
+        if !late_rules {
+            for t in &at_draw {
+                finals.insert(*t, format!("withdrew at {}", stage.title));
             }
-            DrawKind::Choice | DrawKind::RankedChoice => {
-                if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
-                    return Err(RunError::Rule(format!(
-                        "absent captains are not covered at {} (AMB-19)",
-                        stage.title
-                    )));
+        }
+        let absent = source.absent_choosers(&stage.name);
+        let outcome = if late_rules {
+            // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
+            match self.late_draw(k, &positions, first_group, &at_draw, inflow, finals, source)? {
+                Ok((outcome, made)) => {
+                    choices = made;
+                    outcome
                 }
-                let half = positions.len().div_ceil(2);
-                let split =
-                    choice_positions(&positions, half, &at_draw, DrawWithdrawalRule::MoveUp)
+                Err(pending) => return Ok(Some(pending)),
+            }
+        } else {
+            match stage.draw {
+                DrawKind::Brackets | DrawKind::Fixed => crate::engine::knockout::DrawOutcome {
+                    pairings: brackets(&positions).map_err(rule_err)?,
+                    byes: Vec::new(),
+                },
+                DrawKind::Choice if !absent.is_empty() => {
+                    // Absent captains lose their turn (CC-ABSENT); the choices come in the
+                    // order they were made.
+                    let (upper, lower) = crate::engine::knockout::draw::split_halves(&positions)
                         .map_err(rule_err)?;
-                let mut draw = ChoiceDraw::new(
-                    split.choosers,
-                    split.candidates,
-                    TableNumbering::ChooserPosition,
-                )
-                .map_err(rule_err)?;
-                while let Some(chooser) = draw.next_chooser() {
-                    let candidates: Vec<u32> =
-                        draw.remaining_candidates().iter().map(|t| t.0).collect();
-                    if candidates.len() <= 1 {
-                        break;
-                    }
-                    let Some(chosen) = source.choice(&stage.name, chooser.0, &candidates) else {
+                    let Some(made) = source.choices_in_order(&stage.name) else {
                         return Ok(Some(Pending {
                             next: format!(
-                                "{}: team {} to choose among {:?}",
-                                stage.title, chooser.0, candidates
+                                "{}: the captains' choices, in the order made",
+                                stage.title
                             ),
                         }));
                     };
-                    draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
-                    choices.push((chooser.0, chosen));
+                    let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
+                    let made: Vec<(TeamId, TeamId)> = made
+                        .into_iter()
+                        .map(|(a, b)| (TeamId(a), TeamId(b)))
+                        .collect();
+                    choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
+                    run_choice_with_absentees(
+                        &upper,
+                        &lower,
+                        &arrivals,
+                        &made,
+                        book,
+                        &AbsentChoiceRules::default(),
+                    )
+                    .map_err(rule_err)?
                 }
-                draw.finish().map_err(rule_err)?
+                DrawKind::Choice | DrawKind::RankedChoice => {
+                    if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
+                        return Err(RunError::Rule(format!(
+                            "absent captains are not covered at {} (AMB-19)",
+                            stage.title
+                        )));
+                    }
+                    let half = positions.len().div_ceil(2);
+                    let split =
+                        choice_positions(&positions, half, &at_draw, DrawWithdrawalRule::MoveUp)
+                            .map_err(rule_err)?;
+                    match self.choose(
+                        &stage.name,
+                        &stage.title,
+                        split.choosers,
+                        split.candidates,
+                        source,
+                    )? {
+                        Ok((outcome, made)) => {
+                            choices = made;
+                            outcome
+                        }
+                        Err(pending) => return Ok(Some(pending)),
+                    }
+                }
             }
         };
+        let boards = self.boards_override.get(&k).copied().unwrap_or(boards);
         // A chooser left without an opponent goes through without a match and takes
         // over no ranking (AMB-7, AMB-9).
         for team in &outcome.byes {
@@ -656,12 +687,9 @@ impl Runner<'_> {
             let (outcome, hi, ai) = match walkover {
                 Some(w) => (w, Decimal::ZERO, Decimal::ZERO),
                 None => {
-                    let Some((hi, ai)) = source.knockout_result(
-                        &stage.name,
-                        sides.home.0,
-                        sides.away.0,
-                        stage.boards,
-                    ) else {
+                    let Some((hi, ai)) =
+                        source.knockout_result(&stage.name, sides.home.0, sides.away.0, boards)
+                    else {
                         return Ok(Some(Pending {
                             next: format!(
                                 "{}: the result of team {} v team {}",
@@ -682,6 +710,11 @@ impl Runner<'_> {
                 }
             };
             book.record(bracket, &outcome, rules).map_err(rule_err)?;
+            if let Some(f) = &mut self.late_feeder
+                && f.stage == k
+            {
+                f.beaten.insert(outcome.winner, outcome.loser);
+            }
             self.send(
                 stage.winners,
                 stage.order,
@@ -718,7 +751,7 @@ impl Runner<'_> {
             name: stage.name.clone(),
             title: stage.title.clone(),
             order: stage.order,
-            boards: stage.boards,
+            boards,
             draw: format!("{:?}", stage.draw).to_lowercase(),
             choices,
             positions: positions.iter().map(|t| t.0).collect(),

@@ -6,6 +6,7 @@
 //! `VictoryPoints`, `SwissPoints`, `ImpQuotient`, `LowerTeamId`): the edition
 //! chooses among them, the figures are all data.
 
+use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::standings::TieBreak;
 use crate::eval::Evaluator;
 use crate::ir::{Expr, Program, RouteFrom, RouteTarget, Value};
@@ -94,6 +95,11 @@ pub struct Stage {
     pub winners: Target,
     /// Where losers go.
     pub losers: Target,
+    /// How withdrawals of upper-bracket teams at this stage's draw are handled
+    /// (`late_withdrawal`: `SpecificRule` or `StageMoveUp`).
+    pub late_withdrawal: Option<LateWithdrawalReading>,
+    /// The length of the match the late-withdrawal rules put in place of this stage's.
+    pub withdrawal_boards: Option<Decimal>,
 }
 
 /// A competition ready to run.
@@ -352,6 +358,21 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             draw,
             winners: route(RouteFrom::Winners),
             losers: route(RouteFrom::Losers),
+            late_withdrawal: match value(program, &s.properties, "late_withdrawal", teams)? {
+                None => None,
+                Some(v) => match variant_name(program, &v).as_deref() {
+                    Some("SpecificRule") => Some(LateWithdrawalReading::SpecificRule),
+                    Some("StageMoveUp") => Some(LateWithdrawalReading::StageMoveUp),
+                    other => {
+                        return Err(PlanError(format!(
+                            "stage `{}`: the engine does not know the late-withdrawal reading `{}`; it knows SpecificRule and StageMoveUp",
+                            s.name,
+                            other.unwrap_or("?")
+                        )));
+                    }
+                },
+            },
+            withdrawal_boards: number(program, &s.properties, "withdrawal_boards", teams)?,
         });
     }
     let qualification = match comp.stages.iter().find(|s| s.qualification) {

@@ -1,0 +1,236 @@
+//! Withdrawals late in a knockout (the document's CC-WITHDRAW): when teams from the
+//! upper bracket will not play the stage they dropped into, the specific rules
+//! rearrange that stage and the placement match after it (cases A and B), and a
+//! winner of the rearranged stage who withdraws is replaced by the team it beat
+//! (case C). The engine plans the cases (`engine::knockout::late_withdrawal`); this
+//! module applies them to a run.
+
+use super::plan::Target;
+use super::{Pending, RunError, Runner, Source, rule_err};
+use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
+use crate::engine::knockout::late_withdrawal::{
+    self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
+};
+use crate::engine::knockout::{DrawOutcome, Pairing, TeamId};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A stage the late-withdrawal rules rearranged.
+#[derive(Debug, Clone)]
+pub(super) struct Feeder {
+    /// Its index.
+    pub stage: usize,
+    /// The stage its winners go to.
+    pub next: usize,
+    /// Whether any of its matches was played (not in case B).
+    pub played: bool,
+    /// Each winner and the team it beat.
+    pub beaten: BTreeMap<TeamId, TeamId>,
+    /// The place its losers share, as a standing (`5/6`).
+    pub shared: String,
+}
+
+/// A draw's result, or what the run waits for.
+pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), Pending>;
+
+fn place_label(t: Target) -> String {
+    match t {
+        Target::Place(a, b) if a == b => a.to_string(),
+        Target::Place(a, b) => format!("{a}/{b}"),
+        _ => String::new(),
+    }
+}
+
+fn boards(n: u32) -> Decimal {
+    Decimal::from(n)
+}
+
+/// Case C: each team in `withdrawn` that won the rearranged stage is replaced in
+/// `positions` by the team it beat, and shares the place of that stage's losers.
+pub(super) fn replace_withdrawn_winners(
+    feeder: &Feeder,
+    positions: &mut [TeamId],
+    withdrawn: &BTreeSet<TeamId>,
+    finals: &mut BTreeMap<TeamId, String>,
+    title: &str,
+) -> Result<(), RunError> {
+    for w in withdrawn {
+        if !feeder.played {
+            return Err(RunError::Rule(format!(
+                "{w} withdraws at the draw of {title}, but its previous stage was not played (case B): the document has no rule (AMB-13)"
+            )));
+        }
+        let Some(loser) = feeder.beaten.get(w) else {
+            return Err(RunError::Rule(format!(
+                "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
+            )));
+        };
+        let Some(slot) = positions.iter_mut().find(|t| *t == w) else {
+            return Err(RunError::Rule(format!("{w} is not in {title}")));
+        };
+        *slot = *loser;
+        finals.remove(loser);
+        finals.insert(*w, feeder.shared.clone());
+    }
+    Ok(())
+}
+
+impl Runner<'_> {
+    /// Teams in turn choose among candidates, asking the source; the last chooser
+    /// gets the team left over and choosers without a candidate go through.
+    pub(super) fn choose(
+        &self,
+        stage: &str,
+        title: &str,
+        choosers: Vec<TeamId>,
+        candidates: Vec<TeamId>,
+        source: &mut dyn Source,
+    ) -> Result<Drawn, RunError> {
+        let mut draw = ChoiceDraw::new(choosers, candidates, TableNumbering::ChooserPosition)
+            .map_err(rule_err)?;
+        let mut choices = Vec::new();
+        while let Some(chooser) = draw.next_chooser() {
+            let candidates: Vec<u32> = draw.remaining_candidates().iter().map(|t| t.0).collect();
+            if candidates.len() <= 1 {
+                break;
+            }
+            let Some(chosen) = source.choice(stage, chooser.0, &candidates) else {
+                return Ok(Err(Pending {
+                    next: format!("{title}: team {} to choose among {candidates:?}", chooser.0),
+                }));
+            };
+            draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
+            choices.push((chooser.0, chosen));
+        }
+        Ok(Ok((draw.finish().map_err(rule_err)?, choices)))
+    }
+
+    /// Cases A and B: the upper-bracket teams among `positions` (the first
+    /// `upper_count`) that withdrew at the draw are handled by the specific rules.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn late_draw(
+        &mut self,
+        k: usize,
+        positions: &[TeamId],
+        upper_count: usize,
+        withdrawn: &BTreeSet<TeamId>,
+        inflow: &mut super::Inflow,
+        finals: &mut BTreeMap<TeamId, String>,
+        source: &mut dyn Source,
+    ) -> Result<Drawn, RunError> {
+        let plan = self.plan;
+        let Some(stage) = plan.stages.get(k) else {
+            return Err(RunError::Plan("unknown stage".into()));
+        };
+        let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
+        let (&[u1, u2], &[l1, l2]) = (upper, lower) else {
+            return Err(RunError::Rule(format!(
+                "the late-withdrawal rules at {} need two teams from each bracket, not {} and {}",
+                stage.title,
+                upper.len(),
+                lower.len()
+            )));
+        };
+        let Target::Stage(next) = stage.winners else {
+            return Err(RunError::Plan(format!(
+                "the late-withdrawal rules at {} need its winners to go on to a stage",
+                stage.title
+            )));
+        };
+        let Some(after) = plan.stages.get(next) else {
+            return Err(RunError::Plan("unknown stage".into()));
+        };
+        let n = |d: Decimal| d.to_u32().unwrap_or(0);
+        let lengths = LateMatchLengths {
+            feeder: n(stage.boards),
+            feeder_lower_only: n(stage.withdrawal_boards.unwrap_or(stage.boards)),
+            placement: n(after.boards),
+            placement_lower_only: n(after.withdrawal_boards.unwrap_or(after.boards)),
+        };
+        let upper_losers = [u1, u2].map(|team| UpperLoser {
+            team,
+            plays_on: !withdrawn.contains(&team),
+        });
+        let planned = lw::plan_late_withdrawals(
+            upper_losers,
+            [l1, l2],
+            lengths,
+            LateWithdrawalReading::SpecificRule,
+        )
+        .map_err(rule_err)?;
+        let shared = place_label(stage.losers);
+        for t in &planned.shared {
+            finals.insert(*t, shared.clone());
+        }
+        for t in &planned.withdrawn {
+            finals.insert(*t, format!("withdrew at {}", stage.title));
+        }
+        let mut played = true;
+        let drawn = match planned.feeder {
+            lw::Feeder::Choice {
+                positions,
+                boards: b,
+            } => {
+                self.boards_override.insert(k, boards(b));
+                self.choose(
+                    &stage.name,
+                    &stage.title,
+                    positions.choosers,
+                    positions.candidates,
+                    source,
+                )?
+            }
+            lw::Feeder::Fixed {
+                first,
+                second,
+                boards: b,
+            } => {
+                self.boards_override.insert(k, boards(b));
+                let pairings = vec![Pairing {
+                    table: 1,
+                    upper: first,
+                    lower: second,
+                }];
+                Ok((
+                    DrawOutcome {
+                        pairings,
+                        byes: Vec::new(),
+                    },
+                    Vec::new(),
+                ))
+            }
+            lw::Feeder::NotPlayed => {
+                played = false;
+                Ok((DrawOutcome::default(), Vec::new()))
+            }
+        };
+        match planned.placement {
+            PlacementPlan::FromFeeder { boards: b } => {
+                self.boards_override.insert(next, boards(b));
+            }
+            PlacementPlan::AgainstFeederWinner { team, boards: b } => {
+                self.boards_override.insert(next, boards(b));
+                inflow.entry(next).or_default().push((stage.order, team));
+            }
+            PlacementPlan::Fixed {
+                first,
+                second,
+                boards: b,
+            } => {
+                self.boards_override.insert(next, boards(b));
+                let entry = inflow.entry(next).or_default();
+                entry.push((stage.order, first));
+                entry.push((stage.order, second));
+            }
+        }
+        self.late_feeder = Some(Feeder {
+            stage: k,
+            next,
+            played,
+            beaten: BTreeMap::new(),
+            shared,
+        });
+        Ok(drawn)
+    }
+}
