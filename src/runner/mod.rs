@@ -545,7 +545,6 @@ impl Runner<'_> {
             == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule)
             && !at_draw.is_empty();
         let mut choices = Vec::new();
-        let mut positions = positions;
         // CC-WITHDRAW C: a team that won the rearranged stage withdraws at this draw;
         // the team it beat takes its place.
         let at_draw = match &self.late_feeder {
