@@ -178,3 +178,51 @@ fn the_editions_own_25_0_scale_stops_at_the_first_unknown_band() {
     .unwrap_err();
     assert!(err.to_string().contains("vp25_8_boards"), "{err}");
 }
+
+#[test]
+fn late_starters_begin_in_round_three_with_thirty_vp_carried_over() {
+    let p = program();
+    let options = Options {
+        seed: 4,
+        scale: Some("wbf20_result".into()),
+        late_starters: [5, 6].into_iter().collect(),
+    };
+    let r = run(&p, "cup", 66, &options, &mut Simulation::new(66, 4))
+        .unwrap()
+        .report;
+    let plays = |round: &bfr::runner::report::QualRound, t: u32| {
+        round.matches.iter().any(|m| m.home == t || m.away == t) || round.bye == Some(t)
+    };
+    for t in [5, 6] {
+        assert!(
+            !plays(&r.rounds[0], t) && !plays(&r.rounds[1], t),
+            "team {t} starts late"
+        );
+        assert!(plays(&r.rounds[2], t), "team {t} starts in round 3");
+        let earned: rust_decimal::Decimal = r
+            .rounds
+            .iter()
+            .flat_map(|x| &x.matches)
+            .map(|m| {
+                if m.home == t {
+                    m.home_vp
+                } else if m.away == t {
+                    m.away_vp
+                } else {
+                    rust_decimal::Decimal::ZERO
+                }
+            })
+            .sum();
+        let bye_vp = if r.rounds.iter().any(|x| x.bye == Some(t)) {
+            rust_decimal::Decimal::from(15)
+        } else {
+            rust_decimal::Decimal::ZERO
+        };
+        let line = r.standings.iter().find(|l| l.team == t).unwrap();
+        assert_eq!(
+            line.vp,
+            earned + bye_vp + rust_decimal::Decimal::from(30),
+            "CC-LATESTART: 30 VP carried over"
+        );
+    }
+}
