@@ -1,5 +1,6 @@
 //! The subcommands' bodies.
 
+use super::output::{diagnostics_json, json_line, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{self, Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
@@ -7,23 +8,12 @@ use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
 use crate::source::Sources;
 use crate::syntax;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// How to print.
 pub struct Output {
     pub format: Format,
     pub colour: Colour,
-}
-
-fn stdout(text: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`bfr … | head`) is not an error worth a panic.
-    let _ = out.write_all(text.as_bytes());
-}
-
-fn stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 impl Output {
@@ -36,16 +26,6 @@ impl Output {
         }
     }
 
-    fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_json::Value {
-        serde_json::Value::Array(
-            diags
-                .sorted()
-                .into_iter()
-                .map(|d| diag::to_json(d, sources))
-                .collect(),
-        )
-    }
-
     fn io_error(&self, e: &edition::IoError) -> u8 {
         match self.format {
             Format::Text => stderr(&format!("error: {e}\n")),
@@ -56,13 +36,6 @@ impl Output {
         }
         EXIT_IO
     }
-}
-
-fn json_line(v: &serde_json::Value) {
-    stdout(&format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).unwrap_or_default()
-    ));
 }
 
 /// `bfr check`
@@ -105,7 +78,7 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
                 "examples": examples,
                 "errors": errors,
                 "warnings": warnings,
-                "diagnostics": Output::diagnostics_json(diags, &loaded.sources),
+                "diagnostics": diagnostics_json(diags, &loaded.sources),
             })),
         }
     }
@@ -121,7 +94,7 @@ fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
         out.diagnostics(&loaded.diagnostics, &loaded.sources);
         if out.format == Format::Json {
             json_line(&serde_json::json!({
-                "errors": Output::diagnostics_json(&loaded.diagnostics, &loaded.sources)
+                "errors": diagnostics_json(&loaded.diagnostics, &loaded.sources)
             }));
         } else {
             stderr(&format!(
@@ -215,7 +188,7 @@ pub fn test(out: &Output, path: &Path) -> u8 {
         Format::Text => stdout(&format!("{passed} passed, {failed} failed\n")),
         Format::Json => json_line(&serde_json::json!({
             "passed": passed, "failed": failed, "examples": results,
-            "failures": Output::diagnostics_json(&failures, &loaded.sources),
+            "failures": diagnostics_json(&failures, &loaded.sources),
         })),
     }
     if failed > 0 { EXIT_FOUND } else { EXIT_OK }
@@ -234,7 +207,7 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
     let fail = |d: Diagnostics, sources: &Sources| {
         out.diagnostics(&d, sources);
         if out.format == Format::Json {
-            json_line(&serde_json::json!({"errors": Output::diagnostics_json(&d, sources)}));
+            json_line(&serde_json::json!({"errors": diagnostics_json(&d, sources)}));
         }
         EXIT_FOUND
     };

@@ -5,6 +5,7 @@
 //! failure.
 
 mod commands;
+mod output;
 mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};

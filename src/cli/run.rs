@@ -1,37 +1,11 @@
 //! `bfr run <edition> <event>`: an event file played through the edition's rules.
 
 use super::commands::Output;
+use super::output::{diagnostics_json, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
-use crate::diag::{self, Diagnostics};
+use crate::diag;
 use crate::edition;
-use crate::source::Sources;
-use std::io::Write;
 use std::path::Path;
-
-fn stdout(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-}
-
-fn stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
-fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_json::Value {
-    serde_json::Value::Array(
-        diags
-            .sorted()
-            .into_iter()
-            .map(|d| diag::to_json(d, sources))
-            .collect(),
-    )
-}
-
-fn json(v: &serde_json::Value) {
-    stdout(&format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).unwrap_or_default()
-    ));
-}
 
 /// `bfr run`
 pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
