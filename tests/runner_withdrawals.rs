@@ -35,6 +35,8 @@ struct Scripted {
     after_draw: Vec<u32>,
     absent: Vec<(u32, Arrival)>,
     choices: Option<Vec<(u32, u32)>>,
+    /// Withdrawals at the draw of a second stage (CC-WITHDRAW case C).
+    later_at_draw: Option<(&'static str, Vec<u32>)>,
 }
 
 impl Scripted {
@@ -46,6 +48,7 @@ impl Scripted {
             after_draw: Vec::new(),
             absent: Vec::new(),
             choices: None,
+            later_at_draw: None,
         }
     }
 }
@@ -73,10 +76,10 @@ impl Source for Scripted {
         self.sim.knockout_result(s, h, a, b)
     }
     fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
-        if s == self.stage {
-            self.at_draw.clone()
-        } else {
-            Vec::new()
+        match &self.later_at_draw {
+            Some((stage, teams)) if *stage == s => teams.clone(),
+            _ if s == self.stage => self.at_draw.clone(),
+            _ => Vec::new(),
         }
     }
     fn withdrawn_after_draw(&mut self, s: &str) -> Vec<u32> {
@@ -264,42 +267,6 @@ fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
     }
 }
 
-/// Withdraws a BC04-B winner at the play-off's draw, after case A at BC04-B.
-struct CaseC {
-    inner: Scripted,
-    winner_withdraws: Option<u32>,
-}
-
-impl Source for CaseC {
-    fn qualification_result(
-        &mut self,
-        r: u32,
-        h: u32,
-        a: u32,
-        b: Decimal,
-    ) -> Option<(Decimal, Decimal)> {
-        self.inner.qualification_result(r, h, a, b)
-    }
-    fn choice(&mut self, s: &str, c: u32, cands: &[u32]) -> Option<u32> {
-        self.inner.choice(s, c, cands)
-    }
-    fn knockout_result(
-        &mut self,
-        s: &str,
-        h: u32,
-        a: u32,
-        b: Decimal,
-    ) -> Option<(Decimal, Decimal)> {
-        self.inner.knockout_result(s, h, a, b)
-    }
-    fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
-        match (s, self.winner_withdraws) {
-            ("bc_po34", Some(w)) => vec![w],
-            _ => self.inner.withdrawn_at_draw(s),
-        }
-    }
-}
-
 #[test]
 fn case_c_a_bc04_b_winner_withdraws_and_the_team_it_beat_takes_its_place() {
     let p = program();
@@ -310,12 +277,9 @@ fn case_c_a_bc04_b_winner_withdraws_and_the_team_it_beat_takes_its_place() {
     let first = run(&p, "cup", 64, &options(), &mut a).unwrap().report;
     let m = stage(&first, "bc04_b").matches[0].clone();
     let beaten = if m.winner == m.home { m.away } else { m.home };
-    let mut c = Scripted::new("bc04_b");
-    c.at_draw = vec![field[0]];
-    let mut source = CaseC {
-        inner: c,
-        winner_withdraws: Some(m.winner),
-    };
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0]];
+    source.later_at_draw = Some(("bc_po34", vec![m.winner]));
     let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
     assert_eq!(standing(&r, m.winner), "5/6");
     let po = stage(&r, "bc_po34");
@@ -337,12 +301,9 @@ fn case_c_a_bc04_b_winner_withdraws_and_the_team_it_beat_takes_its_place() {
 fn case_c_after_case_b_has_no_rule() {
     let p = program();
     let field = bc04_b_field(&p);
-    let mut b = Scripted::new("bc04_b");
-    b.at_draw = vec![field[0], field[1]];
-    let mut source = CaseC {
-        inner: b,
-        winner_withdraws: Some(field[2]),
-    };
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0], field[1]];
+    source.later_at_draw = Some(("bc_po34", vec![field[2]]));
     match run(&p, "cup", 64, &options(), &mut source) {
         Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
         other => panic!("{other:?}"),
