@@ -33,6 +33,9 @@ fn program() -> Program {
     loaded.checked.expect("the cup8 fixture checks").program
 }
 
+/// A drawn round as the runner tells it: (round, (home, away) in table order, bye).
+type Drawn = (u32, Vec<(u32, u32)>, Option<u32>);
+
 /// Results by rule instead of by table: (home, away) → (home IMPs, away IMPs).
 type Rule = fn(u32, u32) -> (i64, i64);
 
@@ -51,7 +54,7 @@ struct Script {
     /// Every match not in the tables above, when set.
     rule: Option<Rule>,
     // What happened.
-    rounds_drawn: Vec<(u32, Vec<(u32, u32)>, Option<u32>)>,
+    rounds_drawn: Vec<Drawn>,
     stages_drawn: Vec<(String, Vec<(u32, u32)>)>,
     asked_choices: Vec<(String, u32, Vec<u32>)>,
     asked_knockout: Vec<(String, u32, u32, Decimal)>,
@@ -245,7 +248,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
     let r = &outcome.report;
 
     // The rounds as drawn and paired (home first, in table order); no pair twice.
-    let drawn: Vec<(u32, Vec<(u32, u32)>, Option<u32>)> = vec![
+    let drawn: Vec<Drawn> = vec![
         (1, vec![(8, 1), (2, 5), (3, 7), (4, 6)], None),
         (2, vec![(1, 2), (3, 4), (6, 7), (5, 8)], None),
         (3, vec![(1, 3), (5, 6), (7, 2), (4, 8)], None),
