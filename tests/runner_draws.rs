@@ -547,11 +547,13 @@ fn knockout_draws_rankings_ties_penalties_walkovers_and_places() {
     );
 
     // Final places: 1 team 3; 2 team 7; 3 team 2; 4 team 8; the Consolation's
-    // losers share 5/6 (teams 1 and 4); the Plate's losers share 7/8 (team 6, and
-    // team 5, which withdrew).
+    // losers share 5/6 (teams 1 and 4); the Plate's loser team 6 has 7/8. Team 5,
+    // which withdrew, is not pinned: today it takes the losers' route (7/8); AMB-34
+    // would have it out where it withdrew (see the ignored test below).
     let places: Vec<(&str, u32)> = r
         .places
         .iter()
+        .filter(|l| l.team != 5)
         .map(|l| (l.standing.as_str(), l.team))
         .collect();
     assert_eq!(
@@ -563,10 +565,10 @@ fn knockout_draws_rankings_ties_penalties_walkovers_and_places() {
             ("4", 8),
             ("5/6", 1),
             ("5/6", 4),
-            ("7/8", 5),
             ("7/8", 6),
         ]
     );
+    assert_eq!(r.places.iter().filter(|l| l.team == 5).count(), 1);
 }
 
 #[test]
