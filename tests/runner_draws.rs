@@ -709,7 +709,6 @@ fn a_vp_scale_of_the_margin_alone() {
 }
 
 #[test]
-#[ignore = "runner gap: a team that withdraws after the draw loses by walkover and is then routed as a loser, so it plays on in the next stage (here team 4 is drawn into the Consolation and asked for a result); AMB-34 reads a withdrawn team as out at the stage where it withdrew"]
 fn a_team_that_withdraws_after_the_draw_plays_no_further_match() {
     let mut script = cup_script();
     script.withdrawn.insert("semi", vec![4]);
@@ -802,7 +801,6 @@ fn withdraw_in_2015(stage: &'static str) -> (Result<Outcome, bfr::runner::RunErr
 }
 
 #[test]
-#[ignore = "runner gap: AMB-10 (amb10_reading = WalkoverInBcElseNoRule) allows a withdrawal after the draw only in the BC stages before the play-off; the runner accepts one in CC32 as a walkover instead of saying the document has no rule"]
 fn a_withdrawal_after_a_cc_draw_has_no_rule() {
     let (outcome, _) = withdraw_in_2015("cc32");
     let err = outcome.expect_err("a withdrawal after the CC32 draw has no rule");
@@ -810,7 +808,6 @@ fn a_withdrawal_after_a_cc_draw_has_no_rule() {
 }
 
 #[test]
-#[ignore = "runner gap: a CC32 team that withdraws after the draw loses by walkover and is routed with the CC32 losers into BC32-B, where it is drawn to play again"]
 fn a_cc32_team_that_withdraws_is_not_drawn_into_the_bonus_cup() {
     let (_, source) = withdraw_in_2015("cc32");
     let team = source.team.expect("CC32 was drawn");

@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 29] = [
+const PROPERTIES: [(&str, Want); 30] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -56,6 +56,7 @@ const PROPERTIES: [(&str, Want); 29] = [
     ("late_start_round", Want::Number),
     ("late_withdrawal", Want::AnyEnum),
     ("withdrawal_boards", Want::Number),
+    ("walkovers", Want::Bool),
     ("title", Want::Text),
     ("prize", Want::AnyQuantity),
 ];

@@ -385,6 +385,27 @@ impl Checker {
                             );
                         }
                     }
+                    // A deduction of nothing, or of less than nothing, is a bonus in disguise.
+                    let literal = match &a.kind {
+                        ExprKind::Lit(Value::Num(n, _)) => Some(*n),
+                        ExprKind::Neg(x) => match &x.kind {
+                            ExprKind::Lit(Value::Num(n, _)) => Some(-*n),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    if let Some(n) = literal
+                        && n <= rust_decimal::Decimal::ZERO
+                    {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0206",
+                                format!("a deduction must be more than zero, not {}", n.normalize()),
+                                amount.span,
+                            )
+                            .with_help("write the amount taken away, e.g. `deduct 2 VP`; use `warning` for no deduction"),
+                        );
+                    }
                     let unit = match &a.ty {
                         Type::Num(u) => Some(u.clone()),
                         _ => None,

@@ -177,6 +177,17 @@ struct Interval {
     hi: Option<(Decimal, bool)>,
 }
 
+/// The next whole number, saturating at the largest decimal (bounds there are
+/// written by hand and must not crash the checker).
+fn succ(d: Decimal) -> Decimal {
+    d.checked_add(Decimal::ONE).unwrap_or(d)
+}
+
+/// The previous whole number, saturating at the smallest decimal.
+fn pred(d: Decimal) -> Decimal {
+    d.checked_sub(Decimal::ONE).unwrap_or(d)
+}
+
 impl Interval {
     /// On the integers, open ends become closed ones: `5 < n` is `6 <= n`.
     fn integral(self) -> Interval {
@@ -185,7 +196,8 @@ impl Interval {
             if inc || c != v {
                 (c, true)
             } else {
-                (c + Decimal::ONE, true)
+                c.checked_add(Decimal::ONE)
+                    .map_or((c, false), |n| (n, true))
             }
         });
         let hi = self.hi.map(|(v, inc)| {
@@ -193,7 +205,8 @@ impl Interval {
             if inc || f != v {
                 (f, true)
             } else {
-                (f - Decimal::ONE, true)
+                f.checked_sub(Decimal::ONE)
+                    .map_or((f, false), |n| (n, true))
             }
         });
         Interval { lo, hi }
@@ -442,7 +455,7 @@ fn coverage(
             (None, Some(_)) => start.is_none(),
             (Some((v, covered)), Some((lo, inc))) => {
                 if whole {
-                    let next = if covered { v + Decimal::ONE } else { v };
+                    let next = if covered { succ(v) } else { v };
                     lo > next
                 } else {
                     lo > v || (lo == v && !covered && !inc)
@@ -477,8 +490,8 @@ fn coverage(
     for (from, to) in holes {
         let describe = match (from, to) {
             (Some((a, a_covered)), Some((b, b_inc))) if whole => {
-                let first = if a_covered { a + Decimal::ONE } else { a };
-                let last = if b_inc { b - Decimal::ONE } else { b };
+                let first = if a_covered { succ(a) } else { a };
+                let last = if b_inc { pred(b) } else { b };
                 if first == last {
                     format!("= {}", show_key(first))
                 } else {

@@ -87,8 +87,8 @@ pub enum Command {
         edition: PathBuf,
         /// The competition, e.g. `cup`.
         competition: String,
-        /// Number of teams entered.
-        #[arg(long)]
+        /// Number of teams entered (2 to 10,000).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10_000))]
         teams: u32,
         /// Seed of the draw and of the simulated results; printed with the output.
         #[arg(long, default_value_t = 1)]

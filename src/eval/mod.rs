@@ -167,6 +167,13 @@ impl<'p> Evaluator<'p> {
                 _ => Err(Self::fail("this value has no such field", span)),
             },
             ExprKind::Deduct(x) => match self.eval(x, frame)? {
+                Value::Num(amount, _) if amount <= Decimal::ZERO => Err(Self::fail(
+                    format!(
+                        "a deduction must be more than zero, not {}",
+                        amount.normalize()
+                    ),
+                    span,
+                )),
                 Value::Num(amount, unit) => Ok(Value::Penalty(Penalty::Deduct { amount, unit })),
                 _ => Err(Self::fail("a deduction needs a quantity", span)),
             },

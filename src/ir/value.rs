@@ -215,19 +215,22 @@ pub fn show_num(n: Decimal, unit: &Unit) -> String {
 pub fn show_duration(seconds: Decimal) -> String {
     let negative = seconds.is_sign_negative() && !seconds.is_zero();
     let s = seconds.abs();
-    let whole = s.trunc();
-    let frac = s - whole;
-    let total = i64::try_from(whole).unwrap_or(i64::MAX);
-    let (h, m, sec) = (total / 3600, (total % 3600) / 60, total % 60);
+    // Split in decimal arithmetic: durations can exceed any machine integer.
+    let hour = Decimal::from(3600);
+    let minute = Decimal::from(60);
+    let h = (s / hour).trunc();
+    let rest = s - h * hour;
+    let m = (rest / minute).trunc();
+    let sec = rest - m * minute;
     let mut parts = Vec::new();
-    if h > 0 {
-        parts.push(format!("{h} h"));
+    if !h.is_zero() {
+        parts.push(format!("{} h", h.normalize()));
     }
-    if m > 0 {
-        parts.push(format!("{m} min"));
+    if !m.is_zero() {
+        parts.push(format!("{} min", m.normalize()));
     }
-    if sec > 0 || !frac.is_zero() || parts.is_empty() {
-        parts.push(format!("{} s", (Decimal::from(sec) + frac).normalize()));
+    if !sec.is_zero() || parts.is_empty() {
+        parts.push(format!("{} s", sec.normalize()));
     }
     let text = parts.join(" ");
     if negative { format!("-{text}") } else { text }
@@ -243,6 +246,9 @@ mod tests {
         assert_eq!(show_duration(Decimal::from(301)), "5 min 1 s");
         assert_eq!(show_duration(Decimal::from(0)), "0 s");
         assert_eq!(show_duration(Decimal::from(5400)), "1 h 30 min");
+        assert_eq!(show_duration(Decimal::new(15, 1)), "1.5 s");
+        let huge = Decimal::from_str_exact("359999999999999999999640000").unwrap();
+        assert_eq!(show_duration(huge), "99999999999999999999900 h");
     }
 
     #[test]

@@ -456,7 +456,10 @@ impl Runner<'_> {
             Some((_, Type::Num(u))) => u.clone(),
             _ => Unit::none(),
         };
-        let margin = (home - away).abs();
+        let margin = home
+            .checked_sub(away)
+            .ok_or_else(|| RunError::Rule("an IMP score is too large".into()))?
+            .abs();
         let mut args = vec![Value::Num(margin, unit(0))];
         if rule.params.len() > 1 {
             args.push(Value::Num(boards, unit(1)));
@@ -667,12 +670,18 @@ impl Runner<'_> {
             .into_iter()
             .map(TeamId)
             .collect();
+        if !withdrawn.is_empty() && !stage.walkovers {
+            return Err(RunError::Rule(format!(
+                "the document has no rule for a withdrawal after the draw of {}",
+                stage.title
+            )));
+        }
         let deductions = source.knockout_deductions(&stage.name);
         let deducted = |team: u32, imps: Decimal| {
             deductions
                 .iter()
                 .filter(|(t, _)| *t == team)
-                .fold(imps, |acc, (_, d)| acc - *d)
+                .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
         };
         for p in &pairings {
             let sides = home_and_away(p, book, HomeReading::BetterRanking).map_err(rule_err)?;
@@ -722,14 +731,19 @@ impl Runner<'_> {
                 finals,
                 &stage.title,
             );
-            self.send(
-                stage.losers,
-                stage.order,
-                outcome.loser,
-                inflow,
-                finals,
-                &stage.title,
-            );
+            // A team that withdrew is out where it withdrew; it plays on nowhere.
+            if withdrawn.contains(&outcome.loser) {
+                finals.insert(outcome.loser, format!("withdrew at {}", stage.title));
+            } else {
+                self.send(
+                    stage.losers,
+                    stage.order,
+                    outcome.loser,
+                    inflow,
+                    finals,
+                    &stage.title,
+                );
+            }
             matches.push(KoMatch {
                 table: p.table,
                 home: sides.home.0,

@@ -100,6 +100,9 @@ pub struct Stage {
     pub late_withdrawal: Option<LateWithdrawalReading>,
     /// The length of the match the late-withdrawal rules put in place of this stage's.
     pub withdrawal_boards: Option<Decimal>,
+    /// Whether a withdrawal after the draw is a walkover here (`walkovers = true`);
+    /// elsewhere the document has no rule for it.
+    pub walkovers: bool,
 }
 
 /// A competition ready to run.
@@ -373,6 +376,10 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 },
             },
             withdrawal_boards: number(program, &s.properties, "withdrawal_boards", teams)?,
+            walkovers: matches!(
+                value(program, &s.properties, "walkovers", teams)?,
+                Some(Value::Bool(true))
+            ),
         });
     }
     let qualification = match comp.stages.iter().find(|s| s.qualification) {
