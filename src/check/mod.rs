@@ -79,6 +79,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
     }
     scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
     competition::check_routing(&c.program, &mut c.diags);
+    check_consts(&c.program, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
@@ -89,6 +90,27 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         ..
     } = c;
     (Some(Checked { program, names }), diags)
+}
+
+/// Every const is computed once: one that cannot be (a division by zero, an
+/// overflow, a scale with no row for its input) is an error at the const, not a
+/// surprise for whoever evaluates it later.
+fn check_consts(program: &Program, diags: &mut Diagnostics) {
+    for rule in &program.rules {
+        if let RuleBody::Const { value } = &rule.body
+            && let Err(e) = crate::eval::Evaluator::new(program).eval_closed(value)
+        {
+            diags.push(
+                Diagnostic::error(
+                    "E0602",
+                    format!("`{}` cannot be computed: {}", rule.name, e.message),
+                    e.span,
+                )
+                .with_note(rule.span, "in this const")
+                .with_help("change the value so it can be computed"),
+            );
+        }
+    }
 }
 
 fn pending_scales<'a>(pending: &[Pending<'a>]) -> Vec<(u32, &'a ast::ScaleDecl)> {
