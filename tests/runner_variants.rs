@@ -332,3 +332,67 @@ fn min_teams_is_data() {
     let err = try_simulate(&p, 47, 4).unwrap_err();
     assert!(err.to_string().contains("no rule for 47 teams"), "{err}");
 }
+
+const READINGS: &str = "chairmans_cup_readings.bfr";
+
+#[test]
+fn a_changed_reading_of_the_home_team_changes_who_is_home() {
+    // AMB-6: the edition reads "home" as the better ranking; a variant reads it as the
+    // upper position of the draw.
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(
+        &program(&[Change::Text(
+            READINGS,
+            "= Amb06HomeTeam.BetterRanking",
+            "= Amb06HomeTeam.UpperPosition",
+        )]),
+        64,
+        9,
+    );
+    for name in ["bc32_b", "bc16_a"] {
+        let s = stage(&variant, name);
+        let n = s.positions.len();
+        for m in &s.matches {
+            let upper = s.positions[m.table as usize - 1];
+            assert_eq!(
+                m.home, upper,
+                "{name} table {}: the upper position is home",
+                m.table
+            );
+            assert_eq!(s.positions[n - m.table as usize], m.away);
+        }
+    }
+    let differs = |name: &str| {
+        let (a, b) = (stage(&default, name), stage(&variant, name));
+        a.matches
+            .iter()
+            .zip(&b.matches)
+            .any(|(x, y)| x.home != y.home)
+    };
+    assert!(
+        ["bc32_b", "bc16_a", "bc16_b"].iter().any(|s| differs(s)),
+        "some Bonus Cup match changes its home team"
+    );
+}
+
+#[test]
+fn a_changed_reading_of_inheritance_changes_the_rankings() {
+    // AMB-2: cumulative inheritance against "the last opponent only".
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(
+        &program(&[Change::Text(
+            READINGS,
+            "= Amb02InheritanceScope.Cumulative",
+            "= Amb02InheritanceScope.LastOpponentOnly",
+        )]),
+        64,
+        9,
+    );
+    let rankings = |r: &Report| -> Vec<(u32, u32)> {
+        r.stages
+            .iter()
+            .flat_map(|s| s.matches.iter().map(|m| (m.home_ranking, m.away_ranking)))
+            .collect()
+    };
+    assert_ne!(rankings(&default), rankings(&variant));
+}

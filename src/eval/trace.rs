@@ -11,6 +11,9 @@ pub struct TraceNode {
     /// Where it comes from in the document.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceInfo>,
+    /// Its doc comment, as the edition's editors wrote it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub doc: String,
     /// Parameter names and the values it saw.
     pub inputs: Vec<(String, String)>,
     /// What it returned (absent if it failed).
@@ -29,6 +32,7 @@ impl TraceNode {
         TraceNode {
             rule: String::new(),
             source: None,
+            doc: String::new(),
             inputs: Vec::new(),
             output: None,
             detail: None,
@@ -40,6 +44,7 @@ impl TraceNode {
         TraceNode {
             rule: rule.name.clone(),
             source: rule.source.clone(),
+            doc: rule.doc.clone(),
             inputs,
             ..TraceNode::root()
         }
@@ -63,6 +68,16 @@ impl TraceNode {
         out.push_str(&format!("{indent}{call} = {result}\n"));
         if let Some(s) = &self.source {
             out.push_str(&format!("{indent}    source: {s}\n"));
+        }
+        // The doc comment's first paragraph says what the rule is.
+        let about: Vec<&str> = self
+            .doc
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        if !about.is_empty() {
+            out.push_str(&format!("{indent}    about: {}\n", about.join(" ")));
         }
         if let Some(d) = &self.detail {
             out.push_str(&format!("{indent}    by {d}\n"));

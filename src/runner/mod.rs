@@ -16,11 +16,9 @@ use crate::engine::knockout::TeamId;
 pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
-use crate::engine::knockout::outcome::{
-    Decision, KnockoutTieBreak, resolve_played, resolve_walkover,
-};
-use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules, TieOrder};
-use crate::engine::knockout::seating::{HomeReading, home_and_away};
+use crate::engine::knockout::outcome::{Decision, resolve_played, resolve_walkover};
+use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules};
+use crate::engine::knockout::seating::home_and_away;
 use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
 use crate::engine::standings::{MatchResult, Standings};
 use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
@@ -243,7 +241,7 @@ impl Runner<'_> {
         }
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
-        let rules = RankingRules::default();
+        let rules = self.plan.ranking;
         for k in 0..self.plan.stages.len() {
             let entrants = inflow.remove(&k).unwrap_or_default();
             if entrants.is_empty() {
@@ -518,10 +516,7 @@ impl Runner<'_> {
         let first_group = groups.values().next().map_or(0, Vec::len);
         let mut positions = Vec::new();
         for (_, teams) in groups {
-            positions.extend(
-                book.sort(&teams, TieOrder::QualificationPlacement)
-                    .map_err(rule_err)?,
-            );
+            positions.extend(book.sort(&teams, self.plan.ranking.tie).map_err(rule_err)?);
         }
         if let Some(n) = stage.teams
             && usize::try_from(n).ok() != Some(positions.len())
@@ -657,9 +652,7 @@ impl Runner<'_> {
         let pairings: Vec<Pairing> = outcome.pairings;
         let drawn = pairings
             .iter()
-            .map(|p| {
-                home_and_away(p, book, HomeReading::BetterRanking).map(|s| (s.home.0, s.away.0))
-            })
+            .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
             .collect::<Result<Vec<_>, _>>()
             .map_err(rule_err)?;
         source.stage_drawn(&stage.name, &drawn);
@@ -684,7 +677,7 @@ impl Runner<'_> {
                 .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
         };
         for p in &pairings {
-            let sides = home_and_away(p, book, HomeReading::BetterRanking).map_err(rule_err)?;
+            let sides = home_and_away(p, book, stage.home).map_err(rule_err)?;
             let (hr, ar) = (
                 book.ranking(sides.home).map_err(rule_err)?,
                 book.ranking(sides.away).map_err(rule_err)?,
@@ -711,7 +704,7 @@ impl Runner<'_> {
                         (sides.home, hi),
                         (sides.away, ai),
                         book,
-                        KnockoutTieBreak::QualificationPlacement,
+                        self.plan.knockout_tie,
                     )
                     .map_err(rule_err)?;
                     (o, hi, ai)

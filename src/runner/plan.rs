@@ -7,6 +7,11 @@
 //! chooses among them, the figures are all data.
 
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
+use crate::engine::knockout::outcome::KnockoutTieBreak;
+use crate::engine::knockout::ranking::{
+    InheritanceReading, RankingRules, TieOrder, WalkoverInheritance,
+};
+use crate::engine::knockout::seating::HomeReading;
 use crate::engine::standings::TieBreak;
 use crate::eval::Evaluator;
 use crate::ir::{Expr, Program, RouteFrom, RouteTarget, Value};
@@ -103,6 +108,8 @@ pub struct Stage {
     /// Whether a withdrawal after the draw is a walkover here (`walkovers = true`);
     /// elsewhere the document has no rule for it.
     pub walkovers: bool,
+    /// Who is the home team (`home`).
+    pub home: HomeReading,
 }
 
 /// A competition ready to run.
@@ -120,6 +127,11 @@ pub struct Plan {
     pub qualification: Option<Qualification>,
     /// Knockout stages in the document's order.
     pub stages: Vec<Stage>,
+    /// How rankings pass on in the knockout (`inheritance`, `walkover_inheritance`,
+    /// `equal_rankings`).
+    pub ranking: RankingRules,
+    /// Who wins a knockout match tied in IMPs (`knockout_tie`).
+    pub knockout_tie: KnockoutTieBreak,
 }
 
 /// Why a competition cannot be run as declared.
@@ -191,6 +203,28 @@ fn whole(
     teams: u32,
 ) -> Result<Option<u32>, PlanError> {
     Ok(number(program, props, key, teams)?.and_then(|n| n.to_u32()))
+}
+
+/// A reading named by an enum variant, mapped to the engine's parameter; a name the
+/// engine does not know is an error that lists the ones it does.
+fn reading<T: Copy>(
+    program: &Program,
+    props: &[(String, Expr)],
+    key: &str,
+    teams: u32,
+    known: &[(&str, T)],
+) -> Result<Option<T>, PlanError> {
+    let Some(v) = value(program, props, key, teams)? else {
+        return Ok(None);
+    };
+    let name = variant_name(program, &v).unwrap_or_default();
+    match known.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) => Ok(Some(*t)),
+        None => Err(PlanError(format!(
+            "`{key}`: the engine does not know the reading `{name}`; it knows {}",
+            known.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        ))),
+    }
 }
 
 fn variant_name(program: &Program, v: &Value) -> Option<String> {
@@ -380,6 +414,14 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 value(program, &s.properties, "walkovers", teams)?,
                 Some(Value::Bool(true))
             ),
+            home: reading(program, &s.properties, "home", teams, &[
+                ("BetterRanking", HomeReading::BetterRanking),
+                ("UpperPosition", HomeReading::UpperPosition),
+                ("Chooser", HomeReading::UpperPosition),
+                // "ranking" in the CC has the BC's definition (AMB-31): the better one is home.
+                ("BcDefinition", HomeReading::BetterRanking),
+            ])?
+            .unwrap_or(HomeReading::BetterRanking),
         });
     }
     let qualification = match comp.stages.iter().find(|s| s.qualification) {
@@ -443,6 +485,64 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             })
         }
     };
+    let props = &comp.properties;
+    let ranking = RankingRules {
+        inheritance: reading(
+            program,
+            props,
+            "inheritance",
+            teams,
+            &[
+                ("Cumulative", InheritanceReading::Cumulative),
+                (
+                    "LastOpponentOnly",
+                    InheritanceReading::QualificationOrLastOpponent,
+                ),
+            ],
+        )?
+        .unwrap_or_default(),
+        walkover: reading(
+            program,
+            props,
+            "walkover_inheritance",
+            teams,
+            &[
+                ("WalkoverInherits", WalkoverInheritance::Inherits),
+                (
+                    "WalkoverDoesNotInherit",
+                    WalkoverInheritance::DoesNotInherit,
+                ),
+            ],
+        )?
+        .unwrap_or_default(),
+        tie: reading(
+            program,
+            props,
+            "equal_rankings",
+            teams,
+            &[
+                ("GhPlacement", TieOrder::QualificationPlacement),
+                ("FromCcFirst", TieOrder::GivenOrder),
+                ("MostRecentWinnerFirst", TieOrder::MostRecentWinFirst),
+            ],
+        )?
+        .unwrap_or_default(),
+        ..RankingRules::default()
+    };
+    let knockout_tie = reading(
+        program,
+        props,
+        "knockout_tie",
+        teams,
+        &[
+            (
+                "GhPlacementLiteral",
+                KnockoutTieBreak::QualificationPlacement,
+            ),
+            ("CurrentRanking", KnockoutTieBreak::CurrentRanking),
+        ],
+    )?
+    .unwrap_or(KnockoutTieBreak::QualificationPlacement);
     Ok(Plan {
         name: comp.name.clone(),
         title: comp.title.clone().unwrap_or_else(|| comp.name.clone()),
@@ -450,5 +550,7 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         max_teams: whole(program, &comp.properties, "max_teams", teams)?,
         qualification,
         stages,
+        ranking,
+        knockout_tie,
     })
 }
