@@ -62,7 +62,7 @@ pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
     Ok(out)
 }
 
-fn io_error(path: &Path, e: &std::io::Error) -> IoError {
+pub(crate) fn io_error(path: &Path, e: &std::io::Error) -> IoError {
     let reason = match e.kind() {
         std::io::ErrorKind::NotFound => "no such file or directory".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),

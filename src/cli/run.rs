@@ -47,7 +47,7 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
         Err(e) => {
             return io(
                 event_path,
-                format!("cannot read `{}`: {e}", event_path.display()),
+                crate::edition::io_error(event_path, &e).to_string(),
             );
         }
     };

@@ -116,7 +116,7 @@ pub struct ReadError {
 pub fn from_toml(text: &str) -> Result<RawEvent, ReadError> {
     WHOLE_FILE.with(|w| w.set(None));
     toml::from_str(text).map_err(|e| ReadError {
-        message: e.message().trim().to_string(),
+        message: plain_words(e.message().trim()),
         span: e.span().unwrap_or(0..0),
     })
 }
@@ -129,7 +129,7 @@ pub fn from_json(text: &str) -> Result<RawEvent, ReadError> {
     out.map_err(|e| {
         let at = offset(text, e.line(), e.column());
         ReadError {
-            message: strip_position(&e.to_string()),
+            message: plain_words(&strip_position(&e.to_string())),
             span: at..(at + 1).min(text.len()).max(at),
         }
     })
@@ -157,5 +157,52 @@ fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),
+    }
+}
+
+/// serde names Rust types in its messages ("expected u64", "as i128"); an editor of
+/// an event file should read what kind of value is wanted instead.
+fn plain_words(message: &str) -> String {
+    let mut out = message.to_string();
+    for (rust, words) in [
+        (" as i128", ""),
+        (" as i64", ""),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected i64", "expected a whole number"),
+        ("expected a string", "expected a quoted text"),
+        ("expected a sequence", "expected a list in brackets `[…]`"),
+        ("expected a boolean", "expected `true` or `false`"),
+        ("invalid type: integer", "this number"),
+        ("invalid type: string", "this text"),
+        ("invalid type: sequence", "this list"),
+        ("invalid type: map", "this table"),
+        ("invalid value: integer", "the number"),
+    ] {
+        out = out.replace(rust, words);
+    }
+    out
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::plain_words;
+
+    #[test]
+    fn serde_type_names_become_words() {
+        assert_eq!(
+            plain_words("invalid type: integer `-1`, expected u64"),
+            "this number `-1`, expected a whole number from 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            plain_words("invalid value: integer `99999999999999999999999` as i128, expected u64"),
+            "the number `99999999999999999999999`, expected a whole number from 0 to 18446744073709551615"
+        );
     }
 }
