@@ -521,10 +521,13 @@ fn the_example_in_docs_events_md_runs_clean() {
 #[test]
 fn a_withdrawal_after_the_draw_is_a_walkover() {
     let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
-    let text = text.replace(
-        "results = [\"1-7 41:38\", \"8-4 30:44\"]",
-        "withdrawn = [8]\nresults = [\"1-7 41:38\"]",
-    );
+    let text = text
+        .replace(
+            "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+            "withdrawn = [8]\nresults = [\"1-7 41:38\"]",
+        )
+        // Team 8 withdrew: it plays no third-place match, and team 7 goes through.
+        .replace("results = [\"7-8 52:47\"]", "results = []");
     let (ran, sources) = run_text("withdrawn.toml", &text);
     assert!(
         !ran.diagnostics.has_errors(),
@@ -538,6 +541,21 @@ fn a_withdrawal_after_the_draw_is_a_walkover() {
         .find(|m| m.home == 8 || m.away == 8)
         .unwrap();
     assert_eq!((m.winner, m.decided_by.as_str()), (4, "walkover"));
+    let places = &ran.outcome.as_ref().unwrap().report.places;
+    let standing = |t: u32| {
+        places
+            .iter()
+            .find(|l| l.team == t)
+            .unwrap()
+            .standing
+            .clone()
+    };
+    assert_eq!(standing(8), "withdrew at Semifinal");
+    assert_eq!(
+        standing(7),
+        "3",
+        "without an opponent, team 7 takes third place"
+    );
     // A team that is not in the stage cannot withdraw from it.
     let text = text.replace("withdrawn = [8]", "withdrawn = [8, 5]");
     let (ran, _) = run_text("withdrawn.toml", &text);

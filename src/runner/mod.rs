@@ -518,8 +518,14 @@ impl Runner<'_> {
         for (_, teams) in groups {
             positions.extend(book.sort(&teams, self.plan.ranking.tie).map_err(rule_err)?);
         }
+        // Teams that withdrew earlier are missing here; any other shortfall is an error.
+        let withdrawn_earlier = finals
+            .values()
+            .filter(|s| s.starts_with("withdrew"))
+            .count();
         if let Some(n) = stage.teams
             && usize::try_from(n).ok() != Some(positions.len())
+            && usize::try_from(n).ok() != Some(positions.len() + withdrawn_earlier)
         {
             return Err(RunError::Rule(format!(
                 "stage `{}` is declared for {n} teams but {} arrived",
@@ -575,10 +581,23 @@ impl Runner<'_> {
             }
         } else {
             match stage.draw {
-                DrawKind::Brackets | DrawKind::Fixed => crate::engine::knockout::DrawOutcome {
-                    pairings: brackets(&positions).map_err(rule_err)?,
-                    byes: Vec::new(),
-                },
+                DrawKind::Brackets | DrawKind::Fixed => {
+                    // A team short because of a withdrawal: the best position goes
+                    // through without a match, the rest meet as usual.
+                    let (byes, rest) = if positions.len() % 2 == 1 && withdrawn_earlier > 0 {
+                        positions.split_at(1)
+                    } else {
+                        positions.split_at(0)
+                    };
+                    crate::engine::knockout::DrawOutcome {
+                        pairings: if rest.is_empty() {
+                            Vec::new()
+                        } else {
+                            brackets(rest).map_err(rule_err)?
+                        },
+                        byes: byes.to_vec(),
+                    }
+                }
                 DrawKind::Choice if !absent.is_empty() => {
                     // Absent captains lose their turn (CC-ABSENT); the choices come in the
                     // order they were made.
