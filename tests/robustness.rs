@@ -58,9 +58,27 @@ fn hundred_thousand_nested_ifs() {
 }
 
 #[test]
-fn a_thousand_nested_ifs_within_the_parser_s_reach() {
-    // Deep enough to overflow an unguarded tree walk, shallow enough for pest.
+fn a_thousand_nested_ifs_check_and_evaluate() {
+    // Deep enough to overflow an unguarded tree walk; within the depth bfr allows.
     let n = 1_000;
+    let text = format!(
+        "const x: number ref X-A = {}1{}\nexample \"deep\" ref X-A {{\n  x == 1\n}}\n",
+        "if true then ".repeat(n),
+        " else 2".repeat(n)
+    );
+    let loaded = one_file(text);
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", codes(&loaded));
+    let checked = loaded.checked.as_ref().expect("it checks");
+    let ex = checked.program.examples.first().expect("one example");
+    assert!(matches!(
+        bfr::eval::examples::run(&checked.program, ex),
+        bfr::eval::examples::Outcome::Holds
+    ));
+}
+
+#[test]
+fn two_thousand_nested_ifs_are_refused() {
+    let n = 2_000;
     let text = format!(
         "const x: number ref X-A = {}1{}\n",
         "if true then ".repeat(n),
@@ -156,9 +174,21 @@ fn forty_digit_literal_is_an_error() {
 }
 
 #[test]
-fn decimal_overflow_in_arithmetic_fails_the_example() {
+fn decimal_overflow_in_arithmetic_is_found_by_check() {
     let text = "const x: number ref X-A = 79228162514264337593543950335 * 10\n\
                 example \"overflow\" ref X-A {\n  x > 0\n}\n";
+    let loaded = one_file(text);
+    assert!(loaded.checked.is_none());
+    assert_eq!(codes(&loaded), ["E0602"]);
+    let d = loaded.diagnostics.sorted()[0].message.clone();
+    assert!(d.contains("too large"), "{d}");
+    render_all(&loaded);
+}
+
+#[test]
+fn decimal_overflow_in_a_function_fails_the_example() {
+    let text = "fn times_ten(x: number) -> number ref X-A = x * 10\n\
+                example \"overflow\" ref X-A {\n  times_ten(79228162514264337593543950335) > 0\n}\n";
     let loaded = one_file(text);
     let checked = loaded.checked.as_ref().expect("the types are fine");
     let ex = checked.program.examples.first().expect("one example");
@@ -175,13 +205,13 @@ fn decimal_overflow_in_bfr_eval() {
     let dir = TempDir::new("overflow");
     std::fs::write(
         dir.0.join("x.bfr"),
-        "const x: number ref X-A = 79228162514264337593543950335 * 10\n",
+        "fn times_ten(x: number) -> number ref X-A = x * 10\n",
     )
     .expect("write");
     let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
         .args(["eval", "--color", "never"])
         .arg(&dir.0)
-        .arg("x")
+        .arg("times_ten(79228162514264337593543950335)")
         .output()
         .expect("bfr runs");
     assert_eq!(out.status.code(), Some(1));

@@ -25,7 +25,7 @@ pub(super) struct Lower {
 }
 
 /// The deepest expression tree bfr builds. Real rules stay below 30.
-pub const MAX_EXPR_DEPTH: usize = 256;
+pub const MAX_EXPR_DEPTH: usize = 1024;
 
 impl Lower {
     /// A lowerer for one file.
@@ -44,7 +44,9 @@ impl Lower {
         if inner > MAX_EXPR_DEPTH {
             return Err(SyntaxError {
                 code: "E0002",
-                message: format!("this expression is nested more than {MAX_EXPR_DEPTH} deep"),
+                message: format!(
+                    "this expression is more than {MAX_EXPR_DEPTH} levels deep (each operator, `if`, `let`, `not` or `-` adds one)"
+                ),
                 span,
                 help: Some("split it: give inner parts a name with a `const` or a `fn`".into()),
             });
