@@ -67,6 +67,7 @@ const PROPERTIES: [(&str, Want); 34] = [
 
 impl Checker {
     pub(crate) fn lower_competition(&mut self, index: u32, decl: &ast::CompetitionDecl) {
+        self.lowering_competition = Some(index);
         let properties = self.properties(&decl.properties);
         let mut stages: Vec<ir::Stage> = Vec::new();
         let mut first_at: BTreeMap<&str, Span> = BTreeMap::new();
@@ -210,6 +211,7 @@ impl Checker {
             c.properties = properties;
             c.stages = stages;
         }
+        self.lowering_competition = None;
     }
 
     fn properties(&mut self, props: &[ast::Property]) -> Vec<(String, ir::Expr)> {
@@ -308,6 +310,21 @@ impl Checker {
         let Some(comp) = self.program.competitions.get(c as usize).cloned() else {
             return poison();
         };
+        if self.lowering_competition == Some(c) {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0105",
+                    format!(
+                        "a property of `{}` cannot read `{}` itself",
+                        first.text, first.text
+                    ),
+                    span,
+                )
+                .with_label("the competition is still being read here")
+                .with_help("name the value in a `const` and use it in both places"),
+            );
+            return poison();
+        }
         let Some(second) = rest.first() else {
             self.diags.push(
                 Diagnostic::error(

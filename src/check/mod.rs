@@ -44,6 +44,8 @@ pub(crate) struct Checker {
     pub(crate) diags: Diagnostics,
     /// Where each rule, unit, enum and record was declared, for duplicate notes.
     declared_at: BTreeMap<String, Span>,
+    /// The competition whose properties are being checked, if any.
+    pub(crate) lowering_competition: Option<u32>,
 }
 
 /// Checks the parsed files of one edition.
@@ -53,6 +55,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         names: Names::default(),
         diags: Diagnostics::default(),
         declared_at: BTreeMap::new(),
+        lowering_competition: None,
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -134,6 +137,7 @@ impl Checked {
             names: self.names.clone(),
             diags: Diagnostics::default(),
             declared_at: BTreeMap::new(),
+            lowering_competition: None,
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
