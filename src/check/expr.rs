@@ -103,6 +103,17 @@ impl Checker {
             .iter()
             .map(|a| self.expect(a, &Type::Bool, &mut scope))
             .collect();
+        if e.assertions.is_empty() {
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0504",
+                    format!("example \"{}\" asserts nothing", e.title),
+                    e.title_span,
+                )
+                .with_label("it has no lines to check")
+                .with_help("write what the rule must give, e.g. `late(12 min) == deduct 2 VP`"),
+            );
+        }
         self.program.examples.push(ir::Example {
             title: e.title.clone(),
             source: source_info(&e.source),
@@ -224,6 +235,7 @@ impl Checker {
         );
         d = match did_you_mean(name, info.variants.iter().map(String::as_str)) {
             Some(h) => d.with_help(h),
+            None if info.variants.is_empty() => d.with_help("the enum has no variants yet"),
             None => d.with_help(format!("the variants are {}", list_strs(&info.variants))),
         };
         self.diags.push(d);

@@ -321,7 +321,10 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
                 "E0703",
                 file,
                 &raw.competition.span,
-                format!("the event lists {n} teams; a competition needs at least two"),
+                format!(
+                    "the event lists {n} {}; a competition needs at least two",
+                    if n == 1 { "team" } else { "teams" }
+                ),
             )
             .with_label("for this competition")
             .with_help("add a `[[team]]` table for every team entered"),
