@@ -92,6 +92,34 @@ fn check_invariants(r: &Report, teams: u32) {
             assert_eq!(m.home_ranking, m.table, "{name}");
         }
     }
+    // Seating (CC-SEATING): in matches of 32 boards or fewer the away team sits first;
+    // in 64-board matches each pair of segments (1+2, 3+4) is split between the teams.
+    for s in &r.stages {
+        for m in &s.matches {
+            let seating = m.seating.as_deref().unwrap_or("");
+            if s.boards <= rust_decimal::Decimal::from(32) {
+                assert_eq!(seating, format!("team {} (away) sits first", m.away));
+            } else {
+                let owners: Vec<u32> = seating
+                    .split("team ")
+                    .skip(1)
+                    .map(|x| {
+                        x.trim_end_matches(", ")
+                            .split(',')
+                            .next()
+                            .unwrap()
+                            .trim()
+                            .parse()
+                            .unwrap()
+                    })
+                    .collect();
+                assert_eq!(owners.len(), 4, "{seating}");
+                assert_ne!(owners[0], owners[1], "{seating}");
+                assert_ne!(owners[2], owners[3], "{seating}");
+                assert!(owners.iter().all(|t| *t == m.home || *t == m.away));
+            }
+        }
+    }
     // Every team ends in exactly one final place or is out; places 1–6 are filled.
     assert_eq!(r.places.len(), teams as usize);
     let all: BTreeSet<u32> = r.places.iter().map(|l| l.team).collect();

@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 34] = [
+const PROPERTIES: [(&str, Want); 35] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -57,6 +57,7 @@ const PROPERTIES: [(&str, Want); 34] = [
     ("late_withdrawal", Want::AnyEnum),
     ("withdrawal_boards", Want::Number),
     ("walkovers", Want::Bool),
+    ("seating", Want::AnyEnum),
     ("inheritance", Want::AnyEnum),
     ("walkover_inheritance", Want::AnyEnum),
     ("equal_rankings", Want::AnyEnum),

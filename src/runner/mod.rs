@@ -65,6 +65,11 @@ pub trait Source {
     fn withdrawn_at_draw(&mut self, _stage: &str) -> Vec<u32> {
         Vec::new()
     }
+    /// The segments the home and then the away team pick for their seating rights in
+    /// a match played in segments (CC-SEATING), if known.
+    fn segment_picks(&mut self, _stage: &str, _home: u32, _away: u32) -> Option<(u32, u32)> {
+        None
+    }
     /// Choosing teams not present when a stage's choice begins, with when they arrive.
     fn absent_choosers(&mut self, _stage: &str) -> Vec<(u32, Arrival)> {
         Vec::new()
@@ -765,6 +770,7 @@ impl Runner<'_> {
                 home_imps: hi,
                 away_imps: ai,
                 winner: outcome.winner.0,
+                seating: self.seating(stage, sides, source)?,
                 decided_by: match outcome.decision {
                     Decision::Imps => "imps".into(),
                     Decision::TieBreak => "tie-break".into(),
@@ -785,6 +791,44 @@ impl Runner<'_> {
             matches,
         });
         Ok(None)
+    }
+}
+
+impl Runner<'_> {
+    /// Seating for a match: the away team sits first, or the segments' seating
+    /// rights from the teams' picks (CC-SEATING; the rule, not the document's
+    /// contradicting example, AMB-30).
+    fn seating(
+        &self,
+        stage: &plan::Stage,
+        sides: crate::engine::knockout::seating::Sides,
+        source: &mut dyn Source,
+    ) -> Result<Option<String>, RunError> {
+        Ok(match stage.seating {
+            None => None,
+            Some(plan::Seating::AwayFirst) => {
+                Some(format!("team {} (away) sits first", sides.away.0))
+            }
+            Some(plan::Seating::SegmentChoice) => {
+                match source.segment_picks(&stage.name, sides.home.0, sides.away.0) {
+                    None => Some("segments: to be picked".into()),
+                    Some((home_pick, away_pick)) => {
+                        let rights = crate::engine::knockout::seating::assign_segments(
+                            sides,
+                            [[1, 2], [3, 4]],
+                            home_pick,
+                            away_pick,
+                        )
+                        .map_err(rule_err)?;
+                        let parts: Vec<String> = rights
+                            .iter()
+                            .map(|(seg, team)| format!("{seg}: team {}", team.0))
+                            .collect();
+                        Some(format!("seating rights by segment {}", parts.join(", ")))
+                    }
+                }
+            }
+        })
     }
 }
 

@@ -110,6 +110,18 @@ pub struct Stage {
     pub walkovers: bool,
     /// Who is the home team (`home`).
     pub home: HomeReading,
+    /// How seats are taken (`seating`).
+    pub seating: Option<Seating>,
+}
+
+/// How the teams of a knockout match take their seats (CC-SEATING).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seating {
+    /// The away team sits first (`AwayFirst`).
+    AwayFirst,
+    /// Segments in pairs (1+2, 3+4): the home team picks seating rights in one, the away
+    /// team gets the other of that pair and picks one of the rest (`SegmentChoice`).
+    SegmentChoice,
 }
 
 /// A competition ready to run.
@@ -422,6 +434,10 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 ("BcDefinition", HomeReading::BetterRanking),
             ])?
             .unwrap_or(HomeReading::BetterRanking),
+            seating: reading(program, &s.properties, "seating", teams, &[
+                ("AwayFirst", Seating::AwayFirst),
+                ("SegmentChoice", Seating::SegmentChoice),
+            ])?,
         });
     }
     let qualification = match comp.stages.iter().find(|s| s.qualification) {

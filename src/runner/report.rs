@@ -75,6 +75,9 @@ pub struct KoMatch {
     pub winner: u32,
     /// How the match was decided: `imps`, `tie-break` or `walkover`.
     pub decided_by: String,
+    /// Who takes their seats first, or who has seating rights in each segment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seating: Option<String>,
 }
 
 /// One knockout stage.
@@ -188,6 +191,9 @@ impl Report {
                     name(m.winner),
                     m.decided_by
                 );
+                if let Some(seating) = &m.seating {
+                    let _ = writeln!(out, "             {seating}");
+                }
             }
         }
         if !self.places.is_empty() {

@@ -69,4 +69,12 @@ impl Source for Simulation {
     ) -> Option<(Decimal, Decimal)> {
         Some(self.imps(home, away, boards))
     }
+
+    fn segment_picks(&mut self, _stage: &str, _home: u32, _away: u32) -> Option<(u32, u32)> {
+        // Home picks any segment; away picks one of the other pair.
+        let home = u32::try_from(self.rng.below(4)).unwrap_or(0) + 1;
+        let other = if home <= 2 { 3 } else { 1 };
+        let away = other + u32::try_from(self.rng.below(2)).unwrap_or(0);
+        Some((home, away))
+    }
 }
