@@ -214,6 +214,7 @@ fn late_starters_begin_in_round_three_with_thirty_vp_carried_over() {
         seed: 4,
         scale: Some("wbf20_result".into()),
         late_starters: [5, 6].into_iter().collect(),
+        ..Options::default()
     };
     let r = run(&p, "cup", 66, &options, &mut Simulation::new(66, 4))
         .unwrap()
@@ -253,4 +254,69 @@ fn late_starters_begin_in_round_three_with_thirty_vp_carried_over() {
             "CC-LATESTART: 30 VP carried over"
         );
     }
+}
+
+#[test]
+fn the_district_prize_goes_to_the_district_team_that_gets_furthest() {
+    let p = program();
+    let options = |district: &[u32]| Options {
+        seed: 7,
+        scale: Some("wbf20_result".into()),
+        district_teams: district.iter().copied().collect(),
+        ..Options::default()
+    };
+    let plain = run(&p, "cup", 70, &options(&[]), &mut Simulation::new(70, 7))
+        .unwrap()
+        .report;
+    assert!(
+        plain.district_prize.is_none(),
+        "no district teams, no prize"
+    );
+    let standing = |t: u32| {
+        plain
+            .places
+            .iter()
+            .find(|l| l.team == t)
+            .unwrap()
+            .standing
+            .clone()
+    };
+    let gh = |t: u32| plain.standings.iter().position(|l| l.team == t).unwrap();
+    // A placed team beats any team that went out.
+    let placed = plain
+        .places
+        .iter()
+        .find(|l| l.standing == "3")
+        .unwrap()
+        .team;
+    let out_early = plain
+        .places
+        .iter()
+        .find(|l| l.standing == "out at Gröna Hissen")
+        .unwrap()
+        .team;
+    let r = run(
+        &p,
+        "cup",
+        70,
+        &options(&[out_early, placed]),
+        &mut Simulation::new(70, 7),
+    )
+    .unwrap()
+    .report;
+    assert_eq!(r.district_prize, Some((placed, "10000 SEK".into())));
+    // Two teams out at the same stage: the better Gröna Hissen place wins.
+    let same: Vec<u32> = plain
+        .places
+        .iter()
+        .filter(|l| l.standing == "out at BC32-B")
+        .map(|l| l.team)
+        .take(2)
+        .collect();
+    assert_eq!(standing(same[0]), standing(same[1]));
+    let better = *same.iter().min_by_key(|t| gh(**t)).unwrap();
+    let r = run(&p, "cup", 70, &options(&same), &mut Simulation::new(70, 7))
+        .unwrap()
+        .report;
+    assert_eq!(r.district_prize.map(|(t, _)| t), Some(better));
 }

@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 35] = [
+const PROPERTIES: [(&str, Want); 36] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -58,6 +58,7 @@ const PROPERTIES: [(&str, Want); 35] = [
     ("withdrawal_boards", Want::Number),
     ("walkovers", Want::Bool),
     ("seating", Want::AnyEnum),
+    ("district_prize", Want::AnyQuantity),
     ("inheritance", Want::AnyEnum),
     ("walkover_inheritance", Want::AnyEnum),
     ("equal_rankings", Want::AnyEnum),

@@ -300,9 +300,7 @@ pub fn simulate(
     path: &Path,
     competition: &str,
     teams: u32,
-    seed: u64,
-    scale: Option<String>,
-    late: &[u32],
+    options: &crate::runner::Options,
 ) -> u8 {
     let loaded = match load_checked(out, path) {
         Ok(l) => l,
@@ -311,13 +309,8 @@ pub fn simulate(
     let Some(checked) = &loaded.checked else {
         return EXIT_IO;
     };
-    let options = crate::runner::Options {
-        seed,
-        scale,
-        late_starters: late.iter().copied().collect(),
-    };
-    let mut source = crate::runner::simulate::Simulation::new(teams, seed);
-    match crate::runner::run(&checked.program, competition, teams, &options, &mut source) {
+    let mut source = crate::runner::simulate::Simulation::new(teams, options.seed);
+    match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {
             match out.format {
                 Format::Text => stdout(&outcome.report.render(&|t| format!("Team {t}"))),

@@ -99,6 +99,9 @@ pub enum Command {
         /// Teams that start late (the qualification's `late_start_round`).
         #[arg(long, value_delimiter = ',')]
         late: Vec<u32>,
+        /// District teams, which compete for the district prize.
+        #[arg(long, value_delimiter = ',')]
+        district: Vec<u32>,
     },
     /// Run an event file (results, choices, incidents) through the edition's rules:
     /// the report so far, and what comes next.
@@ -162,15 +165,16 @@ pub fn run(cli: &Cli) -> u8 {
             seed,
             scale,
             late,
-        } => commands::simulate(
-            &out,
-            edition,
-            competition,
-            *teams,
-            *seed,
-            scale.clone(),
-            late,
-        ),
+            district,
+        } => {
+            let options = crate::runner::Options {
+                seed: *seed,
+                scale: scale.clone(),
+                late_starters: late.iter().copied().collect(),
+                district_teams: district.iter().copied().collect(),
+            };
+            commands::simulate(&out, edition, competition, *teams, &options)
+        }
         Command::Run { edition, event } => run::run(&out, edition, event),
         Command::Debug {
             what: DebugCommand::Ir { edition },

@@ -117,6 +117,8 @@ pub struct Options {
     pub scale: Option<String>,
     /// Teams that start late (in the qualification's late-start round).
     pub late_starters: BTreeSet<u32>,
+    /// District teams, which compete for the district prize.
+    pub district_teams: BTreeSet<u32>,
 }
 
 /// Where a run stopped, if it did not reach the end.
@@ -156,6 +158,7 @@ pub fn run(
             standings: Vec::new(),
             stages: Vec::new(),
             places: Vec::new(),
+            district_prize: None,
         },
         boards_override: BTreeMap::new(),
         late_feeder: None,
@@ -265,6 +268,7 @@ impl Runner<'_> {
             }
         }
         self.report.places = final_lines(&finals);
+        self.report.district_prize = self.district_prize(&finals, &placements);
         Ok(None)
     }
 
@@ -795,6 +799,46 @@ impl Runner<'_> {
 }
 
 impl Runner<'_> {
+    /// The district team that got furthest: a final place beats any exit, a better
+    /// place a worse one, a later exit an earlier one; equal reach goes to the better
+    /// qualification place (CC-DISTRICT).
+    fn district_prize(
+        &self,
+        finals: &BTreeMap<TeamId, String>,
+        placements: &[(TeamId, u32)],
+    ) -> Option<(u32, String)> {
+        let prize = self.plan.district_prize.clone()?;
+        let exit_order: BTreeMap<String, u32> = self
+            .plan
+            .stages
+            .iter()
+            .map(|s| (format!("out at {}", s.title), s.order))
+            .collect();
+        let reach = |team: TeamId| -> (u32, u32) {
+            let standing = finals.get(&team).map_or("", String::as_str);
+            match standing
+                .split('/')
+                .next()
+                .and_then(|p| p.parse::<u32>().ok())
+            {
+                Some(place) => (0, place),
+                None => (1, u32::MAX - exit_order.get(standing).copied().unwrap_or(0)),
+            }
+        };
+        let gh = |team: TeamId| {
+            placements
+                .iter()
+                .find(|(t, _)| *t == team)
+                .map_or(u32::MAX, |(_, p)| *p)
+        };
+        self.options
+            .district_teams
+            .iter()
+            .map(|t| TeamId(*t))
+            .min_by_key(|t| (reach(*t), gh(*t), t.0))
+            .map(|t| (t.0, prize))
+    }
+
     /// Seating for a match: the away team sits first, or the segments' seating
     /// rights from the teams' picks (CC-SEATING; the rule, not the document's
     /// contradicting example, AMB-30).

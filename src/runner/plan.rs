@@ -144,6 +144,8 @@ pub struct Plan {
     pub ranking: RankingRules,
     /// Who wins a knockout match tied in IMPs (`knockout_tie`).
     pub knockout_tie: KnockoutTieBreak,
+    /// The prize for the district team that gets furthest (`district_prize`), as written.
+    pub district_prize: Option<String>,
 }
 
 /// Why a competition cannot be run as declared.
@@ -568,5 +570,6 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         stages,
         ranking,
         knockout_tie,
+        district_prize: value(program, props, "district_prize", teams)?.map(|v| v.show(program)),
     })
 }

@@ -131,6 +131,9 @@ pub struct Report {
     pub stages: Vec<KoStage>,
     /// Final places and exits.
     pub places: Vec<FinalLine>,
+    /// The district team that got furthest, and its prize (CC-DISTRICT).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub district_prize: Option<(u32, String)>,
 }
 
 impl Report {
@@ -208,6 +211,9 @@ impl Report {
                 let pad = width.saturating_sub(l.standing.chars().count());
                 let _ = writeln!(out, "{}{}  {}", " ".repeat(pad), l.standing, name(l.team));
             }
+        }
+        if let Some((team, prize)) = &self.district_prize {
+            let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
         }
         out
     }
