@@ -65,6 +65,8 @@ pub struct RawTeam {
     pub name: Option<Sp<String>>,
     #[serde(default)]
     pub late: Option<Sp<bool>>,
+    #[serde(default)]
+    pub district: Option<Sp<bool>>,
 }
 
 /// `[[round]]`

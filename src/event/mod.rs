@@ -91,7 +91,12 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             .filter(|t| t.late)
             .map(|t| t.id)
             .collect(),
-        district_teams: Default::default(),
+        district_teams: event
+            .teams
+            .iter()
+            .filter(|t| t.district)
+            .map(|t| t.id)
+            .collect(),
     };
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
     let mut source = EventSource::new(&event);

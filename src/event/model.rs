@@ -21,6 +21,8 @@ pub struct Team {
     pub name: String,
     /// Whether it starts in the qualification's late-start round.
     pub late: bool,
+    /// Whether it is a district team, competing for the district prize.
+    pub district: bool,
     /// Where it is declared.
     pub span: Span,
 }
@@ -310,6 +312,7 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
                 .as_ref()
                 .map_or_else(|| format!("Team {id}"), |n| n.value.clone()),
             late: t.value.late.as_ref().is_some_and(|l| l.value),
+            district: t.value.district.as_ref().is_some_and(|d| d.value),
             span: span(file, &t.value.id.span),
         });
     }
