@@ -320,3 +320,86 @@ fn the_district_prize_goes_to_the_district_team_that_gets_furthest() {
         .report;
     assert_eq!(r.district_prize.map(|(t, _)| t), Some(better));
 }
+
+/// A simulation in which the first match of round 1 had a fouled board cancelled.
+struct Fouled {
+    sim: Simulation,
+    first: Option<(u32, u32)>,
+}
+
+impl bfr::runner::Source for Fouled {
+    fn qualification_result(
+        &mut self,
+        r: u32,
+        h: u32,
+        a: u32,
+        b: rust_decimal::Decimal,
+    ) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
+        if r == 1 && self.first.is_none() {
+            self.first = Some((h, a));
+        }
+        self.sim.qualification_result(r, h, a, b)
+    }
+    fn choice(&mut self, s: &str, c: u32, cands: &[u32]) -> Option<u32> {
+        self.sim.choice(s, c, cands)
+    }
+    fn knockout_result(
+        &mut self,
+        s: &str,
+        h: u32,
+        a: u32,
+        b: rust_decimal::Decimal,
+    ) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
+        self.sim.knockout_result(s, h, a, b)
+    }
+    fn qualification_boards(&mut self, r: u32, h: u32, a: u32) -> Option<rust_decimal::Decimal> {
+        (r == 1 && self.first == Some((h, a))).then(|| rust_decimal::Decimal::from(7))
+    }
+}
+
+#[test]
+fn a_match_with_a_cancelled_board_is_scored_as_one_board_shorter() {
+    let p = program();
+    let options = Options {
+        seed: 8,
+        scale: Some("wbf20_result".into()),
+        ..Options::default()
+    };
+    let plain = run(&p, "cup", 64, &options, &mut Simulation::new(64, 8))
+        .unwrap()
+        .report;
+    let mut fouled = Fouled {
+        sim: Simulation::new(64, 8),
+        first: None,
+    };
+    let r = run(&p, "cup", 64, &options, &mut fouled).unwrap().report;
+    let (a, b) = (&plain.rounds[0].matches[0], &r.rounds[0].matches[0]);
+    assert_eq!(
+        (a.home, a.away, a.home_imps, a.away_imps),
+        (b.home, b.away, b.home_imps, b.away_imps)
+    );
+    // The edition's own scale over 7 boards, evaluated directly, gives the VP.
+    let margin = (b.home_imps - b.away_imps).abs();
+    let (index, _) = p.rule("wbf20_winner_vp").unwrap();
+    let unit = |u: &str| bfr::ir::Unit::base(u);
+    let winner = bfr::eval::Evaluator::new(&p)
+        .call(
+            index,
+            vec![
+                bfr::ir::Value::Num(margin, unit("IMP")),
+                bfr::ir::Value::Num(rust_decimal::Decimal::from(7), unit("board")),
+            ],
+            bfr::source::Span::default(),
+        )
+        .unwrap();
+    let bfr::ir::Value::Num(winner, _) = winner else {
+        panic!("{winner:?}")
+    };
+    assert_eq!(b.home_vp.max(b.away_vp), winner, "scored over 7 boards");
+    if !margin.is_zero() {
+        assert_ne!(
+            a.home_vp, b.home_vp,
+            "8 and 7 boards give different VP for the same margin"
+        );
+    }
+}

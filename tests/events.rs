@@ -561,3 +561,21 @@ fn a_withdrawal_after_the_draw_is_a_walkover() {
     let (ran, _) = run_text("withdrawn.toml", &text);
     assert_eq!(codes(&ran), ["E0710"]);
 }
+
+#[test]
+fn a_result_may_say_how_many_boards_the_match_counts() {
+    // CC-FOULED: `/7` after a result: a board was cancelled and the match counts 7.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let shorter = text.replace("\"4-2 40:20\"", "\"4-2 40:20 /7\"");
+    let (ran, sources) = run_text("fouled.toml", &shorter);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let garbled = text.replace("\"4-2 40:20\"", "\"4-2 40:20 /seven\"");
+    let (ran, _) = run_text("fouled.toml", &garbled);
+    // The garbled result is not understood; the run then stops at that round, so
+    // the later entries are unused.
+    assert_eq!(codes(&ran).first(), Some(&"E0701"));
+}

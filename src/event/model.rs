@@ -38,6 +38,9 @@ pub struct MatchResult {
     pub a_imps: Decimal,
     /// The second team's IMPs.
     pub b_imps: Decimal,
+    /// The boards the match counts, when fewer than scheduled (`/15`: a fouled board
+    /// cancelled, CC-FOULED).
+    pub boards: Option<Decimal>,
     /// Where it is written.
     pub span: Span,
 }
@@ -175,10 +178,28 @@ fn err(code: &'static str, file: FileId, at: &std::ops::Range<usize>, msg: Strin
     Diagnostic::error(code, msg, span(file, at))
 }
 
-/// Parses `"12-7 45:12"` (spaces around `-` and `:` allowed; IMPs may have decimals).
-pub fn parse_result(text: &str) -> Result<(u32, u32, Decimal, Decimal), String> {
+/// A parsed result: the two teams, their IMPs and the boards it counts, if given.
+pub type ParsedResult = (u32, u32, Decimal, Decimal, Option<Decimal>);
+
+/// Parses `"12-7 45:12"` (spaces around `-` and `:` allowed; IMPs may have decimals),
+/// optionally followed by `/15`: the match counts 15 boards (a fouled board cancelled).
+pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
     let shape = || {
-        format!("`{text}` is not a result; write `home-away homeIMPs:awayIMPs`, e.g. `12-7 45:12`")
+        format!(
+            "`{text}` is not a result; write `home-away homeIMPs:awayIMPs`, e.g. `12-7 45:12` (or `12-7 45:12 /15` when the match counts 15 boards)"
+        )
+    };
+    let (text, boards) = match text.split_once('/') {
+        Some((r, b)) => {
+            let b = b.trim();
+            let n = b
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("`{b}` after `/` is not a number of boards"))?;
+            (r, Some(Decimal::from(n)))
+        }
+        None => (text, None),
     };
     let (left, away_imps) = text.split_once(':').ok_or_else(shape)?;
     let left = left.trim_end();
@@ -197,7 +218,7 @@ pub fn parse_result(text: &str) -> Result<(u32, u32, Decimal, Decimal), String> 
     if home == away {
         return Err(format!("`{text}`: team {home} cannot play itself"));
     }
-    Ok((home, away, imps(home_imps)?, imps(away_imps)?))
+    Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards))
 }
 
 /// Parses `"1>29"`.
@@ -241,7 +262,7 @@ impl Parser {
                 Err(m) => self.diags.push(
                     err("E0701", self.file, &r.span, m).with_label("this result is not understood"),
                 ),
-                Ok((a, b, ai, bi)) => {
+                Ok((a, b, ai, bi, boards)) => {
                     let ka = self.known(a, &r.span, "this result");
                     let kb = self.known(b, &r.span, "this result");
                     if ka && kb {
@@ -250,6 +271,7 @@ impl Parser {
                             b,
                             a_imps: ai,
                             b_imps: bi,
+                            boards,
                             span: span(self.file, &r.span),
                         });
                     }

@@ -386,6 +386,12 @@ fn describe_draw(pairs: &[(u32, u32)], bye: Option<u32>) -> String {
 }
 
 impl Source for EventSource<'_> {
+    fn qualification_boards(&mut self, round: u32, home: u32, away: u32) -> Option<Decimal> {
+        let i = self.round_index(round)?;
+        let entry = self.event.rounds.get(i)?;
+        entry.results.iter().find(|r| r.is(home, away))?.boards
+    }
+
     fn qualification_result(
         &mut self,
         round: u32,

@@ -49,6 +49,11 @@ pub trait Source {
         away: u32,
         boards: Decimal,
     ) -> Option<(Decimal, Decimal)>;
+    /// The boards a qualification match counts, when not the scheduled number (a fouled
+    /// board cancelled: CC-FOULED).
+    fn qualification_boards(&mut self, _round: u32, _home: u32, _away: u32) -> Option<Decimal> {
+        None
+    }
     /// VP deducted from teams in a qualification round (penalties), as (team, VP).
     fn qualification_deductions(&mut self, _round: u32) -> Vec<(u32, Decimal)> {
         Vec::new()
@@ -381,7 +386,11 @@ impl Runner<'_> {
                 else {
                     return Ok(None);
                 };
-                let (hv, av) = self.vp(scale, hi, ai, q.boards)?;
+                // A match with a cancelled board counts as one board shorter (CC-FOULED).
+                let boards = source
+                    .qualification_boards(round, *home, *away)
+                    .unwrap_or(q.boards);
+                let (hv, av) = self.vp(scale, hi, ai, boards)?;
                 standings
                     .record_match(&MatchResult {
                         home: *home,
