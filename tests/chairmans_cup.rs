@@ -133,6 +133,22 @@ fn check_invariants(r: &Report, teams: u32) {
         );
     }
     assert_eq!(standings.iter().filter(|s| **s == "5/6").count(), 2);
+    // CC-TROPHY: 10, 5, 3 and 2 points for places 1–4, from the edition's rule.
+    let at = |p: &str| r.places.iter().find(|l| l.standing == p).unwrap().team;
+    let trophy: Vec<(u32, &str)> = r
+        .trophy_points
+        .iter()
+        .map(|(t, p)| (*t, p.as_str()))
+        .collect();
+    assert_eq!(
+        trophy,
+        [
+            (at("1"), "10 points"),
+            (at("2"), "5 points"),
+            (at("3"), "3 points"),
+            (at("4"), "2 points")
+        ]
+    );
     // The BC flow: CC losers drop into the Bonus Cup at the stage the rules name.
     let cc32_losers: BTreeSet<u32> = cc32
         .matches

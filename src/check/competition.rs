@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 36] = [
+const PROPERTIES: [(&str, Want); 37] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -59,6 +59,7 @@ const PROPERTIES: [(&str, Want); 36] = [
     ("walkovers", Want::Bool),
     ("seating", Want::AnyEnum),
     ("district_prize", Want::AnyQuantity),
+    ("trophy_points", Want::Rule),
     ("inheritance", Want::AnyEnum),
     ("walkover_inheritance", Want::AnyEnum),
     ("equal_rankings", Want::AnyEnum),

@@ -164,6 +164,7 @@ pub fn run(
             stages: Vec::new(),
             places: Vec::new(),
             district_prize: None,
+            trophy_points: Vec::new(),
         },
         boards_override: BTreeMap::new(),
         late_feeder: None,
@@ -274,6 +275,7 @@ impl Runner<'_> {
         }
         self.report.places = final_lines(&finals);
         self.report.district_prize = self.district_prize(&finals, &placements);
+        self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
     }
 
@@ -846,6 +848,47 @@ impl Runner<'_> {
             .map(|t| TeamId(*t))
             .min_by_key(|t| (reach(*t), gh(*t), t.0))
             .map(|t| (t.0, prize))
+    }
+
+    /// Challenge-trophy points of each team with a final place of its own, from the
+    /// edition's rule; a team whose place earns nothing is left out.
+    fn trophy_points(
+        &self,
+        finals: &BTreeMap<TeamId, String>,
+    ) -> Result<Vec<(u32, String)>, RunError> {
+        let Some(rule) = self.plan.trophy_points else {
+            return Ok(Vec::new());
+        };
+        let unit = match self
+            .program
+            .rules
+            .get(rule as usize)
+            .and_then(|r| r.params.first())
+        {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => Unit::none(),
+        };
+        let mut out = Vec::new();
+        for (team, standing) in finals {
+            let Ok(place) = standing.parse::<u32>() else {
+                continue;
+            };
+            let v = Evaluator::new(self.program)
+                .call(
+                    rule,
+                    vec![Value::Num(Decimal::from(place), unit.clone())],
+                    Default::default(),
+                )
+                .map_err(|e| {
+                    RunError::Rule(format!("trophy points for place {place}: {}", e.message))
+                })?;
+            if matches!(&v, Value::Num(n, _) if n.is_zero()) {
+                continue;
+            }
+            out.push((team.0, v.show(self.program)));
+        }
+        out.sort_by_key(|(t, _)| finals.get(&TeamId(*t)).and_then(|s| s.parse::<u32>().ok()));
+        Ok(out)
     }
 
     /// Seating for a match: the away team sits first, or the segments' seating

@@ -146,6 +146,8 @@ pub struct Plan {
     pub knockout_tie: KnockoutTieBreak,
     /// The prize for the district team that gets furthest (`district_prize`), as written.
     pub district_prize: Option<String>,
+    /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
+    pub trophy_points: Option<u32>,
 }
 
 /// Why a competition cannot be run as declared.
@@ -186,14 +188,17 @@ fn value(
     };
     match rule.params.as_slice() {
         // `vp_scale` and `tie_break` name rules for what they are, not for the field size.
-        [(_, crate::ir::Type::Num(unit))] if !matches!(key, "tie_break" | "vp_scale") => ev
-            .call(
+        [(_, crate::ir::Type::Num(unit))]
+            if !matches!(key, "tie_break" | "vp_scale" | "trophy_points") =>
+        {
+            ev.call(
                 index,
                 vec![Value::Num(Decimal::from(teams), unit.clone())],
                 e.span,
             )
             .map(Some)
-            .map_err(|err| PlanError(format!("`{key}` for {teams} teams: {}", err.message))),
+            .map_err(|err| PlanError(format!("`{key}` for {teams} teams: {}", err.message)))
+        }
         _ => Ok(Some(v)),
     }
 }
@@ -571,5 +576,9 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         ranking,
         knockout_tie,
         district_prize: value(program, props, "district_prize", teams)?.map(|v| v.show(program)),
+        trophy_points: match value(program, props, "trophy_points", teams)? {
+            Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
+            _ => None,
+        },
     })
 }

@@ -134,6 +134,10 @@ pub struct Report {
     /// The district team that got furthest, and its prize (CC-DISTRICT).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub district_prize: Option<(u32, String)>,
+    /// Challenge-trophy points by team, for the teams whose place earns any (CC-TROPHY):
+    /// each player of the team with enough boards in its last matches earns them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trophy_points: Vec<(u32, String)>,
 }
 
 impl Report {
@@ -210,6 +214,12 @@ impl Report {
             for l in &self.places {
                 let pad = width.saturating_sub(l.standing.chars().count());
                 let _ = writeln!(out, "{}{}  {}", " ".repeat(pad), l.standing, name(l.team));
+            }
+        }
+        if !self.trophy_points.is_empty() {
+            let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
+            for (team, points) in &self.trophy_points {
+                let _ = writeln!(out, "  {}: {points}", name(*team));
             }
         }
         if let Some((team, prize)) = &self.district_prize {
