@@ -579,3 +579,46 @@ fn a_result_may_say_how_many_boards_the_match_counts() {
     // the later entries are unused.
     assert_eq!(codes(&ran).first(), Some(&"E0701"));
 }
+
+#[test]
+fn results_given_board_by_board_become_imps_by_the_editions_scale() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    // Board by board from team 4's side: +420 and +60 are 2 IMPs each, -30 is 1 IMP
+    // to team 2, +10 is nothing: 4 IMPs to 1.
+    // Only round 1: other IMPs change the standings, and so the later draws.
+    let second_round = text
+        .match_indices("[[round]]")
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i);
+    let by_boards = text[..second_round]
+        .replacen("seed = 42", "seed = 42\nimp_scale = \"test_imps\"", 1)
+        .replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10\"");
+    let (ran, sources) = run_text("boards.toml", &by_boards);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let round = &ran.outcome.as_ref().unwrap().report.rounds[0];
+    let m = round
+        .matches
+        .iter()
+        .find(|m| m.home == 4 || m.away == 4)
+        .unwrap();
+    let (four, two) = if m.home == 4 {
+        (m.home_imps, m.away_imps)
+    } else {
+        (m.away_imps, m.home_imps)
+    };
+    assert_eq!(
+        (four, two),
+        (
+            rust_decimal::Decimal::from(4),
+            rust_decimal::Decimal::from(1)
+        )
+    );
+    // Without an `imp_scale` the board scores cannot be turned into IMPs.
+    let no_scale = text[..second_round].replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10\"");
+    let (ran, _) = run_text("boards.toml", &no_scale);
+    assert!(codes(&ran).contains(&"E0711"), "{:?}", codes(&ran));
+}

@@ -47,6 +47,8 @@ pub struct RawEvent {
     #[serde(default)]
     pub vp_scale: Option<Sp<String>>,
     #[serde(default)]
+    pub imp_scale: Option<Sp<String>>,
+    #[serde(default)]
     pub team: Vec<Sp<RawTeam>>,
     #[serde(default)]
     pub round: Vec<Sp<RawRound>>,

@@ -41,6 +41,9 @@ pub struct MatchResult {
     /// The boards the match counts, when fewer than scheduled (`/15`: a fouled board
     /// cancelled, CC-FOULED).
     pub boards: Option<Decimal>,
+    /// The score differences board by board, from the first team's side, when the
+    /// result is given as board scores; the IMPs then come from the edition's scale.
+    pub board_scores: Option<Vec<Decimal>>,
     /// Where it is written.
     pub span: Span,
 }
@@ -150,6 +153,9 @@ pub struct Event {
     pub seed: u64,
     /// A rule to use as the VP scale.
     pub vp_scale: Option<(String, Span)>,
+    /// The rule that turns a board's score difference into IMPs, for results given
+    /// board by board.
+    pub imp_scale: Option<(String, Span)>,
     /// The teams, by id.
     pub teams: Vec<Team>,
     /// Qualification rounds in the order listed.
@@ -178,12 +184,54 @@ fn err(code: &'static str, file: FileId, at: &std::ops::Range<usize>, msg: Strin
     Diagnostic::error(code, msg, span(file, at))
 }
 
-/// A parsed result: the two teams, their IMPs and the boards it counts, if given.
-pub type ParsedResult = (u32, u32, Decimal, Decimal, Option<Decimal>);
+/// A parsed result: the two teams, their IMPs (zero until board scores are turned
+/// into IMPs), the boards it counts if given, and the board scores if given.
+pub type ParsedResult = (
+    u32,
+    u32,
+    Decimal,
+    Decimal,
+    Option<Decimal>,
+    Option<Vec<Decimal>>,
+);
+
+/// Parses `"12-7 boards +420 -50 0 +1100"`: the score difference on each board from the
+/// first team's side.
+fn parse_board_scores(text: &str) -> Option<Result<ParsedResult, String>> {
+    let (teams, scores) = text.split_once(" boards ")?;
+    let shape =
+        || format!("`{text}` is not a result by boards; write `home-away boards +420 -50 0 …`");
+    let parsed = (|| {
+        let (a, b) = teams.trim().split_once('-').ok_or_else(shape)?;
+        let (a, b) = (
+            a.trim().parse::<u32>().map_err(|_| shape())?,
+            b.trim().parse::<u32>().map_err(|_| shape())?,
+        );
+        if a == b {
+            return Err(format!("`{text}`: team {a} cannot play itself"));
+        }
+        let scores: Vec<Decimal> = scores
+            .split_whitespace()
+            .map(|s| {
+                s.trim_start_matches('+')
+                    .parse::<Decimal>()
+                    .map_err(|_| shape())
+            })
+            .collect::<Result<_, _>>()?;
+        if scores.is_empty() {
+            return Err(shape());
+        }
+        Ok((a, b, Decimal::ZERO, Decimal::ZERO, None, Some(scores)))
+    })();
+    Some(parsed)
+}
 
 /// Parses `"12-7 45:12"` (spaces around `-` and `:` allowed; IMPs may have decimals),
 /// optionally followed by `/15`: the match counts 15 boards (a fouled board cancelled).
 pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
+    if let Some(by_boards) = parse_board_scores(text) {
+        return by_boards;
+    }
     let shape = || {
         format!(
             "`{text}` is not a result; write `home-away homeIMPs:awayIMPs`, e.g. `12-7 45:12` (or `12-7 45:12 /15` when the match counts 15 boards)"
@@ -218,7 +266,7 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
     if home == away {
         return Err(format!("`{text}`: team {home} cannot play itself"));
     }
-    Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards))
+    Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards, None))
 }
 
 /// Parses `"1>29"`.
@@ -262,7 +310,7 @@ impl Parser {
                 Err(m) => self.diags.push(
                     err("E0701", self.file, &r.span, m).with_label("this result is not understood"),
                 ),
-                Ok((a, b, ai, bi, boards)) => {
+                Ok((a, b, ai, bi, boards, board_scores)) => {
                     let ka = self.known(a, &r.span, "this result");
                     let kb = self.known(b, &r.span, "this result");
                     if ka && kb {
@@ -272,6 +320,7 @@ impl Parser {
                             a_imps: ai,
                             b_imps: bi,
                             boards,
+                            board_scores,
                             span: span(self.file, &r.span),
                         });
                     }
@@ -516,6 +565,10 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             .vp_scale
             .as_ref()
             .map(|s| (s.value.clone(), span(file, &s.span))),
+        imp_scale: raw
+            .imp_scale
+            .as_ref()
+            .map(|s| (s.value.clone(), span(file, &s.span))),
         teams,
         rounds,
         stages,
@@ -587,6 +640,9 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagn
             .with_label("unknown rule")
             .with_help("name a rule that takes an IMP margin (and the boards) and gives `winner` and `loser` VP"),
         );
+        ok = false;
+    }
+    if !board_scores_to_imps(event, program, &mut diags) {
         ok = false;
     }
     if let Some(q) = &plan.qualification {
@@ -753,4 +809,71 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagn
         }
     }
     (ok, diags)
+}
+
+/// Turns results given board by board into IMPs with the rule the event names as
+/// its `imp_scale` (X-IMP): each board's difference becomes IMPs for the side that
+/// gained them. Returns whether every such result could be converted.
+fn board_scores_to_imps(
+    event: &mut Event,
+    program: &crate::ir::Program,
+    diags: &mut Diagnostics,
+) -> bool {
+    let rule = event
+        .imp_scale
+        .as_ref()
+        .and_then(|(name, at)| Some((program.rule(name)?, *at)));
+    let mut ok = true;
+    let results = event
+        .rounds
+        .iter_mut()
+        .flat_map(|r| r.results.iter_mut())
+        .chain(event.stages.iter_mut().flat_map(|s| s.results.iter_mut()));
+    for r in results {
+        let Some(scores) = &r.board_scores else {
+            continue;
+        };
+        let Some(((index, info), _)) = rule else {
+            diags.push(
+                Diagnostic::error("E0711", "this result is given board by board, but the event names no `imp_scale`", r.span)
+                    .with_help("name the edition's rule that turns a score difference into IMPs, e.g. `imp_scale = \"imp_result\"`"),
+            );
+            ok = false;
+            continue;
+        };
+        let unit = match info.params.first() {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => crate::ir::Unit::none(),
+        };
+        let (mut a, mut b) = (Decimal::ZERO, Decimal::ZERO);
+        for d in scores {
+            match crate::eval::Evaluator::new(program).call(
+                index,
+                vec![Value::Num(*d, unit.clone())],
+                r.span,
+            ) {
+                Ok(Value::Num(imps, _)) if imps >= Decimal::ZERO => a = a.saturating_add(imps),
+                Ok(Value::Num(imps, _)) => b = b.saturating_add(-imps),
+                Ok(_) | Err(_) => {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0712",
+                            format!(
+                                "`{}` gives no IMPs for a difference of {}",
+                                info.name,
+                                d.normalize()
+                            ),
+                            r.span,
+                        )
+                        .with_help("check the board scores and the event's `imp_scale`"),
+                    );
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        r.a_imps = a;
+        r.b_imps = b;
+    }
+    ok
 }
