@@ -622,3 +622,58 @@ fn results_given_board_by_board_become_imps_by_the_editions_scale() {
     let (ran, _) = run_text("boards.toml", &no_scale);
     assert!(codes(&ran).contains(&"E0711"), "{:?}", codes(&ran));
 }
+
+#[test]
+fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
+    // CC-ABSENT: team 1 would choose first; it is absent, so team 8 chooses, and team
+    // 1, never arriving, gets the team left over, at its own table.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let absent = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"1\"]\nchoices = [\"8>4\"]",
+    );
+    let (ran, sources) = run_text("absent.toml", &absent);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    assert_eq!(sf.choices, vec![(8, 4)]);
+    let m = sf
+        .matches
+        .iter()
+        .find(|m| m.home == 1 || m.away == 1)
+        .unwrap();
+    assert_eq!((m.table, m.home.max(m.away)), (1, 7));
+    // A captain who arrives before the second turn chooses then.
+    let late = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"1@2\"]\nchoices = [\"8>4\"]",
+    );
+    let (ran, sources) = run_text("absent.toml", &late);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    // An absence written wrongly is a diagnostic.
+    let garbled = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"one\"]\nchoices = [\"1>7\"]",
+    );
+    let (ran, _) = run_text("absent.toml", &garbled);
+    assert!(codes(&ran).contains(&"E0701"), "{:?}", codes(&ran));
+}
+
+#[test]
+fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
+    // AMB-10: this stage chooses by `Choice`; the document has no move-up rule for it.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text.replace(
+        "choices = [\"1>7\"]",
+        "withdrawn_at_draw = [8]\nchoices = [\"1>7\"]",
+    );
+    let (ran, _) = run_text("withdrawn.toml", &text);
+    assert!(codes(&ran).contains(&"E0714"), "{:?}", codes(&ran));
+}

@@ -90,6 +90,10 @@ pub struct RawStage {
     #[serde(default)]
     pub withdrawn: Vec<Sp<u32>>,
     #[serde(default)]
+    pub withdrawn_at_draw: Vec<Sp<u32>>,
+    #[serde(default)]
+    pub absent: Vec<Sp<String>>,
+    #[serde(default)]
     pub results: Vec<Sp<String>>,
 }
 

@@ -97,6 +97,11 @@ pub struct StageEntry {
     pub choices: Vec<Choice>,
     /// Teams that withdrew after the draw.
     pub withdrawn: Vec<(u32, Span)>,
+    /// Teams that withdrew at the time of the draw (BC-DRAWS).
+    pub withdrawn_at_draw: Vec<(u32, Span)>,
+    /// Choosing teams not present when the choice began: when each arrived
+    /// (`None`: not at all), CC-ABSENT.
+    pub absent: Vec<(u32, Option<u32>, Span)>,
     /// The results.
     pub results: Vec<MatchResult>,
 }
@@ -267,6 +272,25 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
         return Err(format!("`{text}`: team {home} cannot play itself"));
     }
     Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards, None))
+}
+
+/// Parses an absent captain: `"5"` never arrives, `"5@3"` arrives before turn 3.
+pub fn parse_absent(text: &str) -> Result<(u32, Option<u32>), String> {
+    let shape = || {
+        format!(
+            "`{text}` is not an absence; write `team` (never arrives) or `team@turn` (arrives before that turn), e.g. `5@3`"
+        )
+    };
+    match text.split_once('@') {
+        None => Ok((text.trim().parse().map_err(|_| shape())?, None)),
+        Some((t, k)) => {
+            let turn: u32 = k.trim().parse().map_err(|_| shape())?;
+            if turn == 0 {
+                return Err(shape());
+            }
+            Ok((t.trim().parse().map_err(|_| shape())?, Some(turn)))
+        }
+    }
 }
 
 /// Parses `"1>29"`.
@@ -505,12 +529,33 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
                 withdrawn.push((w.value, span(file, &w.span)));
             }
         }
+        let mut withdrawn_at_draw = Vec::new();
+        for w in &s.value.withdrawn_at_draw {
+            if p.known(w.value, &w.span, "this withdrawal") {
+                withdrawn_at_draw.push((w.value, span(file, &w.span)));
+            }
+        }
+        let mut absent = Vec::new();
+        for a in &s.value.absent {
+            match parse_absent(&a.value) {
+                Err(m) => p.diags.push(
+                    err("E0701", file, &a.span, m).with_label("this absence is not understood"),
+                ),
+                Ok((team, turn)) => {
+                    if p.known(team, &a.span, "this absence") {
+                        absent.push((team, turn, span(file, &a.span)));
+                    }
+                }
+            }
+        }
         let results = p.results(&s.value.results);
         stages.push(StageEntry {
             name,
             span: span(file, at),
             choices,
             withdrawn,
+            withdrawn_at_draw,
+            absent,
             results,
         });
     }

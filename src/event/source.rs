@@ -262,7 +262,11 @@ impl<'e> EventSource<'e> {
             let title = event.stage_title(&s.name);
             if !drawn {
                 let waiting_here = matches!(&self.waiting, Some(Waiting::Choice { stage, .. }) if *stage == s.name);
-                let empty = s.choices.is_empty() && s.withdrawn.is_empty() && s.results.is_empty();
+                let empty = s.choices.is_empty()
+                    && s.withdrawn.is_empty()
+                    && s.withdrawn_at_draw.is_empty()
+                    && s.absent.is_empty()
+                    && s.results.is_empty();
                 if !waiting_here && !blocked && made == 0 && !empty {
                     self.diags.push(
                         Diagnostic::error(
@@ -527,6 +531,44 @@ impl Source for EventSource<'_> {
 
     fn knockout_deductions(&mut self, stage: &str) -> Vec<(u32, Decimal)> {
         self.deductions(&At::Stage(stage.to_string()))
+    }
+
+    fn withdrawn_at_draw(&mut self, stage: &str) -> Vec<u32> {
+        self.stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+            .map(|e| e.withdrawn_at_draw.iter().map(|(t, _)| *t).collect())
+            .unwrap_or_default()
+    }
+
+    fn absent_choosers(&mut self, stage: &str) -> Vec<(u32, crate::runner::Arrival)> {
+        use crate::runner::Arrival;
+        self.stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+            .map(|e| {
+                e.absent
+                    .iter()
+                    .map(|(t, turn, _)| (*t, turn.map_or(Arrival::Never, Arrival::BeforeTurn)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn choices_in_order(&mut self, stage: &str) -> Option<Vec<(u32, u32)>> {
+        // With absent captains the turns change, so the runner takes all the choices
+        // at once; they count as used.
+        let i = self.stage_index(stage)?;
+        let choices: Vec<(u32, u32)> = self
+            .event
+            .stages
+            .get(i)?
+            .choices
+            .iter()
+            .map(|c| (c.chooser, c.chosen))
+            .collect();
+        if let Some(m) = self.choices_made.get_mut(i) {
+            *m = choices.len();
+        }
+        Some(choices)
     }
 
     fn withdrawn_after_draw(&mut self, stage: &str) -> Vec<u32> {
