@@ -677,3 +677,38 @@ fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
     let (ran, _) = run_text("withdrawn.toml", &text);
     assert!(codes(&ran).contains(&"E0714"), "{:?}", codes(&ran));
 }
+
+#[test]
+fn seating_picks_give_each_team_one_segment_of_each_pair() {
+    // CC-SEATING: the home team picks segment 3, so the away team has 4; the away team
+    // picks 1, so the home team has 2.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text.replace(
+        "name = \"final\"\nresults",
+        "name = \"final\"\nseating = [\"1-4 3,1\"]\nresults",
+    );
+    let (ran, sources) = run_text("seating.toml", &text);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let report = &ran.outcome.as_ref().unwrap().report;
+    let m = &report
+        .stages
+        .iter()
+        .find(|s| s.name == "final")
+        .unwrap()
+        .matches[0];
+    assert_eq!(
+        m.seating.as_deref(),
+        Some(
+            format!(
+                "seating rights by segment 1: team {a}, 2: team {h}, 3: team {h}, 4: team {a}",
+                h = m.home,
+                a = m.away
+            )
+            .as_str()
+        )
+    );
+}

@@ -94,6 +94,8 @@ pub struct RawStage {
     #[serde(default)]
     pub absent: Vec<Sp<String>>,
     #[serde(default)]
+    pub seating: Vec<Sp<String>>,
+    #[serde(default)]
     pub results: Vec<Sp<String>>,
 }
 

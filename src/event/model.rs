@@ -102,6 +102,9 @@ pub struct StageEntry {
     /// Choosing teams not present when the choice began: when each arrived
     /// (`None`: not at all), CC-ABSENT.
     pub absent: Vec<(u32, Option<u32>, Span)>,
+    /// Seating-rights picks of matches played in segments: the teams, then the home
+    /// and the away team's picks (CC-SEATING).
+    pub seating: Vec<(u32, u32, u32, u32)>,
     /// The results.
     pub results: Vec<MatchResult>,
 }
@@ -272,6 +275,21 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
         return Err(format!("`{text}`: team {home} cannot play itself"));
     }
     Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards, None))
+}
+
+/// Parses seating picks `"1-7 3,1"`: in the match of teams 1 and 7 the home team
+/// picked segment 3, then the away team segment 1.
+pub fn parse_seating(text: &str) -> Result<(u32, u32, u32, u32), String> {
+    let shape = || {
+        format!(
+            "`{text}` are not seating picks; write `home-away homePick,awayPick`, e.g. `1-7 3,1`"
+        )
+    };
+    let (teams, picks) = text.trim().split_once(' ').ok_or_else(shape)?;
+    let (a, b) = teams.split_once('-').ok_or_else(shape)?;
+    let (h, w) = picks.split_once(',').ok_or_else(shape)?;
+    let n = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+    Ok((n(a)?, n(b)?, n(h)?, n(w)?))
 }
 
 /// Parses an absent captain: `"5"` never arrives, `"5@3"` arrives before turn 3.
@@ -548,6 +566,15 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
                 }
             }
         }
+        let mut seating = Vec::new();
+        for x in &s.value.seating {
+            match parse_seating(&x.value) {
+                Err(m) => p.diags.push(
+                    err("E0701", file, &x.span, m).with_label("these picks are not understood"),
+                ),
+                Ok(picks) => seating.push(picks),
+            }
+        }
         let results = p.results(&s.value.results);
         stages.push(StageEntry {
             name,
@@ -556,6 +583,7 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             withdrawn,
             withdrawn_at_draw,
             absent,
+            seating,
             results,
         });
     }

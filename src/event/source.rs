@@ -266,6 +266,7 @@ impl<'e> EventSource<'e> {
                     && s.withdrawn.is_empty()
                     && s.withdrawn_at_draw.is_empty()
                     && s.absent.is_empty()
+                    && s.seating.is_empty()
                     && s.results.is_empty();
                 if !waiting_here && !blocked && made == 0 && !empty {
                     self.diags.push(
@@ -531,6 +532,17 @@ impl Source for EventSource<'_> {
 
     fn knockout_deductions(&mut self, stage: &str) -> Vec<(u32, Decimal)> {
         self.deductions(&At::Stage(stage.to_string()))
+    }
+
+    fn segment_picks(&mut self, stage: &str, home: u32, away: u32) -> Option<(u32, u32)> {
+        let i = self.stage_index(stage)?;
+        self.event
+            .stages
+            .get(i)?
+            .seating
+            .iter()
+            .find(|(a, b, _, _)| (*a, *b) == (home, away) || (*a, *b) == (away, home))
+            .map(|(_, _, h, w)| (*h, *w))
     }
 
     fn withdrawn_at_draw(&mut self, stage: &str) -> Vec<u32> {
