@@ -323,7 +323,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
             dec!(103),
             dec!(60),
             dec!(40),
-            Some("TotalVp"),
+            None,
         ),
         (
             3,
@@ -359,7 +359,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
             dec!(86),
             dec!(59),
             dec!(65),
-            Some("TotalVp"),
+            None,
         ),
         (
             7,
@@ -368,7 +368,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
             dec!(94),
             dec!(38),
             dec!(90),
-            Some("TotalVp"),
+            None,
         ),
         (
             8,
@@ -377,7 +377,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
             dec!(122),
             dec!(49),
             dec!(105),
-            Some("TotalVp"),
+            None,
         ),
     ];
     let actual: Vec<Row> = r

@@ -309,3 +309,19 @@ fn case_c_after_case_b_has_no_rule() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn case_c_without_case_a_a_bc04_b_winner_withdraws_and_the_team_it_beat_plays_on() {
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let beaten = if m.winner == m.home { m.away } else { m.home };
+    let mut source = Scripted::new("bc04_b");
+    source.later_at_draw = Some(("bc_po34", vec![m.winner]));
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert_eq!(standing(&r, m.winner), "5/6");
+    let po = stage(&r, "bc_po34");
+    assert!(po.positions.contains(&beaten) && !po.positions.contains(&m.winner));
+}

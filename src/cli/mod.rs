@@ -167,6 +167,14 @@ pub fn run(cli: &Cli) -> u8 {
             late,
             district,
         } => {
+            if let Some(bad) = late
+                .iter()
+                .chain(district)
+                .find(|t| **t == 0 || **t > *teams)
+            {
+                eprintln!("error: team {bad} is not in a field of teams 1 to {teams}");
+                return 2;
+            }
             let options = crate::runner::Options {
                 seed: *seed,
                 scale: scale.clone(),

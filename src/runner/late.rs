@@ -34,7 +34,7 @@ pub(super) struct Feeder {
 /// A draw's result, or what the run waits for.
 pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), Pending>;
 
-fn place_label(t: Target) -> String {
+pub(super) fn place_label(t: Target) -> String {
     match t {
         Target::Place(a, b) if a == b => a.to_string(),
         Target::Place(a, b) => format!("{a}/{b}"),

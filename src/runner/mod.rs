@@ -159,6 +159,7 @@ pub fn run(
             competition: plan.title.clone(),
             seed: options.seed,
             teams,
+            notes: Vec::new(),
             rounds: Vec::new(),
             standings: Vec::new(),
             stages: Vec::new(),
@@ -317,6 +318,15 @@ impl Runner<'_> {
             })?),
             None => q.scale,
         };
+        if let Some(name) = &self.options.scale {
+            let named = q
+                .scale
+                .and_then(|i| self.program.rules.get(i as usize))
+                .map_or("none".to_string(), |r| format!("`{}`", r.name));
+            self.report.notes.push(format!(
+                "VP by `{name}` instead of the edition's scale ({named}); the bye score and the late starters' carry-over are the edition's figures"
+            ));
+        }
         let scale = scale.ok_or_else(|| {
             RunError::Plan(format!(
                 "`{}` names no VP scale (`vp_scale = RULE`); give one with --scale",
@@ -445,8 +455,10 @@ impl Runner<'_> {
                 swiss_points: standings.swiss_points(&r.team).map_err(rule_err)?,
                 imps_won: rec.map_or(Decimal::ZERO, |x| x.imps_won),
                 imps_lost: rec.map_or(Decimal::ZERO, |x| x.imps_lost),
+                // Only a tie-break is worth a word: the first criterion decides most rows.
                 decided_by: r
                     .decided_by
+                    .filter(|i| *i > 0)
                     .and_then(|i| q.tie_break.get(i))
                     .map(|t| format!("{t:?}")),
             });
@@ -565,9 +577,23 @@ impl Runner<'_> {
             .get(&k)
             .copied()
             .unwrap_or(stage.boards);
-        let late_rules = stage.late_withdrawal
-            == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule)
-            && !at_draw.is_empty();
+        let specific = stage.late_withdrawal
+            == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule);
+        let late_rules = specific && !at_draw.is_empty();
+        // Case C needs to know whom this stage's winners beat, whether or not case A
+        // or B rearranged it.
+        if specific
+            && !late_rules
+            && let plan::Target::Stage(next) = stage.winners
+        {
+            self.late_feeder = Some(late::Feeder {
+                stage: k,
+                next,
+                played: true,
+                beaten: BTreeMap::new(),
+                shared: late::place_label(stage.losers),
+            });
+        }
         let mut choices = Vec::new();
         // CC-WITHDRAW C: a team that won the rearranged stage withdraws at this draw;
         // the team it beat takes its place.
@@ -637,15 +663,23 @@ impl Runner<'_> {
                         .map(|(a, b)| (TeamId(a), TeamId(b)))
                         .collect();
                     choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
-                    run_choice_with_absentees(
+                    match run_choice_with_absentees(
                         &upper,
                         &lower,
                         &arrivals,
                         &made,
                         book,
                         &AbsentChoiceRules::default(),
-                    )
-                    .map_err(rule_err)?
+                    ) {
+                        Ok(outcome) => outcome,
+                        // Not every choice is in yet: that is what comes next.
+                        Err(crate::engine::knockout::KnockoutError::ChoiceIncomplete(team)) => {
+                            return Ok(Some(Pending {
+                                next: format!("{}: team {} to choose", stage.title, team.0),
+                            }));
+                        }
+                        Err(e) => return Err(rule_err(e)),
+                    }
                 }
                 DrawKind::Choice | DrawKind::RankedChoice => {
                     if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
@@ -823,7 +857,12 @@ impl Runner<'_> {
             .plan
             .stages
             .iter()
-            .map(|s| (format!("out at {}", s.title), s.order))
+            .flat_map(|s| {
+                [
+                    (format!("out at {}", s.title), s.order),
+                    (format!("withdrew at {}", s.title), s.order),
+                ]
+            })
             .collect();
         let reach = |team: TeamId| -> (u32, u32) {
             let standing = finals.get(&team).map_or("", String::as_str);

@@ -123,6 +123,9 @@ pub struct Report {
     pub seed: u64,
     /// Teams entered.
     pub teams: u32,
+    /// What a reader of the report should know about how it was run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Qualification rounds.
     pub rounds: Vec<QualRound>,
     /// Final qualification standings.
@@ -150,6 +153,9 @@ impl Report {
             "{} — {} teams, seed {}",
             self.competition, self.teams, self.seed
         );
+        for note in &self.notes {
+            let _ = writeln!(out, "Note: {note}");
+        }
         if !self.standings.is_empty() {
             let _ = writeln!(out, "\nQualification: {} rounds", self.rounds.len());
             let _ = writeln!(
@@ -181,8 +187,17 @@ impl Report {
                 s.boards.normalize(),
                 s.draw
             );
+            for team in &s.withdrawn {
+                let _ = writeln!(out, "   {} withdrew at the draw", name(*team));
+            }
             for (chooser, chosen) in &s.choices {
                 let _ = writeln!(out, "   {} chooses {}", name(*chooser), name(*chosen));
+            }
+            for team in &s.byes {
+                let _ = writeln!(out, "   {} goes through without a match", name(*team));
+            }
+            if s.matches.is_empty() && s.byes.is_empty() {
+                let _ = writeln!(out, "   not played");
             }
             for m in &s.matches {
                 let _ = writeln!(
