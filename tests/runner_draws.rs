@@ -316,15 +316,7 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
     );
     let expected: Vec<Row> = vec![
         (1, 1, dec!(52), dec!(75), dec!(112), dec!(65), None),
-        (
-            2,
-            3,
-            dec!(35),
-            dec!(103),
-            dec!(60),
-            dec!(40),
-            None,
-        ),
+        (2, 3, dec!(35), dec!(103), dec!(60), dec!(40), None),
         (
             3,
             2,
@@ -352,33 +344,9 @@ fn qualification_pairs_scores_and_ranks_as_computed_by_hand() {
             dec!(90),
             Some("LowerTeamId"),
         ),
-        (
-            6,
-            6,
-            dec!(24),
-            dec!(86),
-            dec!(59),
-            dec!(65),
-            None,
-        ),
-        (
-            7,
-            7,
-            dec!(16),
-            dec!(94),
-            dec!(38),
-            dec!(90),
-            None,
-        ),
-        (
-            8,
-            8,
-            dec!(5),
-            dec!(122),
-            dec!(49),
-            dec!(105),
-            None,
-        ),
+        (6, 6, dec!(24), dec!(86), dec!(59), dec!(65), None),
+        (7, 7, dec!(16), dec!(94), dec!(38), dec!(90), None),
+        (8, 8, dec!(5), dec!(122), dec!(49), dec!(105), None),
     ];
     let actual: Vec<Row> = r
         .standings
