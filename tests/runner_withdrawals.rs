@@ -254,6 +254,12 @@ fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
     );
     let po = stage(&r, "bc_po34");
     assert_eq!(po.boards, Decimal::from(64));
+    // A 64-board match is seated by segments (CC-SEATING, AMB-12).
+    let seating = po.matches[0].seating.clone().unwrap_or_default();
+    assert!(
+        seating.starts_with("seating rights by segment"),
+        "{seating}"
+    );
     let mut teams = po.positions.clone();
     teams.sort_unstable();
     let mut bc = vec![field[2], field[3]];

@@ -57,7 +57,7 @@ const PROPERTIES: [(&str, Want); 37] = [
     ("late_withdrawal", Want::AnyEnum),
     ("withdrawal_boards", Want::Number),
     ("walkovers", Want::Bool),
-    ("seating", Want::AnyEnum),
+    ("seating", Want::EnumOrRule),
     ("district_prize", Want::AnyQuantity),
     ("trophy_points", Want::Rule),
     ("inheritance", Want::AnyEnum),

@@ -819,7 +819,7 @@ impl Runner<'_> {
                 home_imps: hi,
                 away_imps: ai,
                 winner: outcome.winner.0,
-                seating: self.seating(stage, sides, source)?,
+                seating: self.seating(stage, sides, boards, source)?,
                 decided_by: match outcome.decision {
                     Decision::Imps => "imps".into(),
                     Decision::TieBreak => "tie-break".into(),
@@ -937,9 +937,48 @@ impl Runner<'_> {
         &self,
         stage: &plan::Stage,
         sides: crate::engine::knockout::seating::Sides,
+        boards: Decimal,
         source: &mut dyn Source,
     ) -> Result<Option<String>, RunError> {
-        Ok(match stage.seating {
+        // A rule of the match length decides per match: a 64-board play-off that the
+        // late-withdrawal rules made is seated by segments (AMB-12).
+        let method = match stage.seating {
+            None => None,
+            Some(plan::SeatingSource::Fixed(m)) => Some(m),
+            Some(plan::SeatingSource::Rule(rule)) => {
+                let info = self.program.rules.get(rule as usize);
+                let unit = match info.and_then(|r| r.params.first()) {
+                    Some((_, Type::Num(u))) => u.clone(),
+                    _ => Unit::none(),
+                };
+                let v = Evaluator::new(self.program)
+                    .call(rule, vec![Value::Num(boards, unit)], Default::default())
+                    .map_err(|e| {
+                        RunError::Rule(format!(
+                            "the document has no seating rule for a match of {} boards: {}",
+                            boards.normalize(),
+                            e.message
+                        ))
+                    })?;
+                let name = match &v {
+                    Value::Enum(e, i) => self
+                        .program
+                        .enums
+                        .get(*e as usize)
+                        .and_then(|x| x.variants.get(*i as usize))
+                        .cloned()
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                let Some((_, m)) = plan::SEATING_NAMES.iter().find(|(n, _)| *n == name) else {
+                    return Err(RunError::Plan(format!(
+                        "the seating rule gives `{name}`; the engine knows AwayFirst and SegmentChoice"
+                    )));
+                };
+                Some(*m)
+            }
+        };
+        Ok(match method {
             None => None,
             Some(plan::Seating::AwayFirst) => {
                 Some(format!("team {} (away) sits first", sides.away.0))

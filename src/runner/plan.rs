@@ -110,8 +110,18 @@ pub struct Stage {
     pub walkovers: bool,
     /// Who is the home team (`home`).
     pub home: HomeReading,
-    /// How seats are taken (`seating`).
-    pub seating: Option<Seating>,
+    /// How seats are taken (`seating`): a method, or a rule of the match length.
+    pub seating: Option<SeatingSource>,
+}
+
+/// Where a stage's seating comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeatingSource {
+    /// One method for every match of the stage.
+    Fixed(Seating),
+    /// A rule of the number of boards a match is played over, giving the method by
+    /// name (`AwayFirst`, `SegmentChoice`); a match length it has no row for has no rule.
+    Rule(u32),
 }
 
 /// How the teams of a knockout match take their seats (CC-SEATING).
@@ -189,7 +199,7 @@ fn value(
     match rule.params.as_slice() {
         // `vp_scale` and `tie_break` name rules for what they are, not for the field size.
         [(_, crate::ir::Type::Num(unit))]
-            if !matches!(key, "tie_break" | "vp_scale" | "trophy_points") =>
+            if !matches!(key, "tie_break" | "vp_scale" | "trophy_points" | "seating") =>
         {
             ev.call(
                 index,
@@ -223,6 +233,12 @@ fn whole(
 ) -> Result<Option<u32>, PlanError> {
     Ok(number(program, props, key, teams)?.and_then(|n| n.to_u32()))
 }
+
+/// The seating methods by name.
+pub const SEATING_NAMES: &[(&str, Seating)] = &[
+    ("AwayFirst", Seating::AwayFirst),
+    ("SegmentChoice", Seating::SegmentChoice),
+];
 
 /// A reading named by an enum variant, mapped to the engine's parameter; a name the
 /// engine does not know is an error that lists the ones it does.
@@ -441,10 +457,11 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 ("BcDefinition", HomeReading::BetterRanking),
             ])?
             .unwrap_or(HomeReading::BetterRanking),
-            seating: reading(program, &s.properties, "seating", teams, &[
-                ("AwayFirst", Seating::AwayFirst),
-                ("SegmentChoice", Seating::SegmentChoice),
-            ])?,
+            seating: match value(program, &s.properties, "seating", teams)? {
+                Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| SeatingSource::Rule(i)),
+                _ => reading(program, &s.properties, "seating", teams, SEATING_NAMES)?
+                    .map(SeatingSource::Fixed),
+            },
         });
     }
     let qualification = match comp.stages.iter().find(|s| s.qualification) {
