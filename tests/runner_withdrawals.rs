@@ -75,6 +75,9 @@ impl Source for Scripted {
     ) -> Option<(Decimal, Decimal)> {
         self.sim.knockout_result(s, h, a, b)
     }
+    fn segment_picks(&mut self, s: &str, h: u32, a: u32) -> Option<(u32, u32)> {
+        self.sim.segment_picks(s, h, a)
+    }
     fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
         match &self.later_at_draw {
             Some((stage, teams)) if *stage == s => teams.clone(),
