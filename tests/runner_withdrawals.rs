@@ -334,3 +334,48 @@ fn case_c_without_case_a_a_bc04_b_winner_withdraws_and_the_team_it_beat_plays_on
     let po = stage(&r, "bc_po34");
     assert!(po.positions.contains(&beaten) && !po.positions.contains(&m.winner));
 }
+
+/// The 2015 edition with one exact text change in the readings file.
+fn program_with_reading(from: &str, to: &str) -> Program {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
+    let mut texts = Vec::new();
+    for path in bfr::edition::edition_files(&root).unwrap() {
+        let name = path.display().to_string();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        if name.ends_with("chairmans_cup_readings.bfr") {
+            assert_eq!(text.matches(from).count(), 1);
+            text = text.replace(from, to);
+        }
+        texts.push((name, text.into_bytes()));
+    }
+    bfr::edition::load_texts(texts).checked.unwrap().program
+}
+
+#[test]
+fn with_tables_in_the_order_of_choices_an_absent_captain_plays_at_the_last_table() {
+    // AMB-16: tables by the chooser's position (the edition's reading) or in the
+    // order the choices were made. With the first captain absent throughout, the
+    // second reading puts it at the last table.
+    let p = program_with_reading(
+        "= Amb16TableNumbers.ChooserPosition",
+        "= Amb16TableNumbers.OrderOfChoices",
+    );
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("cc16"))
+        .unwrap()
+        .report;
+    let positions = stage(&plain, "cc16").positions.clone();
+    let (upper, lower) = positions.split_at(8);
+    let mut left: Vec<u32> = lower.to_vec();
+    let choices: Vec<(u32, u32)> = upper[1..].iter().map(|c| (*c, left.remove(0))).collect();
+    let mut source = Scripted::new("cc16");
+    source.absent = vec![(upper[0], Arrival::Never)];
+    source.choices = Some(choices);
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let m = stage(&r, "cc16")
+        .matches
+        .iter()
+        .find(|m| m.home == upper[0] || m.away == upper[0])
+        .unwrap()
+        .clone();
+    assert_eq!(m.table, 8, "the absent team's match was settled last");
+}

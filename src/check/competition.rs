@@ -28,7 +28,7 @@ enum Want {
 
 /// The generic vocabulary of competitions and stages. Meanings, not figures: the
 /// edition gives every value.
-const PROPERTIES: [(&str, Want); 37] = [
+const PROPERTIES: [(&str, Want); 38] = [
     ("order", Want::Number),
     ("day", Want::Date),
     ("first_day", Want::Date),
@@ -64,6 +64,7 @@ const PROPERTIES: [(&str, Want); 37] = [
     ("walkover_inheritance", Want::AnyEnum),
     ("equal_rankings", Want::AnyEnum),
     ("knockout_tie", Want::AnyEnum),
+    ("table_numbers", Want::AnyEnum),
     ("title", Want::Text),
     ("prize", Want::AnyQuantity),
 ];

@@ -7,7 +7,7 @@
 
 use super::plan::Target;
 use super::{Pending, RunError, Runner, Source, rule_err};
-use crate::engine::knockout::choice::{ChoiceDraw, TableNumbering};
+use crate::engine::knockout::choice::ChoiceDraw;
 use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
 };
@@ -87,8 +87,8 @@ impl Runner<'_> {
         candidates: Vec<TeamId>,
         source: &mut dyn Source,
     ) -> Result<Drawn, RunError> {
-        let mut draw = ChoiceDraw::new(choosers, candidates, TableNumbering::ChooserPosition)
-            .map_err(rule_err)?;
+        let mut draw =
+            ChoiceDraw::new(choosers, candidates, self.plan.table_numbers).map_err(rule_err)?;
         let mut choices = Vec::new();
         while let Some(chooser) = draw.next_chooser() {
             let candidates: Vec<u32> = draw.remaining_candidates().iter().map(|t| t.0).collect();

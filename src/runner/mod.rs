@@ -669,7 +669,10 @@ impl Runner<'_> {
                         &arrivals,
                         &made,
                         book,
-                        &AbsentChoiceRules::default(),
+                        &AbsentChoiceRules {
+                            numbering: self.plan.table_numbers,
+                            ..AbsentChoiceRules::default()
+                        },
                     ) {
                         Ok(outcome) => outcome,
                         // Not every choice is in yet: that is what comes next.

@@ -6,6 +6,7 @@
 //! `VictoryPoints`, `SwissPoints`, `ImpQuotient`, `LowerTeamId`): the edition
 //! chooses among them, the figures are all data.
 
+use crate::engine::knockout::choice::TableNumbering;
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::KnockoutTieBreak;
 use crate::engine::knockout::ranking::{
@@ -154,6 +155,8 @@ pub struct Plan {
     pub ranking: RankingRules,
     /// Who wins a knockout match tied in IMPs (`knockout_tie`).
     pub knockout_tie: KnockoutTieBreak,
+    /// How the tables of a choice are numbered (`table_numbers`).
+    pub table_numbers: TableNumbering,
     /// The prize for the district team that gets furthest (`district_prize`), as written.
     pub district_prize: Option<String>,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
@@ -569,6 +572,17 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         .unwrap_or_default(),
         ..RankingRules::default()
     };
+    let table_numbers = reading(
+        program,
+        props,
+        "table_numbers",
+        teams,
+        &[
+            ("ChooserPosition", TableNumbering::ChooserPosition),
+            ("OrderOfChoices", TableNumbering::OrderOfChoice),
+        ],
+    )?
+    .unwrap_or(TableNumbering::ChooserPosition);
     let knockout_tie = reading(
         program,
         props,
@@ -592,6 +606,7 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         stages,
         ranking,
         knockout_tie,
+        table_numbers,
         district_prize: value(program, props, "district_prize", teams)?.map(|v| v.show(program)),
         trophy_points: match value(program, props, "trophy_points", teams)? {
             Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
