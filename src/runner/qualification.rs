@@ -1,0 +1,237 @@
+//! The qualification: its Swiss or round-robin rounds, played from the source's
+//! results into standings, and the VP each match earns from the edition's scale.
+
+use super::plan;
+use super::report::{QualMatch, QualRound, StandingLine};
+use super::{RunError, Runner, Source, rule_err};
+use crate::engine::knockout::TeamId;
+use crate::engine::standings::{MatchResult, Standings};
+use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
+use crate::eval::Evaluator;
+use crate::ir::{Type, Unit, Value};
+use rust_decimal::Decimal;
+
+impl Runner<'_> {
+    /// Plays the qualification; returns the final order, or `None` when results run out.
+    pub(super) fn qualification(
+        &mut self,
+        q: &plan::Qualification,
+        ids: &[TeamId],
+        source: &mut dyn Source,
+    ) -> Result<Option<Vec<TeamId>>, RunError> {
+        let scale = match &self.options.scale {
+            Some(name) => Some(self.program.rule(name).map(|(i, _)| i).ok_or_else(|| {
+                RunError::Plan(format!(
+                    "the edition has no rule `{name}` to use as the VP scale"
+                ))
+            })?),
+            None => q.scale,
+        };
+        if let Some(name) = &self.options.scale {
+            let named = q
+                .scale
+                .and_then(|i| self.program.rules.get(i as usize))
+                .map_or("none".to_string(), |r| format!("`{}`", r.name));
+            self.report.notes.push(format!(
+                "VP by `{name}` instead of the edition's scale ({named}); the bye score and the late starters' carry-over are the edition's figures"
+            ));
+        }
+        let scale = scale.ok_or_else(|| {
+            RunError::Plan(format!(
+                "`{}` names no VP scale (`vp_scale = RULE`); give one with --scale",
+                q.name
+            ))
+        })?;
+        let team_ids: Vec<u32> = ids.iter().map(|t| t.0).collect();
+        let mut standings = Standings::new(team_ids.iter().copied()).map_err(rule_err)?;
+        let mut played: Vec<(u32, u32)> = Vec::new();
+        let mut had_bye: Vec<u32> = Vec::new();
+        let late: Vec<u32> = team_ids
+            .iter()
+            .copied()
+            .filter(|t| self.options.late_starters.contains(t))
+            .collect();
+        let (late_round, carry) = q.late_start.unwrap_or((1, Decimal::ZERO));
+        for round in 1..=q.rounds {
+            let not_playing: Vec<u32> = if round < late_round {
+                late.clone()
+            } else {
+                Vec::new()
+            };
+            if round == late_round {
+                for t in &late {
+                    standings.adjust(t, carry).map_err(rule_err)?;
+                }
+            }
+            let pairing = if q.format == plan::QualFormat::RoundRobin {
+                // The schedule is fixed in advance; the seed draws the seats.
+                let mut seats = team_ids.clone();
+                crate::engine::rng::SplitMix64::new(self.options.seed).shuffle(&mut seats);
+                let r = crate::engine::round_robin::schedule(&seats)
+                    .into_iter()
+                    .nth(usize::try_from(round - 1).unwrap_or(usize::MAX))
+                    .ok_or_else(|| {
+                        RunError::Rule(format!("round {round} is not in the schedule"))
+                    })?;
+                crate::engine::swiss::Round {
+                    pairs: r.pairs,
+                    bye: r.bye,
+                }
+            } else if round == 1 {
+                let playing: Vec<u32> = team_ids
+                    .iter()
+                    .copied()
+                    .filter(|t| !not_playing.contains(t))
+                    .collect();
+                draw_first_round(&playing, self.options.seed).map_err(rule_err)?
+            } else {
+                let ranked: Vec<u32> = standings
+                    .rank(&q.tie_break)
+                    .map_err(rule_err)?
+                    .into_iter()
+                    .map(|r| r.team)
+                    .collect();
+                pair_round(&SwissInput {
+                    ranking: &ranked,
+                    played: &played,
+                    had_bye: &had_bye,
+                    not_playing: &not_playing,
+                    later_rounds: 0,
+                })
+                .map_err(rule_err)?
+            };
+            source.round_drawn(round, &pairing.pairs, pairing.bye);
+            let mut matches = Vec::new();
+            for (table, (home, away)) in pairing.pairs.iter().enumerate() {
+                let Some((hi, ai)) = source.qualification_result(round, *home, *away, q.boards)
+                else {
+                    return Ok(None);
+                };
+                // A match with a cancelled board counts as one board shorter (CC-FOULED).
+                let boards = source
+                    .qualification_boards(round, *home, *away)
+                    .unwrap_or(q.boards);
+                let (hv, av) = self.vp(scale, hi, ai, boards)?;
+                standings
+                    .record_match(&MatchResult {
+                        home: *home,
+                        away: *away,
+                        home_vp: hv,
+                        away_vp: av,
+                        home_imps: hi,
+                        away_imps: ai,
+                    })
+                    .map_err(rule_err)?;
+                played.push((*home, *away));
+                matches.push(QualMatch {
+                    table: table + 1,
+                    home: *home,
+                    away: *away,
+                    home_imps: hi,
+                    away_imps: ai,
+                    home_vp: hv,
+                    away_vp: av,
+                });
+            }
+            for (team, vp) in source.qualification_deductions(round) {
+                standings.adjust(&team, -vp).map_err(rule_err)?;
+            }
+            if let Some(b) = pairing.bye {
+                standings
+                    .record_bye(&b, q.bye_score, Decimal::ZERO, Decimal::ZERO)
+                    .map_err(rule_err)?;
+                had_bye.push(b);
+            }
+            self.report.rounds.push(QualRound {
+                round,
+                matches,
+                bye: pairing.bye,
+            });
+        }
+        let ranked = standings.rank(&q.tie_break).map_err(rule_err)?;
+        let mut order = Vec::new();
+        for r in &ranked {
+            let rec = standings.record(&r.team);
+            let vp = rec
+                .map(|x| x.total_vp())
+                .transpose()
+                .map_err(rule_err)?
+                .unwrap_or_default();
+            self.report.standings.push(StandingLine {
+                place: r.place,
+                team: r.team,
+                vp,
+                swiss_points: standings.swiss_points(&r.team).map_err(rule_err)?,
+                imps_won: rec.map_or(Decimal::ZERO, |x| x.imps_won),
+                imps_lost: rec.map_or(Decimal::ZERO, |x| x.imps_lost),
+                // Only a tie-break is worth a word: the first criterion decides most rows.
+                decided_by: r
+                    .decided_by
+                    .filter(|i| *i > 0)
+                    .and_then(|i| q.tie_break.get(i))
+                    .map(|t| format!("{t:?}")),
+            });
+            order.push(TeamId(r.team));
+        }
+        Ok(Some(order))
+    }
+
+    /// VP for a match from the edition's scale: the rule takes the margin (and the
+    /// number of boards, if it has a second parameter) and returns a record with
+    /// `winner` and `loser` VP.
+    fn vp(
+        &self,
+        scale: u32,
+        home: Decimal,
+        away: Decimal,
+        boards: Decimal,
+    ) -> Result<(Decimal, Decimal), RunError> {
+        let rule = self
+            .program
+            .rules
+            .get(scale as usize)
+            .ok_or_else(|| RunError::Plan("unknown scale".into()))?;
+        let unit = |i: usize| match rule.params.get(i) {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => Unit::none(),
+        };
+        let margin = home
+            .checked_sub(away)
+            .ok_or_else(|| RunError::Rule("an IMP score is too large".into()))?
+            .abs();
+        let mut args = vec![Value::Num(margin, unit(0))];
+        if rule.params.len() > 1 {
+            args.push(Value::Num(boards, unit(1)));
+        }
+        let v = Evaluator::new(self.program)
+            .call(scale, args, rule.span)
+            .map_err(|e| {
+                RunError::Rule(format!(
+                    "the VP scale `{}` gives no VP: {}",
+                    rule.name, e.message
+                ))
+            })?;
+        let Value::Record(r, fields) = v else {
+            return Err(RunError::Plan(format!(
+                "the VP scale `{}` must return a record with `winner` and `loser`",
+                rule.name
+            )));
+        };
+        let info = self.program.records.get(r as usize);
+        let field = |name: &str| {
+            info.and_then(|i| i.fields.iter().position(|(n, _)| n == name))
+                .and_then(|p| fields.get(p))
+                .and_then(|v| match v {
+                    Value::Num(n, _) => Some(*n),
+                    _ => None,
+                })
+        };
+        let (Some(w), Some(l)) = (field("winner"), field("loser")) else {
+            return Err(RunError::Plan(format!(
+                "the VP scale `{}` must return a record with `winner` and `loser`",
+                rule.name
+            )));
+        };
+        Ok(if home >= away { (w, l) } else { (l, w) })
+    }
+}
