@@ -7,9 +7,12 @@
 //! every problem it finds and never panics; an expression that fails gets the
 //! `Error` type so one mistake yields one diagnostic.
 
+mod call;
 mod competition;
+mod compound;
 mod cycles;
 mod dates;
+mod decl;
 mod expr;
 pub mod names;
 mod scale;

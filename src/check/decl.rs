@@ -1,0 +1,209 @@
+//! Lowering declarations' bodies: a rule's expression or table, an example's
+//! call and expected value, and the diagnostic for an unknown enum variant.
+
+use super::expr::{Scope, list, poison};
+use super::names::did_you_mean;
+use super::{Checker, source_info};
+use crate::diag::Diagnostic;
+use crate::ir::{self, ExprKind, RuleBody, Type, Value};
+use crate::source::Span;
+use crate::syntax::ast;
+
+impl Checker {
+    pub(crate) fn lower_rule(&mut self, index: u32, item: &ast::Item) {
+        let Some(rule) = self.program.rules.get(index as usize) else {
+            return;
+        };
+        let params = rule.params.clone();
+        let ret = rule.ret.clone();
+        let mut scope = Scope::default();
+        for (name, ty) in &params {
+            scope.push(name, ty.clone());
+        }
+        let body = match &item.decl {
+            ast::Decl::Const(k) => {
+                let value = self.expect(&k.value, &ret, &mut scope);
+                // A quantity literal (`1.5 IMP`) is reported where it is read.
+                let quantity = matches!(k.value.kind, ast::ExprKind::Quantity(..));
+                if let (true, ExprKind::Lit(Value::Num(n, _))) = (self.is_whole(&k.ty), &value.kind)
+                    && !quantity
+                    && !n.fract().is_zero()
+                {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0205",
+                            format!(
+                                "`{}` counts whole things; `{}` is not whole",
+                                k.name.text,
+                                n.normalize()
+                            ),
+                            k.value.span,
+                        )
+                        .with_help("write a whole number, or declare the const as `number`"),
+                    );
+                }
+                RuleBody::Const { value }
+            }
+            ast::Decl::Fn(f) => {
+                let body = self.expect(&f.body, &ret, &mut scope);
+                RuleBody::Fn { body }
+            }
+            ast::Decl::Table(t) => self.lower_table(t, &params, &ret, &mut scope),
+            ast::Decl::Scale(s) => self.lower_scale(s, &params, &ret, &mut scope),
+            _ => return,
+        };
+        if let Some(r) = self.program.rules.get_mut(index as usize) {
+            r.body = body;
+            r.locals = scope.max;
+        }
+    }
+
+    pub(crate) fn lower_example(&mut self, e: &ast::ExampleDecl) {
+        let mut scope = Scope::default();
+        let assertions = e
+            .assertions
+            .iter()
+            .map(|a| self.expect(a, &Type::Bool, &mut scope))
+            .collect();
+        if e.assertions.is_empty() {
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0504",
+                    format!("example \"{}\" asserts nothing", e.title),
+                    e.title_span,
+                )
+                .with_label("it has no lines to check")
+                .with_help("write what the rule must give, e.g. `late(12 min) == deduct 2 VP`"),
+            );
+        }
+        self.program.examples.push(ir::Example {
+            title: e.title.clone(),
+            source: source_info(&e.source),
+            contradicts: e.contradicts,
+            assertions,
+            span: e.title_span,
+        });
+    }
+
+    fn lower_table(
+        &mut self,
+        t: &ast::TableDecl,
+        params: &[(String, Type)],
+        ret: &Type,
+        scope: &mut Scope,
+    ) -> RuleBody {
+        let empty = RuleBody::Table { rows: Vec::new() };
+        let enum_index = match params {
+            [(_, Type::Enum(e))] => *e,
+            [(_, Type::Error)] => return empty,
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0201",
+                        format!(
+                            "table `{}` must have one parameter of an enum type",
+                            t.name.text
+                        ),
+                        t.name.span,
+                    )
+                    .with_help(
+                        "a table is keyed by an enum; use a `scale` for ranges or a `fn` otherwise",
+                    ),
+                );
+                return empty;
+            }
+        };
+        let Some(info) = self.program.enums.get(enum_index as usize).cloned() else {
+            return empty;
+        };
+        let mut rows: Vec<Option<ir::Expr>> = vec![None; info.variants.len()];
+        let mut wildcard: Option<(ir::Expr, Span)> = None;
+        let mut first_at: Vec<Option<Span>> = vec![None; info.variants.len()];
+        for (key, value) in &t.rows {
+            let v = self.expect(value, ret, scope);
+            match key {
+                None => {
+                    if wildcard.is_some() {
+                        self.diags.push(Diagnostic::error(
+                            "E0102",
+                            "the table has two `_` rows",
+                            value.span,
+                        ));
+                    }
+                    wildcard = Some((v, value.span));
+                }
+                Some(k) => match info.variants.iter().position(|x| *x == k.text) {
+                    Some(pos) => {
+                        if let Some(first) = first_at.get(pos).copied().flatten() {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0102",
+                                    format!("`{}` has two rows", k.text),
+                                    k.span,
+                                )
+                                .with_note(first, "first row here")
+                                .with_help("keep one row per key"),
+                            );
+                        } else if let (Some(slot), Some(at)) =
+                            (rows.get_mut(pos), first_at.get_mut(pos))
+                        {
+                            *slot = Some(v);
+                            *at = Some(k.span);
+                        }
+                    }
+                    None => self.unknown_variant(&info, &k.text, k.span),
+                },
+            }
+        }
+        let missing: Vec<&str> = info
+            .variants
+            .iter()
+            .zip(&rows)
+            .filter(|(_, r)| r.is_none())
+            .map(|(v, _)| v.as_str())
+            .collect();
+        match (&wildcard, missing.is_empty()) {
+            (None, false) => self.diags.push(
+                Diagnostic::error(
+                    "E0304",
+                    format!("table `{}` has no row for {}", t.name.text, list(&missing)),
+                    t.name.span,
+                )
+                .with_label(format!("every `{}` needs a row", info.name))
+                .with_help("add the missing rows, or a `_ => value` row for the rest"),
+            ),
+            (Some((_, span)), true) => self.diags.push(
+                Diagnostic::error("E0303", "this `_` row can never be used", *span)
+                    .with_label("every key already has its own row")
+                    .with_help("remove it"),
+            ),
+            _ => {}
+        }
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                r.or_else(|| wildcard.as_ref().map(|(w, _)| w.clone()))
+                    .unwrap_or_else(|| poison(t.name.span))
+            })
+            .collect();
+        RuleBody::Table { rows }
+    }
+
+    pub(super) fn unknown_variant(&mut self, info: &ir::EnumInfo, name: &str, span: Span) {
+        let mut d = Diagnostic::error(
+            "E0104",
+            format!("`{}` has no variant `{name}`", info.name),
+            span,
+        );
+        d = match did_you_mean(name, info.variants.iter().map(String::as_str)) {
+            Some(h) => d.with_help(h),
+            None if info.variants.is_empty() => d.with_help("the enum has no variants yet"),
+            None => d.with_help(format!("the variants are {}", list_strs(&info.variants))),
+        };
+        self.diags.push(d);
+    }
+}
+
+fn list_strs(items: &[String]) -> String {
+    list(&items.iter().map(String::as_str).collect::<Vec<_>>())
+}
