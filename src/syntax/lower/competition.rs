@@ -1,0 +1,115 @@
+//! Lowering a competition declaration: its properties, stages and routes.
+
+use super::{Lower, P, R, string_value};
+use crate::source::Span;
+use crate::syntax::ast::*;
+use crate::syntax::{Rule, SyntaxError};
+
+impl Lower {
+    pub(super) fn competition(&self, p: P) -> R<CompetitionDecl> {
+        let mut c = CompetitionDecl {
+            name: Name {
+                text: String::new(),
+                span: self.span(&p),
+            },
+            title: None,
+            source: None,
+            properties: Vec::new(),
+            stages: Vec::new(),
+        };
+        for m in p.into_inner() {
+            match m.as_rule() {
+                Rule::ident => c.name = self.name(&m),
+                Rule::string => c.title = Some(string_value(&m)),
+                Rule::source_ref => c.source = Some(self.source_ref(m)),
+                Rule::property => c.properties.push(self.property(m)?),
+                Rule::stage_decl => c.stages.push(self.stage(m)?),
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+
+    fn property(&self, p: P) -> R<Property> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        match (it.next(), it.next()) {
+            (Some(k), Some(v)) => Ok(Property {
+                key: self.name(&k),
+                value: self.expr(v)?,
+            }),
+            _ => Err(SyntaxError::internal(span)),
+        }
+    }
+
+    fn stage(&self, p: P) -> R<StageDecl> {
+        let span = self.span(&p);
+        let mut s = StageDecl {
+            kind: StageKind::Stage,
+            name: Name {
+                text: String::new(),
+                span,
+            },
+            title: None,
+            source: None,
+            properties: Vec::new(),
+            routes: Vec::new(),
+            span,
+        };
+        for m in p.into_inner() {
+            match m.as_rule() {
+                Rule::stage_kind if m.as_str() == "qualification" => {
+                    s.kind = StageKind::Qualification;
+                }
+                Rule::ident => s.name = self.name(&m),
+                Rule::string => s.title = Some(string_value(&m)),
+                Rule::source_ref => s.source = Some(self.source_ref(m)),
+                Rule::property => s.properties.push(self.property(m)?),
+                Rule::route => s.routes.push(self.route(m)?),
+                _ => {}
+            }
+        }
+        Ok(s)
+    }
+
+    fn route(&self, p: P) -> R<Route> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let (Some(from), Some(to)) = (it.next(), it.next()) else {
+            return Err(SyntaxError::internal(span));
+        };
+        let from = match from.into_inner().next() {
+            Some(f) if f.as_rule() == Rule::places_from => {
+                let (a, b) = self.two_ints(f)?;
+                RouteFrom::Places(a, b.unwrap_or(a))
+            }
+            Some(f) => RouteFrom::Group(self.name(&f)),
+            None => return Err(SyntaxError::internal(span)),
+        };
+        let to = match to.into_inner().next() {
+            Some(t) if t.as_rule() == Rule::out_target => RouteTarget::Out,
+            Some(t) if t.as_rule() == Rule::place_target => {
+                let (a, b) = self.two_ints(t)?;
+                RouteTarget::Place(a, b.unwrap_or(a))
+            }
+            Some(t) => RouteTarget::Stage(self.name(&t)),
+            None => return Err(SyntaxError::internal(span)),
+        };
+        Ok(Route { from, to, span })
+    }
+
+    fn two_ints(&self, p: P) -> R<(u32, Option<u32>)> {
+        let mut nums = Vec::new();
+        for n in p.into_inner() {
+            let v = n.as_str().parse::<u32>().map_err(|_| {
+                self.err(&n, format!("`{}` is too large a place number", n.as_str()))
+            })?;
+            nums.push(v);
+        }
+        match nums.as_slice() {
+            [a] => Ok((*a, None)),
+            [a, b] => Ok((*a, Some(*b))),
+            _ => Err(SyntaxError::internal(Span::default())),
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! Lowering expressions: operators, postfix chains, paths and literals
+//! (numbers with units, clock times, dates), bounded in depth by `nested`.
+
+use super::{Lower, P, R, string_value};
+use crate::source::Span;
+use crate::syntax::ast::*;
+use crate::syntax::{Rule, SyntaxError};
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+impl Lower {
+    pub(super) fn expr_inner(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::expr | Rule::paren | Rule::assertion => {
+                let inner = p
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+                self.expr(inner)
+            }
+            Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
+                self.binary_chain(p)
+            }
+            Rule::not_expr => {
+                let nots = p
+                    .clone()
+                    .into_inner()
+                    .filter(|c| c.as_rule() == Rule::not_op)
+                    .count();
+                let mut operand = None;
+                for c in p.into_inner() {
+                    if c.as_rule() != Rule::not_op {
+                        operand = Some(self.nested(nots, span, || self.expr(c))?);
+                    }
+                }
+                let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
+                for _ in 0..nots {
+                    e = Expr {
+                        kind: ExprKind::Not(Box::new(e)),
+                        span,
+                    };
+                }
+                Ok(e)
+            }
+            Rule::unary => {
+                let negs = p
+                    .clone()
+                    .into_inner()
+                    .filter(|c| c.as_rule() == Rule::neg)
+                    .count();
+                let mut operand = None;
+                for c in p.into_inner() {
+                    if c.as_rule() != Rule::neg {
+                        operand = Some(self.nested(negs, span, || self.expr(c))?);
+                    }
+                }
+                let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
+                for _ in 0..negs {
+                    e = Expr {
+                        kind: ExprKind::Neg(Box::new(e)),
+                        span,
+                    };
+                }
+                Ok(e)
+            }
+            Rule::postfix => self.postfix(p),
+            Rule::if_expr => {
+                let mut it = p.into_inner();
+                match (it.next(), it.next(), it.next()) {
+                    (Some(c), Some(t), Some(e)) => self.nested(1, span, || {
+                        Ok(Expr {
+                            kind: ExprKind::If(
+                                Box::new(self.expr(c)?),
+                                Box::new(self.expr(t)?),
+                                Box::new(self.expr(e)?),
+                            ),
+                            span,
+                        })
+                    }),
+                    _ => Err(SyntaxError::internal(span)),
+                }
+            }
+            Rule::let_expr => {
+                let mut it = p.into_inner();
+                match (it.next(), it.next(), it.next()) {
+                    (Some(n), Some(v), Some(b)) => self.nested(1, span, || {
+                        Ok(Expr {
+                            kind: ExprKind::Let(
+                                self.name(&n),
+                                Box::new(self.expr(v)?),
+                                Box::new(self.expr(b)?),
+                            ),
+                            span,
+                        })
+                    }),
+                    _ => Err(SyntaxError::internal(span)),
+                }
+            }
+            Rule::match_expr => {
+                let mut it = p.into_inner();
+                let scrutinee = it.next().ok_or_else(|| SyntaxError::internal(span))?;
+                let scrutinee = self.nested(1, span, || self.expr(scrutinee))?;
+                let mut arms = Vec::new();
+                for arm in it {
+                    let mut a = arm.into_inner();
+                    let (Some(pat), Some(value)) = (a.next(), a.next()) else {
+                        continue;
+                    };
+                    let pat = match pat.into_inner().next() {
+                        Some(x) if x.as_rule() == Rule::path => {
+                            Some(x.into_inner().map(|n| self.name(&n)).collect())
+                        }
+                        _ => None,
+                    };
+                    arms.push((pat, self.nested(1, span, || self.expr(value))?));
+                }
+                Ok(Expr {
+                    kind: ExprKind::Match(Box::new(scrutinee), arms),
+                    span,
+                })
+            }
+            Rule::record_lit => {
+                let mut it = p.into_inner();
+                let name = it.next().ok_or_else(|| SyntaxError::internal(span))?;
+                let mut fields = Vec::new();
+                for f in it {
+                    let mut fi = f.into_inner();
+                    if let (Some(n), Some(v)) = (fi.next(), fi.next()) {
+                        fields.push((self.name(&n), self.nested(1, span, || self.expr(v))?));
+                    }
+                }
+                Ok(Expr {
+                    kind: ExprKind::Record(self.name(&name), fields),
+                    span,
+                })
+            }
+            Rule::penalty => {
+                let inner = p
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+                let kind = match inner.as_rule() {
+                    Rule::warning_p => PenaltyExpr::Warning,
+                    Rule::forfeit_p => PenaltyExpr::Forfeit,
+                    Rule::refer_p => PenaltyExpr::Refer(
+                        inner
+                            .into_inner()
+                            .find(|p| p.as_rule() == Rule::string)
+                            .map_or(String::new(), |s| string_value(&s)),
+                    ),
+                    _ => {
+                        let amount = inner
+                            .into_inner()
+                            .find(|p| p.as_rule() != Rule::deduct_kw)
+                            .ok_or_else(|| SyntaxError::internal(span))?;
+                        let amount = if amount.as_rule() == Rule::path {
+                            self.path(amount)
+                        } else if amount.as_rule() == Rule::paren {
+                            self.nested(1, span, || self.expr(amount))?
+                        } else {
+                            self.literal(amount)?
+                        };
+                        PenaltyExpr::Deduct(Box::new(amount))
+                    }
+                };
+                Ok(Expr {
+                    kind: ExprKind::Penalty(kind),
+                    span,
+                })
+            }
+            Rule::path => Ok(self.path(p)),
+            _ => self.literal(p),
+        }
+    }
+
+    fn binary_chain(&self, p: P) -> R<Expr> {
+        // `a + b + c` lowers to `(a + b) + c`: `a` sits one level deeper per operator.
+        let span = self.span(&p);
+        let operators = p.clone().into_inner().count() / 2;
+        self.nested(operators, span, || self.binary_operands(p))
+    }
+
+    fn binary_operands(&self, p: P) -> R<Expr> {
+        let mut it = p.into_inner();
+        let first = it
+            .next()
+            .ok_or_else(|| SyntaxError::internal(Span::default()))?;
+        let mut acc = self.expr(first)?;
+        while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
+            let op = match op.as_str() {
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                "and" => BinOp::And,
+                _ => BinOp::Or,
+            };
+            let rhs = self.expr(rhs)?;
+            let span = acc.span.to(rhs.span);
+            acc = Expr {
+                kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
+                span,
+            };
+        }
+        Ok(acc)
+    }
+
+    fn postfix(&self, p: P) -> R<Expr> {
+        // `f(x).a.b`: the callee sits one level deeper per call or field.
+        let span = self.span(&p);
+        let suffixes = p.clone().into_inner().count().saturating_sub(1);
+        self.nested(suffixes, span, || self.postfix_chain(p))
+    }
+
+    fn postfix_chain(&self, p: P) -> R<Expr> {
+        let mut it = p.into_inner();
+        let first = it
+            .next()
+            .ok_or_else(|| SyntaxError::internal(Span::default()))?;
+        let mut acc = self.expr(first)?;
+        for op in it {
+            let span = acc.span.to(self.span(&op));
+            acc = match op.as_rule() {
+                Rule::call_args => {
+                    let mut args = Vec::new();
+                    for arg in op.into_inner() {
+                        let mut parts: Vec<P> = arg.into_inner().collect();
+                        let value = parts.pop().ok_or_else(|| SyntaxError::internal(span))?;
+                        let name = parts.pop().map(|n| self.name(&n));
+                        args.push((name, self.expr(value)?));
+                    }
+                    Expr {
+                        kind: ExprKind::Call {
+                            callee: Box::new(acc),
+                            args,
+                        },
+                        span,
+                    }
+                }
+                _ => {
+                    let name = op
+                        .into_inner()
+                        .next()
+                        .ok_or_else(|| SyntaxError::internal(span))?;
+                    Expr {
+                        kind: ExprKind::Member(Box::new(acc), self.name(&name)),
+                        span,
+                    }
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    pub(super) fn path(&self, p: P) -> Expr {
+        let span = self.span(&p);
+        Expr {
+            kind: ExprKind::Path(p.into_inner().map(|n| self.name(&n)).collect()),
+            span,
+        }
+    }
+
+    pub(super) fn literal(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let kind = match p.as_rule() {
+            Rule::number => ExprKind::Number(self.decimal(&p)?),
+            Rule::quantity => {
+                let mut it = p.into_inner();
+                let (Some(n), Some(u)) = (it.next(), it.next()) else {
+                    return Err(SyntaxError::internal(span));
+                };
+                ExprKind::Quantity(self.decimal(&n)?, self.unit_expr(u))
+            }
+            Rule::duration => {
+                let mut seconds = Decimal::ZERO;
+                for part in p.into_inner() {
+                    let mut it = part.into_inner();
+                    let (Some(n), Some(u)) = (it.next(), it.next()) else {
+                        continue;
+                    };
+                    let factor = match u.as_str() {
+                        "h" => Decimal::from(3600),
+                        "min" => Decimal::from(60),
+                        _ => Decimal::ONE,
+                    };
+                    seconds = self
+                        .decimal(&n)?
+                        .checked_mul(factor)
+                        .and_then(|v| seconds.checked_add(v))
+                        .ok_or_else(|| self.err(&n, "this duration is too large"))?;
+                }
+                ExprKind::Duration(seconds)
+            }
+            Rule::string => ExprKind::Text(string_value(&p)),
+            Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+            Rule::date_lit => ExprKind::Date(self.date(p)?),
+            Rule::time_lit => ExprKind::Time(self.clock(&p)?),
+            Rule::datetime => {
+                let clock = p
+                    .clone()
+                    .into_inner()
+                    .find(|c| c.as_rule() == Rule::clock)
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+                let minutes = self.clock(&clock)?;
+                ExprKind::DateTime(self.date(p)?, minutes)
+            }
+            _ => return Err(SyntaxError::internal(span)),
+        };
+        Ok(Expr { kind, span })
+    }
+
+    fn decimal(&self, p: &P) -> R<Decimal> {
+        Decimal::from_str(p.as_str()).map_err(|_| {
+            let mut e = self.err(p, format!("the number `{}` is too large", p.as_str()));
+            e.help = Some("numbers may have at most 28 significant digits".into());
+            e
+        })
+    }
+
+    fn clock(&self, p: &P) -> R<u16> {
+        let s = p.as_str();
+        let (h, m) = s.split_once(':').unwrap_or((s, "0"));
+        let (h, m) = (
+            h.parse::<u16>().unwrap_or(99),
+            m.parse::<u16>().unwrap_or(99),
+        );
+        if h > 23 || m > 59 {
+            let mut e = self.err(p, format!("`{s}` is not a time of day"));
+            e.code = "E0007";
+            e.help = Some("write times as HH:MM, from 00:00 to 23:59".into());
+            return Err(e);
+        }
+        Ok(h * 60 + m)
+    }
+
+    fn date(&self, p: P) -> R<DateLit> {
+        let span = self.span(&p);
+        let mut weekday = None;
+        let mut date = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::weekday => weekday = Some((c.as_str().to_string(), self.span(&c))),
+                Rule::date => date = Some(c),
+                _ => {}
+            }
+        }
+        let d = date.ok_or_else(|| SyntaxError::internal(span))?;
+        let text = d.as_str();
+        let field = |r: std::ops::Range<usize>| text.get(r).and_then(|s| s.parse::<i16>().ok());
+        let (Some(year), Some(month), Some(day)) = (field(0..4), field(5..7), field(8..10)) else {
+            return Err(SyntaxError::internal(span));
+        };
+        let valid = jiff::civil::Date::new(year, month as i8, day as i8).is_ok();
+        if !valid {
+            let mut e = self.err(&d, format!("`{text}` is not a date in the calendar"));
+            e.code = "E0007";
+            e.help = Some("write dates as YYYY-MM-DD".into());
+            return Err(e);
+        }
+        Ok(DateLit {
+            weekday,
+            year,
+            month: month as i8,
+            day: day as i8,
+            span,
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! Parse tree → AST. The only module (with its children: [`decl`], [`competition`],
+//! [`expr`]) besides `syntax/mod.rs` that sees pest's `Pair`s.
+
+mod competition;
+mod decl;
+mod expr;
+
+use super::ast::*;
+use super::{Rule, SyntaxError};
+use crate::source::{FileId, Span};
+use pest::iterators::Pair;
+use std::cell::Cell;
+
+type P<'a> = Pair<'a, Rule>;
+type R<T> = Result<T, SyntaxError>;
+
+/// Lowers the pairs of one parse into AST nodes that carry `file` in their spans.
+///
+/// It also bounds how deep the expression trees it builds are. Brackets are
+/// bounded by the pre-scan, but `if`, `let`, `not`, a leading `-` and chains
+/// of operators nest without brackets; every later stage walks (and finally
+/// drops) the tree recursively, so a tree deeper than [`MAX_EXPR_DEPTH`] is
+/// refused here with a diagnostic instead of overflowing a stack later.
+pub(super) struct Lower {
+    pub(super) file: FileId,
+    /// How many expression nodes enclose the one being lowered.
+    pub(super) depth: Cell<usize>,
+}
+
+/// The deepest expression tree bfr builds. Real rules stay below 30.
+pub const MAX_EXPR_DEPTH: usize = 1024;
+
+impl Lower {
+    /// A lowerer for one file.
+    pub(super) fn new(file: FileId) -> Self {
+        Lower {
+            file,
+            depth: Cell::new(0),
+        }
+    }
+
+    /// Runs `f` with `levels` more enclosing expression nodes; refuses to go
+    /// deeper than [`MAX_EXPR_DEPTH`].
+    fn nested<T>(&self, levels: usize, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
+        let outer = self.depth.get();
+        let inner = outer.saturating_add(levels);
+        if inner > MAX_EXPR_DEPTH {
+            return Err(SyntaxError {
+                code: "E0002",
+                message: format!(
+                    "this expression is more than {MAX_EXPR_DEPTH} levels deep (each operator, `if`, `let`, `not` or `-` adds one)"
+                ),
+                span,
+                help: Some("split it: give inner parts a name with a `const` or a `fn`".into()),
+            });
+        }
+        self.depth.set(inner);
+        let out = f();
+        self.depth.set(outer);
+        out
+    }
+
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn name(&self, p: &P) -> Name {
+        Name {
+            text: p.as_str().to_string(),
+            span: self.span(p),
+        }
+    }
+
+    fn err(&self, p: &P, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            code: "E0006",
+            message: message.into(),
+            span: self.span(p),
+            help: None,
+        }
+    }
+
+    pub(super) fn file(&self, p: P) -> R<File> {
+        let mut items = Vec::new();
+        for item in p.into_inner() {
+            if item.as_rule() == Rule::item {
+                items.push(self.item(item)?);
+            }
+        }
+        Ok(File { items })
+    }
+
+    fn item(&self, p: P) -> R<Item> {
+        let span = self.span(&p);
+        let mut doc = Vec::new();
+        let mut decl = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::doc => doc.push(
+                    c.into_inner()
+                        .next()
+                        .map_or(String::new(), |t| t.as_str().trim().to_string()),
+                ),
+                _ => decl = Some(self.decl(c)?),
+            }
+        }
+        let decl = decl.ok_or_else(|| SyntaxError::internal(span))?;
+        Ok(Item { doc, decl, span })
+    }
+
+    fn decl(&self, p: P) -> R<Decl> {
+        Ok(match p.as_rule() {
+            Rule::edition_decl => Decl::Edition(self.edition(p)?),
+            Rule::unit_decl => Decl::Unit(self.unit_decl(p)),
+            Rule::enum_decl => Decl::Enum(self.enum_decl(p)),
+            Rule::record_decl => Decl::Record(self.record_decl(p)),
+            Rule::table_decl => Decl::Table(self.table_decl(p)?),
+            Rule::scale_decl => Decl::Scale(self.scale_decl(p)?),
+            Rule::fn_decl => Decl::Fn(self.fn_decl(p)?),
+            Rule::const_decl => Decl::Const(self.const_decl(p)?),
+            Rule::example_decl => Decl::Example(self.example_decl(p)?),
+            Rule::text_decl => Decl::Text(self.text_decl(p)),
+            Rule::competition_decl => Decl::Competition(self.competition(p)?),
+            Rule::notice_decl => {
+                let span = self.span(&p);
+                let mut n = NoticeDecl {
+                    text: String::new(),
+                    source: None,
+                    span,
+                };
+                for c in p.into_inner() {
+                    match c.as_rule() {
+                        Rule::string => {
+                            n.text = string_value(&c);
+                            n.span = self.span(&c);
+                        }
+                        Rule::source_ref => n.source = Some(self.source_ref(c)),
+                        _ => {}
+                    }
+                }
+                Decl::Notice(n)
+            }
+            _ => return Err(SyntaxError::internal(self.span(&p))),
+        })
+    }
+
+    pub(super) fn expr(&self, p: P) -> R<Expr> {
+        // Trees are bounded by `nested`, but a debug build's frames are large:
+        // grow the stack rather than trust a thread's default.
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.expr_inner(p))
+    }
+}
+
+/// The text of a string literal with its escapes (`\"`, `\\`, `\n`) resolved.
+fn string_value(p: &P) -> String {
+    let raw = p.clone().into_inner().next().map_or("", |i| i.as_str());
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
