@@ -10,7 +10,9 @@
 
 mod file;
 mod model;
+mod parse;
 mod render;
+mod resolve;
 mod source;
 
 pub use model::{At, Choice, Effect, Event, Incident, MatchResult, RoundEntry, StageEntry, Team};
@@ -76,7 +78,7 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         return ran;
     };
     ran.names = event.teams.iter().map(|t| (t.id, t.name.clone())).collect();
-    let (ok, diags) = model::resolve(&mut event, checked, text);
+    let (ok, diags) = resolve::resolve(&mut event, checked, text);
     ran.diagnostics.extend(diags);
     ran.incidents = render::incident_lines(&event);
     if !ok {

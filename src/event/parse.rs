@@ -1,0 +1,132 @@
+//! The small text parsers for an event file's values: a result (IMPs or board
+//! scores), a seating pick, an absent captain, a choice.
+
+use rust_decimal::Decimal;
+
+/// A parsed result: the two teams, their IMPs (zero until board scores are turned
+/// into IMPs), the boards it counts if given, and the board scores if given.
+pub type ParsedResult = (
+    u32,
+    u32,
+    Decimal,
+    Decimal,
+    Option<Decimal>,
+    Option<Vec<Decimal>>,
+);
+
+/// Parses `"12-7 boards +420 -50 0 +1100"`: the score difference on each board from the
+/// first team's side.
+fn parse_board_scores(text: &str) -> Option<Result<ParsedResult, String>> {
+    let (teams, scores) = text.split_once(" boards ")?;
+    let shape =
+        || format!("`{text}` is not a result by boards; write `home-away boards +420 -50 0 …`");
+    let parsed = (|| {
+        let (a, b) = teams.trim().split_once('-').ok_or_else(shape)?;
+        let (a, b) = (
+            a.trim().parse::<u32>().map_err(|_| shape())?,
+            b.trim().parse::<u32>().map_err(|_| shape())?,
+        );
+        if a == b {
+            return Err(format!("`{text}`: team {a} cannot play itself"));
+        }
+        let scores: Vec<Decimal> = scores
+            .split_whitespace()
+            .map(|s| {
+                s.trim_start_matches('+')
+                    .parse::<Decimal>()
+                    .map_err(|_| shape())
+            })
+            .collect::<Result<_, _>>()?;
+        if scores.is_empty() {
+            return Err(shape());
+        }
+        Ok((a, b, Decimal::ZERO, Decimal::ZERO, None, Some(scores)))
+    })();
+    Some(parsed)
+}
+
+/// Parses `"12-7 45:12"` (spaces around `-` and `:` allowed; IMPs may have decimals),
+/// optionally followed by `/15`: the match counts 15 boards (a fouled board cancelled).
+pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
+    if let Some(by_boards) = parse_board_scores(text) {
+        return by_boards;
+    }
+    let shape = || {
+        format!(
+            "`{text}` is not a result; write `home-away homeIMPs:awayIMPs`, e.g. `12-7 45:12` (or `12-7 45:12 /15` when the match counts 15 boards)"
+        )
+    };
+    let (text, boards) = match text.split_once('/') {
+        Some((r, b)) => {
+            let b = b.trim();
+            let n = b
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("`{b}` after `/` is not a number of boards"))?;
+            (r, Some(Decimal::from(n)))
+        }
+        None => (text, None),
+    };
+    let (left, away_imps) = text.split_once(':').ok_or_else(shape)?;
+    let left = left.trim_end();
+    let cut = left.rfind(|c: char| c.is_whitespace()).ok_or_else(shape)?;
+    let (teams, home_imps) = (&left[..cut], left[cut..].trim());
+    let (home, away) = teams.split_once('-').ok_or_else(shape)?;
+    let team = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+    let imps = |s: &str| {
+        let s = s.trim();
+        if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            return Err(shape());
+        }
+        s.parse::<Decimal>().map_err(|_| shape())
+    };
+    let (home, away) = (team(home)?, team(away)?);
+    if home == away {
+        return Err(format!("`{text}`: team {home} cannot play itself"));
+    }
+    Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards, None))
+}
+
+/// Parses seating picks `"1-7 3,1"`: in the match of teams 1 and 7 the home team
+/// picked segment 3, then the away team segment 1.
+pub fn parse_seating(text: &str) -> Result<(u32, u32, u32, u32), String> {
+    let shape = || {
+        format!(
+            "`{text}` are not seating picks; write `home-away homePick,awayPick`, e.g. `1-7 3,1`"
+        )
+    };
+    let (teams, picks) = text.trim().split_once(' ').ok_or_else(shape)?;
+    let (a, b) = teams.split_once('-').ok_or_else(shape)?;
+    let (h, w) = picks.split_once(',').ok_or_else(shape)?;
+    let n = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
+    Ok((n(a)?, n(b)?, n(h)?, n(w)?))
+}
+
+/// Parses an absent captain: `"5"` never arrives, `"5@3"` arrives before turn 3.
+pub fn parse_absent(text: &str) -> Result<(u32, Option<u32>), String> {
+    let shape = || {
+        format!(
+            "`{text}` is not an absence; write `team` (never arrives) or `team@turn` (arrives before that turn), e.g. `5@3`"
+        )
+    };
+    match text.split_once('@') {
+        None => Ok((text.trim().parse().map_err(|_| shape())?, None)),
+        Some((t, k)) => {
+            let turn: u32 = k.trim().parse().map_err(|_| shape())?;
+            if turn == 0 {
+                return Err(shape());
+            }
+            Ok((t.trim().parse().map_err(|_| shape())?, Some(turn)))
+        }
+    }
+}
+
+/// Parses `"1>29"`.
+pub fn parse_choice(text: &str) -> Result<(u32, u32), String> {
+    let shape = || format!("`{text}` is not a choice; write `chooser>chosen`, e.g. `1>29`");
+    let (a, b) = text.split_once('>').ok_or_else(shape)?;
+    let a = a.trim().parse::<u32>().map_err(|_| shape())?;
+    let b = b.trim().parse::<u32>().map_err(|_| shape())?;
+    Ok((a, b))
+}

@@ -1,0 +1,311 @@
+//! Checking a parsed event against the edition: its competition, VP scale, rounds
+//! and stages, every incident's rule, and board scores turned into IMPs.
+
+use super::model::{At, Effect, Event, Incident};
+use crate::check::Checked;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::Evaluator;
+use crate::ir::{Penalty, Type, Value};
+use crate::runner::plan;
+use crate::source::Span;
+use crate::syntax;
+use rust_decimal::Decimal;
+
+/// The text of an incident's rule where the parser can read it with spans into the
+/// event file: the file with everything but the rule's characters blanked out. A
+/// rule written with escapes (or in JSON) is parsed on its own.
+fn rule_text(text: &str, rule: &Incident) -> (String, bool) {
+    let (s, e) = (rule.rule_span.start as usize, rule.rule_span.end as usize);
+    let inner = text.get(s + 1..e.saturating_sub(1));
+    match inner {
+        Some(inner) if e > s + 1 && inner == rule.rule => {
+            let mut out: Vec<u8> = text
+                .bytes()
+                .map(|b| if b == b'\n' { b'\n' } else { b' ' })
+                .collect();
+            if let Some(slot) = out.get_mut(s + 1..e - 1) {
+                slot.copy_from_slice(inner.as_bytes());
+            }
+            (String::from_utf8(out).unwrap_or_default(), true)
+        }
+        _ => (rule.rule.clone(), false),
+    }
+}
+
+/// A diagnostic about a rule parsed on its own, moved to the rule's place in the file.
+fn relocate(mut d: Diagnostic, at: Span) -> Diagnostic {
+    d.span = at;
+    d.notes.clear();
+    d
+}
+
+/// Checks the event against the edition: the competition, the VP scale, the rounds
+/// and stages it names; evaluates every incident's rule. Returns whether the event
+/// can be run.
+pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let program = &checked.program;
+    let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
+    let plan = match plan::plan(program, &event.competition.0, teams) {
+        Ok(p) => p,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("E0711", e.0, event.competition.1)
+                    .with_label("this competition cannot be run")
+                    .with_help(
+                        "name a competition of the edition (`competition NAME` in its files)",
+                    ),
+            );
+            return (false, diags);
+        }
+    };
+    let mut ok = true;
+    if let Some((name, at)) = &event.vp_scale
+        && program.rule(name).is_none()
+    {
+        diags.push(
+            Diagnostic::error(
+                "E0711",
+                format!("the edition has no rule `{name}` to use as the VP scale"),
+                *at,
+            )
+            .with_label("unknown rule")
+            .with_help("name a rule that takes an IMP margin (and the boards) and gives `winner` and `loser` VP"),
+        );
+        ok = false;
+    }
+    if !board_scores_to_imps(event, program, &mut diags) {
+        ok = false;
+    }
+    if let Some(q) = &plan.qualification {
+        event.qualification_title = q.title.clone();
+    }
+    let stage_names: Vec<String> = plan.stages.iter().map(|s| s.name.clone()).collect();
+    for s in &plan.stages {
+        event.stage_titles.insert(s.name.clone(), s.title.clone());
+    }
+    let rounds = plan.qualification.as_ref().map_or(0, |q| q.rounds);
+    let no_such_round = |number: u32, at: Span| {
+        let msg = if plan.qualification.is_none() {
+            format!("`{}` has no qualification, so no round {number}", plan.name)
+        } else {
+            format!("the qualification has {rounds} rounds; there is no round {number}")
+        };
+        Diagnostic::error("E0704", msg, at).with_label("no such round")
+    };
+    let unknown_stage = |name: &str, at: Span| {
+        Diagnostic::error(
+            "E0711",
+            format!("`{}` has no stage `{name}`", plan.name),
+            at,
+        )
+        .with_label("unknown stage")
+        .with_help(format!("its stages are {}", stage_names.join(", ")))
+    };
+    event.rounds.retain(|r| {
+        if r.number > rounds {
+            diags.push(no_such_round(r.number, r.span));
+            return false;
+        }
+        true
+    });
+    event.stages.retain(|s| {
+        if !stage_names.contains(&s.name) {
+            diags.push(unknown_stage(&s.name, s.span));
+            return false;
+        }
+        true
+    });
+    for inc in &mut event.incidents {
+        match &inc.at {
+            At::Round(r) if *r == 0 || *r > rounds => {
+                diags.push(no_such_round(*r, inc.span));
+                continue;
+            }
+            At::Stage(s) if !stage_names.contains(s) => {
+                diags.push(unknown_stage(s, inc.span));
+                continue;
+            }
+            _ => {}
+        }
+        let (rule_src, in_place) = rule_text(text, inc);
+        let file = if in_place { event.file } else { u32::MAX };
+        let ast = match syntax::parse_expr(&rule_src, file) {
+            Ok(a) => a,
+            Err(d) => {
+                diags.push(if in_place {
+                    d
+                } else {
+                    relocate(d, inc.rule_span)
+                });
+                continue;
+            }
+        };
+        let expr = match checked.check_expr(&ast) {
+            Ok(e) => e,
+            Err(ds) => {
+                for d in ds.sorted() {
+                    diags.push(if in_place {
+                        d.clone()
+                    } else {
+                        relocate(d.clone(), inc.rule_span)
+                    });
+                }
+                continue;
+            }
+        };
+        if !matches!(expr.ty, Type::Penalty(_)) {
+            diags.push(
+                Diagnostic::error(
+                    "E0712",
+                    format!(
+                        "an incident's rule must give a penalty; `{}` gives {}",
+                        inc.rule,
+                        program.type_name(&expr.ty)
+                    ),
+                    inc.rule_span,
+                )
+                .with_label("not a penalty")
+                .with_help("call a rule of the edition that gives a penalty, e.g. `late_arrival_qualification(12 min)`"),
+            );
+            continue;
+        }
+        let value = match Evaluator::new(program).eval_closed(&expr) {
+            Ok(v) => v,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("`{}` cannot be evaluated: {}", inc.rule, e.message),
+                        inc.rule_span,
+                    )
+                    .with_label("evaluating this failed"),
+                );
+                continue;
+            }
+        };
+        inc.penalty = Some(value.show(program));
+        let Value::Penalty(p) = value else {
+            continue;
+        };
+        let (unit, phase) = match &inc.at {
+            At::Round(_) => ("VP", "a qualification round"),
+            At::Stage(_) => ("IMP", "a knockout stage"),
+        };
+        inc.effect = match p {
+            Penalty::Warning => Some(Effect::Warning),
+            Penalty::Deduct { amount, unit: u } if u.as_base() == Some(unit) => {
+                Some(Effect::Deduct(amount))
+            }
+            Penalty::Deduct { .. } => {
+                diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!(
+                            "`{}` gives `{}`, but a penalty in {phase} deducts {unit}",
+                            inc.rule,
+                            inc.penalty.clone().unwrap_or_default()
+                        ),
+                        inc.rule_span,
+                    )
+                    .with_label(format!("this penalty is not in {unit}"))
+                    .with_help(if unit == "VP" {
+                        "use the edition's rule for the qualification (a penalty in VP), or name the knockout `stage` the incident happened in"
+                    } else {
+                        "use the edition's rule for the knockout (a penalty in IMP), or name the qualification `round` the incident happened in"
+                    }),
+                );
+                None
+            }
+            Penalty::Refer { to } => Some(Effect::Halt(format!(
+                "referred to \"{to}\": the run cannot decide this"
+            ))),
+            Penalty::Forfeit => Some(Effect::Halt(
+                "the match is forfeited: the run cannot decide this".into(),
+            )),
+        };
+        if let Some(Effect::Halt(m)) = &inc.effect {
+            let where_ = match &inc.at {
+                At::Round(r) => format!("round {r}"),
+                At::Stage(s) => format!("stage `{s}`"),
+            };
+            diags.push(
+                Diagnostic::error(
+                    "E0713",
+                    format!("team {}'s incident in {where_} is {m}", inc.team),
+                    inc.rule_span,
+                )
+                .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
+                .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`"),
+            );
+        }
+    }
+    (ok, diags)
+}
+
+/// Turns results given board by board into IMPs with the rule the event names as
+/// its `imp_scale` (X-IMP): each board's difference becomes IMPs for the side that
+/// gained them. Returns whether every such result could be converted.
+fn board_scores_to_imps(
+    event: &mut Event,
+    program: &crate::ir::Program,
+    diags: &mut Diagnostics,
+) -> bool {
+    let rule = event
+        .imp_scale
+        .as_ref()
+        .and_then(|(name, at)| Some((program.rule(name)?, *at)));
+    let mut ok = true;
+    let results = event
+        .rounds
+        .iter_mut()
+        .flat_map(|r| r.results.iter_mut())
+        .chain(event.stages.iter_mut().flat_map(|s| s.results.iter_mut()));
+    for r in results {
+        let Some(scores) = &r.board_scores else {
+            continue;
+        };
+        let Some(((index, info), _)) = rule else {
+            diags.push(
+                Diagnostic::error("E0711", "this result is given board by board, but the event names no `imp_scale`", r.span)
+                    .with_help("name the edition's rule that turns a score difference into IMPs, e.g. `imp_scale = \"imp_result\"`"),
+            );
+            ok = false;
+            continue;
+        };
+        let unit = match info.params.first() {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => crate::ir::Unit::none(),
+        };
+        let (mut a, mut b) = (Decimal::ZERO, Decimal::ZERO);
+        for d in scores {
+            match crate::eval::Evaluator::new(program).call(
+                index,
+                vec![Value::Num(*d, unit.clone())],
+                r.span,
+            ) {
+                Ok(Value::Num(imps, _)) if imps >= Decimal::ZERO => a = a.saturating_add(imps),
+                Ok(Value::Num(imps, _)) => b = b.saturating_add(-imps),
+                Ok(_) | Err(_) => {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0712",
+                            format!(
+                                "`{}` gives no IMPs for a difference of {}",
+                                info.name,
+                                d.normalize()
+                            ),
+                            r.span,
+                        )
+                        .with_help("check the board scores and the event's `imp_scale`"),
+                    );
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        r.a_imps = a;
+        r.b_imps = b;
+    }
+    ok
+}
