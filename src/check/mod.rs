@@ -15,6 +15,7 @@ mod dates;
 mod decl;
 mod expr;
 pub mod names;
+mod routing;
 mod scale;
 
 use crate::diag::{Diagnostic, Diagnostics};
@@ -84,7 +85,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         return (None, c.diags);
     }
     scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
-    competition::check_routing(&c.program, &mut c.diags);
+    routing::check_routing(&c.program, &mut c.diags);
     check_consts(&c.program, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
