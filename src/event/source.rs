@@ -409,17 +409,12 @@ impl Source for EventSource<'_> {
             return None;
         }
         let found = self.round_index(round).and_then(|i| {
-            let entry = self.event.rounds.get(i)?;
-            let status = self.rounds.get_mut(i)?;
-            let j = entry
-                .results
-                .iter()
-                .enumerate()
-                .position(|(j, r)| r.is(home, away) && status.get(j) == Some(&Status::Valid))?;
-            if let Some(s) = status.get_mut(j) {
-                *s = Status::Used;
-            }
-            entry.results.get(j).map(|r| r.imps_for(home))
+            take_result(
+                &self.event.rounds.get(i)?.results,
+                self.rounds.get_mut(i)?,
+                home,
+                away,
+            )
         });
         if found.is_none() {
             self.waiting = Some(Waiting::Round(round));
@@ -508,17 +503,12 @@ impl Source for EventSource<'_> {
             return None;
         }
         let found = self.stage_index(stage).and_then(|i| {
-            let entry = self.event.stages.get(i)?;
-            let status = self.stages.get_mut(i)?;
-            let j = entry
-                .results
-                .iter()
-                .enumerate()
-                .position(|(j, r)| r.is(home, away) && status.get(j) == Some(&Status::Valid))?;
-            if let Some(s) = status.get_mut(j) {
-                *s = Status::Used;
-            }
-            entry.results.get(j).map(|r| r.imps_for(home))
+            take_result(
+                &self.event.stages.get(i)?.results,
+                self.stages.get_mut(i)?,
+                home,
+                away,
+            )
         });
         if found.is_none() {
             self.waiting = Some(Waiting::Stage(stage.to_string()));
@@ -657,4 +647,22 @@ impl Source for EventSource<'_> {
             *s = wd;
         }
     }
+}
+
+/// The IMPs (home's, away's) of the first valid, unused result for this pair, which
+/// is then marked used.
+fn take_result(
+    results: &[MatchResult],
+    status: &mut [Status],
+    home: u32,
+    away: u32,
+) -> Option<(Decimal, Decimal)> {
+    let j = results
+        .iter()
+        .enumerate()
+        .position(|(j, r)| r.is(home, away) && status.get(j) == Some(&Status::Valid))?;
+    if let Some(s) = status.get_mut(j) {
+        *s = Status::Used;
+    }
+    results.get(j).map(|r| r.imps_for(home))
 }

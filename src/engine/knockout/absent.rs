@@ -205,21 +205,7 @@ fn assign_leftovers(
 mod tests {
     use super::*;
 
-    fn t(n: u32) -> TeamId {
-        TeamId(n)
-    }
-
-    fn ids(v: &[u32]) -> Vec<TeamId> {
-        v.iter().copied().map(TeamId).collect()
-    }
-
-    fn p(table: u32, upper: u32, lower: u32) -> Pairing {
-        Pairing {
-            table,
-            upper: t(upper),
-            lower: t(lower),
-        }
-    }
+    use crate::engine::knockout::test_support::{ids, p, t};
 
     fn book() -> RankingBook {
         RankingBook::from_qualification((1..=8).map(|n| (t(n), n))).unwrap()

@@ -210,21 +210,7 @@ pub fn run_choice(
 mod tests {
     use super::*;
 
-    fn t(n: u32) -> TeamId {
-        TeamId(n)
-    }
-
-    fn ids(v: &[u32]) -> Vec<TeamId> {
-        v.iter().copied().map(TeamId).collect()
-    }
-
-    fn p(table: u32, upper: u32, lower: u32) -> Pairing {
-        Pairing {
-            table,
-            upper: t(upper),
-            lower: t(lower),
-        }
-    }
+    use crate::engine::knockout::test_support::{ids, p, t};
 
     #[test]
     fn upper_half_chooses_and_the_last_gets_the_leftover() {

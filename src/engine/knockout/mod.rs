@@ -22,6 +22,9 @@ pub mod ranking;
 pub mod seating;
 pub mod withdrawal;
 
+#[cfg(test)]
+mod test_support;
+
 pub use draw::{DrawOutcome, Pairing};
 pub use error::KnockoutError;
 

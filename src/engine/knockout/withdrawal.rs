@@ -122,21 +122,7 @@ mod tests {
     use crate::engine::knockout::choice::{TableNumbering, run_choice};
     use crate::engine::knockout::outcome::Decision;
 
-    fn t(n: u32) -> TeamId {
-        TeamId(n)
-    }
-
-    fn ids(v: &[u32]) -> Vec<TeamId> {
-        v.iter().copied().map(TeamId).collect()
-    }
-
-    fn p(table: u32, upper: u32, lower: u32) -> Pairing {
-        Pairing {
-            table,
-            upper: t(upper),
-            lower: t(lower),
-        }
-    }
+    use crate::engine::knockout::test_support::{ids, p, t};
 
     fn field() -> Vec<TeamId> {
         ids(&[1, 2, 3, 4, 5, 6, 7, 8])
