@@ -712,3 +712,14 @@ fn seating_picks_give_each_team_one_segment_of_each_pair() {
         )
     );
 }
+
+#[test]
+fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
+    // Team 5 went out in the qualification: a knockout penalty for it applies to nothing.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = format!(
+        "{text}\n[[incident]]\nteam = 5\nstage = \"sf\"\nrule = \"late_arrival_knockout(7 min)\"\n"
+    );
+    let (ran, _) = run_text("incident.toml", &text);
+    assert!(codes(&ran).contains(&"E0712"), "{:?}", codes(&ran));
+}

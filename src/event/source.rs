@@ -591,6 +591,22 @@ impl Source for EventSource<'_> {
 
     fn round_drawn(&mut self, round: u32, pairs: &[(u32, u32)], bye: Option<u32>) {
         self.rounds_drawn.insert(round, (pairs.to_vec(), bye));
+        for inc in &self.event.incidents {
+            if inc.at == At::Round(round)
+                && bye != Some(inc.team)
+                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("team {} does not play in round {round}: this incident applies to nothing", inc.team),
+                        inc.span,
+                    )
+                    .with_label("no match of this team in the round")
+                    .with_help("name the round in which the team played"),
+                );
+            }
+        }
         if let Some(i) = self.round_index(round)
             && let Some(entry) = self.event.rounds.get(i)
         {
@@ -612,6 +628,23 @@ impl Source for EventSource<'_> {
 
     fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
         self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
+        // A penalty for a team that does not play here would silently apply to nothing.
+        let title = self.event.stage_title(stage);
+        for inc in &self.event.incidents {
+            if inc.at == At::Stage(stage.to_string())
+                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("team {} does not play a match in {title}: this incident applies to nothing", inc.team),
+                        inc.span,
+                    )
+                    .with_label("no match of this team in the stage")
+                    .with_help("name the stage or round in which the team played"),
+                );
+            }
+        }
         let Some(i) = self.stage_index(stage) else {
             return;
         };
