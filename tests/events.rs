@@ -723,3 +723,16 @@ fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
     let (ran, _) = run_text("incident.toml", &text);
     assert!(codes(&ran).contains(&"E0712"), "{:?}", codes(&ran));
 }
+
+#[test]
+fn a_result_for_a_match_decided_by_walkover_is_reported() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text
+        .replace(
+            "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+            "withdrawn = [7]\nresults = [\"1-7 41:38\", \"8-4 30:44\"]",
+        )
+        .replace("results = [\"7-8 52:47\"]", "results = []");
+    let (ran, _) = run_text("walkover.toml", &text);
+    assert_eq!(codes(&ran), ["E0710"]);
+}

@@ -225,7 +225,13 @@ impl<'e> EventSource<'e> {
         let reported_stop = matches!(self.waiting, Some(Waiting::Halt(_)))
             || self.choices_blocked.iter().any(|b| *b);
         if !reported_stop {
-            self.unused(&why);
+            let completed: Vec<String> = outcome
+                .report
+                .stages
+                .iter()
+                .map(|s| s.name.clone())
+                .collect();
+            self.unused(&why, &completed);
         }
         let next = outcome.pending.as_ref().map(|p| self.next(&p.next));
         (next, self.diags)
@@ -236,7 +242,7 @@ impl<'e> EventSource<'e> {
         (None, self.diags)
     }
 
-    fn unused(&mut self, why: &str) {
+    fn unused(&mut self, why: &str, completed: &[String]) {
         let event = self.event;
         for (i, r) in event.rounds.iter().enumerate() {
             if self.rounds_drawn.contains_key(&r.number) || r.results.is_empty() {
@@ -282,6 +288,24 @@ impl<'e> EventSource<'e> {
                     );
                 }
                 continue;
+            }
+            // In a stage that was played to the end, a result never asked for was for
+            // a match decided without play (a walkover).
+            if completed.contains(&s.name) {
+                let statuses = self.stages.get(i).cloned().unwrap_or_default();
+                for (r, status) in s.results.iter().zip(statuses) {
+                    if status == Status::Valid {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0710",
+                                format!("this result was not needed: the match in {title} was decided without play"),
+                                r.span,
+                            )
+                            .with_label("not used")
+                            .with_help("a team withdrew after the draw, so the match was a walkover; remove the result"),
+                        );
+                    }
+                }
             }
             for c in s.choices.iter().skip(made) {
                 self.diags.push(
