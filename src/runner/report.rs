@@ -202,7 +202,7 @@ impl Report {
             for m in &s.matches {
                 let _ = writeln!(
                     out,
-                    "   table {:>2}: {:<24} ({:>2}) {:>4} - {:<4} ({:>2}) {:<24} winner {} ({})",
+                    "   table {:>2}: {:<24} (rank {:>2}) {:>4} - {:<4} (rank {:>2}) {:<24} winner {} ({})",
                     m.table,
                     name(m.home),
                     m.home_ranking,
