@@ -117,29 +117,6 @@ impl Ran {
         };
         let name = |t: u32| self.name(t);
         let mut out = outcome.report.render(&name);
-        // The report shows standings once the qualification is over; before that,
-        // the rounds played so far.
-        if outcome.report.standings.is_empty() {
-            for r in &outcome.report.rounds {
-                let _ = writeln!(out, "\nRound {}", r.round);
-                for m in &r.matches {
-                    let _ = writeln!(
-                        out,
-                        "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
-                        m.table,
-                        name(m.home),
-                        m.home_imps.normalize(),
-                        m.away_imps.normalize(),
-                        name(m.away),
-                        m.home_vp.normalize(),
-                        m.away_vp.normalize()
-                    );
-                }
-                if let Some(b) = r.bye {
-                    let _ = writeln!(out, "   bye: {}", name(b));
-                }
-            }
-        }
         if !self.incidents.is_empty() {
             let _ = writeln!(out, "\nIncidents");
             for i in &self.incidents {

@@ -156,6 +156,29 @@ impl Report {
         for note in &self.notes {
             let _ = writeln!(out, "Note: {note}");
         }
+        // The report shows standings once the qualification is over; before that,
+        // the rounds played so far.
+        if self.standings.is_empty() {
+            for r in &self.rounds {
+                let _ = writeln!(out, "\nRound {}", r.round);
+                for m in &r.matches {
+                    let _ = writeln!(
+                        out,
+                        "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
+                        m.table,
+                        name(m.home),
+                        m.home_imps.normalize(),
+                        m.away_imps.normalize(),
+                        name(m.away),
+                        m.home_vp.normalize(),
+                        m.away_vp.normalize()
+                    );
+                }
+                if let Some(b) = r.bye {
+                    let _ = writeln!(out, "   bye: {}", name(b));
+                }
+            }
+        }
         if !self.standings.is_empty() {
             let _ = writeln!(out, "\nQualification: {} rounds", self.rounds.len());
             let _ = writeln!(
