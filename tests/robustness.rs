@@ -29,6 +29,15 @@ fn render_all(loaded: &Loaded) {
     }
 }
 
+/// A const whose value is `1` wrapped `n` times in `open` … `close`.
+fn nested(open: &str, close: &str, n: usize) -> String {
+    format!(
+        "const x: number ref X-A = {}1{}\n",
+        open.repeat(n),
+        close.repeat(n)
+    )
+}
+
 fn refused_as_too_deep(text: String) {
     let loaded = one_file(text);
     assert!(loaded.checked.is_none());
@@ -37,24 +46,12 @@ fn refused_as_too_deep(text: String) {
 
 #[test]
 fn hundred_thousand_nested_parentheses() {
-    let n = 100_000;
-    let text = format!(
-        "const x: number ref X-A = {}1{}\n",
-        "(".repeat(n),
-        ")".repeat(n)
-    );
-    refused_as_too_deep(text);
+    refused_as_too_deep(nested("(", ")", 100_000));
 }
 
 #[test]
 fn hundred_thousand_nested_ifs() {
-    let n = 100_000;
-    let text = format!(
-        "const x: number ref X-A = {}1{}\n",
-        "if true then ".repeat(n),
-        " else 2".repeat(n)
-    );
-    refused_as_too_deep(text);
+    refused_as_too_deep(nested("if true then ", " else 2", 100_000));
 }
 
 #[test]
@@ -78,13 +75,7 @@ fn a_thousand_nested_ifs_check_and_evaluate() {
 
 #[test]
 fn two_thousand_nested_ifs_are_refused() {
-    let n = 2_000;
-    let text = format!(
-        "const x: number ref X-A = {}1{}\n",
-        "if true then ".repeat(n),
-        " else 2".repeat(n)
-    );
-    refused_as_too_deep(text);
+    refused_as_too_deep(nested("if true then ", " else 2", 2_000));
 }
 
 #[test]
