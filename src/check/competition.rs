@@ -1,77 +1,26 @@
 //! Competitions and their stages: properties with known meanings, and routing
 //! of winners, losers and qualification places (checked as a graph in `routing`).
 
+use super::declared::{Declared, DeclaredStage, Property, Route, RouteFrom, RouteTarget};
 use super::expr::Scope;
 use super::names::did_you_mean;
+use super::vocabulary::{self, Want};
 use super::{Checker, source_info};
 use crate::diag::Diagnostic;
-use crate::ir::{self, ExprKind, RouteFrom, RouteTarget, Type, Value};
+use crate::ir::{self, ExprKind, Type, Value};
 use crate::source::Span;
 use crate::syntax::ast;
 use std::collections::BTreeMap;
 
-/// What a property's value must be.
-#[derive(Clone, Copy)]
-enum Want {
-    Number,
-    Date,
-    DateTime,
-    Bool,
-    AnyEnum,
-    AnyQuantity,
-    Rule,
-    EnumOrRule,
-    Text,
-}
-
-/// The generic vocabulary of competitions and stages. Meanings, not figures: the
-/// edition gives every value.
-const PROPERTIES: [(&str, Want); 38] = [
-    ("order", Want::Number),
-    ("day", Want::Date),
-    ("first_day", Want::Date),
-    ("last_day", Want::Date),
-    ("starts", Want::DateTime),
-    ("part", Want::AnyEnum),
-    ("boards", Want::Number),
-    ("rounds", Want::Number),
-    ("teams", Want::Number),
-    ("min_teams", Want::Number),
-    ("max_teams", Want::Number),
-    ("max_players", Want::Number),
-    ("segments", Want::Number),
-    ("screens", Want::Bool),
-    ("halftime_change", Want::Bool),
-    ("system", Want::AnyEnum),
-    ("draw", Want::AnyEnum),
-    ("first_round", Want::AnyEnum),
-    ("format", Want::AnyEnum),
-    ("home", Want::AnyEnum),
-    ("tie_break", Want::EnumOrRule),
-    ("vp_scale", Want::Rule),
-    ("carry_over", Want::AnyQuantity),
-    ("bye_score", Want::AnyQuantity),
-    ("late_start_round", Want::Number),
-    ("late_withdrawal", Want::AnyEnum),
-    ("withdrawal_boards", Want::Number),
-    ("walkovers", Want::Bool),
-    ("seating", Want::EnumOrRule),
-    ("district_prize", Want::AnyQuantity),
-    ("trophy_points", Want::Rule),
-    ("inheritance", Want::AnyEnum),
-    ("walkover_inheritance", Want::AnyEnum),
-    ("equal_rankings", Want::AnyEnum),
-    ("knockout_tie", Want::AnyEnum),
-    ("table_numbers", Want::AnyEnum),
-    ("title", Want::Text),
-    ("prize", Want::AnyQuantity),
-];
-
 impl Checker {
     pub(crate) fn lower_competition(&mut self, index: u32, decl: &ast::CompetitionDecl) {
         self.lowering_competition = Some(index);
-        let properties = self.properties(&decl.properties);
-        let mut stages: Vec<ir::Stage> = Vec::new();
+        let properties = self.properties(
+            &decl.properties,
+            vocabulary::Scope::Competition,
+            (&decl.name.text, decl.name.span),
+        );
+        let mut stages: Vec<DeclaredStage> = Vec::new();
         let mut first_at: BTreeMap<&str, Span> = BTreeMap::new();
         for s in &decl.stages {
             if let Some(first) = first_at.insert(&s.name.text, s.name.span) {
@@ -87,7 +36,11 @@ impl Checker {
         }
         let stage_names: Vec<&str> = decl.stages.iter().map(|s| s.name.text.as_str()).collect();
         for s in &decl.stages {
-            let props = self.properties(&s.properties);
+            let scope = match s.kind {
+                ast::StageKind::Qualification => vocabulary::Scope::Qualification,
+                ast::StageKind::Stage => vocabulary::Scope::Stage,
+            };
+            let props = self.properties(&s.properties, scope, (&s.name.text, s.name.span));
             let mut routes = Vec::new();
             let mut groups: BTreeMap<String, Span> = BTreeMap::new();
             for r in &s.routes {
@@ -175,7 +128,7 @@ impl Checker {
                         }
                     },
                 };
-                routes.push(ir::Route { from, to });
+                routes.push(Route { from, to });
             }
             if s.kind == ast::StageKind::Stage {
                 for (group, from) in [
@@ -199,7 +152,7 @@ impl Checker {
                     }
                 }
             }
-            stages.push(ir::Stage {
+            stages.push(DeclaredStage {
                 name: s.name.text.clone(),
                 title: s.title.clone(),
                 qualification: s.kind == ast::StageKind::Qualification,
@@ -209,16 +162,22 @@ impl Checker {
                 span: s.name.span,
             });
         }
-        if let Some(c) = self.program.competitions.get_mut(index as usize) {
+        if let Some(c) = self.declared.get_mut(index as usize) {
             c.properties = properties;
             c.stages = stages;
         }
         self.lowering_competition = None;
     }
 
-    fn properties(&mut self, props: &[ast::Property]) -> Vec<(String, ir::Expr)> {
-        let mut out: Vec<(String, ir::Expr)> = Vec::new();
+    fn properties(
+        &mut self,
+        props: &[ast::Property],
+        scope: vocabulary::Scope,
+        (name, at): (&str, Span),
+    ) -> Vec<Property> {
+        let mut out: Vec<Property> = Vec::new();
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut unknown: Vec<&str> = Vec::new();
         for p in props {
             if let Some(first) = seen.insert(&p.key.text, p.key.span) {
                 self.diags.push(
@@ -231,67 +190,55 @@ impl Checker {
                 );
                 continue;
             }
-            let Some((_, want)) = PROPERTIES.iter().find(|(k, _)| *k == p.key.text) else {
-                let mut d = Diagnostic::error(
-                    "E0105",
-                    format!("unknown property `{}`", p.key.text),
-                    p.key.span,
-                );
-                d = match did_you_mean(&p.key.text, PROPERTIES.iter().map(|(k, _)| *k)) {
-                    Some(h) => d.with_help(h),
-                    None => d.with_help(
-                        "see docs/language.md for the properties of competitions and stages",
-                    ),
-                };
-                self.diags.push(d);
+            let Some(def) = vocabulary::property(&p.key.text, scope) else {
+                self.diags.push(unknown_property(&p.key, scope));
+                unknown.push(&p.key.text);
                 continue;
             };
-            let mut scope = Scope::default();
+            let mut locals = Scope::default();
             let value = match &p.value.kind {
-                ast::ExprKind::Path(segs) => self.path(segs, p.value.span, &mut scope, true),
-                _ => self.expr(&p.value, &mut scope),
+                ast::ExprKind::Path(segs) => self.path(segs, p.value.span, &mut locals, true),
+                _ => self.expr(&p.value, &mut locals),
             };
-            let ok = match (want, &value.ty) {
-                (_, Type::Error) => true,
-                // `boards = 32` and `boards = 32 boards` say the same; a rule of one
-                // parameter is applied to the number of teams when the stage is run.
-                (Want::Number, Type::Num(_)) | (Want::Number | Want::AnyQuantity, Type::Rule) => {
-                    true
-                }
-                (Want::Date, Type::Date)
-                | (Want::DateTime, Type::DateTime)
-                | (Want::Bool, Type::Bool) => true,
-                (Want::AnyEnum | Want::EnumOrRule, Type::Enum(_))
-                | (Want::Rule | Want::EnumOrRule, Type::Rule)
-                | (Want::Text, Type::Text) => true,
-                (Want::AnyQuantity, Type::Num(u)) => !u.is_none(),
-                _ => false,
-            };
-            if !ok {
-                let expected = match want {
-                    Want::Number => "a number",
-                    Want::Date => "a date",
-                    Want::DateTime => "a date and time",
-                    Want::Bool => "`true` or `false`",
-                    Want::AnyEnum => "a variant of an enum",
-                    Want::AnyQuantity => "a quantity with a unit",
-                    Want::Rule => "the name of a scale or function",
-                    Want::EnumOrRule => {
-                        "a variant of an enum, or the name of a scale over positions 1, 2, …"
-                    }
-                    Want::Text => "a quoted text",
-                };
+            if !fits(def.want, &value.ty) {
                 let found = self.program.type_name(&value.ty);
                 self.diags.push(
                     Diagnostic::error(
                         "E0201",
-                        format!("`{}` must be {expected}, found `{found}`", p.key.text),
+                        format!(
+                            "`{}` must be {}, found `{found}`",
+                            p.key.text,
+                            def.want.words()
+                        ),
                         p.value.span,
                     )
                     .with_label(format!("this is `{found}`")),
                 );
             }
-            out.push((p.key.text.clone(), value));
+            out.push(Property {
+                key: p.key.text.clone(),
+                value,
+            });
+        }
+        for def in vocabulary::PROPERTIES {
+            // A misspelt key already has its "did you mean"; one mistake, one error.
+            let misspelt = unknown.iter().any(|k| did_you_mean(k, [def.key]).is_some());
+            if def.required
+                && def.scopes.contains(&scope)
+                && !seen.contains_key(def.key)
+                && !misspelt
+            {
+                self.diags.push(
+                    Diagnostic::error("E0409", format!("`{name}` does not say `{}`", def.key), at)
+                        .with_label(format!(
+                            "{} must give `{}`: {}",
+                            scope.words(),
+                            def.key,
+                            def.want.words()
+                        ))
+                        .with_help(format!("add `{} = …`", def.key)),
+                );
+            }
         }
         out
     }
@@ -309,7 +256,7 @@ impl Checker {
             ty: Type::Error,
             span,
         };
-        let Some(comp) = self.program.competitions.get(c as usize).cloned() else {
+        let Some(comp) = self.declared.get(c as usize).cloned() else {
             return poison();
         };
         if self.lowering_competition == Some(c) {
@@ -342,15 +289,18 @@ impl Checker {
             );
             return poison();
         };
-        if let Some((_, e)) = comp.properties.iter().find(|(k, _)| *k == second.text) {
-            return ir::Expr { span, ..e.clone() };
+        if let Some(p) = Property::find(&comp.properties, &second.text) {
+            return ir::Expr {
+                span,
+                ..p.value.clone()
+            };
         }
         let Some(stage) = comp.stages.iter().find(|s| s.name == second.text) else {
             let names: Vec<&str> = comp
                 .stages
                 .iter()
                 .map(|s| s.name.as_str())
-                .chain(comp.properties.iter().map(|(k, _)| k.as_str()))
+                .chain(comp.properties.iter().map(|p| p.key.as_str()))
                 .collect();
             let mut d = Diagnostic::error(
                 "E0105",
@@ -377,8 +327,11 @@ impl Checker {
             );
             return poison();
         };
-        if let Some((_, e)) = stage.properties.iter().find(|(k, _)| *k == third.text) {
-            return ir::Expr { span, ..e.clone() };
+        if let Some(p) = Property::find(&stage.properties, &third.text) {
+            return ir::Expr {
+                span,
+                ..p.value.clone()
+            };
         }
         let group = match third.text.as_str() {
             "winners" => Some(RouteFrom::Winners),
@@ -396,7 +349,7 @@ impl Checker {
         let names: Vec<&str> = stage
             .properties
             .iter()
-            .map(|(k, _)| k.as_str())
+            .map(|p| p.key.as_str())
             .chain(["winners", "losers", "rest"])
             .collect();
         let mut d = Diagnostic::error(
@@ -412,7 +365,7 @@ impl Checker {
                     &stage
                         .properties
                         .iter()
-                        .map(|(k, _)| k.as_str())
+                        .map(|p| p.key.as_str())
                         .collect::<Vec<_>>()
                 )
             )),
@@ -423,7 +376,7 @@ impl Checker {
 }
 
 /// A route target in words: a stage name, `out`, `place 3`, `places 5–6`.
-pub fn route_words(comp: &ir::Competition, to: &RouteTarget) -> String {
+pub(crate) fn route_words(comp: &Declared, to: &RouteTarget) -> String {
     match to {
         RouteTarget::Stage(i) => comp
             .stages
@@ -432,5 +385,50 @@ pub fn route_words(comp: &ir::Competition, to: &RouteTarget) -> String {
         RouteTarget::Out => "out".into(),
         RouteTarget::Place(a, b) if a == b => format!("place {a}"),
         RouteTarget::Place(a, b) => format!("places {a}–{b}"),
+    }
+}
+
+/// Whether a value of type `ty` can be what `want` asks for; the figures and
+/// names themselves are checked when the competition is typed.
+fn fits(want: Want, ty: &Type) -> bool {
+    match (want, ty) {
+        (_, Type::Error) => true,
+        (Want::Count, Type::Num(_) | Type::Rule) | (Want::Whole, Type::Num(_)) => true,
+        (Want::Date, Type::Date) | (Want::Bool, Type::Bool) => true,
+        (Want::AnyEnum | Want::Meaning(_), Type::Enum(_)) => true,
+        (Want::Quantity, Type::Num(u)) => !u.is_none(),
+        (Want::Rule | Want::Criteria | Want::MeaningOrRule(_), Type::Rule) => true,
+        (Want::Criteria | Want::MeaningOrRule(_), Type::Enum(_)) => true,
+        _ => false,
+    }
+}
+
+/// An unknown key, or a key of another kind of block.
+fn unknown_property(key: &ast::Name, scope: vocabulary::Scope) -> Diagnostic {
+    let elsewhere = vocabulary::scopes_of(&key.text);
+    if let Some(other) = elsewhere.first() {
+        return Diagnostic::error(
+            "E0105",
+            format!(
+                "`{}` is a property of {}, not of {}",
+                key.text,
+                other.words(),
+                scope.words()
+            ),
+            key.span,
+        )
+        .with_help(format!("move it to {}, or remove it", other.words()));
+    }
+    let d = Diagnostic::error(
+        "E0105",
+        format!("unknown property `{}`", key.text),
+        key.span,
+    );
+    match did_you_mean(&key.text, vocabulary::keys_in(scope)) {
+        Some(h) => d.with_help(h),
+        None => d.with_help(format!(
+            "see docs/language.md for the properties of {}",
+            scope.words()
+        )),
     }
 }

@@ -13,10 +13,13 @@ mod compound;
 mod cycles;
 mod dates;
 mod decl;
+mod declared;
 mod expr;
 pub mod names;
 mod routing;
 mod scale;
+mod typing;
+mod vocabulary;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{self, Program, RuleBody, SourceInfo, Type, Unit};
@@ -32,6 +35,8 @@ pub struct Checked {
     /// The IR.
     pub program: Program,
     names: Names,
+    /// Competitions as written, for `competition.stage.property` in expressions.
+    declared: Vec<declared::Declared>,
 }
 
 /// What a declaration became, so later passes find its AST again.
@@ -50,6 +55,8 @@ pub(crate) struct Checker {
     declared_at: BTreeMap<String, Span>,
     /// The competition whose properties are being checked, if any.
     pub(crate) lowering_competition: Option<u32>,
+    /// Competitions as written, until they are typed.
+    pub(crate) declared: Vec<declared::Declared>,
 }
 
 /// Checks the parsed files of one edition.
@@ -60,6 +67,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         diags: Diagnostics::default(),
         declared_at: BTreeMap::new(),
         lowering_competition: None,
+        declared: Vec::new(),
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -85,8 +93,12 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         return (None, c.diags);
     }
     scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
-    routing::check_routing(&c.program, &mut c.diags);
+    routing::check_routing(&c.program, &c.declared, &mut c.diags);
     check_consts(&c.program, &mut c.diags);
+    if c.diags.has_errors() {
+        return (None, c.diags);
+    }
+    c.program.competitions = typing::type_competitions(&c.program, &c.declared, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
@@ -94,9 +106,17 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         program,
         names,
         diags,
+        declared,
         ..
     } = c;
-    (Some(Checked { program, names }), diags)
+    (
+        Some(Checked {
+            program,
+            names,
+            declared,
+        }),
+        diags,
+    )
 }
 
 /// Every const is computed once: one that cannot be (a division by zero, an
@@ -142,6 +162,7 @@ impl Checked {
             diags: Diagnostics::default(),
             declared_at: BTreeMap::new(),
             lowering_competition: None,
+            declared: self.declared.clone(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
@@ -330,14 +351,15 @@ impl Checker {
                     }
                     ast::Decl::Competition(comp) => {
                         if self.declare(&comp.name, "competition") {
-                            let i = idx(self.program.competitions.len());
+                            let i = idx(self.declared.len());
                             self.names
                                 .values
                                 .insert(comp.name.text.clone(), ValueName::Competition(i));
-                            self.program.competitions.push(ir::Competition {
+                            self.declared.push(declared::Declared {
                                 name: comp.name.text.clone(),
                                 title: comp.title.clone(),
                                 source: source_info(&comp.source),
+                                span: comp.name.span,
                                 properties: Vec::new(),
                                 stages: Vec::new(),
                             });

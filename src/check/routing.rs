@@ -1,15 +1,16 @@
 //! Checking a competition's routing as a graph: no cycles, team counts that add
 //! up, no stage fed by one played after it, stage orders and places.
 
+use super::declared::{Declared, DeclaredStage, Property, RouteFrom, RouteTarget};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
-use crate::ir::{self, Program, RouteFrom, RouteTarget, Value};
+use crate::ir::{self, Program, Value};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
-fn number_prop(program: &Program, stage: &ir::Stage, key: &str) -> Option<Decimal> {
-    let (_, e) = stage.properties.iter().find(|(k, _)| k == key)?;
-    match Evaluator::new(program).eval_closed(e).ok()? {
+fn number_prop(program: &Program, stage: &DeclaredStage, key: &str) -> Option<Decimal> {
+    let p = Property::find(&stage.properties, key)?;
+    match Evaluator::new(program).eval_closed(&p.value).ok()? {
         Value::Num(n, _) => Some(n),
         _ => None,
     }
@@ -17,18 +18,14 @@ fn number_prop(program: &Program, stage: &ir::Stage, key: &str) -> Option<Decima
 
 /// When a stage starts: its day, and the index of its part of the day when the
 /// part is an enum value (the edition declares the parts in time order).
-fn start_of(program: &Program, stage: &ir::Stage) -> Option<(ir::Date, Option<(u32, u32)>)> {
+fn start_of(program: &Program, stage: &DeclaredStage) -> Option<(ir::Date, Option<(u32, u32)>)> {
     let day = date_prop(program, stage)?;
-    let part = stage
-        .properties
-        .iter()
-        .find(|(k, _)| k == "part")
-        .and_then(
-            |(_, e)| match Evaluator::new(program).eval_closed(e).ok()? {
-                Value::Enum(en, v) => Some((en, v)),
-                _ => None,
-            },
-        );
+    let part = Property::find(&stage.properties, "part").and_then(|p| {
+        match Evaluator::new(program).eval_closed(&p.value).ok()? {
+            Value::Enum(en, v) => Some((en, v)),
+            _ => None,
+        }
+    });
     Some((day, part))
 }
 
@@ -40,12 +37,12 @@ fn when(program: &Program, day: ir::Date, part: Option<(u32, u32)>) -> String {
     }
 }
 
-fn date_prop(program: &Program, stage: &ir::Stage) -> Option<ir::Date> {
-    let (_, e) = stage
+fn date_prop(program: &Program, stage: &DeclaredStage) -> Option<ir::Date> {
+    let p = stage
         .properties
         .iter()
-        .find(|(k, _)| k == "day" || k == "first_day")?;
-    match Evaluator::new(program).eval_closed(e).ok()? {
+        .find(|p| p.key == "day" || p.key == "first_day")?;
+    match Evaluator::new(program).eval_closed(&p.value).ok()? {
         Value::Date(d) => Some(d),
         _ => None,
     }
@@ -53,8 +50,8 @@ fn date_prop(program: &Program, stage: &ir::Stage) -> Option<ir::Date> {
 
 /// Routing as a graph: no cycles, team counts that add up, no stage fed by a
 /// stage played after it.
-pub(crate) fn check_routing(program: &Program, diags: &mut Diagnostics) {
-    'competitions: for comp in &program.competitions {
+pub(crate) fn check_routing(program: &Program, declared: &[Declared], diags: &mut Diagnostics) {
+    'competitions: for comp in declared {
         // Cycles.
         let n = comp.stages.len();
         let edges: Vec<Vec<usize>> = comp
@@ -219,12 +216,12 @@ fn find_cycle(
 /// once each, and a group shares exactly as many places as it has teams.
 fn check_orders_and_places(
     program: &Program,
-    comp: &ir::Competition,
+    comp: &Declared,
     teams: &[Option<Decimal>],
     diags: &mut Diagnostics,
 ) {
-    let mut orders: BTreeMap<Decimal, &ir::Stage> = BTreeMap::new();
-    let mut finals: Vec<(u32, u32, &ir::Stage)> = Vec::new();
+    let mut orders: BTreeMap<Decimal, &DeclaredStage> = BTreeMap::new();
+    let mut finals: Vec<(u32, u32, &DeclaredStage)> = Vec::new();
     for (i, s) in comp.stages.iter().enumerate() {
         if let Some(order) = number_prop(program, s, "order")
             && let Some(first) = orders.insert(order, s)

@@ -4,11 +4,14 @@
 //! every expression has its type, and every rule keeps its source reference for
 //! `explain`. Spans are kept for runtime messages but are not serialised.
 
+pub mod competition;
 pub mod unit;
 pub mod value;
+pub mod vocabulary;
 
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
+pub use competition::Competition;
 use serde::Serialize;
 pub use unit::Unit;
 pub use value::{Date, Penalty, Value};
@@ -256,76 +259,6 @@ pub struct Example {
     /// Where the title is.
     #[serde(skip)]
     pub span: Span,
-}
-
-/// A competition: its properties and stages.
-#[derive(Debug, Clone, Serialize)]
-pub struct Competition {
-    /// Its name.
-    pub name: String,
-    /// Its title as the document writes it.
-    pub title: Option<String>,
-    /// Where it comes from.
-    pub source: Option<SourceInfo>,
-    /// Competition-wide properties.
-    pub properties: Vec<(String, Expr)>,
-    /// Stages in declaration order.
-    pub stages: Vec<Stage>,
-}
-
-/// A qualification or knockout stage.
-#[derive(Debug, Clone, Serialize)]
-pub struct Stage {
-    /// Its name.
-    pub name: String,
-    /// Its title as the document writes it.
-    pub title: Option<String>,
-    /// A ranked qualification rather than a knockout.
-    pub qualification: bool,
-    /// Where it comes from.
-    pub source: Option<SourceInfo>,
-    /// Properties (boards, day, screens, system, …).
-    pub properties: Vec<(String, Expr)>,
-    /// Where its teams go.
-    pub routes: Vec<Route>,
-    /// Where it is declared.
-    #[serde(skip)]
-    pub span: Span,
-}
-
-/// Who goes where after a stage.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Route {
-    /// `winners`, `losers`, `rest`, or `places a..b`.
-    pub from: RouteFrom,
-    /// A stage, out, or a final place.
-    pub to: RouteTarget,
-}
-
-/// The group a route moves.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RouteFrom {
-    /// The winners of each match.
-    Winners,
-    /// The losers of each match.
-    Losers,
-    /// Everyone not routed otherwise.
-    Rest,
-    /// Places `a..=b` of a qualification.
-    Places(u32, u32),
-}
-
-/// Where a route goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RouteTarget {
-    /// The stage with this index in the same competition.
-    Stage(u32),
-    /// Out of the competition.
-    Out,
-    /// Final place `a`, shared up to `b`.
-    Place(u32, u32),
 }
 
 /// A typed expression.

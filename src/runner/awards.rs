@@ -5,7 +5,10 @@ use super::plan;
 use super::report::FinalLine;
 use super::{RunError, Runner, Source, rule_err};
 use crate::engine::knockout::TeamId;
+use crate::engine::knockout::seating::Sides;
 use crate::eval::Evaluator;
+use crate::ir::competition::{RuleOf, Seating};
+use crate::ir::vocabulary::{SeatingMethod, Side};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -98,78 +101,123 @@ impl Runner<'_> {
     }
 
     /// Seating for a match: the away team sits first, or the segments' seating
-    /// rights from the teams' picks (CC-SEATING; the rule, not the document's
-    /// contradicting example, AMB-30).
+    /// rights from the teams' picks by the edition's own rule (CC-SEATING; the rule,
+    /// not the document's contradicting example, AMB-30).
     pub(super) fn seating(
         &self,
         stage: &plan::Stage,
-        sides: crate::engine::knockout::seating::Sides,
+        sides: Sides,
         boards: Decimal,
         source: &mut dyn Source,
     ) -> Result<Option<String>, RunError> {
         // A rule of the match length decides per match: a 64-board play-off that the
         // late-withdrawal rules made is seated by segments (AMB-12).
-        let method = match stage.seating {
-            None => None,
-            Some(plan::SeatingSource::Fixed(m)) => Some(m),
-            Some(plan::SeatingSource::Rule(rule)) => {
-                let info = self.program.rules.get(rule as usize);
-                let unit = match info.and_then(|r| r.params.first()) {
-                    Some((_, Type::Num(u))) => u.clone(),
-                    _ => Unit::none(),
-                };
-                let v = Evaluator::new(self.program)
-                    .call(rule, vec![Value::Num(boards, unit)], Default::default())
-                    .map_err(|e| {
-                        RunError::Rule(format!(
-                            "the document has no seating rule for a match of {} boards: {}",
-                            boards.normalize(),
-                            e.message
-                        ))
-                    })?;
-                let name = match &v {
-                    Value::Enum(e, i) => self
-                        .program
-                        .enums
-                        .get(*e as usize)
-                        .and_then(|x| x.variants.get(*i as usize))
-                        .cloned()
-                        .unwrap_or_default(),
-                    _ => String::new(),
-                };
-                let Some((_, m)) = plan::SEATING_NAMES.iter().find(|(n, _)| *n == name) else {
-                    return Err(RunError::Plan(format!(
-                        "the seating rule gives `{name}`; the engine knows AwayFirst and SegmentChoice"
-                    )));
-                };
-                Some(*m)
+        let method = match &stage.seating {
+            None => return Ok(None),
+            Some(Seating::Method(m)) => *m,
+            Some(Seating::ByBoards(rule)) => {
+                let v = self.call(rule.rule, &[boards]).map_err(|e| {
+                    RunError::Rule(format!(
+                        "the document has no seating rule for a match of {} boards: {e}",
+                        boards.normalize()
+                    ))
+                })?;
+                meaning_of(rule, &v).ok_or_else(|| {
+                    RunError::Plan(format!("`{}` gave no seating method", rule.name))
+                })?
             }
         };
-        Ok(match method {
-            None => None,
-            Some(plan::Seating::AwayFirst) => {
-                Some(format!("team {} (away) sits first", sides.away.0))
+        match method {
+            SeatingMethod::AwaySitsFirst => {
+                Ok(Some(format!("team {} (away) sits first", sides.away.0)))
             }
-            Some(plan::Seating::SegmentChoice) => {
+            SeatingMethod::NoRule => Err(RunError::Rule(format!(
+                "the document has no seating rule for a match of {} boards",
+                boards.normalize()
+            ))),
+            SeatingMethod::SegmentChoice => {
                 match source.segment_picks(&stage.name, sides.home.0, sides.away.0) {
-                    None => Some("segments: to be picked".into()),
-                    Some((home_pick, away_pick)) => {
-                        let rights = crate::engine::knockout::seating::assign_segments(
-                            sides,
-                            [[1, 2], [3, 4]],
-                            home_pick,
-                            away_pick,
-                        )
-                        .map_err(rule_err)?;
-                        let parts: Vec<String> = rights
-                            .iter()
-                            .map(|(seg, team)| format!("{seg}: team {}", team.0))
-                            .collect();
-                        Some(format!("seating rights by segment {}", parts.join(", ")))
-                    }
+                    None => Ok(Some("segments: to be picked".into())),
+                    Some(picks) => self.segment_rights(stage, sides, boards, picks).map(Some),
                 }
             }
-        })
+        }
+    }
+
+    /// Who has the seating rights in each segment, by the edition's rule.
+    fn segment_rights(
+        &self,
+        stage: &plan::Stage,
+        sides: Sides,
+        boards: Decimal,
+        (home_pick, away_pick): (u32, u32),
+    ) -> Result<String, RunError> {
+        // A match the late-withdrawal rules made has its own length and segments.
+        let segments = match stage.withdrawal_boards {
+            Some(b) if b == boards && b != stage.boards => stage.withdrawal_segments,
+            _ => stage.segments,
+        };
+        let (Some(segments), Some(rights)) = (segments, &self.plan.segment_rights) else {
+            return Err(RunError::Plan(format!(
+                "`{}` seats by segments, but the edition does not say how many segments \
+                 (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
+                stage.name
+            )));
+        };
+        let picks = [Decimal::from(home_pick), Decimal::from(away_pick)];
+        if let Some(valid) = rights.picks_valid
+            && self.call(valid, &picks).map_err(rule_err)? != Value::Bool(true)
+        {
+            return Err(RunError::Rule(format!(
+                "segment picks {home_pick} (home) and {away_pick} (away) are not allowed"
+            )));
+        }
+        let mut parts = Vec::new();
+        for segment in 1..=segments {
+            let args = [Decimal::from(segment), picks[0], picks[1]];
+            let v = self.call(rights.rights.rule, &args).map_err(rule_err)?;
+            let team = match meaning_of(&rights.rights, &v) {
+                Some(Side::Home) => sides.home,
+                Some(Side::Away) => sides.away,
+                None => {
+                    return Err(RunError::Plan(format!(
+                        "`{}` gave no side",
+                        rights.rights.name
+                    )));
+                }
+            };
+            parts.push(format!("{segment}: team {}", team.0));
+        }
+        Ok(format!("seating rights by segment {}", parts.join(", ")))
+    }
+
+    /// Calls a rule of the edition with numbers in its parameters' units.
+    fn call(&self, rule: u32, args: &[Decimal]) -> Result<Value, String> {
+        let params = self
+            .program
+            .rules
+            .get(rule as usize)
+            .map(|r| r.params.as_slice())
+            .unwrap_or_default();
+        let values = args
+            .iter()
+            .zip(params)
+            .map(|(n, (_, ty))| match ty {
+                Type::Num(u) => Value::Num(*n, u.clone()),
+                _ => Value::Num(*n, Unit::none()),
+            })
+            .collect();
+        Evaluator::new(self.program)
+            .call(rule, values, Default::default())
+            .map_err(|e| e.message)
+    }
+}
+
+/// The meaning of the enum value a rule gave.
+fn meaning_of<T: Copy>(rule: &RuleOf<T>, v: &Value) -> Option<T> {
+    match v {
+        Value::Enum(_, i) => rule.meanings.get(*i as usize).copied().flatten(),
+        _ => None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! A knockout stage: its entrants' positions, the draw (brackets or choice,
 //! withdrawals at the draw), the matches and where winners and losers go next.
 
-use super::plan::{self, DrawKind};
+use super::plan;
 use super::report::{KoMatch, KoStage};
 use super::{Inflow, Pending, RunError, Runner, Source, late, rule_err};
 use crate::engine::knockout::TeamId;
@@ -11,6 +11,7 @@ use crate::engine::knockout::outcome::{Decision, resolve_played, resolve_walkove
 use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules};
 use crate::engine::knockout::seating::home_and_away;
 use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
+use crate::ir::vocabulary::DrawMethod as DrawKind;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 

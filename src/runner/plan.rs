@@ -1,10 +1,6 @@
-//! A competition as the runner needs it, read from the checked IR.
-//!
-//! The edition declares stages with properties and routes; this module turns them
-//! into a [`Plan`] of generic steps. Names of draw methods and tie-break criteria
-//! are the engine's vocabulary (an enum variant `Choice`, `Brackets`, `Fixed`;
-//! `VictoryPoints`, `SwissPoints`, `ImpQuotient`, `LowerTeamId`): the edition
-//! chooses among them, the figures are all data.
+//! A competition as the runner needs it: the typed IR (`ir::Competition`, built
+//! once by `check`) resolved for one field size, with the vocabulary's meanings
+//! turned into the engine's parameters. No property is looked up by name here.
 
 use crate::engine::knockout::choice::TableNumbering;
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
@@ -15,45 +11,12 @@ use crate::engine::knockout::ranking::{
 use crate::engine::knockout::seating::HomeReading;
 use crate::engine::standings::TieBreak;
 use crate::eval::Evaluator;
-use crate::ir::{Expr, Program, RouteFrom, RouteTarget, Value};
+use crate::ir::competition::Count;
+pub use crate::ir::competition::Target;
+use crate::ir::vocabulary::{self, DrawMethod, HomeTeam, QualificationFormat, TieBreakCriterion};
+use crate::ir::{self, Program, Value};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-
-/// Where a group of teams goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// The knockout stage with this index in [`Plan::stages`].
-    Stage(usize),
-    /// Out of the competition.
-    Out,
-    /// Final place `a`, shared up to `b`.
-    Place(u32, u32),
-}
-
-/// How a knockout stage's matches are drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrawKind {
-    /// The upper half chooses opponents in turn among the lower half; absent
-    /// captains lose their turn (`Choice`).
-    Choice,
-    /// The best-ranked half chooses among the rest; a withdrawal among the choosers at
-    /// the time of the draw moves the next team up (`RankedChoice`).
-    RankedChoice,
-    /// Position p meets position n + 1 − p.
-    Brackets,
-    /// Two teams: they meet.
-    Fixed,
-}
-
-/// How a qualification pairs its rounds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QualFormat {
-    /// By standings, no repeat opponents, the first round drawn (a `format` variant
-    /// named anything but `RoundRobin`, or no `format`).
-    Swiss,
-    /// All play all (a `format` variant named `RoundRobin`).
-    RoundRobin,
-}
 
 /// The ranked qualification.
 #[derive(Debug, Clone)]
@@ -63,13 +26,15 @@ pub struct Qualification {
     /// Its title as the document writes it.
     pub title: String,
     /// How rounds are paired.
-    pub format: QualFormat,
+    pub format: QualificationFormat,
     /// Rounds to play (a round robin plays as many as its schedule has).
     pub rounds: u32,
     /// Boards per match.
     pub boards: Decimal,
     /// The rule that turns an IMP margin into VP, if the edition names one.
     pub scale: Option<u32>,
+    /// Who is home in a match.
+    pub home: HomeTeam,
     /// VP for a bye.
     pub bye_score: Decimal,
     /// The round late starters begin in, and the VP they carry over.
@@ -96,7 +61,7 @@ pub struct Stage {
     /// Boards per match.
     pub boards: Decimal,
     /// How it is drawn.
-    pub draw: DrawKind,
+    pub draw: DrawMethod,
     /// Where winners go.
     pub winners: Target,
     /// Where losers go.
@@ -112,27 +77,11 @@ pub struct Stage {
     /// Who is the home team (`home`).
     pub home: HomeReading,
     /// How seats are taken (`seating`): a method, or a rule of the match length.
-    pub seating: Option<SeatingSource>,
-}
-
-/// Where a stage's seating comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SeatingSource {
-    /// One method for every match of the stage.
-    Fixed(Seating),
-    /// A rule of the number of boards a match is played over, giving the method by
-    /// name (`AwayFirst`, `SegmentChoice`); a match length it has no row for has no rule.
-    Rule(u32),
-}
-
-/// How the teams of a knockout match take their seats (CC-SEATING).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seating {
-    /// The away team sits first (`AwayFirst`).
-    AwayFirst,
-    /// Segments in pairs (1+2, 3+4): the home team picks seating rights in one, the away
-    /// team gets the other of that pair and picks one of the rest (`SegmentChoice`).
-    SegmentChoice,
+    pub seating: Option<ir::competition::Seating>,
+    /// Segments of a match as the stage declares it.
+    pub segments: Option<u32>,
+    /// Segments of the match the late-withdrawal rules put in its place.
+    pub withdrawal_segments: Option<u32>,
 }
 
 /// A competition ready to run.
@@ -159,6 +108,10 @@ pub struct Plan {
     pub table_numbers: TableNumbering,
     /// The prize for the district team that gets furthest (`district_prize`), as written.
     pub district_prize: Option<String>,
+    /// The readings as the edition wrote them, for the report.
+    pub readings: Vec<String>,
+    /// Who has the seating rights in a segment, by the edition's rule.
+    pub segment_rights: Option<ir::competition::SegmentRights>,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
 }
@@ -173,193 +126,7 @@ impl std::fmt::Display for PlanError {
     }
 }
 
-fn prop<'a>(props: &'a [(String, Expr)], key: &str) -> Option<&'a Expr> {
-    props.iter().find(|(k, _)| k == key).map(|(_, e)| e)
-}
-
-/// A property's value. A property that names a rule of one parameter is that rule
-/// applied to the number of teams: `boards = boards_for_field` lets the match
-/// length follow the field size, as the edition's own scale says.
-fn value(
-    program: &Program,
-    props: &[(String, Expr)],
-    key: &str,
-    teams: u32,
-) -> Result<Option<Value>, PlanError> {
-    let Some(e) = prop(props, key) else {
-        return Ok(None);
-    };
-    let mut ev = Evaluator::new(program);
-    let v = ev
-        .eval_closed(e)
-        .map_err(|err| PlanError(format!("`{key}` cannot be computed: {}", err.message)))?;
-    let Value::Rule(name) = &v else {
-        return Ok(Some(v));
-    };
-    let Some((index, rule)) = program.rule(name) else {
-        return Ok(Some(v));
-    };
-    match rule.params.as_slice() {
-        // `vp_scale` and `tie_break` name rules for what they are, not for the field size.
-        [(_, crate::ir::Type::Num(unit))]
-            if !matches!(key, "tie_break" | "vp_scale" | "trophy_points" | "seating") =>
-        {
-            ev.call(
-                index,
-                vec![Value::Num(Decimal::from(teams), unit.clone())],
-                e.span,
-            )
-            .map(Some)
-            .map_err(|err| PlanError(format!("`{key}` for {teams} teams: {}", err.message)))
-        }
-        _ => Ok(Some(v)),
-    }
-}
-
-fn number(
-    program: &Program,
-    props: &[(String, Expr)],
-    key: &str,
-    teams: u32,
-) -> Result<Option<Decimal>, PlanError> {
-    Ok(match value(program, props, key, teams)? {
-        Some(Value::Num(n, _)) => Some(n),
-        _ => None,
-    })
-}
-
-fn whole(
-    program: &Program,
-    props: &[(String, Expr)],
-    key: &str,
-    teams: u32,
-) -> Result<Option<u32>, PlanError> {
-    Ok(number(program, props, key, teams)?.and_then(|n| n.to_u32()))
-}
-
-/// The seating methods by name.
-pub const SEATING_NAMES: &[(&str, Seating)] = &[
-    ("AwayFirst", Seating::AwayFirst),
-    ("SegmentChoice", Seating::SegmentChoice),
-];
-
-/// A reading named by an enum variant, mapped to the engine's parameter; a name the
-/// engine does not know is an error that lists the ones it does.
-fn reading<T: Copy>(
-    program: &Program,
-    props: &[(String, Expr)],
-    key: &str,
-    teams: u32,
-    known: &[(&str, T)],
-) -> Result<Option<T>, PlanError> {
-    let Some(v) = value(program, props, key, teams)? else {
-        return Ok(None);
-    };
-    let name = variant_name(program, &v).unwrap_or_default();
-    match known.iter().find(|(n, _)| *n == name) {
-        Some((_, t)) => Ok(Some(*t)),
-        None => Err(PlanError(format!(
-            "`{key}`: the engine does not know the reading `{name}`; it knows {}",
-            known.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-        ))),
-    }
-}
-
-fn variant_name(program: &Program, v: &Value) -> Option<String> {
-    match v {
-        Value::Enum(e, i) => program
-            .enums
-            .get(*e as usize)?
-            .variants
-            .get(*i as usize)
-            .cloned(),
-        _ => None,
-    }
-}
-
-fn tie_break_named(name: &str) -> Option<TieBreak> {
-    Some(match name {
-        "VictoryPoints" | "TotalVp" => TieBreak::TotalVp,
-        "SwissPoints" => TieBreak::SwissPoints,
-        "ImpQuotient" => TieBreak::ImpQuotient,
-        "LowerTeamId" | "TeamId" => TieBreak::LowerTeamId,
-        _ => return None,
-    })
-}
-
-/// The tie-break chain: a rule over positions 1, 2, 3, … (a scale that has a row for
-/// each), or a single criterion after total VP.
-fn tie_break_chain(
-    program: &Program,
-    props: &[(String, Expr)],
-) -> Result<Vec<TieBreak>, PlanError> {
-    let Some(e) = prop(props, "tie_break") else {
-        return Ok(vec![TieBreak::TotalVp, TieBreak::LowerTeamId]);
-    };
-    let mut ev = Evaluator::new(program);
-    let first = ev
-        .eval_closed(e)
-        .map_err(|err| PlanError(format!("`tie_break` cannot be computed: {}", err.message)))?;
-    let names: Vec<String> = match first {
-        Value::Rule(rule) => {
-            let (index, r) = program
-                .rule(&rule)
-                .ok_or_else(|| PlanError(format!("no rule `{rule}`")))?;
-            let unit = match r.params.first() {
-                Some((_, crate::ir::Type::Num(u))) => u.clone(),
-                _ => crate::ir::Unit::none(),
-            };
-            let mut names = Vec::new();
-            for position in 1..=16u32 {
-                match ev.call(
-                    index,
-                    vec![Value::Num(Decimal::from(position), unit.clone())],
-                    e.span,
-                ) {
-                    Ok(v) => names.push(variant_name(program, &v).unwrap_or_default()),
-                    Err(_) => break,
-                }
-            }
-            names
-        }
-        other => vec![
-            "VictoryPoints".into(),
-            variant_name(program, &other).unwrap_or_default(),
-        ],
-    };
-    let mut chain: Vec<TieBreak> = Vec::new();
-    for n in &names {
-        match tie_break_named(n) {
-            Some(t) if !chain.contains(&t) => chain.push(t),
-            Some(_) => {}
-            None => {
-                return Err(PlanError(format!(
-                    "the engine does not know the tie-break `{n}`; it knows VictoryPoints, SwissPoints, ImpQuotient and LowerTeamId"
-                )));
-            }
-        }
-    }
-    if !chain.contains(&TieBreak::LowerTeamId) {
-        chain.push(TieBreak::LowerTeamId);
-    }
-    Ok(chain)
-}
-
-/// A route's target; a route to the qualification itself (which the checker
-/// would report as a cycle) counts as out.
-fn target(to: &RouteTarget, stage_index: &[Option<usize>]) -> Target {
-    match to {
-        RouteTarget::Out => Target::Out,
-        RouteTarget::Place(a, b) => Target::Place(*a, *b),
-        RouteTarget::Stage(i) => stage_index
-            .get(*i as usize)
-            .copied()
-            .flatten()
-            .map_or(Target::Out, Target::Stage),
-    }
-}
-
-/// Reads the competition `name` of `program` into a plan.
+/// The competition `name` of `program`, resolved for a field of `teams`.
 pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError> {
     let comp = program
         .competitions
@@ -376,241 +143,185 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 names.join(", ")
             ))
         })?;
-    // Knockout stages sorted by the document's numbering; the qualification apart.
-    let mut ko: Vec<(u32, usize)> = Vec::new();
-    for (i, s) in comp.stages.iter().enumerate() {
-        if !s.qualification {
-            let order = whole(program, &s.properties, "order", teams)?
-                .unwrap_or(u32::try_from(i).unwrap_or(0) + 1);
-            ko.push((order, i));
-        }
-    }
-    ko.sort();
-    let mut stage_index: Vec<Option<usize>> = vec![None; comp.stages.len()];
-    for (k, (_, i)) in ko.iter().enumerate() {
-        if let Some(slot) = stage_index.get_mut(*i) {
-            *slot = Some(k);
-        }
-    }
+    let field = Field { program, teams };
     let mut stages = Vec::new();
-    for (order, i) in &ko {
-        let Some(s) = comp.stages.get(*i) else {
-            continue;
-        };
-        let draw = match value(program, &s.properties, "draw", teams)? {
-            Some(v) => match variant_name(program, &v).as_deref() {
-                Some("Choice") => DrawKind::Choice,
-                Some("RankedChoice") => DrawKind::RankedChoice,
-                Some("Brackets") => DrawKind::Brackets,
-                Some("Fixed") => DrawKind::Fixed,
-                other => {
-                    return Err(PlanError(format!(
-                        "stage `{}`: the engine does not know the draw method `{}`; it knows Choice, RankedChoice, Brackets and Fixed",
-                        s.name,
-                        other.unwrap_or("?")
-                    )));
-                }
-            },
-            None => DrawKind::Brackets,
-        };
-        let route = |from: RouteFrom| {
-            s.routes
-                .iter()
-                .find(|r| r.from == from)
-                .map_or(Target::Out, |r| target(&r.to, &stage_index))
-        };
+    for s in &comp.stages {
         stages.push(Stage {
             name: s.name.clone(),
-            title: s.title.clone().unwrap_or_else(|| s.name.clone()),
-            order: *order,
-            teams: whole(program, &s.properties, "teams", teams)?,
-            boards: number(program, &s.properties, "boards", teams)?.ok_or_else(|| {
-                PlanError(format!(
-                    "stage `{}` does not say how many boards it plays",
-                    s.name
-                ))
-            })?,
-            draw,
-            winners: route(RouteFrom::Winners),
-            losers: route(RouteFrom::Losers),
-            late_withdrawal: match value(program, &s.properties, "late_withdrawal", teams)? {
-                None => None,
-                Some(v) => match variant_name(program, &v).as_deref() {
-                    Some("SpecificRule") => Some(LateWithdrawalReading::SpecificRule),
-                    Some("StageMoveUp") => Some(LateWithdrawalReading::StageMoveUp),
-                    other => {
-                        return Err(PlanError(format!(
-                            "stage `{}`: the engine does not know the late-withdrawal reading `{}`; it knows SpecificRule and StageMoveUp",
-                            s.name,
-                            other.unwrap_or("?")
-                        )));
-                    }
-                },
-            },
-            withdrawal_boards: number(program, &s.properties, "withdrawal_boards", teams)?,
-            walkovers: matches!(
-                value(program, &s.properties, "walkovers", teams)?,
-                Some(Value::Bool(true))
-            ),
-            home: reading(program, &s.properties, "home", teams, &[
-                ("BetterRanking", HomeReading::BetterRanking),
-                ("UpperPosition", HomeReading::UpperPosition),
-                ("Chooser", HomeReading::UpperPosition),
-                // "ranking" in the CC has the BC's definition (AMB-31): the better one is home.
-                ("BcDefinition", HomeReading::BetterRanking),
-            ])?
-            .unwrap_or(HomeReading::BetterRanking),
-            seating: match value(program, &s.properties, "seating", teams)? {
-                Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| SeatingSource::Rule(i)),
-                _ => reading(program, &s.properties, "seating", teams, SEATING_NAMES)?
-                    .map(SeatingSource::Fixed),
-            },
+            title: s.title.clone(),
+            order: s.order,
+            teams: s.teams,
+            boards: Decimal::from(field.count(s.boards, &s.name, "boards")?),
+            draw: s.draw.meaning,
+            winners: s.winners,
+            losers: s.losers,
+            late_withdrawal: s.late_withdrawal.as_ref().map(|c| match c.meaning {
+                vocabulary::LateWithdrawal::SpecificRule => LateWithdrawalReading::SpecificRule,
+                vocabulary::LateWithdrawal::StageMoveUp => LateWithdrawalReading::StageMoveUp,
+            }),
+            withdrawal_boards: s.withdrawal_boards.map(Decimal::from),
+            walkovers: s.walkovers,
+            home: home(s.home.meaning),
+            seating: s.seating.clone(),
+            segments: s.segments,
+            withdrawal_segments: s.withdrawal_segments,
         });
     }
-    let qualification = match comp.stages.iter().find(|s| s.qualification) {
+    let qualification = match &comp.qualification {
         None => None,
-        Some(q) => {
-            let scale = match value(program, &q.properties, "vp_scale", teams)? {
-                Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
-                _ => None,
-            };
-            let late_start = match (
-                whole(program, &q.properties, "late_start_round", teams)?,
-                number(program, &q.properties, "carry_over", teams)?,
-            ) {
-                (Some(r), Some(c)) => Some((r, c)),
-                _ => None,
-            };
-            let mut places = Vec::new();
-            let mut rest = Target::Out;
-            for r in &q.routes {
-                match r.from {
-                    RouteFrom::Places(a, b) => places.push((a, b, target(&r.to, &stage_index))),
-                    RouteFrom::Rest => rest = target(&r.to, &stage_index),
-                    _ => {}
-                }
-            }
-            let format = match value(program, &q.properties, "format", teams)? {
-                Some(v) if variant_name(program, &v).as_deref() == Some("RoundRobin") => {
-                    QualFormat::RoundRobin
-                }
-                _ => QualFormat::Swiss,
-            };
-            // An all-play-all has as many rounds as its schedule; a Swiss says how many.
-            let rounds = match (format, whole(program, &q.properties, "rounds", teams)?) {
-                (QualFormat::RoundRobin, _) => teams - 1 + teams % 2,
-                (QualFormat::Swiss, Some(r)) => r,
-                (QualFormat::Swiss, None) => {
-                    return Err(PlanError(format!(
-                        "`{}` does not say how many rounds it plays",
-                        q.name
-                    )));
-                }
-            };
-            Some(Qualification {
-                name: q.name.clone(),
-                title: q.title.clone().unwrap_or_else(|| q.name.clone()),
-                format,
-                rounds,
-                boards: number(program, &q.properties, "boards", teams)?.ok_or_else(|| {
-                    PlanError(format!(
-                        "`{}` does not say how many boards a match has",
-                        q.name
-                    ))
-                })?,
-                scale,
-                bye_score: number(program, &q.properties, "bye_score", teams)?
-                    .unwrap_or(Decimal::ZERO),
-                late_start,
-                tie_break: tie_break_chain(program, &q.properties)?,
-                places,
-                rest,
-            })
-        }
+        Some(q) => Some(qualification(&field, q)?),
     };
-    let props = &comp.properties;
+    let r = &comp.readings;
     let ranking = RankingRules {
-        inheritance: reading(
-            program,
-            props,
-            "inheritance",
-            teams,
-            &[
-                ("Cumulative", InheritanceReading::Cumulative),
-                (
-                    "LastOpponentOnly",
-                    InheritanceReading::QualificationOrLastOpponent,
-                ),
-            ],
-        )?
-        .unwrap_or_default(),
-        walkover: reading(
-            program,
-            props,
-            "walkover_inheritance",
-            teams,
-            &[
-                ("WalkoverInherits", WalkoverInheritance::Inherits),
-                (
-                    "WalkoverDoesNotInherit",
-                    WalkoverInheritance::DoesNotInherit,
-                ),
-            ],
-        )?
-        .unwrap_or_default(),
-        tie: reading(
-            program,
-            props,
-            "equal_rankings",
-            teams,
-            &[
-                ("GhPlacement", TieOrder::QualificationPlacement),
-                ("FromCcFirst", TieOrder::GivenOrder),
-                ("MostRecentWinnerFirst", TieOrder::MostRecentWinFirst),
-            ],
-        )?
-        .unwrap_or_default(),
+        inheritance: match r.inheritance.meaning {
+            vocabulary::Inheritance::Cumulative => InheritanceReading::Cumulative,
+            vocabulary::Inheritance::LastOpponentOnly => {
+                InheritanceReading::QualificationOrLastOpponent
+            }
+        },
+        walkover: match r.walkover_inheritance.meaning {
+            vocabulary::WalkoverInheritance::WalkoverInherits => WalkoverInheritance::Inherits,
+            vocabulary::WalkoverInheritance::WalkoverDoesNotInherit => {
+                WalkoverInheritance::DoesNotInherit
+            }
+        },
+        tie: match r.equal_rankings.meaning {
+            vocabulary::EqualRankings::QualificationPlacement => TieOrder::QualificationPlacement,
+            vocabulary::EqualRankings::GivenOrder => TieOrder::GivenOrder,
+            vocabulary::EqualRankings::MostRecentWinnerFirst => TieOrder::MostRecentWinFirst,
+        },
         ..RankingRules::default()
     };
-    let table_numbers = reading(
-        program,
-        props,
-        "table_numbers",
-        teams,
-        &[
-            ("ChooserPosition", TableNumbering::ChooserPosition),
-            ("OrderOfChoices", TableNumbering::OrderOfChoice),
-        ],
-    )?
-    .unwrap_or(TableNumbering::ChooserPosition);
-    let knockout_tie = reading(
-        program,
-        props,
-        "knockout_tie",
-        teams,
-        &[
-            (
-                "GhPlacementLiteral",
-                KnockoutTieBreak::QualificationPlacement,
-            ),
-            ("CurrentRanking", KnockoutTieBreak::CurrentRanking),
-        ],
-    )?
-    .unwrap_or(KnockoutTieBreak::QualificationPlacement);
+    let readings = [
+        r.equal_rankings.written.as_ref(),
+        r.inheritance.written.as_ref(),
+        r.walkover_inheritance.written.as_ref(),
+        r.knockout_tie.written.as_ref(),
+        r.table_numbers.written.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect();
     Ok(Plan {
         name: comp.name.clone(),
-        title: comp.title.clone().unwrap_or_else(|| comp.name.clone()),
-        min_teams: whole(program, &comp.properties, "min_teams", teams)?,
-        max_teams: whole(program, &comp.properties, "max_teams", teams)?,
+        title: comp.title.clone(),
+        min_teams: comp.min_teams,
+        max_teams: comp.max_teams,
         qualification,
         stages,
         ranking,
-        knockout_tie,
-        table_numbers,
-        district_prize: value(program, props, "district_prize", teams)?.map(|v| v.show(program)),
-        trophy_points: match value(program, props, "trophy_points", teams)? {
-            Some(Value::Rule(r)) => program.rule(&r).map(|(i, _)| i),
-            _ => None,
+        knockout_tie: match r.knockout_tie.meaning {
+            vocabulary::KnockoutTie::QualificationPlacement => {
+                KnockoutTieBreak::QualificationPlacement
+            }
+            vocabulary::KnockoutTie::CurrentRanking => KnockoutTieBreak::CurrentRanking,
         },
+        table_numbers: match r.table_numbers.meaning {
+            vocabulary::TableNumbering::ChooserPosition => TableNumbering::ChooserPosition,
+            vocabulary::TableNumbering::OrderOfChoices => TableNumbering::OrderOfChoice,
+        },
+        district_prize: comp.district_prize.as_ref().map(|q| q.shown.clone()),
+        readings,
+        trophy_points: comp.trophy_points,
+        segment_rights: comp.segment_rights.clone(),
+    })
+}
+
+fn home(h: vocabulary::HomeTeam) -> HomeReading {
+    match h {
+        vocabulary::HomeTeam::BetterRanking => HomeReading::BetterRanking,
+        vocabulary::HomeTeam::UpperPosition => HomeReading::UpperPosition,
+    }
+}
+
+/// The edition and the size of the field a run is for.
+struct Field<'a> {
+    program: &'a Program,
+    teams: u32,
+}
+
+impl Field<'_> {
+    /// A count for this field: given outright, or the edition's rule applied to the
+    /// number of teams.
+    fn count(&self, c: Count, block: &str, key: &str) -> Result<u32, PlanError> {
+        let rule = match c {
+            Count::Fixed(n) => return Ok(n),
+            Count::OfField(rule) => rule,
+        };
+        let unit = match self
+            .program
+            .rules
+            .get(rule as usize)
+            .and_then(|r| r.params.first())
+        {
+            Some((_, ir::Type::Num(u))) => u.clone(),
+            _ => ir::Unit::none(),
+        };
+        let arg = Value::Num(Decimal::from(self.teams), unit);
+        let err =
+            |why: String| PlanError(format!("`{block}`: `{key}` for {} teams {why}", self.teams));
+        match Evaluator::new(self.program).call(rule, vec![arg], Default::default()) {
+            Ok(Value::Num(n, _)) => n
+                .to_u32()
+                .filter(|_| n.fract().is_zero())
+                .ok_or_else(|| err(format!("is {n}, not a whole number"))),
+            Ok(_) => Err(err("is not a number".into())),
+            Err(e) => Err(err(format!("cannot be computed: {}", e.message))),
+        }
+    }
+}
+
+fn qualification(
+    field: &Field,
+    q: &ir::competition::Qualification,
+) -> Result<Qualification, PlanError> {
+    // An all-play-all has as many rounds as its schedule; a Swiss says how many.
+    let rounds = match (q.format, q.rounds) {
+        (QualificationFormat::RoundRobin, _) => {
+            if field.teams < 2 {
+                return Err(PlanError(format!("`{}` needs at least two teams", q.name)));
+            }
+            field.teams - 1 + field.teams % 2
+        }
+        (QualificationFormat::Swiss, Some(r)) => field.count(r, &q.name, "rounds")?,
+        (QualificationFormat::Swiss, None) => {
+            return Err(PlanError(format!(
+                "`{}` does not say how many rounds it plays",
+                q.name
+            )));
+        }
+    };
+    let mut tie_break: Vec<TieBreak> = q
+        .tie_break
+        .iter()
+        .map(|c| match c {
+            TieBreakCriterion::VictoryPoints => TieBreak::TotalVp,
+            TieBreakCriterion::SwissPoints => TieBreak::SwissPoints,
+            TieBreakCriterion::ImpQuotient => TieBreak::ImpQuotient,
+            TieBreakCriterion::LowerTeamId => TieBreak::LowerTeamId,
+        })
+        .collect();
+    // The standings must be a total order: the team number settles what the
+    // edition's chain leaves equal.
+    if !tie_break.contains(&TieBreak::LowerTeamId) {
+        tie_break.push(TieBreak::LowerTeamId);
+    }
+    Ok(Qualification {
+        name: q.name.clone(),
+        title: q.title.clone(),
+        format: q.format,
+        rounds,
+        boards: Decimal::from(field.count(q.boards, &q.name, "boards")?),
+        scale: q.vp_scale,
+        home: q
+            .home
+            .as_ref()
+            .map_or(HomeTeam::BetterRanking, |h| h.meaning),
+        bye_score: q.bye_score.as_ref().map_or(Decimal::ZERO, |b| b.amount),
+        late_start: q.late_start.as_ref().map(|(r, c)| (*r, c.amount)),
+        tie_break,
+        places: q.places.clone(),
+        rest: q.rest,
     })
 }

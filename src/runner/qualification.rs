@@ -63,7 +63,7 @@ impl Runner<'_> {
                     standings.adjust(t, carry).map_err(rule_err)?;
                 }
             }
-            let pairing = if q.format == plan::QualFormat::RoundRobin {
+            let pairing = if q.format == crate::ir::vocabulary::QualificationFormat::RoundRobin {
                 // The schedule is fixed in advance; the seed draws the seats.
                 let mut seats = team_ids.clone();
                 crate::engine::rng::SplitMix64::new(self.options.seed).shuffle(&mut seats);

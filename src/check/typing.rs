@@ -1,0 +1,562 @@
+//! Competitions from written properties to typed IR: every value computed once,
+//! every name resolved against the vocabulary, every rule the runner will call
+//! checked against the signature it is called with.
+//!
+//! Runs after the consts are known to be computable, so a property that names a
+//! const is computed here and never again.
+
+use super::declared::{Declared, DeclaredStage, Property, RouteFrom, RouteTarget};
+use super::names::did_you_mean;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::Evaluator;
+use crate::ir::competition::{
+    Chosen, Competition, Count, KnockoutReadings, Qualification, Quantity, RuleOf, Schedule,
+    Seating, SegmentRights, Stage, Target,
+};
+use crate::ir::vocabulary::{
+    DrawMethod, EqualRankings, FirstRound, HomeTeam, Inheritance, KnockoutCriterion, KnockoutTie,
+    LateWithdrawal, Meaning, QualificationFormat, SeatingMethod, Side, TableNumbering,
+    TieBreakCriterion, WalkoverInheritance,
+};
+use crate::ir::{ExprKind, Program, Type, Value};
+use crate::source::Span;
+use rust_decimal::prelude::ToPrimitive;
+
+/// The longest tie-break chain a rule over positions is asked for.
+const MAX_CHAIN: u32 = 32;
+
+/// Types every declared competition; problems go to `diags`.
+pub(crate) fn type_competitions(
+    program: &Program,
+    declared: &[Declared],
+    diags: &mut Diagnostics,
+) -> Vec<Competition> {
+    declared
+        .iter()
+        .map(|d| {
+            let mut t = Typer { program, diags };
+            t.competition(d)
+        })
+        .collect()
+}
+
+struct Typer<'a> {
+    program: &'a Program,
+    diags: &'a mut Diagnostics,
+}
+
+/// A block's properties and where the block is, for "missing" errors.
+struct Block<'a> {
+    props: &'a [Property],
+    name: &'a str,
+    span: Span,
+}
+
+impl Block<'_> {
+    fn get(&self, key: &str) -> Option<&Property> {
+        Property::find(self.props, key)
+    }
+}
+
+impl Typer<'_> {
+    fn competition(&mut self, d: &Declared) -> Competition {
+        let block = Block {
+            props: &d.properties,
+            name: &d.name,
+            span: d.span,
+        };
+        // Knockout stages in the document's numbering; routes index them so.
+        let mut ko: Vec<(u32, usize)> = Vec::new();
+        for (i, s) in d.stages.iter().enumerate() {
+            if !s.qualification {
+                let fallback = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
+                let order = self.whole(&stage_block(s), "order").unwrap_or(fallback);
+                ko.push((order, i));
+            }
+        }
+        ko.sort_unstable();
+        let position: Vec<Option<usize>> = (0..d.stages.len())
+            .map(|i| ko.iter().position(|(_, j)| *j == i))
+            .collect();
+        let target = |to: &RouteTarget| match to {
+            RouteTarget::Out => Target::Out,
+            RouteTarget::Place(a, b) => Target::Place(*a, *b),
+            RouteTarget::Stage(i) => position
+                .get(*i as usize)
+                .copied()
+                .flatten()
+                .map_or(Target::Out, Target::Stage),
+        };
+        let stages = ko
+            .iter()
+            .filter_map(|(order, i)| d.stages.get(*i).map(|s| (*order, s)))
+            .map(|(order, s)| self.stage(s, order, &target))
+            .collect();
+        let qualification = d
+            .stages
+            .iter()
+            .find(|s| s.qualification)
+            .map(|q| self.qualification(q, &target));
+        Competition {
+            name: d.name.clone(),
+            title: d.title.clone().unwrap_or_else(|| d.name.clone()),
+            source: d.source.clone(),
+            min_teams: self.whole(&block, "min_teams"),
+            max_teams: self.whole(&block, "max_teams"),
+            max_players: self.whole(&block, "max_players"),
+            readings: KnockoutReadings {
+                equal_rankings: self.chosen(
+                    &block,
+                    "equal_rankings",
+                    EqualRankings::QualificationPlacement,
+                ),
+                inheritance: self.chosen(&block, "inheritance", Inheritance::Cumulative),
+                walkover_inheritance: self.chosen(
+                    &block,
+                    "walkover_inheritance",
+                    WalkoverInheritance::WalkoverInherits,
+                ),
+                knockout_tie: self.chosen(
+                    &block,
+                    "knockout_tie",
+                    KnockoutTie::QualificationPlacement,
+                ),
+                table_numbers: self.chosen(
+                    &block,
+                    "table_numbers",
+                    TableNumbering::ChooserPosition,
+                ),
+            },
+            district_prize: self.quantity(&block, "district_prize"),
+            trophy_points: self.rule(&block, "trophy_points", 1),
+            segment_rights: self.segment_rights(&block),
+            qualification,
+            stages,
+            span: d.span,
+        }
+    }
+
+    fn qualification(
+        &mut self,
+        q: &DeclaredStage,
+        target: &dyn Fn(&RouteTarget) -> Target,
+    ) -> Qualification {
+        let block = stage_block(q);
+        let format = self
+            .meaning::<QualificationFormat>(&block, "format")
+            .map_or(QualificationFormat::Swiss, |c| c.meaning);
+        let rounds = self.count(&block, "rounds");
+        if format == QualificationFormat::Swiss && rounds.is_none() && block.get("rounds").is_none()
+        {
+            self.missing(
+                &block,
+                "rounds",
+                "a Swiss qualification says how many rounds it plays",
+            );
+        }
+        let late_start = match (
+            self.whole(&block, "late_start_round"),
+            self.quantity(&block, "carry_over"),
+        ) {
+            (Some(r), Some(c)) => Some((r, c)),
+            _ => None,
+        };
+        let mut places = Vec::new();
+        let mut rest = Target::Out;
+        for r in &q.routes {
+            match r.from {
+                RouteFrom::Places(a, b) => places.push((a, b, target(&r.to))),
+                RouteFrom::Rest => rest = target(&r.to),
+                RouteFrom::Winners | RouteFrom::Losers => {}
+            }
+        }
+        Qualification {
+            name: q.name.clone(),
+            title: q.title.clone().unwrap_or_else(|| q.name.clone()),
+            source: q.source.clone(),
+            format,
+            first_round: self.meaning::<FirstRound>(&block, "first_round"),
+            rounds,
+            boards: self.required_count(&block, "boards"),
+            vp_scale: self.rule(&block, "vp_scale", 0),
+            bye_score: self.quantity(&block, "bye_score"),
+            late_start,
+            tie_break: self.criteria(&block),
+            home: self.meaning::<HomeTeam>(&block, "home"),
+            schedule: self.schedule(&block),
+            places,
+            rest,
+            span: q.span,
+        }
+    }
+
+    fn stage(
+        &mut self,
+        s: &DeclaredStage,
+        order: u32,
+        target: &dyn Fn(&RouteTarget) -> Target,
+    ) -> Stage {
+        let block = stage_block(s);
+        let route = |from: RouteFrom| {
+            s.routes
+                .iter()
+                .find(|r| r.from == from)
+                .map_or(Target::Out, |r| target(&r.to))
+        };
+        // `draw` is required: its absence is reported with the other properties.
+        let draw = self.chosen(&block, "draw", DrawMethod::Brackets);
+        Stage {
+            name: s.name.clone(),
+            title: s.title.clone().unwrap_or_else(|| s.name.clone()),
+            source: s.source.clone(),
+            order,
+            teams: self.whole(&block, "teams"),
+            boards: self.required_count(&block, "boards"),
+            draw,
+            decided_by: self.chosen(&block, "tie_break", KnockoutCriterion::ImpDifference),
+            home: self.chosen(&block, "home", HomeTeam::BetterRanking),
+            seating: self.seating(&block),
+            segments: self.whole(&block, "segments"),
+            halftime_change: self.flag(&block, "halftime_change"),
+            carry_over: self.quantity(&block, "carry_over"),
+            walkovers: self.flag(&block, "walkovers"),
+            late_withdrawal: self.meaning::<LateWithdrawal>(&block, "late_withdrawal"),
+            withdrawal_boards: self.whole(&block, "withdrawal_boards"),
+            withdrawal_segments: self.whole(&block, "withdrawal_segments"),
+            schedule: self.schedule(&block),
+            winners: route(RouteFrom::Winners),
+            losers: route(RouteFrom::Losers),
+            span: s.span,
+        }
+    }
+
+    fn schedule(&mut self, block: &Block) -> Schedule {
+        let day = self
+            .value(block, "day")
+            .or_else(|| self.value(block, "first_day"));
+        Schedule {
+            day: match day {
+                Some(Value::Date(d)) => Some(d),
+                _ => None,
+            },
+            last_day: match self.value(block, "last_day") {
+                Some(Value::Date(d)) => Some(d),
+                _ => None,
+            },
+            part: self.value(block, "part"),
+            screens: match self.value(block, "screens") {
+                Some(Value::Bool(b)) => Some(b),
+                _ => None,
+            },
+            system: self.value(block, "system"),
+        }
+    }
+
+    /// A property's value, computed; a value that cannot be computed is an error.
+    fn value(&mut self, block: &Block, key: &str) -> Option<Value> {
+        let p = block.get(key)?;
+        match Evaluator::new(self.program).eval_closed(&p.value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0410",
+                        format!("`{key}` cannot be computed: {}", e.message),
+                        p.value.span,
+                    )
+                    .with_help("change the value so it can be computed"),
+                );
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, block: &Block, key: &str) -> bool {
+        matches!(self.value(block, key), Some(Value::Bool(true)))
+    }
+
+    fn whole(&mut self, block: &Block, key: &str) -> Option<u32> {
+        let v = self.value(block, key)?;
+        let p = block.get(key)?;
+        match v {
+            Value::Num(n, _) if n.fract().is_zero() && n >= rust_decimal::Decimal::ZERO => {
+                n.to_u32().or_else(|| {
+                    self.bad_figure(p, "is too large");
+                    None
+                })
+            }
+            _ => {
+                self.bad_figure(p, "must be a whole number, 0 or more");
+                None
+            }
+        }
+    }
+
+    fn bad_figure(&mut self, p: &Property, what: &str) {
+        self.diags.push(
+            Diagnostic::error("E0410", format!("`{}` {what}", p.key), p.value.span)
+                .with_help(format!("give `{}` as a whole number", p.key)),
+        );
+    }
+
+    fn quantity(&mut self, block: &Block, key: &str) -> Option<Quantity> {
+        match self.value(block, key)? {
+            v @ Value::Num(n, _) => Some(Quantity {
+                amount: n,
+                shown: v.show(self.program),
+            }),
+            _ => None,
+        }
+    }
+
+    fn count(&mut self, block: &Block, key: &str) -> Option<Count> {
+        let p = block.get(key)?;
+        if let ExprKind::RuleRef(i) = p.value.kind {
+            return self.check_arity(p, i, 1).then_some(Count::OfField(i));
+        }
+        self.whole(block, key).map(Count::Fixed)
+    }
+
+    /// A count the vocabulary requires: its absence is reported with the other
+    /// properties, so a missing one only stands in here.
+    fn required_count(&mut self, block: &Block, key: &str) -> Count {
+        self.count(block, key).unwrap_or(Count::Fixed(0))
+    }
+
+    /// A rule named by a property, called later with `arity` arguments (0: any).
+    fn rule(&mut self, block: &Block, key: &str, arity: usize) -> Option<u32> {
+        let p = block.get(key)?;
+        let ExprKind::RuleRef(i) = p.value.kind else {
+            return None;
+        };
+        (arity == 0 || self.check_arity(p, i, arity)).then_some(i)
+    }
+
+    fn check_arity(&mut self, p: &Property, rule: u32, arity: usize) -> bool {
+        let Some(r) = self.program.rules.get(rule as usize) else {
+            return false;
+        };
+        if r.params.len() == arity {
+            return true;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                "E0410",
+                format!(
+                    "`{}` names `{}`, which takes {} parameter(s); `{}` calls it with {arity}",
+                    p.key,
+                    r.name,
+                    r.params.len(),
+                    p.key
+                ),
+                p.value.span,
+            )
+            .with_note(r.span, "the rule is declared here"),
+        );
+        false
+    }
+
+    fn missing(&mut self, block: &Block, key: &str, why: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                "E0409",
+                format!("`{}` does not say `{key}`", block.name),
+                block.span,
+            )
+            .with_label(why.to_string())
+            .with_help(format!("add `{key} = …` to `{}`", block.name)),
+        );
+    }
+}
+
+/// Meanings: enum values resolved against the vocabulary.
+impl Typer<'_> {
+    /// The meaning an enum value's variant names, or an error at `span`.
+    fn resolve<T: Meaning>(&mut self, v: &Value, key: &str, span: Span) -> Option<T> {
+        let Value::Enum(e, i) = v else {
+            return None;
+        };
+        let info = self.program.enums.get(*e as usize)?;
+        let name = info.variants.get(*i as usize)?;
+        if let Some(m) = T::named(name) {
+            return Some(m);
+        }
+        self.diags
+            .push(unknown_meaning::<T>(key, &info.name, name, span));
+        None
+    }
+
+    fn meaning<T: Meaning>(&mut self, block: &Block, key: &str) -> Option<Chosen<T>> {
+        let p = block.get(key)?;
+        let v = self.value(block, key)?;
+        let meaning = self.resolve::<T>(&v, key, p.value.span)?;
+        let shown = v.show(self.program);
+        let written = match &p.value.kind {
+            ExprKind::Call(i, args) if args.is_empty() => self
+                .program
+                .rules
+                .get(*i as usize)
+                .map_or(shown.clone(), |r| format!("{} = {shown}", r.name)),
+            _ => shown,
+        };
+        Some(Chosen {
+            meaning,
+            written: Some(written),
+        })
+    }
+
+    fn chosen<T: Meaning>(&mut self, block: &Block, key: &str, default: T) -> Chosen<T> {
+        self.meaning(block, key).unwrap_or(Chosen {
+            meaning: default,
+            written: None,
+        })
+    }
+
+    /// A rule whose result is an enum, with the meaning of each of its variants.
+    fn rule_of<T: Meaning>(&mut self, p: &Property, rule: u32, arity: usize) -> Option<RuleOf<T>> {
+        if !self.check_arity(p, rule, arity) {
+            return None;
+        }
+        let r = self.program.rules.get(rule as usize)?;
+        let Type::Enum(e) = r.ret else {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0410",
+                    format!(
+                        "`{}` names `{}`, which does not give a `{}`",
+                        p.key,
+                        r.name,
+                        T::WHAT
+                    ),
+                    p.value.span,
+                )
+                .with_note(r.span, "the rule is declared here"),
+            );
+            return None;
+        };
+        let info = self.program.enums.get(e as usize)?;
+        let mut meanings = Vec::new();
+        let mut ok = true;
+        for variant in &info.variants {
+            let m = T::named(variant);
+            if m.is_none() {
+                ok = false;
+                self.diags.push(
+                    unknown_meaning::<T>(&p.key, &info.name, variant, p.value.span)
+                        .with_note(r.span, format!("`{}` can give it", r.name)),
+                );
+            }
+            meanings.push(m);
+        }
+        ok.then(|| RuleOf {
+            rule,
+            name: r.name.clone(),
+            meanings,
+        })
+    }
+
+    fn seating(&mut self, block: &Block) -> Option<Seating> {
+        let p = block.get("seating")?;
+        if let ExprKind::RuleRef(i) = p.value.kind {
+            return self
+                .rule_of::<SeatingMethod>(p, i, 1)
+                .map(Seating::ByBoards);
+        }
+        self.meaning::<SeatingMethod>(block, "seating")
+            .map(|c| Seating::Method(c.meaning))
+    }
+
+    fn segment_rights(&mut self, block: &Block) -> Option<SegmentRights> {
+        let p = block.get("segment_rights")?;
+        let ExprKind::RuleRef(i) = p.value.kind else {
+            return None;
+        };
+        let rights = self.rule_of::<Side>(p, i, 3)?;
+        let picks_valid = self.rule(block, "segment_picks_valid", 2);
+        Some(SegmentRights {
+            rights,
+            picks_valid,
+        })
+    }
+
+    /// The tie-break chain: a rule over positions 1, 2, … (asked until it has no
+    /// row), or one criterion after the victory points.
+    fn criteria(&mut self, block: &Block) -> Vec<TieBreakCriterion> {
+        let Some(p) = block.get("tie_break") else {
+            return vec![TieBreakCriterion::VictoryPoints];
+        };
+        let (mut chain, values) = match p.value.kind {
+            ExprKind::RuleRef(rule) if self.check_arity(p, rule, 1) => {
+                (Vec::new(), self.chain_by_position(rule, p.value.span))
+            }
+            ExprKind::RuleRef(_) => return Vec::new(),
+            _ => (
+                vec![TieBreakCriterion::VictoryPoints],
+                self.value(block, "tie_break").into_iter().collect(),
+            ),
+        };
+        for v in &values {
+            if let Some(c) = self.resolve::<TieBreakCriterion>(v, "tie_break", p.value.span)
+                && !chain.contains(&c)
+            {
+                chain.push(c);
+            }
+        }
+        chain
+    }
+
+    fn chain_by_position(&mut self, rule: u32, span: Span) -> Vec<Value> {
+        let unit = match self
+            .program
+            .rules
+            .get(rule as usize)
+            .and_then(|r| r.params.first())
+        {
+            Some((_, Type::Num(u))) => u.clone(),
+            _ => crate::ir::Unit::none(),
+        };
+        let mut out = Vec::new();
+        let mut ev = Evaluator::new(self.program);
+        for position in 1..=MAX_CHAIN {
+            let arg = Value::Num(position.into(), unit.clone());
+            match ev.call(rule, vec![arg], span) {
+                Ok(v) => out.push(v),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+}
+
+fn stage_block(s: &DeclaredStage) -> Block<'_> {
+    Block {
+        props: &s.properties,
+        name: &s.name,
+        span: s.span,
+    }
+}
+
+/// A variant that names no meaning of the vocabulary.
+fn unknown_meaning<T: Meaning>(
+    key: &str,
+    enum_name: &str,
+    variant: &str,
+    span: Span,
+) -> Diagnostic {
+    let d = Diagnostic::error(
+        "E0408",
+        format!(
+            "`{key}`: `{enum_name}.{variant}` names no `{}` bfr knows",
+            T::WHAT
+        ),
+        span,
+    )
+    .with_label(format!("bfr knows {}", T::names().join(", ")));
+    match did_you_mean(variant, T::names()) {
+        Some(h) => d.with_help(h),
+        None => d.with_help(format!(
+            "name the variant after one of the meanings (see docs/language.md, `{}`)",
+            T::WHAT
+        )),
+    }
+}
