@@ -26,6 +26,9 @@ enum Change<'a> {
     InStage(&'a str, &'a str, &'a str),
     /// Remove the declaration of stage `stage` from the knockout file.
     DropStage(&'a str),
+    /// Inside the declaration of `fn NAME` of the knockout file, replace `from`
+    /// (which occurs exactly once there) by `to`.
+    InFn(&'a str, &'a str, &'a str),
 }
 
 /// The byte range of `stage NAME "…" … }` in the knockout file.
@@ -53,6 +56,16 @@ fn edition_with(changes: &[Change]) -> Loaded {
                     let (a, b) = stage_span(&text, stage);
                     let block = &text[a..b];
                     assert_eq!(block.matches(from).count(), 1, "`{from}` in {stage}");
+                    let block = block.replace(from, to);
+                    text = format!("{}{block}{}", &text[..a], &text[b..]);
+                }
+                Change::InFn(function, from, to) if name == KNOCKOUT => {
+                    let head = format!("fn {function}(");
+                    assert_eq!(text.matches(&head).count(), 1, "fn `{function}`");
+                    let a = text.find(&head).unwrap();
+                    let b = a + text[a..].find("\n}\n").unwrap();
+                    let block = &text[a..b];
+                    assert_eq!(block.matches(from).count(), 1, "`{from}` in {function}");
                     let block = block.replace(from, to);
                     text = format!("{}{block}{}", &text[..a], &text[b..]);
                 }
@@ -395,4 +408,126 @@ fn a_changed_reading_of_inheritance_changes_the_rankings() {
             .collect()
     };
     assert_ne!(rankings(&default), rankings(&variant));
+}
+
+/// Who has the seating rights in each segment of a match, from its seating line
+/// ("seating rights by segment 1: team 4, 2: team 9, …").
+fn segment_owners(seating: &str) -> Vec<u32> {
+    seating
+        .trim_start_matches("seating rights by segment ")
+        .split(", ")
+        .map(|part| part.split("team ").nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn segments_paired_otherwise_give_the_rights_by_the_new_pairs() {
+    // CC-SEATING pairs segments 1+2 and 3+4; a variant pairs 1+3 and 2+4 by changing
+    // the edition's two seating rules only.
+    const PAIRS: &str =
+        "let partner = if mod(home_pick, 2) == 1 then home_pick + 1 else home_pick - 1;";
+    const OTHER: &str = "let partner = if home_pick <= 2 then home_pick + 2 else home_pick - 2;";
+    let changes = [
+        Change::InFn("seating_rights", PAIRS, OTHER),
+        Change::InFn("seating_picks_valid", PAIRS, OTHER),
+    ];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    for (report, pairs) in [(&default, [[0, 1], [2, 3]]), (&variant, [[0, 2], [1, 3]])] {
+        let mut seen = 0;
+        for name in ["cc_qf", "cc_sf", "cc_final"] {
+            for m in &stage(report, name).matches {
+                let owners = segment_owners(m.seating.as_deref().unwrap());
+                assert_eq!(owners.len(), 4);
+                for [a, b] in pairs {
+                    assert_ne!(owners[a], owners[b], "{name}: each team has one of a pair");
+                }
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 7, "4 + 2 + 1 matches of 64 boards");
+    }
+}
+
+#[test]
+fn six_segments_instead_of_four_give_six_seating_rights() {
+    // The final in six segments; the picks rule allows six.
+    let changes = [
+        Change::InStage("cc_final", "segments = 4", "segments = 6"),
+        Change::Text(
+            KNOCKOUT,
+            "home_pick >= 1 and home_pick <= 4 and away_pick >= 1 and away_pick <= 4",
+            "home_pick >= 1 and home_pick <= 6 and away_pick >= 1 and away_pick <= 6",
+        ),
+    ];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    let rights =
+        |r: &Report| segment_owners(stage(r, "cc_final").matches[0].seating.as_deref().unwrap());
+    assert_eq!(rights(&default).len(), 4);
+    let six = rights(&variant);
+    assert_eq!(six.len(), 6);
+    // The 2015 rule gives the home team every segment that nobody picked: with six
+    // segments, a whole pair. The rule is the edition's, and so is the outcome.
+    let m = &stage(&variant, "cc_final").matches[0];
+    let home_segments = six.iter().filter(|t| **t == m.home).count();
+    assert_eq!(home_segments, 4, "{six:?}");
+}
+
+#[test]
+fn cc16_drawn_by_brackets_instead_of_choice_pairs_positions_from_the_ends() {
+    let changes = [Change::InStage(
+        "cc16",
+        "draw = CcDrawMethod.Choice",
+        "draw = CcDrawMethod.Brackets",
+    )];
+    let variant = simulate(&program(&changes), 64, 9);
+    let s = stage(&variant, "cc16");
+    let n = s.positions.len();
+    assert_eq!(n, 16);
+    for m in &s.matches {
+        let t = m.table as usize;
+        let pair = set(&[s.positions[t - 1], s.positions[n - t]]);
+        assert_eq!(
+            set(&[m.home, m.away]),
+            pair,
+            "table {t}: positions {t} and {}",
+            n + 1 - t
+        );
+    }
+    let default = simulate(&program(&[]), 64, 9);
+    let pairs = |r: &Report| -> BTreeSet<BTreeSet<u32>> {
+        stage(r, "cc16")
+            .matches
+            .iter()
+            .map(|m| set(&[m.home, m.away]))
+            .collect()
+    };
+    assert_ne!(
+        pairs(&default),
+        pairs(&variant),
+        "the choice made other pairs"
+    );
+}
+
+#[test]
+fn a_tie_break_chain_led_by_the_imp_quotient_ranks_by_it() {
+    let changes = [Change::Text(
+        CUP,
+        "const cc_gh_tie_break_1: CcTieBreak ref CC-TIEBREAK p.19 \"Särskiljning\" = CcTieBreak.VictoryPoints",
+        "const cc_gh_tie_break_1: CcTieBreak ref CC-TIEBREAK p.19 \"Särskiljning\" = CcTieBreak.ImpQuotient",
+    )];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    let quotient = |l: &bfr::runner::report::StandingLine| {
+        l.imps_won / l.imps_lost.max(rust_decimal::Decimal::ONE)
+    };
+    for w in variant.standings.windows(2) {
+        assert!(
+            quotient(&w[0]) >= quotient(&w[1]),
+            "ranked by the IMP quotient"
+        );
+    }
+    let first = |r: &Report| r.standings.iter().map(|l| l.team).collect::<Vec<_>>();
+    assert_ne!(first(&default), first(&variant));
 }

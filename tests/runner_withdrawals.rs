@@ -75,8 +75,14 @@ impl Source for Scripted {
     ) -> Option<(Decimal, Decimal)> {
         self.sim.knockout_result(s, h, a, b)
     }
-    fn segment_picks(&mut self, s: &str, h: u32, a: u32) -> Option<(u32, u32)> {
-        self.sim.segment_picks(s, h, a)
+    fn segment_picks(
+        &mut self,
+        s: &str,
+        h: u32,
+        a: u32,
+        allowed: &[(u32, u32)],
+    ) -> Option<(u32, u32)> {
+        self.sim.segment_picks(s, h, a, allowed)
     }
     fn withdrawn_at_draw(&mut self, s: &str) -> Vec<u32> {
         match &self.later_at_draw {

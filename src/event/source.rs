@@ -548,7 +548,13 @@ impl Source for EventSource<'_> {
         self.deductions(&At::Stage(stage.to_string()))
     }
 
-    fn segment_picks(&mut self, stage: &str, home: u32, away: u32) -> Option<(u32, u32)> {
+    fn segment_picks(
+        &mut self,
+        stage: &str,
+        home: u32,
+        away: u32,
+        _allowed: &[(u32, u32)],
+    ) -> Option<(u32, u32)> {
         let i = self.stage_index(stage)?;
         self.event
             .stages

@@ -7,7 +7,7 @@ use super::{RunError, Runner, Source, rule_err};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::seating::Sides;
 use crate::eval::Evaluator;
-use crate::ir::competition::{RuleOf, Seating};
+use crate::ir::competition::{RuleOf, Seating, SegmentRights};
 use crate::ir::vocabulary::{SeatingMethod, Side};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
@@ -136,42 +136,78 @@ impl Runner<'_> {
                 boards.normalize()
             ))),
             SeatingMethod::SegmentChoice => {
-                match source.segment_picks(&stage.name, sides.home.0, sides.away.0) {
+                let (segments, rights) = self.segments(stage, boards)?;
+                let allowed = self.allowed_picks(segments, rights)?;
+                let (home, away) = (sides.home.0, sides.away.0);
+                match source.segment_picks(&stage.name, home, away, &allowed) {
                     None => Ok(Some("segments: to be picked".into())),
-                    Some(picks) => self.segment_rights(stage, sides, boards, picks).map(Some),
+                    Some(picks) if !allowed.contains(&picks) => Err(RunError::Rule(format!(
+                        "segment picks {} (home) and {} (away) are not allowed",
+                        picks.0, picks.1
+                    ))),
+                    Some(picks) => self
+                        .segment_rights(segments, rights, sides, picks)
+                        .map(Some),
                 }
             }
         }
     }
 
-    /// Who has the seating rights in each segment, by the edition's rule.
-    fn segment_rights(
+    /// A match's segments and the edition's rule for their rights; a match the
+    /// late-withdrawal rules made has its own length and segments.
+    fn segments(
         &self,
         stage: &plan::Stage,
-        sides: Sides,
         boards: Decimal,
-        (home_pick, away_pick): (u32, u32),
-    ) -> Result<String, RunError> {
-        // A match the late-withdrawal rules made has its own length and segments.
+    ) -> Result<(u32, &'_ SegmentRights), RunError> {
         let segments = match stage.withdrawal_boards {
             Some(b) if b == boards && b != stage.boards => stage.withdrawal_segments,
             _ => stage.segments,
         };
-        let (Some(segments), Some(rights)) = (segments, &self.plan.segment_rights) else {
-            return Err(RunError::Plan(format!(
+        match (segments, &self.plan.segment_rights) {
+            (Some(n), Some(rights)) => Ok((n, rights)),
+            _ => Err(RunError::Plan(format!(
                 "`{}` seats by segments, but the edition does not say how many segments \
                  (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
                 stage.name
-            )));
-        };
-        let picks = [Decimal::from(home_pick), Decimal::from(away_pick)];
-        if let Some(valid) = rights.picks_valid
-            && self.call(valid, &picks).map_err(rule_err)? != Value::Bool(true)
-        {
-            return Err(RunError::Rule(format!(
-                "segment picks {home_pick} (home) and {away_pick} (away) are not allowed"
-            )));
+            ))),
         }
+    }
+
+    /// Every pair of picks the edition allows (`segment_picks_valid`; without it, any
+    /// two different segments).
+    fn allowed_picks(
+        &self,
+        segments: u32,
+        rights: &SegmentRights,
+    ) -> Result<Vec<(u32, u32)>, RunError> {
+        let mut allowed = Vec::new();
+        for home in 1..=segments {
+            for away in (1..=segments).filter(|a| *a != home) {
+                let ok = match rights.picks_valid {
+                    None => true,
+                    Some(rule) => {
+                        let picks = [Decimal::from(home), Decimal::from(away)];
+                        self.call(rule, &picks).map_err(rule_err)? == Value::Bool(true)
+                    }
+                };
+                if ok {
+                    allowed.push((home, away));
+                }
+            }
+        }
+        Ok(allowed)
+    }
+
+    /// Who has the seating rights in each segment, by the edition's rule.
+    fn segment_rights(
+        &self,
+        segments: u32,
+        rights: &SegmentRights,
+        sides: Sides,
+        (home_pick, away_pick): (u32, u32),
+    ) -> Result<String, RunError> {
+        let picks = [Decimal::from(home_pick), Decimal::from(away_pick)];
         let mut parts = Vec::new();
         for segment in 1..=segments {
             let args = [Decimal::from(segment), picks[0], picks[1]];

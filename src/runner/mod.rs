@@ -67,8 +67,15 @@ pub trait Source {
         Vec::new()
     }
     /// The segments the home and then the away team pick for their seating rights in
-    /// a match played in segments (CC-SEATING), if known.
-    fn segment_picks(&mut self, _stage: &str, _home: u32, _away: u32) -> Option<(u32, u32)> {
+    /// a match played in segments (CC-SEATING), if known. `allowed` holds every pair of
+    /// picks the edition's rule allows, in order.
+    fn segment_picks(
+        &mut self,
+        _stage: &str,
+        _home: u32,
+        _away: u32,
+        _allowed: &[(u32, u32)],
+    ) -> Option<(u32, u32)> {
         None
     }
     /// Choosing teams not present when a stage's choice begins, with when they arrive.

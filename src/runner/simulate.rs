@@ -14,6 +14,12 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// A random index below `len`, or `None` for an empty choice.
+    fn index_below(&mut self, len: usize) -> Option<usize> {
+        let len = u64::try_from(len).ok().filter(|n| *n > 0)?;
+        usize::try_from(self.rng.below(len)).ok()
+    }
+
     /// A simulation of teams `1..=teams` from `seed`.
     pub fn new(teams: u32, seed: u64) -> Self {
         // A stream apart from the first round's draw, which uses `seed` itself.
@@ -70,11 +76,23 @@ impl Source for Simulation {
         Some(self.imps(home, away, boards))
     }
 
-    fn segment_picks(&mut self, _stage: &str, _home: u32, _away: u32) -> Option<(u32, u32)> {
-        // Home picks any segment; away picks one of the other pair.
-        let home = u32::try_from(self.rng.below(4)).unwrap_or(0) + 1;
-        let other = if home <= 2 { 3 } else { 1 };
-        let away = other + u32::try_from(self.rng.below(2)).unwrap_or(0);
+    fn segment_picks(
+        &mut self,
+        _stage: &str,
+        _home: u32,
+        _away: u32,
+        allowed: &[(u32, u32)],
+    ) -> Option<(u32, u32)> {
+        // Home picks any segment it may; away then one of the picks left to it.
+        let mut homes: Vec<u32> = allowed.iter().map(|(h, _)| *h).collect();
+        homes.dedup();
+        let home = *homes.get(self.index_below(homes.len())?)?;
+        let aways: Vec<u32> = allowed
+            .iter()
+            .filter(|(h, _)| *h == home)
+            .map(|(_, a)| *a)
+            .collect();
+        let away = *aways.get(self.index_below(aways.len())?)?;
         Some((home, away))
     }
 }
