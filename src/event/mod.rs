@@ -78,12 +78,12 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         return ran;
     };
     ran.names = event.teams.iter().map(|t| (t.id, t.name.clone())).collect();
-    let (ok, diags) = resolve::resolve(&mut event, checked, text);
+    let (plan, diags) = resolve::resolve(&mut event, checked, text);
     ran.diagnostics.extend(diags);
     ran.incidents = render::incident_lines(&event);
-    if !ok {
+    let Some(plan) = plan else {
         return ran;
-    }
+    };
     let options = Options {
         seed: event.seed,
         scale: event.vp_scale.as_ref().map(|(s, _)| s.clone()),
@@ -102,13 +102,7 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     };
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
     let mut source = EventSource::new(&event);
-    match runner::run(
-        &checked.program,
-        &event.competition.0,
-        teams,
-        &options,
-        &mut source,
-    ) {
+    match runner::run_plan(&checked.program, &plan, teams, &options, &mut source) {
         Ok(outcome) => {
             let (next, diags) = source.finish(&outcome);
             ran.diagnostics.extend(diags);

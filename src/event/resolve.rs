@@ -6,7 +6,7 @@ use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
 use crate::ir::{Penalty, Type, Value};
-use crate::runner::plan;
+use crate::runner::plan::{self, Plan};
 use crate::source::Span;
 use crate::syntax;
 use rust_decimal::Decimal;
@@ -40,9 +40,9 @@ fn relocate(mut d: Diagnostic, at: Span) -> Diagnostic {
 }
 
 /// Checks the event against the edition: the competition, the VP scale, the rounds
-/// and stages it names; evaluates every incident's rule. Returns whether the event
-/// can be run.
-pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagnostics) {
+/// and stages it names; evaluates every incident's rule. Returns the competition
+/// resolved for the event's field when the event can be run.
+pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan>, Diagnostics) {
     let mut diags = Diagnostics::default();
     let program = &checked.program;
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
@@ -56,7 +56,7 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagn
                         "name a competition of the edition (`competition NAME` in its files)",
                     ),
             );
-            return (false, diags);
+            return (None, diags);
         }
     };
     let mut ok = true;
@@ -240,7 +240,7 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (bool, Diagn
             );
         }
     }
-    (ok, diags)
+    (ok.then_some(plan), diags)
 }
 
 /// Turns results given board by board into IMPs with the rule the event names as

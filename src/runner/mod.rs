@@ -154,9 +154,20 @@ pub fn run(
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
     let plan = plan::plan(program, name, teams).map_err(|e| RunError::Plan(e.0))?;
+    run_plan(program, &plan, teams, options, source)
+}
+
+/// Runs a competition already resolved for a field of `teams` (`plan::plan`).
+pub fn run_plan(
+    program: &Program,
+    plan: &Plan,
+    teams: u32,
+    options: &Options,
+    source: &mut dyn Source,
+) -> Result<Outcome, RunError> {
     let mut runner = Runner {
         program,
-        plan: &plan,
+        plan,
         options,
         report: Report {
             competition: plan.title.clone(),
