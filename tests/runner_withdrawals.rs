@@ -379,3 +379,48 @@ fn with_tables_in_the_order_of_choices_an_absent_captain_plays_at_the_last_table
         .clone();
     assert_eq!(m.table, 8, "the absent team's match was settled last");
 }
+
+#[test]
+fn a_bc04_a_winner_withdrawing_at_the_bc04_b_draw_leaves_the_choosers_and_the_last_goes_through() {
+    // AMB-8 at BC04-B: the withdrawal is among the lower teams (the BC04-A winners),
+    // which CC-WITHDRAW does not cover. The CC teams still choose; the first takes
+    // the BC team left, the second goes through without a match.
+    let p = program();
+    let field = bc04_b_field(&p);
+    let (cc1, cc2, bc3, bc4) = (field[0], field[1], field[2], field[3]);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![bc3];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "bc04_b");
+    assert_eq!(s.positions, field);
+    assert_eq!(s.withdrawn, vec![bc3]);
+    assert_eq!(s.matches.len(), 1);
+    let m = &s.matches[0];
+    assert_eq!(
+        [m.home.min(m.away), m.home.max(m.away)],
+        [cc1.min(bc4), cc1.max(bc4)]
+    );
+    assert_eq!(s.byes, vec![cc2]);
+    assert_eq!(s.boards, Decimal::from(32));
+    assert_eq!(standing(&r, bc3), "withdrew at BC04-B");
+    let mut po = stage(&r, "bc_po34").positions.clone();
+    po.sort_unstable();
+    let mut expected = vec![cc2, m.winner];
+    expected.sort_unstable();
+    assert_eq!(po, expected);
+}
+
+#[test]
+fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
+    // Case A has "de båda BC-lagen" play each other; with one of them gone too the
+    // text has no rule.
+    let p = program();
+    let field = bc04_b_field(&p);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0], field[3]];
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Ok(o) => panic!("the run went on: {:?}", o.pending),
+        Err(e) => panic!("{e:?}"),
+    }
+}

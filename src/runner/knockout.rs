@@ -68,7 +68,10 @@ impl Runner<'_> {
             .unwrap_or(stage.boards);
         let specific = stage.late_withdrawal
             == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule);
-        let late_rules = specific && !at_draw.is_empty();
+        // CC-WITHDRAW A and B cover the upper group (the CC losers) only; a withdrawal
+        // among the lower group follows the stage's own clause (AMB-8).
+        let late_rules =
+            specific && late::upper_withdrawals(&at_draw, &positions, first_group, &stage.title)?;
         // Case C needs to know whom this stage's winners beat, whether or not case A
         // or B rearranged it.
         if specific

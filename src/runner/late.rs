@@ -76,6 +76,31 @@ pub(super) fn replace_withdrawn_winners(
     Ok(())
 }
 
+/// Whether any of the teams withdrawn at the draw is in the upper group (the first
+/// `upper_count` of `positions`), where the late-withdrawal rules apply. Withdrawals in
+/// both groups at once, or of a team not in the stage, have no rule.
+pub(super) fn upper_withdrawals(
+    withdrawn: &BTreeSet<TeamId>,
+    positions: &[TeamId],
+    upper_count: usize,
+    title: &str,
+) -> Result<bool, RunError> {
+    let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
+    if let Some(w) = withdrawn.iter().find(|w| !positions.contains(w)) {
+        return Err(RunError::Rule(format!(
+            "{w} withdraws at the draw of {title}, but it is not in {title}"
+        )));
+    }
+    let in_upper = withdrawn.iter().any(|w| upper.contains(w));
+    let in_lower = withdrawn.iter().any(|w| lower.contains(w));
+    if in_upper && in_lower {
+        return Err(RunError::Rule(format!(
+            "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
+        )));
+    }
+    Ok(in_upper)
+}
+
 impl Runner<'_> {
     /// Teams in turn choose among candidates, asking the source; the last chooser
     /// gets the team left over and choosers without a candidate go through.
