@@ -424,3 +424,22 @@ fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
         Err(e) => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
+    // The team beaten in BC04-B had itself withdrawn after the draw: it cannot take
+    // over the place in the play-off, and the text names no one else (AMB-13).
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let mut source = Scripted::new("bc04_b");
+    source.after_draw = vec![m.home];
+    source.later_at_draw = Some(("bc_po34", vec![m.away]));
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Ok(o) => panic!("the run went on: {:?}", o.pending),
+        Err(e) => panic!("{e:?}"),
+    }
+}

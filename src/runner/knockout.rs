@@ -83,6 +83,7 @@ impl Runner<'_> {
                 next,
                 played: true,
                 beaten: BTreeMap::new(),
+                beaten_withdrew: BTreeSet::new(),
                 shared: late::place_label(stage.losers),
             });
         }
@@ -283,6 +284,9 @@ impl Runner<'_> {
                 && f.stage == k
             {
                 f.beaten.insert(outcome.winner, outcome.loser);
+                if withdrawn.contains(&outcome.loser) {
+                    f.beaten_withdrew.insert(outcome.loser);
+                }
             }
             self.send(
                 stage.winners,

@@ -27,6 +27,8 @@ pub(super) struct Feeder {
     pub played: bool,
     /// Each winner and the team it beat.
     pub beaten: BTreeMap<TeamId, TeamId>,
+    /// Beaten teams that had withdrawn after the draw (they lost by walkover).
+    pub beaten_withdrew: BTreeSet<TeamId>,
     /// The place its losers share, as a standing (`5/6`).
     pub shared: String,
 }
@@ -66,6 +68,11 @@ pub(super) fn replace_withdrawn_winners(
                 "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
             )));
         };
+        if feeder.beaten_withdrew.contains(loser) {
+            return Err(RunError::Rule(format!(
+                "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
+            )));
+        }
         let Some(slot) = positions.iter_mut().find(|t| *t == w) else {
             return Err(RunError::Rule(format!("{w} is not in {title}")));
         };
@@ -254,6 +261,7 @@ impl Runner<'_> {
             next,
             played,
             beaten: BTreeMap::new(),
+            beaten_withdrew: BTreeSet::new(),
             shared,
         });
         Ok(drawn)
