@@ -443,3 +443,32 @@ fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
         Err(e) => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
+    // "Senare avhopp räknas som walk over", and BC04-B's losers "benämns femte-/
+    // sjättepristagare": the team that withdrew after the draw lost a walkover, so it
+    // shares 5/6 (bc_walkover_loser_reading).
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let mut source = Scripted::new("bc04_b");
+    source.after_draw = vec![m.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let w = &stage(&r, "bc04_b").matches[0];
+    assert_eq!((w.winner, w.decided_by.as_str()), (m.away, "walkover"));
+    assert_eq!(standing(&r, m.home), "5/6");
+    let shared = r.places.iter().filter(|l| l.standing == "5/6").count();
+    assert_eq!(shared, 2);
+    // Before the play-off a walkover loser is still out where it withdrew.
+    let plain16 = run(&p, "cup", 64, &options(), &mut Scripted::new("bc16_b"))
+        .unwrap()
+        .report;
+    let m16 = stage(&plain16, "bc16_b").matches[0].clone();
+    let mut source = Scripted::new("bc16_b");
+    source.after_draw = vec![m16.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert_eq!(standing(&r, m16.home), "withdrew at BC16-B");
+}

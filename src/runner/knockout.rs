@@ -296,8 +296,12 @@ impl Runner<'_> {
                 finals,
                 &stage.title,
             );
-            // A team that withdrew is out where it withdrew; it plays on nowhere.
-            if withdrawn.contains(&outcome.loser) {
+            // A team that withdrew plays on nowhere: it is out where it withdrew, or,
+            // where the stage's losers take a place, it lost the walkover and shares
+            // that place (bc_walkover_loser_reading).
+            if withdrawn.contains(&outcome.loser)
+                && !matches!(stage.losers, plan::Target::Place(..))
+            {
                 finals.insert(outcome.loser, format!("withdrew at {}", stage.title));
             } else {
                 self.send(
