@@ -138,43 +138,19 @@ impl Runner<'_> {
                     }
                 }
                 DrawKind::Choice if !absent.is_empty() => {
-                    // Absent captains lose their turn (CC-ABSENT); the choices come in the
-                    // order they were made.
-                    let (upper, lower) = crate::engine::knockout::draw::split_halves(&positions)
-                        .map_err(rule_err)?;
-                    let Some(made) = source.choices_in_order(&stage.name) else {
-                        return Ok(Some(Pending {
-                            next: format!(
-                                "{}: the captains' choices, in the order made",
-                                stage.title
-                            ),
-                        }));
-                    };
-                    let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
-                    let made: Vec<(TeamId, TeamId)> = made
-                        .into_iter()
-                        .map(|(a, b)| (TeamId(a), TeamId(b)))
-                        .collect();
-                    choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
-                    match run_choice_with_absentees(
-                        &upper,
-                        &lower,
-                        &arrivals,
-                        &made,
+                    match self.absent_choice(
+                        &stage.name,
+                        &stage.title,
+                        &positions,
+                        absent,
                         book,
-                        &AbsentChoiceRules {
-                            numbering: self.plan.table_numbers,
-                            ..AbsentChoiceRules::default()
-                        },
-                    ) {
-                        Ok(outcome) => outcome,
-                        // Not every choice is in yet: that is what comes next.
-                        Err(crate::engine::knockout::KnockoutError::ChoiceIncomplete(team)) => {
-                            return Ok(Some(Pending {
-                                next: format!("{}: team {} to choose", stage.title, team.0),
-                            }));
+                        source,
+                    )? {
+                        Ok((outcome, made)) => {
+                            choices = made;
+                            outcome
                         }
-                        Err(e) => return Err(rule_err(e)),
+                        Err(pending) => return Ok(Some(pending)),
                     }
                 }
                 DrawKind::Choice | DrawKind::RankedChoice => {
@@ -343,5 +319,66 @@ impl Runner<'_> {
             matches,
         });
         Ok(None)
+    }
+
+    /// A choice with absent captains (CC-ABSENT): they lose their turn, so the choices
+    /// come all at once, in the order made. While a captain present still has to
+    /// choose, the source is asked for that choice; without it, the run waits for it.
+    fn absent_choice(
+        &self,
+        stage: &str,
+        title: &str,
+        positions: &[TeamId],
+        absent: Vec<(u32, crate::engine::knockout::absent::Arrival)>,
+        book: &RankingBook,
+        source: &mut dyn Source,
+    ) -> Result<late::Drawn, RunError> {
+        let (upper, lower) =
+            crate::engine::knockout::draw::split_halves(positions).map_err(rule_err)?;
+        let Some(made) = source.choices_in_order(stage) else {
+            return Ok(Err(Pending {
+                next: format!("{title}: the captains' choices, in the order made"),
+            }));
+        };
+        let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
+        let mut made: Vec<(TeamId, TeamId)> = made
+            .into_iter()
+            .map(|(a, b)| (TeamId(a), TeamId(b)))
+            .collect();
+        let rules = AbsentChoiceRules {
+            numbering: self.plan.table_numbers,
+            ..AbsentChoiceRules::default()
+        };
+        // Each round either ends or adds a choice; there are at most as many choices
+        // as choosers.
+        for _ in 0..=upper.len() {
+            match run_choice_with_absentees(&upper, &lower, &arrivals, &made, book, &rules) {
+                Ok(outcome) => {
+                    let made = made.iter().map(|(a, b)| (a.0, b.0)).collect();
+                    return Ok(Ok((outcome, made)));
+                }
+                // Not every choice is in yet: ask for the next one.
+                Err(crate::engine::knockout::KnockoutError::ChoiceIncomplete(team)) => {
+                    let candidates: Vec<u32> = lower
+                        .iter()
+                        .filter(|t| !made.iter().any(|(_, c)| c == *t))
+                        .map(|t| t.0)
+                        .collect();
+                    let Some(chosen) = source.choice(stage, team.0, &candidates) else {
+                        return Ok(Err(Pending {
+                            next: format!(
+                                "{title}: team {} to choose among {candidates:?}",
+                                team.0
+                            ),
+                        }));
+                    };
+                    made.push((team, TeamId(chosen)));
+                }
+                Err(e) => return Err(rule_err(e)),
+            }
+        }
+        Err(RunError::Rule(format!(
+            "{title}: the choice of opponents did not end after every captain chose"
+        )))
     }
 }
