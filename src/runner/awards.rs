@@ -148,7 +148,7 @@ impl Runner<'_> {
         Ok(match method {
             None => None,
             Some(plan::Seating::AwayFirst) => {
-                Some(format!("team {} (away) sits first", sides.away.0))
+                Some(format!("team {} (away) sits first", sides.sits_first().0))
             }
             Some(plan::Seating::SegmentChoice) => {
                 match source.segment_picks(&stage.name, sides.home.0, sides.away.0) {

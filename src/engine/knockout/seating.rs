@@ -8,7 +8,6 @@
 //!
 //! Which match length uses which method is the edition's data. Who is home is a reading
 //! ([`HomeReading`]): the regulations name the home team only in some matches.
-//! [`check_segment_assignment`] lets the rules checker test a worked example against the rule.
 
 use super::draw::Pairing;
 use super::ranking::{RankingBook, TieOrder};
@@ -90,56 +89,6 @@ pub fn assign_segments(
     ]))
 }
 
-/// How a claimed segment assignment compares with the rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatingCheck {
-    /// The assignment the rule gives for the same picks.
-    pub expected: BTreeMap<u32, TeamId>,
-    /// Claims that disagree with the rule: (segment, team claimed, team by the rule).
-    pub wrong: Vec<(u32, TeamId, TeamId)>,
-    /// Segments the claim gives to no team.
-    pub missing: Vec<u32>,
-}
-
-impl SeatingCheck {
-    /// True when the claim gives every segment, each to the team the rule gives it.
-    pub fn follows_rule(&self) -> bool {
-        self.wrong.is_empty() && self.missing.is_empty()
-    }
-}
-
-/// Checks a claimed assignment, given as (segment, team) statements in the order they are
-/// made, against the rule for the same two picks.
-pub fn check_segment_assignment(
-    sides: Sides,
-    pairs: [[u32; 2]; 2],
-    home_pick: u32,
-    away_pick: u32,
-    claimed: &[(u32, TeamId)],
-) -> Result<SeatingCheck> {
-    let expected = assign_segments(sides, pairs, home_pick, away_pick)?;
-    let mut wrong = Vec::new();
-    for (segment, team) in claimed {
-        let by_rule = expected
-            .get(segment)
-            .copied()
-            .ok_or(KnockoutError::BadSegment(*segment))?;
-        if by_rule != *team {
-            wrong.push((*segment, *team, by_rule));
-        }
-    }
-    let missing = expected
-        .keys()
-        .copied()
-        .filter(|s| !claimed.iter().any(|(c, _)| c == s))
-        .collect();
-    Ok(SeatingCheck {
-        expected,
-        wrong,
-        missing,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,18 +108,6 @@ mod tests {
         // A (home) picks 3, B gets 4, B picks 1, so A gets 2 (item 30: the text says 1).
         let seats = assign_segments(sides(), PAIRS, 3, 1).unwrap();
         assert_eq!(seats, BTreeMap::from([(1, B), (2, A), (3, A), (4, B)]));
-    }
-
-    #[test]
-    fn the_checker_flags_the_document_example() {
-        let as_written = [(3, A), (4, B), (1, B), (1, A)];
-        let check = check_segment_assignment(sides(), PAIRS, 3, 1, &as_written).unwrap();
-        assert!(!check.follows_rule());
-        assert_eq!(check.wrong, vec![(1, A, B)]);
-        assert_eq!(check.missing, vec![2]);
-        let corrected = [(3, A), (4, B), (1, B), (2, A)];
-        let check = check_segment_assignment(sides(), PAIRS, 3, 1, &corrected).unwrap();
-        assert!(check.follows_rule());
     }
 
     #[test]
