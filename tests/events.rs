@@ -736,3 +736,37 @@ fn a_result_for_a_match_decided_by_walkover_is_reported() {
     let (ran, _) = run_text("walkover.toml", &text);
     assert_eq!(codes(&ran), ["E0710"]);
 }
+
+#[test]
+fn absent_captains_before_any_choice_stop_at_whose_turn_it_is() {
+    // CC-ABSENT: team 1 is absent, so team 8 chooses first. With no choice given yet
+    // the run stops there, cleanly, and says so.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let cut = text.find("[[stage]]").unwrap();
+    let text = format!(
+        "{}[[stage]]\nname = \"sf\"\nabsent = [\"1\"]\n",
+        &text[..cut]
+    );
+    let (ran, sources) = run_text("absent.toml", &text);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    match ran.next {
+        Some(Next::Choice {
+            chooser,
+            candidates,
+            ..
+        }) => assert_eq!((chooser, candidates), (8, vec![4, 7])),
+        other => panic!("{other:?}"),
+    }
+    // One choice in: the absent captain, never arriving, gets the team left over.
+    let text = text.replace(
+        "absent = [\"1\"]\n",
+        "absent = [\"1\"]\nchoices = [\"8>4\"]\n",
+    );
+    let (ran, sources) = run_text("absent.toml", &text);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert!(
+        matches!(ran.next, Some(Next::Results { ref stage, .. }) if stage.as_deref() == Some("sf")),
+        "{:?}",
+        ran.next
+    );
+}

@@ -385,3 +385,96 @@ fn with_tables_in_the_order_of_choices_an_absent_captain_plays_at_the_last_table
         .clone();
     assert_eq!(m.table, 8, "the absent team's match was settled last");
 }
+
+#[test]
+fn a_bc04_a_winner_withdrawing_at_the_bc04_b_draw_leaves_the_choosers_and_the_last_goes_through() {
+    // AMB-8 at BC04-B: the withdrawal is among the lower teams (the BC04-A winners),
+    // which CC-WITHDRAW does not cover. The CC teams still choose; the first takes
+    // the BC team left, the second goes through without a match.
+    let p = program();
+    let field = bc04_b_field(&p);
+    let (cc1, cc2, bc3, bc4) = (field[0], field[1], field[2], field[3]);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![bc3];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "bc04_b");
+    assert_eq!(s.positions, field);
+    assert_eq!(s.withdrawn, vec![bc3]);
+    assert_eq!(s.matches.len(), 1);
+    let m = &s.matches[0];
+    assert_eq!(
+        [m.home.min(m.away), m.home.max(m.away)],
+        [cc1.min(bc4), cc1.max(bc4)]
+    );
+    assert_eq!(s.byes, vec![cc2]);
+    assert_eq!(s.boards, Decimal::from(32));
+    assert_eq!(standing(&r, bc3), "withdrew at BC04-B");
+    let mut po = stage(&r, "bc_po34").positions.clone();
+    po.sort_unstable();
+    let mut expected = vec![cc2, m.winner];
+    expected.sort_unstable();
+    assert_eq!(po, expected);
+}
+
+#[test]
+fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
+    // Case A has "de båda BC-lagen" play each other; with one of them gone too the
+    // text has no rule.
+    let p = program();
+    let field = bc04_b_field(&p);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0], field[3]];
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Ok(o) => panic!("the run went on: {:?}", o.pending),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
+    // The team beaten in BC04-B had itself withdrawn after the draw: it cannot take
+    // over the place in the play-off, and the text names no one else (AMB-13).
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let mut source = Scripted::new("bc04_b");
+    source.after_draw = vec![m.home];
+    source.later_at_draw = Some(("bc_po34", vec![m.away]));
+    match run(&p, "cup", 64, &options(), &mut source) {
+        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Ok(o) => panic!("the run went on: {:?}", o.pending),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
+    // "Senare avhopp räknas som walk over", and BC04-B's losers "benämns femte-/
+    // sjättepristagare": the team that withdrew after the draw lost a walkover, so it
+    // shares 5/6 (bc_walkover_loser_reading).
+    let p = program();
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let mut source = Scripted::new("bc04_b");
+    source.after_draw = vec![m.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let w = &stage(&r, "bc04_b").matches[0];
+    assert_eq!((w.winner, w.decided_by.as_str()), (m.away, "walkover"));
+    assert_eq!(standing(&r, m.home), "5/6");
+    let shared = r.places.iter().filter(|l| l.standing == "5/6").count();
+    assert_eq!(shared, 2);
+    // Before the play-off a walkover loser is still out where it withdrew.
+    let plain16 = run(&p, "cup", 64, &options(), &mut Scripted::new("bc16_b"))
+        .unwrap()
+        .report;
+    let m16 = stage(&plain16, "bc16_b").matches[0].clone();
+    let mut source = Scripted::new("bc16_b");
+    source.after_draw = vec![m16.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert_eq!(standing(&r, m16.home), "withdrew at BC16-B");
+}

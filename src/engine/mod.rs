@@ -1,9 +1,9 @@
 //! Generic competition-engine primitives. Nothing here knows an edition: every scale, score
 //! and count arrives as data from the rules.
 
-pub mod knockout;
+pub(crate) mod knockout;
 pub mod rng;
-pub mod round_robin;
-pub mod scoring;
-pub mod standings;
+pub(crate) mod round_robin;
+pub(crate) mod scoring;
+pub(crate) mod standings;
 pub mod swiss;

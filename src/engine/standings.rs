@@ -185,11 +185,6 @@ impl<T: Clone + Ord> Standings<T> {
         self.teams.get(team)
     }
 
-    /// All records, by team id.
-    pub fn records(&self) -> &BTreeMap<T, TeamRecord<T>> {
-        &self.teams
-    }
-
     fn get(&self, team: &T) -> Result<&TeamRecord<T>, StandingsError<T>> {
         self.teams
             .get(team)

@@ -128,9 +128,10 @@ impl Runner<'_> {
             }
         };
         match method {
-            SeatingMethod::AwaySitsFirst => {
-                Ok(Some(format!("team {} (away) sits first", sides.away.0)))
-            }
+            SeatingMethod::AwaySitsFirst => Ok(Some(format!(
+                "team {} (away) sits first",
+                sides.sits_first().0
+            ))),
             SeatingMethod::NoRule => Err(RunError::Rule(format!(
                 "the document has no seating rule for a match of {} boards",
                 boards.normalize()

@@ -69,7 +69,10 @@ impl Runner<'_> {
             .unwrap_or(stage.boards);
         let specific = stage.late_withdrawal
             == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule);
-        let late_rules = specific && !at_draw.is_empty();
+        // CC-WITHDRAW A and B cover the upper group (the CC losers) only; a withdrawal
+        // among the lower group follows the stage's own clause (AMB-8).
+        let late_rules =
+            specific && late::upper_withdrawals(&at_draw, &positions, first_group, &stage.title)?;
         // Case C needs to know whom this stage's winners beat, whether or not case A
         // or B rearranged it.
         if specific
@@ -81,6 +84,7 @@ impl Runner<'_> {
                 next,
                 played: true,
                 beaten: BTreeMap::new(),
+                beaten_withdrew: BTreeSet::new(),
                 shared: late::place_label(stage.losers),
             });
         }
@@ -135,43 +139,19 @@ impl Runner<'_> {
                     }
                 }
                 DrawKind::Choice if !absent.is_empty() => {
-                    // Absent captains lose their turn (CC-ABSENT); the choices come in the
-                    // order they were made.
-                    let (upper, lower) = crate::engine::knockout::draw::split_halves(&positions)
-                        .map_err(rule_err)?;
-                    let Some(made) = source.choices_in_order(&stage.name) else {
-                        return Ok(Some(Pending {
-                            next: format!(
-                                "{}: the captains' choices, in the order made",
-                                stage.title
-                            ),
-                        }));
-                    };
-                    let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
-                    let made: Vec<(TeamId, TeamId)> = made
-                        .into_iter()
-                        .map(|(a, b)| (TeamId(a), TeamId(b)))
-                        .collect();
-                    choices = made.iter().map(|(a, b)| (a.0, b.0)).collect();
-                    match run_choice_with_absentees(
-                        &upper,
-                        &lower,
-                        &arrivals,
-                        &made,
+                    match self.absent_choice(
+                        &stage.name,
+                        &stage.title,
+                        &positions,
+                        absent,
                         book,
-                        &AbsentChoiceRules {
-                            numbering: self.plan.table_numbers,
-                            ..AbsentChoiceRules::default()
-                        },
-                    ) {
-                        Ok(outcome) => outcome,
-                        // Not every choice is in yet: that is what comes next.
-                        Err(crate::engine::knockout::KnockoutError::ChoiceIncomplete(team)) => {
-                            return Ok(Some(Pending {
-                                next: format!("{}: team {} to choose", stage.title, team.0),
-                            }));
+                        source,
+                    )? {
+                        Ok((outcome, made)) => {
+                            choices = made;
+                            outcome
                         }
-                        Err(e) => return Err(rule_err(e)),
+                        Err(pending) => return Ok(Some(pending)),
                     }
                 }
                 DrawKind::Choice | DrawKind::RankedChoice => {
@@ -281,6 +261,9 @@ impl Runner<'_> {
                 && f.stage == k
             {
                 f.beaten.insert(outcome.winner, outcome.loser);
+                if withdrawn.contains(&outcome.loser) {
+                    f.beaten_withdrew.insert(outcome.loser);
+                }
             }
             self.send(
                 stage.winners,
@@ -290,8 +273,12 @@ impl Runner<'_> {
                 finals,
                 &stage.title,
             );
-            // A team that withdrew is out where it withdrew; it plays on nowhere.
-            if withdrawn.contains(&outcome.loser) {
+            // A team that withdrew plays on nowhere: it is out where it withdrew, or,
+            // where the stage's losers take a place, it lost the walkover and shares
+            // that place (bc_walkover_loser_reading).
+            if withdrawn.contains(&outcome.loser)
+                && !matches!(stage.losers, plan::Target::Place(..))
+            {
                 finals.insert(outcome.loser, format!("withdrew at {}", stage.title));
             } else {
                 self.send(
@@ -333,5 +320,66 @@ impl Runner<'_> {
             matches,
         });
         Ok(None)
+    }
+
+    /// A choice with absent captains (CC-ABSENT): they lose their turn, so the choices
+    /// come all at once, in the order made. While a captain present still has to
+    /// choose, the source is asked for that choice; without it, the run waits for it.
+    fn absent_choice(
+        &self,
+        stage: &str,
+        title: &str,
+        positions: &[TeamId],
+        absent: Vec<(u32, crate::engine::knockout::absent::Arrival)>,
+        book: &RankingBook,
+        source: &mut dyn Source,
+    ) -> Result<late::Drawn, RunError> {
+        let (upper, lower) =
+            crate::engine::knockout::draw::split_halves(positions).map_err(rule_err)?;
+        let Some(made) = source.choices_in_order(stage) else {
+            return Ok(Err(Pending {
+                next: format!("{title}: the captains' choices, in the order made"),
+            }));
+        };
+        let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
+        let mut made: Vec<(TeamId, TeamId)> = made
+            .into_iter()
+            .map(|(a, b)| (TeamId(a), TeamId(b)))
+            .collect();
+        let rules = AbsentChoiceRules {
+            numbering: self.plan.table_numbers,
+            ..AbsentChoiceRules::default()
+        };
+        // Each round either ends or adds a choice; there are at most as many choices
+        // as choosers.
+        for _ in 0..=upper.len() {
+            match run_choice_with_absentees(&upper, &lower, &arrivals, &made, book, &rules) {
+                Ok(outcome) => {
+                    let made = made.iter().map(|(a, b)| (a.0, b.0)).collect();
+                    return Ok(Ok((outcome, made)));
+                }
+                // Not every choice is in yet: ask for the next one.
+                Err(crate::engine::knockout::KnockoutError::ChoiceIncomplete(team)) => {
+                    let candidates: Vec<u32> = lower
+                        .iter()
+                        .filter(|t| !made.iter().any(|(_, c)| c == *t))
+                        .map(|t| t.0)
+                        .collect();
+                    let Some(chosen) = source.choice(stage, team.0, &candidates) else {
+                        return Ok(Err(Pending {
+                            next: format!(
+                                "{title}: team {} to choose among {candidates:?}",
+                                team.0
+                            ),
+                        }));
+                    };
+                    made.push((team, TeamId(chosen)));
+                }
+                Err(e) => return Err(rule_err(e)),
+            }
+        }
+        Err(RunError::Rule(format!(
+            "{title}: the choice of opponents did not end after every captain chose"
+        )))
     }
 }

@@ -27,6 +27,8 @@ pub(super) struct Feeder {
     pub played: bool,
     /// Each winner and the team it beat.
     pub beaten: BTreeMap<TeamId, TeamId>,
+    /// Beaten teams that had withdrawn after the draw (they lost by walkover).
+    pub beaten_withdrew: BTreeSet<TeamId>,
     /// The place its losers share, as a standing (`5/6`).
     pub shared: String,
 }
@@ -66,6 +68,11 @@ pub(super) fn replace_withdrawn_winners(
                 "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
             )));
         };
+        if feeder.beaten_withdrew.contains(loser) {
+            return Err(RunError::Rule(format!(
+                "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
+            )));
+        }
         let Some(slot) = positions.iter_mut().find(|t| *t == w) else {
             return Err(RunError::Rule(format!("{w} is not in {title}")));
         };
@@ -74,6 +81,31 @@ pub(super) fn replace_withdrawn_winners(
         finals.insert(*w, feeder.shared.clone());
     }
     Ok(())
+}
+
+/// Whether any of the teams withdrawn at the draw is in the upper group (the first
+/// `upper_count` of `positions`), where the late-withdrawal rules apply. Withdrawals in
+/// both groups at once, or of a team not in the stage, have no rule.
+pub(super) fn upper_withdrawals(
+    withdrawn: &BTreeSet<TeamId>,
+    positions: &[TeamId],
+    upper_count: usize,
+    title: &str,
+) -> Result<bool, RunError> {
+    let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
+    if let Some(w) = withdrawn.iter().find(|w| !positions.contains(w)) {
+        return Err(RunError::Rule(format!(
+            "{w} withdraws at the draw of {title}, but it is not in {title}"
+        )));
+    }
+    let in_upper = withdrawn.iter().any(|w| upper.contains(w));
+    let in_lower = withdrawn.iter().any(|w| lower.contains(w));
+    if in_upper && in_lower {
+        return Err(RunError::Rule(format!(
+            "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
+        )));
+    }
+    Ok(in_upper)
 }
 
 impl Runner<'_> {
@@ -229,6 +261,7 @@ impl Runner<'_> {
             next,
             played,
             beaten: BTreeMap::new(),
+            beaten_withdrew: BTreeSet::new(),
             shared,
         });
         Ok(drawn)

@@ -2,9 +2,8 @@
 //! candidates; the last chooser gets the team left over.
 //!
 //! The order of the choosers and of the candidates is the caller's: "the upper half chooses
-//! among the lower half" of one sorted field ([`ChoiceDraw::upper_half_chooses`]), or positions
-//! built by origin — one group choosing among another, each sorted on its own
-//! ([`ChoiceDraw::new`]). Every choice is checked (turn, candidate, not yet taken) so a
+//! among the lower half" of one sorted field, or positions built by origin — one group
+//! choosing among another, each sorted on its own ([`ChoiceDraw::new`]). Every choice is checked (turn, candidate, not yet taken) so a
 //! director's record of the captains' meeting can be validated as it is entered.
 //!
 //! When a chooser faces a single candidate it takes it without choosing. When there are more
@@ -57,17 +56,6 @@ impl ChoiceDraw {
         Ok(draw)
     }
 
-    /// The upper half of a sorted field chooses, in order, among its lower half.
-    pub fn upper_half_chooses(sorted: &[TeamId], numbering: TableNumbering) -> Result<Self> {
-        let (upper, lower) = super::draw::split_halves(sorted)?;
-        Self::new(upper, lower, numbering)
-    }
-
-    /// The choosers, in turn order.
-    pub fn choosers(&self) -> &[TeamId] {
-        &self.choosers
-    }
-
     /// The first chooser in order that has not chosen, while candidates are left.
     pub fn next_chooser(&self) -> Option<TeamId> {
         if self.remaining_candidates().is_empty() {
@@ -91,11 +79,6 @@ impl ChoiceDraw {
             .copied()
             .filter(|c| !self.taken_by.contains_key(c))
             .collect()
-    }
-
-    /// True when no further choice can be made.
-    pub fn is_finished(&self) -> bool {
-        self.next_chooser().is_none()
     }
 
     /// Records that `chooser` chose `chosen`, in turn. Re-entering a choice the procedure
@@ -192,35 +175,22 @@ impl ChoiceDraw {
     }
 }
 
-/// Runs a whole choice from the captains' choices in the order they were made.
-pub fn run_choice(
-    choosers: Vec<TeamId>,
-    candidates: Vec<TeamId>,
-    choices: &[(TeamId, TeamId)],
-    numbering: TableNumbering,
-) -> Result<DrawOutcome> {
-    let mut draw = ChoiceDraw::new(choosers, candidates, numbering)?;
-    for (chooser, chosen) in choices {
-        draw.choose(*chooser, *chosen)?;
-    }
-    draw.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use crate::engine::knockout::test_support::{ids, p, t};
+    use crate::engine::knockout::test_support::{ids, p, run_choice, t};
 
     #[test]
     fn upper_half_chooses_and_the_last_gets_the_leftover() {
         let sorted = ids(&[1, 2, 3, 4, 5, 6, 7, 8]);
         let choices = [(t(1), t(6)), (t(2), t(8)), (t(3), t(5))];
-        let mut draw = ChoiceDraw::upper_half_chooses(&sorted, TableNumbering::default()).unwrap();
+        let (upper, lower) = crate::engine::knockout::draw::split_halves(&sorted).unwrap();
+        let mut draw = ChoiceDraw::new(upper, lower, TableNumbering::default()).unwrap();
         for (c, x) in choices {
             draw.choose(c, x).unwrap();
         }
-        assert!(draw.is_finished());
+        assert_eq!(draw.next_chooser(), None);
         let out = draw.finish().unwrap();
         assert_eq!(
             out.pairings,

@@ -3,8 +3,8 @@
 //! A bracket draw takes a field already sorted best first (see
 //! [`RankingBook::sort`](super::ranking::RankingBook::sort)) and pairs position 1 with
 //! position N, 2 with N−1, and so on. When the regulations build the positions from where the
-//! teams came from (one group above the other, each sorted on its own), the two groups are
-//! paired best of the upper group against worst of the lower group.
+//! teams came from (one group above the other, each sorted on its own), that pairs the best
+//! of the upper group against the worst of the lower group.
 
 use super::{KnockoutError, Result, TeamId};
 use serde::{Deserialize, Serialize};
@@ -42,19 +42,6 @@ pub fn brackets(sorted: &[TeamId]) -> Result<Vec<Pairing>> {
         return Err(KnockoutError::OddField(sorted.len()));
     }
     let (upper, lower) = sorted.split_at(sorted.len() / 2);
-    pair_across(upper, lower)
-}
-
-/// Pairs two groups, each sorted best first: the best of `upper` meets the worst of `lower`,
-/// the second best the second worst, and so on.
-pub fn brackets_across(upper: &[TeamId], lower: &[TeamId]) -> Result<Vec<Pairing>> {
-    super::ensure_distinct(upper.iter().chain(lower))?;
-    if upper.len() != lower.len() {
-        return Err(KnockoutError::GroupSizeMismatch {
-            upper: upper.len(),
-            lower: lower.len(),
-        });
-    }
     pair_across(upper, lower)
 }
 
@@ -109,11 +96,11 @@ mod tests {
     }
 
     #[test]
-    fn brackets_across_two_groups_sorted_on_their_own() {
-        // Upper group ranked 1..4 by origin, lower group sorted on its own: best v worst.
-        let upper = [TeamId(9), TeamId(12), TeamId(14), TeamId(15)];
-        let lower = [TeamId(2), TeamId(21), TeamId(30), TeamId(40)];
-        let pairs = brackets_across(&upper, &lower).unwrap();
+    fn brackets_over_positions_by_origin_pair_the_groups_best_against_worst() {
+        // Upper group ranked 1..4 by origin, lower group sorted on its own after it: the
+        // best of the upper group meets the worst of the lower group.
+        let positions = [9, 12, 14, 15, 2, 21, 30, 40].map(TeamId);
+        let pairs = brackets(&positions).unwrap();
         assert_eq!(
             pairs,
             vec![p(1, 9, 40), p(2, 12, 30), p(3, 14, 21), p(4, 15, 2)]
@@ -123,10 +110,6 @@ mod tests {
     #[test]
     fn bad_fields_are_errors() {
         assert_eq!(brackets(&ids(1..=7)), Err(KnockoutError::OddField(7)));
-        assert_eq!(
-            brackets_across(&ids(1..=2), &ids(3..=5)),
-            Err(KnockoutError::GroupSizeMismatch { upper: 2, lower: 3 })
-        );
         assert_eq!(
             brackets(&[TeamId(1), TeamId(1)]),
             Err(KnockoutError::DuplicateTeam(TeamId(1)))

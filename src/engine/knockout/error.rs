@@ -13,13 +13,6 @@ pub enum KnockoutError {
     UnknownTeam(TeamId),
     /// Brackets pair teams two by two, so the field must be even.
     OddField(usize),
-    /// Two groups paired best-against-worst must be the same size.
-    GroupSizeMismatch {
-        /// Size of the group whose best team is paired first.
-        upper: usize,
-        /// Size of the group whose worst team is paired first.
-        lower: usize,
-    },
     /// A captain chose when another team had the turn.
     OutOfTurn {
         /// The team that tried to choose.
@@ -46,16 +39,6 @@ pub enum KnockoutError {
     NoRule(String),
     /// Both teams of a match withdrew, so the match has no winner.
     BothWithdrew(TeamId, TeamId),
-    /// A seating segment is not one of the match's segments, or was given twice.
-    BadSegment(u32),
-    /// A team was given two placements, or a place was given twice.
-    PlacedTwice(String),
-    /// A team has neither a place nor a stage where it went out.
-    NoStanding(TeamId),
-    /// A team that was drawn into a stage has no result or bye in it.
-    MissingResult(TeamId),
-    /// Places 1..k must all be given; this one is not.
-    PlaceUnfilled(u32),
 }
 
 impl fmt::Display for KnockoutError {
@@ -64,10 +47,6 @@ impl fmt::Display for KnockoutError {
             Self::DuplicateTeam(t) => write!(f, "{t} is listed more than once"),
             Self::UnknownTeam(t) => write!(f, "{t} is not part of this draw or match"),
             Self::OddField(n) => write!(f, "brackets need an even number of teams, got {n}"),
-            Self::GroupSizeMismatch { upper, lower } => write!(
-                f,
-                "the two groups must be the same size to pair best against worst, got {upper} and {lower}"
-            ),
             Self::OutOfTurn {
                 team,
                 expected: Some(e),
@@ -95,13 +74,6 @@ impl fmt::Display for KnockoutError {
             Self::NoRule(what) => write!(f, "no rule covers {what}"),
             Self::BothWithdrew(a, b) => {
                 write!(f, "{a} and {b} both withdrew, so the match has no winner")
-            }
-            Self::BadSegment(s) => write!(f, "segment {s} is not a free segment of this match"),
-            Self::PlacedTwice(what) => write!(f, "{what} is given more than once"),
-            Self::PlaceUnfilled(p) => write!(f, "place {p} is given to no team"),
-            Self::MissingResult(t) => write!(f, "{t} was drawn but has no result or bye"),
-            Self::NoStanding(t) => {
-                write!(f, "{t} has neither a place nor a stage where it went out")
             }
         }
     }

@@ -10,7 +10,8 @@
 //! - **neither plays on**: the feeder is not played, the two lower teams meet directly in a
 //!   (possibly longer) placement match, and the two upper teams share the feeder losers' place;
 //! - **a feeder winner withdraws**: it shares the feeder losers' place and the team it beat
-//!   takes its place in the placement match.
+//!   takes its place in the placement match (the runner applies this one at the placement
+//!   match's draw, since only then is it known).
 //!
 //! Where the feeder stage's own move-up clause also covers a single withdrawal, the edition
 //! picks which rule wins ([`LateWithdrawalReading`]). Under the move-up reading the team that
@@ -20,9 +21,8 @@
 //! The team that takes over a place (third case) takes the place only; the caller records no
 //! win for it, so its ranking is unchanged.
 
-use super::outcome::MatchOutcome;
 use super::withdrawal::{ChoicePositions, DrawWithdrawalRule, choice_positions};
-use super::{KnockoutError, Result, TeamId};
+use super::{Result, TeamId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -210,114 +210,12 @@ pub fn plan_late_withdrawals(
     })
 }
 
-/// The placement match and the shared place once the feeder stage is decided.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LateResolution {
-    /// One team of the placement match.
-    pub first: TeamId,
-    /// The other team of the placement match.
-    pub second: TeamId,
-    /// Length of the placement match.
-    pub boards: u32,
-    /// Teams sharing the feeder losers' place, in team order.
-    pub shared: Vec<TeamId>,
-    /// Teams recorded as withdrawn, sharing no place.
-    pub withdrawn: Vec<TeamId>,
-}
-
-/// Resolves the placement match from the feeder's results and byes, and applies the withdrawal
-/// of a feeder winner (`withdrawing_winner`): it shares the feeder losers' place and the team
-/// it beat takes its place.
-pub fn resolve_placement(
-    plan: &LatePlan,
-    feeder_results: &[MatchOutcome],
-    feeder_byes: &[TeamId],
-    withdrawing_winner: Option<TeamId>,
-) -> Result<LateResolution> {
-    check_feeder_teams(&plan.feeder, feeder_results, feeder_byes)?;
-    let mut results = feeder_results.to_vec();
-    let mut shared: BTreeSet<TeamId> = plan.shared.iter().copied().collect();
-    if let Some(w) = withdrawing_winner {
-        if feeder_byes.contains(&w) {
-            return Err(KnockoutError::NoRule(format!(
-                "the withdrawal of {w}, which reached the placement match without a match"
-            )));
-        }
-        let Some(result) = results.iter_mut().find(|r| r.winner == w) else {
-            return Err(KnockoutError::NoRule(format!(
-                "the withdrawal of {w}, which did not win a match of the feeder stage"
-            )));
-        };
-        // The beaten team takes over the place (not the ranking); the winner shares.
-        std::mem::swap(&mut result.winner, &mut result.loser);
-    }
-    for r in &results {
-        shared.insert(r.loser);
-    }
-    let winners: Vec<TeamId> = results.iter().map(|r| r.winner).collect();
-    let (first, second, boards) = match (&plan.placement, winners.as_slice(), feeder_byes) {
-        (PlacementPlan::FromFeeder { boards }, [a, b], []) => (*a, *b, *boards),
-        (PlacementPlan::FromFeeder { boards }, [a], [b]) => (*a, *b, *boards),
-        (PlacementPlan::FromFeeder { boards }, [], [a, b]) => (*a, *b, *boards),
-        (PlacementPlan::AgainstFeederWinner { team, boards }, [w], []) => (*team, *w, *boards),
-        (
-            PlacementPlan::Fixed {
-                first,
-                second,
-                boards,
-            },
-            [],
-            [],
-        ) => (*first, *second, *boards),
-        _ => {
-            return Err(KnockoutError::NoRule(format!(
-                "a feeder stage with {} results and {} byes in this case",
-                feeder_results.len(),
-                feeder_byes.len()
-            )));
-        }
-    };
-    Ok(LateResolution {
-        first,
-        second,
-        boards,
-        shared: shared.into_iter().collect(),
-        withdrawn: plan.withdrawn.clone(),
-    })
-}
-
-/// The feeder's results and byes must name exactly the teams the plan put in the feeder.
-fn check_feeder_teams(feeder: &Feeder, results: &[MatchOutcome], byes: &[TeamId]) -> Result<()> {
-    let expected: BTreeSet<TeamId> = match feeder {
-        Feeder::Choice { positions, .. } => positions
-            .choosers
-            .iter()
-            .chain(&positions.candidates)
-            .copied()
-            .collect(),
-        Feeder::Fixed { first, second, .. } => BTreeSet::from([*first, *second]),
-        Feeder::NotPlayed => BTreeSet::new(),
-    };
-    let given: Vec<TeamId> = results
-        .iter()
-        .flat_map(|r| [r.winner, r.loser])
-        .chain(byes.iter().copied())
-        .collect();
-    super::ensure_distinct(&given)?;
-    if let Some(stranger) = given.iter().find(|t| !expected.contains(t)) {
-        return Err(KnockoutError::UnknownTeam(*stranger));
-    }
-    if let Some(missing) = expected.iter().find(|t| !given.contains(t)) {
-        return Err(KnockoutError::MissingResult(*missing));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::knockout::choice::{TableNumbering, run_choice};
-    use crate::engine::knockout::outcome::Decision;
+    use crate::engine::knockout::KnockoutError;
+    use crate::engine::knockout::choice::TableNumbering;
+    use crate::engine::knockout::test_support::run_choice;
 
     fn t(n: u32) -> TeamId {
         TeamId(n)
@@ -343,14 +241,6 @@ mod tests {
         ]
     }
 
-    fn won(winner: u32, loser: u32) -> MatchOutcome {
-        MatchOutcome {
-            winner: t(winner),
-            loser: t(loser),
-            decision: Decision::Imps,
-        }
-    }
-
     fn plan(a: bool, b: bool, reading: LateWithdrawalReading) -> LatePlan {
         plan_late_withdrawals(upper(a, b), [t(3), t(4)], LENGTHS, reading).unwrap()
     }
@@ -366,14 +256,13 @@ mod tests {
             (positions.choosers.clone(), *boards),
             (vec![t(1), t(2)], 32)
         );
-        let r = resolve_placement(&p, &[won(1, 4), won(3, 2)], &[], None).unwrap();
-        assert_eq!((r.first, r.second, r.boards), (t(1), t(3), 32));
-        assert_eq!(r.shared, vec![t(2), t(4)]);
+        assert_eq!(p.placement, PlacementPlan::FromFeeder { boards: 32 });
+        assert!(p.shared.is_empty() && p.withdrawn.is_empty());
     }
 
     #[test]
     fn case_a_the_lower_teams_play_first() {
-        // Upper loser 2 withdraws: 3 v 4 over 32, the winner meets 1; the loser shares with 2.
+        // Upper loser 2 withdraws: 3 v 4 over 32, the winner meets 1; 2 shares the place.
         let p = plan(true, false, LateWithdrawalReading::SpecificRule);
         assert_eq!(p.case, LateCase::OneWithdraws);
         assert_eq!(
@@ -384,16 +273,21 @@ mod tests {
                 boards: 32
             }
         );
-        let r = resolve_placement(&p, &[won(4, 3)], &[], None).unwrap();
-        assert_eq!((r.first, r.second, r.boards), (t(1), t(4), 32));
-        assert_eq!(r.shared, vec![t(2), t(3)]);
-        assert!(r.withdrawn.is_empty());
+        assert_eq!(
+            p.placement,
+            PlacementPlan::AgainstFeederWinner {
+                team: t(1),
+                boards: 32
+            }
+        );
+        assert_eq!(p.shared, vec![t(2)]);
+        assert!(p.withdrawn.is_empty());
     }
 
     #[test]
     fn case_a_under_the_stage_move_up_reading() {
-        // Item 11, other reading: 1 and 3 choose, 1 gets 4, 3 goes straight to the placement
-        // match; 2 is recorded as withdrawn.
+        // Item 11, other reading: 2 and 3 choose, 2 gets 4, 3 goes straight to the placement
+        // match; 1 is recorded as withdrawn.
         let p = plan(false, true, LateWithdrawalReading::StageMoveUp);
         let Feeder::Choice { positions, .. } = &p.feeder else {
             panic!("expected a choice, got {:?}", p.feeder)
@@ -407,10 +301,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(draw.byes, vec![t(3)]);
-        let r = resolve_placement(&p, &[won(2, 4)], &draw.byes, None).unwrap();
-        assert_eq!((r.first, r.second), (t(2), t(3)));
-        assert_eq!(r.shared, vec![t(4)]);
-        assert_eq!(r.withdrawn, vec![t(1)]);
+        assert_eq!(p.placement, PlacementPlan::FromFeeder { boards: 32 });
+        assert!(p.shared.is_empty());
+        assert_eq!(p.withdrawn, vec![t(1)]);
     }
 
     #[test]
@@ -420,49 +313,27 @@ mod tests {
             (p.case, &p.feeder),
             (LateCase::BothWithdraw, &Feeder::NotPlayed)
         );
-        let r = resolve_placement(&p, &[], &[], None).unwrap();
-        assert_eq!((r.first, r.second, r.boards), (t(3), t(4), 64));
-        assert_eq!(r.shared, vec![t(1), t(2)]);
-    }
-
-    #[test]
-    fn case_c_a_feeder_winner_withdraws() {
-        // Regular feeder: 3 beat 2 and withdraws; 2 takes its place, 3 shares with 4.
-        let p = plan(true, true, LateWithdrawalReading::default());
-        let r = resolve_placement(&p, &[won(1, 4), won(3, 2)], &[], Some(t(3))).unwrap();
-        assert_eq!((r.first, r.second), (t(1), t(2)));
-        assert_eq!(r.shared, vec![t(3), t(4)]);
-        // With case A: 4 beat 3 and withdraws; 3 meets 1, 4 shares with 2.
-        let p = plan(true, false, LateWithdrawalReading::SpecificRule);
-        let r = resolve_placement(&p, &[won(4, 3)], &[], Some(t(4))).unwrap();
-        assert_eq!((r.first, r.second), (t(1), t(3)));
-        assert_eq!(r.shared, vec![t(2), t(4)]);
-    }
-
-    #[test]
-    fn feeder_results_must_match_the_plan() {
-        let p = plan(true, false, LateWithdrawalReading::SpecificRule);
         assert_eq!(
-            resolve_placement(&p, &[won(4, 2)], &[], None),
-            Err(KnockoutError::UnknownTeam(t(2)))
+            p.placement,
+            PlacementPlan::Fixed {
+                first: t(3),
+                second: t(4),
+                boards: 64
+            }
         );
-        assert_eq!(
-            resolve_placement(&p, &[], &[], None),
-            Err(KnockoutError::MissingResult(t(3)))
-        );
+        assert_eq!(p.shared, vec![t(1), t(2)]);
     }
 
     #[test]
-    fn case_c_without_a_beaten_team_has_no_rule() {
-        let p = plan(false, false, LateWithdrawalReading::default());
-        assert!(matches!(
-            resolve_placement(&p, &[], &[], Some(t(3))),
-            Err(KnockoutError::NoRule(_))
-        ));
-        let p = plan(false, true, LateWithdrawalReading::StageMoveUp);
-        assert!(matches!(
-            resolve_placement(&p, &[won(2, 4)], &[t(3)], Some(t(3))),
-            Err(KnockoutError::NoRule(_))
-        ));
+    fn a_team_twice_is_an_error() {
+        assert_eq!(
+            plan_late_withdrawals(
+                upper(true, false),
+                [t(3), t(1)],
+                LENGTHS,
+                LateWithdrawalReading::default()
+            ),
+            Err(KnockoutError::DuplicateTeam(t(1)))
+        );
     }
 }

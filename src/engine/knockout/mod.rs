@@ -17,7 +17,6 @@ pub mod draw;
 pub mod error;
 pub mod late_withdrawal;
 pub mod outcome;
-pub mod placement;
 pub mod ranking;
 pub mod seating;
 pub mod withdrawal;

@@ -148,11 +148,6 @@ impl RankingBook {
         Ok(self.get(team)?.qualification)
     }
 
-    /// All teams with their state, in team order.
-    pub fn iter(&self) -> impl Iterator<Item = (&TeamId, &TeamRanking)> {
-        self.teams.iter()
-    }
-
     /// Records that `winner` beat `loser` and applies inheritance. The loser keeps its own
     /// ranking. Returns the winner's ranking after the win.
     pub fn record_win(
@@ -341,7 +336,8 @@ mod tests {
     fn in_the_main_bracket_the_inherited_ranking_is_the_table_number() {
         // Item 3: with inheritance after every match, the winner at table p of a choice where
         // positions 1..4 choose among 5..8 ranks p, whoever won.
-        use crate::engine::knockout::choice::{TableNumbering, run_choice};
+        use crate::engine::knockout::choice::TableNumbering;
+        use crate::engine::knockout::test_support::run_choice;
         let mut b = book(&[1, 2, 3, 4, 5, 6, 7, 8]);
         let draw = run_choice(
             (1..=4).map(t).collect(),

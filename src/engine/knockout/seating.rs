@@ -1,20 +1,15 @@
-//! Seating rights in knockout matches: which team is home, and who has seating rights when.
+//! Home and away in knockout matches: which team is home, and which sits first.
 //!
-//! - In a short match the away team takes its seats first ([`Sides::sits_first`]).
-//! - In a long match split into four segments grouped in two pairs, the home team picks one
-//!   segment, the away team automatically gets the other segment of that pair, the away team
-//!   then picks one of the two remaining segments, and the home team gets the last
-//!   ([`assign_segments`]).
-//!
-//! Which match length uses which method is the edition's data. Who is home is a reading
-//! ([`HomeReading`]): the regulations name the home team only in some matches.
-//! [`check_segment_assignment`] lets the rules checker test a worked example against the rule.
+//! In a short match the away team takes its seats first ([`Sides::sits_first`]). Seating
+//! rights by segment in a long match are the edition's own rule (`segment_rights`), which
+//! the runner calls. Which match length uses which method is the edition's data too. Who is
+//! home is a reading ([`HomeReading`]): the regulations name the home team only in some
+//! matches.
 
 use super::draw::Pairing;
 use super::ranking::{RankingBook, TieOrder};
-use super::{KnockoutError, Result, TeamId};
+use super::{Result, TeamId};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Which team of a drawn match is home.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -54,92 +49,6 @@ pub fn home_and_away(pairing: &Pairing, book: &RankingBook, reading: HomeReading
     Ok(Sides { home, away })
 }
 
-/// Seating rights per segment of a long match: home picks `home_pick`, the away team gets the
-/// other segment of that pair, away picks `away_pick` among the other pair, home gets the last.
-/// `pairs` are the two pairs of segments (for example `[[1, 2], [3, 4]]`).
-pub fn assign_segments(
-    sides: Sides,
-    pairs: [[u32; 2]; 2],
-    home_pick: u32,
-    away_pick: u32,
-) -> Result<BTreeMap<u32, TeamId>> {
-    let [first, second] = pairs;
-    let mut seen = std::collections::BTreeSet::new();
-    if let Some(twice) = [first[0], first[1], second[0], second[1]]
-        .into_iter()
-        .find(|s| !seen.insert(*s))
-    {
-        return Err(KnockoutError::BadSegment(twice));
-    }
-    let (home_pair, other_pair) = if first.contains(&home_pick) {
-        (first, second)
-    } else if second.contains(&home_pick) {
-        (second, first)
-    } else {
-        return Err(KnockoutError::BadSegment(home_pick));
-    };
-    if !other_pair.contains(&away_pick) {
-        return Err(KnockoutError::BadSegment(away_pick));
-    }
-    let partner = |pair: [u32; 2], s: u32| if pair[0] == s { pair[1] } else { pair[0] };
-    Ok(BTreeMap::from([
-        (home_pick, sides.home),
-        (partner(home_pair, home_pick), sides.away),
-        (away_pick, sides.away),
-        (partner(other_pair, away_pick), sides.home),
-    ]))
-}
-
-/// How a claimed segment assignment compares with the rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatingCheck {
-    /// The assignment the rule gives for the same picks.
-    pub expected: BTreeMap<u32, TeamId>,
-    /// Claims that disagree with the rule: (segment, team claimed, team by the rule).
-    pub wrong: Vec<(u32, TeamId, TeamId)>,
-    /// Segments the claim gives to no team.
-    pub missing: Vec<u32>,
-}
-
-impl SeatingCheck {
-    /// True when the claim gives every segment, each to the team the rule gives it.
-    pub fn follows_rule(&self) -> bool {
-        self.wrong.is_empty() && self.missing.is_empty()
-    }
-}
-
-/// Checks a claimed assignment, given as (segment, team) statements in the order they are
-/// made, against the rule for the same two picks.
-pub fn check_segment_assignment(
-    sides: Sides,
-    pairs: [[u32; 2]; 2],
-    home_pick: u32,
-    away_pick: u32,
-    claimed: &[(u32, TeamId)],
-) -> Result<SeatingCheck> {
-    let expected = assign_segments(sides, pairs, home_pick, away_pick)?;
-    let mut wrong = Vec::new();
-    for (segment, team) in claimed {
-        let by_rule = expected
-            .get(segment)
-            .copied()
-            .ok_or(KnockoutError::BadSegment(*segment))?;
-        if by_rule != *team {
-            wrong.push((*segment, *team, by_rule));
-        }
-    }
-    let missing = expected
-        .keys()
-        .copied()
-        .filter(|s| !claimed.iter().any(|(c, _)| c == s))
-        .collect();
-    Ok(SeatingCheck {
-        expected,
-        wrong,
-        missing,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,46 +57,9 @@ mod tests {
 
     const A: TeamId = TeamId(1);
     const B: TeamId = TeamId(2);
-    const PAIRS: [[u32; 2]; 2] = [[1, 2], [3, 4]];
 
     fn sides() -> Sides {
         Sides { home: A, away: B }
-    }
-
-    #[test]
-    fn the_worked_example_follows_the_rule_not_the_text() {
-        // A (home) picks 3, B gets 4, B picks 1, so A gets 2 (item 30: the text says 1).
-        let seats = assign_segments(sides(), PAIRS, 3, 1).unwrap();
-        assert_eq!(seats, BTreeMap::from([(1, B), (2, A), (3, A), (4, B)]));
-    }
-
-    #[test]
-    fn the_checker_flags_the_document_example() {
-        let as_written = [(3, A), (4, B), (1, B), (1, A)];
-        let check = check_segment_assignment(sides(), PAIRS, 3, 1, &as_written).unwrap();
-        assert!(!check.follows_rule());
-        assert_eq!(check.wrong, vec![(1, A, B)]);
-        assert_eq!(check.missing, vec![2]);
-        let corrected = [(3, A), (4, B), (1, B), (2, A)];
-        let check = check_segment_assignment(sides(), PAIRS, 3, 1, &corrected).unwrap();
-        assert!(check.follows_rule());
-    }
-
-    #[test]
-    fn picks_must_be_free_segments() {
-        assert_eq!(
-            assign_segments(sides(), PAIRS, 5, 1),
-            Err(KnockoutError::BadSegment(5))
-        );
-        // Away may not pick the partner of home's pick: it already has it.
-        assert_eq!(
-            assign_segments(sides(), PAIRS, 3, 4),
-            Err(KnockoutError::BadSegment(4))
-        );
-        assert_eq!(
-            assign_segments(sides(), [[1, 2], [2, 3]], 1, 3),
-            Err(KnockoutError::BadSegment(2))
-        );
     }
 
     #[test]

@@ -20,3 +20,17 @@ pub(crate) fn p(table: u32, upper: u32, lower: u32) -> Pairing {
         lower: t(lower),
     }
 }
+
+/// Runs a whole choice from the captains' choices in the order they were made.
+pub(crate) fn run_choice(
+    choosers: Vec<TeamId>,
+    candidates: Vec<TeamId>,
+    choices: &[(TeamId, TeamId)],
+    numbering: super::choice::TableNumbering,
+) -> super::Result<super::DrawOutcome> {
+    let mut draw = super::choice::ChoiceDraw::new(choosers, candidates, numbering)?;
+    for (chooser, chosen) in choices {
+        draw.choose(*chooser, *chosen)?;
+    }
+    draw.finish()
+}

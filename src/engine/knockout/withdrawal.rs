@@ -1,5 +1,5 @@
-//! Withdrawals in the knockout stages before the final ones: at the time of a choice of
-//! opponents, and after the draw.
+//! Withdrawals in the knockout stages before the final ones, at the time of a choice of
+//! opponents.
 //!
 //! At the time of the choice, a stage's move-up clause keeps the number of choosers: the first
 //! k teams still in, in position order, choose; so a withdrawal among the choosers moves the
@@ -7,10 +7,9 @@
 //! through without a match ([`ChoiceDraw`](super::choice::ChoiceDraw) handles that). A stage
 //! whose text has no such clause reports any withdrawal as "no rule".
 //!
-//! After the draw a withdrawal is a walkover where the stage allows it, else "no rule".
+//! After the draw a withdrawal is a walkover
+//! ([`resolve_walkover`](super::outcome::resolve_walkover)) where the stage allows it.
 
-use super::draw::{DrawOutcome, Pairing};
-use super::outcome::{MatchOutcome, resolve_walkover};
 use super::{KnockoutError, Result, TeamId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -20,15 +19,6 @@ use std::collections::BTreeSet;
 pub enum DrawWithdrawalRule {
     /// The first `choosers` teams still in choose; the rest are chosen from.
     MoveUp,
-    /// The stage has no rule for it.
-    NoRule,
-}
-
-/// What a stage does with a withdrawal after its draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum AfterDrawWithdrawalRule {
-    /// The opponent wins by walkover.
-    Walkover,
     /// The stage has no rule for it.
     NoRule,
 }
@@ -72,55 +62,11 @@ pub fn choice_positions(
     })
 }
 
-/// A drawn stage after the withdrawals that came after its draw.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AfterDraw {
-    /// Matches still to be played, in table order.
-    pub to_play: Vec<Pairing>,
-    /// Matches decided by walkover, with their table.
-    pub walkovers: Vec<(u32, MatchOutcome)>,
-    /// Teams with a bye that withdrew: they simply leave the competition.
-    pub withdrawn_byes: Vec<TeamId>,
-}
-
-/// Applies withdrawals made after the draw: each becomes a walkover for the opponent.
-pub fn apply_after_draw(
-    draw: &DrawOutcome,
-    withdrawn: &BTreeSet<TeamId>,
-    rule: AfterDrawWithdrawalRule,
-) -> Result<AfterDraw> {
-    let in_draw = |t: &TeamId| {
-        draw.byes.contains(t) || draw.pairings.iter().any(|p| p.upper == *t || p.lower == *t)
-    };
-    if let Some(team) = withdrawn.iter().find(|t| !in_draw(t)) {
-        return Err(KnockoutError::UnknownTeam(*team));
-    }
-    if rule == AfterDrawWithdrawalRule::NoRule && !withdrawn.is_empty() {
-        return Err(KnockoutError::NoRule(
-            "a withdrawal after the draw at this stage".into(),
-        ));
-    }
-    let mut after = AfterDraw::default();
-    for pairing in &draw.pairings {
-        match resolve_walkover(pairing.upper, pairing.lower, withdrawn)? {
-            Some(outcome) => after.walkovers.push((pairing.table, outcome)),
-            None => after.to_play.push(*pairing),
-        }
-    }
-    after.withdrawn_byes = draw
-        .byes
-        .iter()
-        .copied()
-        .filter(|t| withdrawn.contains(t))
-        .collect();
-    Ok(after)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::knockout::choice::{TableNumbering, run_choice};
-    use crate::engine::knockout::outcome::Decision;
+    use crate::engine::knockout::choice::TableNumbering;
+    use crate::engine::knockout::test_support::run_choice;
 
     use crate::engine::knockout::test_support::{ids, p, t};
 
@@ -186,32 +132,5 @@ mod tests {
             choice_positions(&field(), 4, &stranger, DrawWithdrawalRule::MoveUp),
             Err(KnockoutError::UnknownTeam(t(9)))
         );
-    }
-
-    #[test]
-    fn a_later_withdrawal_is_a_walkover() {
-        let draw = DrawOutcome {
-            pairings: vec![p(1, 1, 8), p(2, 2, 7)],
-            byes: ids(&[5]),
-        };
-        let w = BTreeSet::from([t(7), t(5)]);
-        let after = apply_after_draw(&draw, &w, AfterDrawWithdrawalRule::Walkover).unwrap();
-        assert_eq!(after.to_play, vec![p(1, 1, 8)]);
-        assert_eq!(
-            after.walkovers,
-            vec![(
-                2,
-                MatchOutcome {
-                    winner: t(2),
-                    loser: t(7),
-                    decision: Decision::Walkover
-                }
-            )]
-        );
-        assert_eq!(after.withdrawn_byes, ids(&[5]));
-        assert!(matches!(
-            apply_after_draw(&draw, &w, AfterDrawWithdrawalRule::NoRule),
-            Err(KnockoutError::NoRule(_))
-        ));
     }
 }
