@@ -55,13 +55,6 @@ mod tests {
     use crate::engine::knockout::outcome::Decision;
     use crate::engine::knockout::ranking::RankingRules;
 
-    const A: TeamId = TeamId(1);
-    const B: TeamId = TeamId(2);
-
-    fn sides() -> Sides {
-        Sides { home: A, away: B }
-    }
-
     #[test]
     fn home_is_the_better_ranking_with_ties_on_qualification() {
         let mut book =
