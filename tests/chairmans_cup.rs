@@ -430,3 +430,24 @@ fn a_match_with_a_cancelled_board_is_scored_as_one_board_shorter() {
         );
     }
 }
+
+#[test]
+fn a_cancelled_board_on_the_editions_25_0_scale_stops_for_want_of_a_7_board_table() {
+    // The fouled match counts as 7 boards (CC-FOULED); no 25-0 table for 7 boards is
+    // published, so the run stops there instead of borrowing the 8-board column.
+    let p = program();
+    let mut fouled = Fouled {
+        sim: Simulation::new(64, 8),
+        first: None,
+    };
+    let options = Options {
+        seed: 8,
+        ..Options::default()
+    };
+    let err = run(&p, "cup", 64, &options, &mut fouled).unwrap_err();
+    let bfr::runner::RunError::NoVp(message, _) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(message.contains("over 7 boards"), "{message}");
+    assert!(message.contains("vp25_no_table"), "{message}");
+}
