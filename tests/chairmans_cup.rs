@@ -18,12 +18,10 @@ fn program() -> Program {
     loaded.checked.expect("the 2015 edition checks").program
 }
 
-/// The 25–0 table for 8 boards is not published anywhere we could verify, so the
-/// qualification runs on the edition's WBF 20-point formula (`--scale`).
+/// A whole cup on the edition's own scale (Gröna Hissen: the 8-board 25-0 table).
 fn simulate(program: &Program, teams: u32, seed: u64) -> Report {
     let options = Options {
         seed,
-        scale: Some("wbf20_result".into()),
         ..Options::default()
     };
     let mut source = Simulation::new(teams, seed);
@@ -209,18 +207,31 @@ fn fewer_than_sixty_four_teams_has_no_rule() {
 }
 
 #[test]
-fn the_editions_own_25_0_scale_stops_at_the_first_unknown_band() {
-    // The 8-board table has no verified rows: the run says so instead of inventing VP.
+fn the_editions_own_25_0_scale_plays_grona_hissen_to_the_end() {
+    // No `--scale`: Gröna Hissen is scored on the edition's 8-board 25-0 table.
     let p = program();
-    let err = run(
+    let outcome = run(
         &p,
         "cup",
         64,
         &Options::default(),
         &mut Simulation::new(64, 1),
     )
-    .unwrap_err();
-    assert!(err.to_string().contains("vp25_8_boards"), "{err}");
+    .unwrap();
+    assert!(outcome.pending.is_none());
+    assert!(
+        outcome
+            .report
+            .notes
+            .iter()
+            .all(|n| !n.contains("instead of"))
+    );
+    for m in outcome.report.rounds.iter().flat_map(|r| &r.matches) {
+        let (w, l) = (m.home_vp.max(m.away_vp), m.home_vp.min(m.away_vp));
+        let on_the_scale = (w + l == rust_decimal::Decimal::from(30) && w <= 25.into())
+            || (w == 25.into() && l <= 5.into());
+        assert!(on_the_scale, "{w}-{l} is not a 25-0 result");
+    }
 }
 
 #[test]
@@ -418,4 +429,25 @@ fn a_match_with_a_cancelled_board_is_scored_as_one_board_shorter() {
             "8 and 7 boards give different VP for the same margin"
         );
     }
+}
+
+#[test]
+fn a_cancelled_board_on_the_editions_25_0_scale_stops_for_want_of_a_7_board_table() {
+    // The fouled match counts as 7 boards (CC-FOULED); no 25-0 table for 7 boards is
+    // published, so the run stops there instead of borrowing the 8-board column.
+    let p = program();
+    let mut fouled = Fouled {
+        sim: Simulation::new(64, 8),
+        first: None,
+    };
+    let options = Options {
+        seed: 8,
+        ..Options::default()
+    };
+    let err = run(&p, "cup", 64, &options, &mut fouled).unwrap_err();
+    let bfr::runner::RunError::NoVp(message, _) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(message.contains("over 7 boards"), "{message}");
+    assert!(message.contains("vp25_no_table"), "{message}");
 }

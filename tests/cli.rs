@@ -300,3 +300,32 @@ fn language_reference_examples_are_valid() {
         assert!(passes, "example \"{}\": {outcome:?}", ex.title);
     }
 }
+
+#[test]
+fn simulate_runs_the_cup_on_the_editions_scale_and_stops_coded_where_no_table_exists() {
+    let out = bfr(&[
+        "simulate",
+        "rules/2015",
+        "cup",
+        "--teams",
+        "87",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    // SM Lag Veteran's Gröna Hissen plays 7-board matches: no published 25-0 table.
+    let out = bfr(&[
+        "--color",
+        "never",
+        "simulate",
+        "rules/2015",
+        "lv_ko",
+        "--teams",
+        "20",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code(&out), 1, "{stderr}");
+    assert!(stderr.contains("[E0715]"), "{stderr}");
+    assert!(stderr.contains("over 7 boards"), "{stderr}");
+    assert!(stderr.contains("--scale RULE"), "{stderr}");
+}

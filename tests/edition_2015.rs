@@ -166,3 +166,114 @@ fn bfr_test_passes_on_the_2015_edition() {
     let last = stdout.lines().last().unwrap_or("");
     assert!(last.ends_with(" passed, 0 failed"), "{last}");
 }
+
+/// The edition's 2015 files with `from` replaced by `to` (exactly once).
+fn edition_with(from: &str, to: &str) -> Loaded {
+    let files = bfr::edition::edition_files(&root().join("rules/2015")).unwrap();
+    let mut replaced = 0;
+    let texts = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            replaced += text.matches(from).count();
+            (f.display().to_string(), text.replace(from, to).into_bytes())
+        })
+        .collect();
+    assert_eq!(replaced, 1, "`{from}` occurs once in the edition");
+    bfr::edition::load_texts(texts)
+}
+
+/// `rule(args…)` evaluated in a checked edition.
+fn call(loaded: &Loaded, rule: &str, args: &[(i64, &str)]) -> bfr::ir::Value {
+    let program = &loaded.checked.as_ref().expect("the edition checks").program;
+    let (index, _) = program.rule(rule).unwrap();
+    let args = args
+        .iter()
+        .map(|(n, unit)| bfr::ir::Value::Num((*n).into(), bfr::ir::Unit::base(unit)))
+        .collect();
+    bfr::eval::Evaluator::new(program)
+        .call(index, args, bfr::source::Span::default())
+        .unwrap()
+}
+
+#[test]
+fn the_8_board_reading_changes_51_imps_over_8_boards_and_nothing_else() {
+    let taken = edition();
+    let other = edition_with("= Vp25EightBoards51.SourceB", "= Vp25EightBoards51.SourceA");
+    assert!(!other.diagnostics.has_errors(), "the other reading checks");
+    let mut differs = Vec::new();
+    for boards in [8, 10, 12, 14, 16, 20, 24, 28, 32, 36, 40, 48] {
+        for margin in 0..=150 {
+            let args = [(margin, "IMP"), (boards, "board")];
+            if call(&taken, "vp25", &args) != call(&other, "vp25", &args) {
+                differs.push((boards, margin));
+            }
+        }
+    }
+    assert_eq!(differs, [(8, 51)]);
+    let vp = |l: &Loaded, name: &str| call(l, name, &[]);
+    let at_51 = [(51, "IMP"), (8, "board")];
+    assert_eq!(call(&taken, "vp25", &at_51), vp(&taken, "vp25_25_0"));
+    assert_eq!(call(&other, "vp25", &at_51), vp(&other, "vp25_25_1"));
+}
+
+/// Whether the `.bfr` expression `expr` is true in a checked edition.
+fn holds(loaded: &Loaded, expr: &str) -> bool {
+    let checked = loaded.checked.as_ref().expect("the edition checks");
+    let mut sources = loaded.sources.clone();
+    let file = sources.add("<expression>", expr);
+    let ast = bfr::syntax::parse_expr(expr, file).unwrap();
+    let e = checked.check_expr(&ast).unwrap();
+    let v = bfr::eval::Evaluator::new(&checked.program)
+        .eval_closed(&e)
+        .unwrap();
+    v == bfr::ir::Value::Bool(true)
+}
+
+#[test]
+fn the_knockout_late_arrival_reading_moves_every_penalty_by_one_imp() {
+    let taken = edition();
+    let other = edition_with(
+        "= LateArrivalKnockoutReading.OnePlusEachStartedMinute",
+        "= LateArrivalKnockoutReading.EachStartedMinute",
+    );
+    for (late, literal) in [
+        ("5 min 1 s", 2),
+        ("6 min", 2),
+        ("6 min 1 s", 3),
+        ("25 min", 21),
+    ] {
+        let at = |imp: i32| format!("late_arrival_knockout({late}) == deduct {imp} IMP");
+        assert!(holds(&taken, &at(literal)), "{late}");
+        assert!(holds(&other, &at(literal - 1)), "{late}");
+    }
+    for same in [
+        "late_arrival_knockout(5 min) == warning",
+        "late_arrival_knockout(25 min 1 s) == refer \"Ansvarig Organisation\"",
+    ] {
+        assert!(holds(&taken, same) && holds(&other, same), "{same}");
+    }
+}
+
+#[test]
+fn the_travel_footnote_reading_moves_the_extras_between_rows() {
+    let taken = edition();
+    let other = edition_with(
+        "\"Resebidragstabell 2015\" = SmTravelFootnoteMarkers.RowAfter",
+        "\"Resebidragstabell 2015\" = SmTravelFootnoteMarkers.RowBefore",
+    );
+    let extra =
+        |d: &str, sek: i32| format!("sm_travel_footnote_extra(District.{d}) == {sek} SEK/pair");
+    for (district, after, before) in [
+        ("Sydostra", 0, 1000),
+        ("Gotland", 1000, 0),
+        ("JamtlandHarjedalen", 0, 500),
+        ("Angermanland", 500, 500),
+        ("Vasterbotten", 500, 500),
+        ("Norrbotten", 500, 0),
+        ("Stockholm", 0, 0),
+    ] {
+        assert!(holds(&taken, &extra(district, after)), "{district}");
+        assert!(holds(&other, &extra(district, before)), "{district}");
+    }
+}

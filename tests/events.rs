@@ -59,6 +59,8 @@ fn trim_lines(text: &str) -> String {
         .join("\n")
 }
 
+/// The diagnostics as text; places in the test edition are named relative to the
+/// crate, so the snapshots are the same on every machine.
 fn rendered(ran: &Ran, sources: &Sources) -> String {
     let text: String = ran
         .diagnostics
@@ -66,7 +68,7 @@ fn rendered(ran: &Ran, sources: &Sources) -> String {
         .iter()
         .map(|d| render(d, sources, Colour::Off))
         .collect();
-    trim_lines(&text)
+    trim_lines(&text.replace(&format!("{}/", root().display()), ""))
 }
 
 fn codes(ran: &Ran) -> Vec<&'static str> {
@@ -422,7 +424,7 @@ fn every_event_case_produces_its_code() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // Every E07xx code of the source has a case here.
-    for code in 700..=714 {
+    for code in 700..=715 {
         assert!(
             seen.contains(&format!("E0{code}")),
             "E0{code} has no case in {CASES}"

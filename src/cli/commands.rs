@@ -318,6 +318,22 @@ pub fn simulate(
             }
             EXIT_OK
         }
+        Err(crate::runner::RunError::NoVp(message, at)) => {
+            let mut diags = Diagnostics::default();
+            diags.push(
+                Diagnostic::error("E0715", message.clone(), at)
+                    .with_label("the edition's VP scale gives no VP here")
+                    .with_help("name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale"),
+            );
+            match out.format {
+                Format::Text => out.diagnostics(&diags, &loaded.sources),
+                Format::Json => json_line(&serde_json::json!({
+                    "error": message,
+                    "diagnostics": diagnostics_json(&diags, &loaded.sources),
+                })),
+            }
+            EXIT_FOUND
+        }
         Err(e) => {
             match out.format {
                 Format::Text => stderr(&format!("error: {e}\n")),

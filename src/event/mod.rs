@@ -109,6 +109,20 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             ran.next = next;
             ran.outcome = Some(outcome);
         }
+        Err(runner::RunError::NoVp(message, at)) => {
+            let (_, diags) = source.finish_without_outcome();
+            ran.diagnostics.extend(diags);
+            let mut d = Diagnostic::error("E0715", message, event.competition.1)
+                .with_label("running this competition stopped")
+                .with_note(at, "the edition's VP scale gives no VP here")
+                .with_help(
+                    "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
+                );
+            if let Some((_, at)) = &event.vp_scale {
+                d = d.with_note(*at, "the VP scale this event names");
+            }
+            ran.diagnostics.push(d);
+        }
         Err(e) => {
             let (_, diags) = source.finish_without_outcome();
             ran.diagnostics.extend(diags);

@@ -102,12 +102,15 @@ pub enum RunError {
     Plan(String),
     /// The rules or the engine refused an input.
     Rule(String),
+    /// The VP scale gives no VP for a match (no table for its board count, no row for
+    /// its margin); the span is where the edition's scale failed.
+    NoVp(String, crate::source::Span),
 }
 
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Plan(m) | RunError::Rule(m) => f.write_str(m),
+            RunError::Plan(m) | RunError::Rule(m) | RunError::NoVp(m, _) => f.write_str(m),
         }
     }
 }

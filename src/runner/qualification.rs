@@ -38,7 +38,7 @@ impl Runner<'_> {
         }
         let scale = scale.ok_or_else(|| {
             RunError::Plan(format!(
-                "`{}` names no VP scale (`vp_scale = RULE`); give one with --scale",
+                "`{}` names no VP scale: give one in the edition (`vp_scale = RULE`), in the event file (`vp_scale = \"RULE\"`) or to `bfr simulate` (`--scale RULE`)",
                 q.name
             ))
         })?;
@@ -206,10 +206,13 @@ impl Runner<'_> {
         let v = Evaluator::new(self.program)
             .call(scale, args, rule.span)
             .map_err(|e| {
-                RunError::Rule(format!(
-                    "the VP scale `{}` gives no VP: {}",
-                    rule.name, e.message
-                ))
+                RunError::NoVp(
+                    format!(
+                        "the VP scale `{}` gives no VP for a margin of {margin} IMP over {boards} boards: {}",
+                        rule.name, e.message
+                    ),
+                    e.span,
+                )
             })?;
         let Value::Record(r, fields) = v else {
             return Err(RunError::Plan(format!(
