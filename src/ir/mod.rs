@@ -11,7 +11,7 @@ use crate::source::Span;
 use crate::syntax::ast::BinOp;
 use serde::Serialize;
 pub use unit::Unit;
-pub use value::{Date, Penalty, Value};
+pub use value::{Date, MAX_LIST_LEN, Penalty, Value};
 
 /// A type of the language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,6 +42,8 @@ pub enum Type {
     Route,
     /// A reference to a rule (a scale named by a stage).
     Rule,
+    /// A list of values of one type.
+    List(Box<Type>),
     /// The type of an expression that already has an error; it matches anything,
     /// so one mistake gives one diagnostic.
     Error,
@@ -58,6 +60,7 @@ impl Type {
         match (self, want) {
             (Type::Error, _) | (_, Type::Error) => true,
             (Type::Penalty(a), Type::Penalty(b)) => a.is_none() || b.is_none() || a == b,
+            (Type::List(a), Type::List(b)) => a.fits(b),
             _ => self == want,
         }
     }
@@ -73,6 +76,7 @@ impl Type {
                 Some(Type::Penalty(u.clone()))
             }
             (Type::Penalty(_), Type::Penalty(_)) if self != other => Some(Type::Penalty(None)),
+            (Type::List(a), Type::List(b)) => a.join(b).map(|t| Type::List(Box::new(t))),
             _ if self == other => Some(self.clone()),
             _ => None,
         }
@@ -370,11 +374,21 @@ pub enum Builtin {
     DateOf,
     /// A date-time from a date and a time of day.
     At,
+    /// The number of values in a list.
+    Len,
+    /// The sum of a list of numbers or durations (zero for an empty list).
+    Sum,
+    /// Whether a list holds a value.
+    Contains,
+    /// Two lists, one after the other.
+    Concat,
+    /// The whole numbers from one to another, both included.
+    Range,
 }
 
 impl Builtin {
     /// Every built-in with its name as written.
-    pub const ALL: [(&'static str, Builtin); 13] = [
+    pub const ALL: [(&'static str, Builtin); 18] = [
         ("min", Builtin::Min),
         ("max", Builtin::Max),
         ("ceil", Builtin::Ceil),
@@ -388,6 +402,11 @@ impl Builtin {
         ("year", Builtin::Year),
         ("date_of", Builtin::DateOf),
         ("at", Builtin::At),
+        ("len", Builtin::Len),
+        ("sum", Builtin::Sum),
+        ("contains", Builtin::Contains),
+        ("concat", Builtin::Concat),
+        ("range", Builtin::Range),
     ];
 
     /// The built-in with this name.
@@ -396,6 +415,62 @@ impl Builtin {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, b)| *b)
+    }
+
+    /// The name as written.
+    pub fn name(self) -> &'static str {
+        Builtin::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    /// Whether it makes or takes lists only (`min` and `max` also take one list).
+    pub fn is_list_builtin(self) -> bool {
+        matches!(
+            self,
+            Builtin::Len | Builtin::Sum | Builtin::Contains | Builtin::Concat | Builtin::Range
+        )
+    }
+}
+
+/// List operations that evaluate a function (`x => …`) for each value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListLoop {
+    /// The function's value for each value: `map(xs, x => x * 2)`.
+    Map,
+    /// The values for which the function is true: `filter(xs, x => x > 0)`.
+    Filter,
+    /// The values ordered by the function's value, stable: `sort_by(xs, x => x.vp)`.
+    SortBy,
+    /// One value built up from each value in turn: `fold(xs, 0, (acc, x) => acc + x)`.
+    Fold,
+}
+
+impl ListLoop {
+    /// Every list operation with its name as written.
+    pub const ALL: [(&'static str, ListLoop); 4] = [
+        ("map", ListLoop::Map),
+        ("filter", ListLoop::Filter),
+        ("sort_by", ListLoop::SortBy),
+        ("fold", ListLoop::Fold),
+    ];
+
+    /// The list operation with this name.
+    pub fn named(name: &str) -> Option<ListLoop> {
+        ListLoop::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| *l)
+    }
+
+    /// The name as written.
+    pub fn name(self) -> &'static str {
+        ListLoop::ALL
+            .iter()
+            .find(|(_, l)| *l == self)
+            .map_or("?", |(n, _)| n)
     }
 }
 
@@ -431,6 +506,24 @@ pub enum ExprKind {
     Field(Box<Expr>, u32),
     /// `deduct amount`
     Deduct(Box<Expr>),
+    /// A list value: `[a, b, c]`.
+    List(Vec<Expr>),
+    /// The value at a position of a list, counted from 1: `xs[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A list operation with its function: the list, the starting value (`fold`
+    /// only), the local slots of the function's parameters, and its body.
+    Loop {
+        /// Which operation.
+        op: ListLoop,
+        /// The list it goes through.
+        list: Box<Expr>,
+        /// `fold`'s starting value.
+        init: Option<Box<Expr>>,
+        /// The function's parameters: `[x]`, or `[acc, x]` for `fold`.
+        slots: Vec<u32>,
+        /// The function's body.
+        body: Box<Expr>,
+    },
 }
 
 /// A whole checked edition.
@@ -501,6 +594,9 @@ impl Program {
                 .map_or("?".into(), |r| r.name.clone()),
             Type::Route => "route".into(),
             Type::Rule => "rule".into(),
+            // An empty list no context gave a type.
+            Type::List(element) if **element == Type::Error => "list".into(),
+            Type::List(element) => format!("[{}]", self.type_name(element)),
             Type::Error => "?".into(),
         }
     }
