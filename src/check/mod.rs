@@ -16,6 +16,8 @@ mod decl;
 mod expr;
 mod list;
 mod list_loop;
+#[cfg(test)]
+mod list_tests;
 pub mod names;
 mod routing;
 mod scale;

@@ -277,7 +277,12 @@ impl Lower {
 
     /// `[a, b, c]` and `[] as [T]`; each value sits one level deeper.
     fn list_lit(&self, p: P) -> R<Expr> {
-        let span = self.span(&p);
+        // pest keeps the spaces it skipped looking for `as`; they are not the list's.
+        let mut span = self.span(&p);
+        let written = p.as_str().trim_end().len();
+        span.end = span
+            .start
+            .saturating_add(u32::try_from(written).unwrap_or(0));
         let mut items = Vec::new();
         let mut annotation = None;
         for c in p.into_inner() {
