@@ -65,30 +65,11 @@ impl Checker {
             );
             return poison(span);
         };
-        let mut bound = Vec::new();
-        match (&init, params.as_slice()) {
-            (Some(acc_init), [acc, x]) => {
-                bound.push(scope.push(&acc.text, acc_init.ty.clone()));
-                bound.push(scope.push(&x.text, element));
-            }
-            (None, [x]) => bound.push(scope.push(&x.text, element)),
-            _ => {
-                let wanted = if init.is_some() {
-                    "2 parameters, `(acc, x) => …`"
-                } else {
-                    "1 parameter, `x => …`"
-                };
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0203",
-                        format!("the function of `{}` takes {wanted}", op.name()),
-                        function.span,
-                    )
-                    .with_help(loop_usage(op)),
-                );
-                return poison(span);
-            }
-        }
+        let Some(bound) =
+            self.bind_params(op, params, init.as_ref(), element, function.span, scope)
+        else {
+            return poison(span);
+        };
         let body = self.loop_body(op, body, init.as_ref().map(|i| &i.ty), scope);
         bound.iter().for_each(|_| scope.pop());
         let ty = match (op, &init) {
@@ -107,6 +88,43 @@ impl Checker {
             ty,
             span,
         )
+    }
+
+    /// Gives the function's parameters local slots: `x` the list's values, and
+    /// for `fold` first `acc` the starting value's type. `None` (reported) when
+    /// the function has another number of parameters.
+    fn bind_params(
+        &mut self,
+        op: ListLoop,
+        params: &[ast::Name],
+        init: Option<&ir::Expr>,
+        element: Type,
+        span: Span,
+        scope: &mut Scope,
+    ) -> Option<Vec<u32>> {
+        match (init, params) {
+            (Some(acc_init), [acc, x]) => {
+                let acc = scope.push(&acc.text, acc_init.ty.clone());
+                Some(vec![acc, scope.push(&x.text, element)])
+            }
+            (None, [x]) => Some(vec![scope.push(&x.text, element)]),
+            _ => {
+                let wanted = if init.is_some() {
+                    "2 parameters, `(acc, x) => …`"
+                } else {
+                    "1 parameter, `x => …`"
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0203",
+                        format!("the function of `{}` takes {wanted}", op.name()),
+                        span,
+                    )
+                    .with_help(loop_usage(op)),
+                );
+                None
+            }
+        }
     }
 
     /// The function's body: true or false for `filter`, an ordered key for

@@ -6,7 +6,7 @@
 //! that concern lists carry their own codes (E0603–E0605).
 
 use super::{EvalError, Evaluator, R, arith, set_local};
-use crate::ir::{Builtin, Expr, ListLoop, MAX_LIST_LEN, Type, Unit, Value};
+use crate::ir::{Builtin, Expr, ExprKind, ListLoop, MAX_LIST_LEN, Type, Unit, Value};
 use crate::source::Span;
 use rust_decimal::prelude::*;
 
@@ -170,9 +170,44 @@ fn range(from: Decimal, to: Decimal, span: Span) -> R {
 }
 
 impl Evaluator<'_> {
+    /// A list literal, a position `xs[i]`, or a list operation with its function.
+    pub(super) fn eval_list(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
+        match &e.kind {
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.eval(item, frame)?);
+                }
+                Ok(Value::List(values))
+            }
+            ExprKind::Index(list, position) => {
+                let xs = self.eval(list, frame)?;
+                let i = self.eval(position, frame)?;
+                at(xs, &i, e.span)
+            }
+            ExprKind::Loop {
+                op,
+                list,
+                init,
+                slots,
+                body,
+            } => {
+                let Value::List(xs) = self.eval(list, frame)? else {
+                    return Err(plain("this value is not a list", list.span));
+                };
+                let init = match init {
+                    Some(i) => Some(self.eval(i, frame)?),
+                    None => None,
+                };
+                self.eval_loop(*op, xs, init, slots, body, frame)
+            }
+            _ => Err(plain("internal error: not a list expression", e.span)),
+        }
+    }
+
     /// Goes through `xs` once, evaluating `body` with the function's parameters
     /// (`slots`) set to each value (and, for `fold`, to the value so far).
-    pub(super) fn eval_loop(
+    fn eval_loop(
         &mut self,
         op: ListLoop,
         xs: Vec<Value>,

@@ -117,34 +117,8 @@ impl<'p> Evaluator<'p> {
                     _ => builtin(*b, &values).map_err(|m| Self::fail(m, span)),
                 }
             }
-            ExprKind::List(items) => {
-                let mut values = Vec::with_capacity(items.len());
-                for item in items {
-                    values.push(self.eval(item, frame)?);
-                }
-                Ok(Value::List(values))
-            }
-            ExprKind::Index(list, position) => {
-                let xs = self.eval(list, frame)?;
-                let i = self.eval(position, frame)?;
-                list::at(xs, &i, span)
-            }
-            ExprKind::Loop {
-                op,
-                list,
-                init,
-                slots,
-                body,
-            } => {
-                let xs = match self.eval(list, frame)? {
-                    Value::List(xs) => xs,
-                    _ => return Err(Self::fail("this value is not a list", list.span)),
-                };
-                let init = match init {
-                    Some(i) => Some(self.eval(i, frame)?),
-                    None => None,
-                };
-                self.eval_loop(*op, xs, init, slots, body, frame)
+            ExprKind::List(_) | ExprKind::Index(..) | ExprKind::Loop { .. } => {
+                self.eval_list(e, frame)
             }
             ExprKind::Neg(x) => {
                 let v = self.eval(x, frame)?;

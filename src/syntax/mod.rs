@@ -109,8 +109,9 @@ const STRUCTURAL: [&str; 14] = [
 
 /// Words for ways an expression could go on; noise when a structural token such
 /// as `=>` is also expected, since any expression could go on.
-const CONTINUATIONS: [&str; 5] = [
+const CONTINUATIONS: [&str; 6] = [
     "an operator",
+    "a position in brackets such as `[1]`",
     "a comparison such as `<=`",
     "arguments",
     "`.` and a name",
