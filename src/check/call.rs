@@ -5,7 +5,7 @@ use super::Checker;
 use super::expr::{Scope, arguments, mk, poison};
 use super::names::{ValueName, did_you_mean};
 use crate::diag::Diagnostic;
-use crate::ir::{self, Builtin, ExprKind, Type};
+use crate::ir::{self, Builtin, ExprKind, ListLoop, Type};
 use crate::source::Span;
 use crate::syntax::ast;
 
@@ -37,6 +37,11 @@ impl Checker {
         {
             return self.builtin(b, name, args, span, scope);
         }
+        if scope.get(&name.text).is_none()
+            && let Some(op) = ListLoop::named(&name.text)
+        {
+            return self.list_loop(op, args, span, scope);
+        }
         let Some(ValueName::Rule(i)) = self.names.values.get(&name.text).copied() else {
             if scope.get(&name.text).is_some() || self.names.values.contains_key(&name.text) {
                 self.diags.push(Diagnostic::error(
@@ -51,6 +56,7 @@ impl Checker {
                     .keys()
                     .map(String::as_str)
                     .chain(Builtin::ALL.iter().map(|(n, _)| *n))
+                    .chain(ListLoop::ALL.iter().map(|(n, _)| *n))
                     .collect();
                 let mut d =
                     Diagnostic::error("E0101", format!("unknown rule `{}`", name.text), name.span)
@@ -150,6 +156,9 @@ impl Checker {
         span: Span,
         scope: &mut Scope,
     ) -> ir::Expr {
+        if b.is_list_builtin() || (matches!(b, Builtin::Min | Builtin::Max) && args.len() == 1) {
+            return self.list_builtin(b, name, args, span, scope);
+        }
         let xs: Vec<ir::Expr> = args.iter().map(|(_, a)| self.expr(a, scope)).collect();
         let arity_ok = match b {
             Builtin::Min | Builtin::Max => xs.len() >= 2,
@@ -246,6 +255,10 @@ impl Checker {
             Builtin::DateOf => {
                 want_all(self, &xs, &Type::DateTime);
                 Type::Date
+            }
+            // Typed by `list_builtin` before this match is reached.
+            Builtin::Len | Builtin::Sum | Builtin::Contains | Builtin::Concat | Builtin::Range => {
+                Type::Error
             }
         };
         mk(ExprKind::Builtin(b, xs), ty, span)

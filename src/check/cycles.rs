@@ -114,13 +114,13 @@ fn collect(e: &Expr, out: &mut BTreeSet<u32>) {
             out.insert(*i);
         }
         ExprKind::Lit(_) | ExprKind::Local(_) => {}
-        ExprKind::Builtin(_, xs) | ExprKind::Record(_, xs) => {
+        ExprKind::Builtin(_, xs) | ExprKind::Record(_, xs) | ExprKind::List(xs) => {
             xs.iter().for_each(|x| collect(x, out))
         }
         ExprKind::Neg(x) | ExprKind::Not(x) | ExprKind::Field(x, _) | ExprKind::Deduct(x) => {
             collect(x, out)
         }
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
+        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) | ExprKind::Index(a, b) => {
             collect(a, out);
             collect(b, out);
         }
@@ -132,6 +132,13 @@ fn collect(e: &Expr, out: &mut BTreeSet<u32>) {
         ExprKind::Match(s, arms) => {
             collect(s, out);
             arms.iter().for_each(|(_, x)| collect(x, out));
+        }
+        ExprKind::Loop {
+            list, init, body, ..
+        } => {
+            collect(list, out);
+            init.iter().for_each(|x| collect(x, out));
+            collect(body, out);
         }
     }
 }

@@ -25,7 +25,7 @@ impl Scope {
         slot
     }
 
-    fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         self.locals.pop();
         self.next = self.next.saturating_sub(1);
     }
@@ -50,7 +50,7 @@ pub(super) fn poison(span: Span) -> ir::Expr {
 impl Checker {
     /// Checks `e` and reports when its type is not `want`.
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: &Type, scope: &mut Scope) -> ir::Expr {
-        let out = self.expr(e, scope);
+        let out = self.expr_hinted(e, Some(want), scope);
         if !out.ty.fits(want) {
             self.mismatch(want, &out.ty, e.span);
         }
@@ -82,10 +82,23 @@ impl Checker {
 
     /// Types one expression.
     pub(crate) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> ir::Expr {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.expr_inner(e, scope))
+        self.expr_hinted(e, None, scope)
     }
 
-    fn expr_inner(&mut self, e: &ast::Expr, scope: &mut Scope) -> ir::Expr {
+    /// Types one expression where the context expects `hint`, if it knows: an
+    /// empty list (`[]`) takes its type from the context.
+    pub(crate) fn expr_hinted(
+        &mut self,
+        e: &ast::Expr,
+        hint: Option<&Type>,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || {
+            self.expr_inner(e, hint, scope)
+        })
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr, hint: Option<&Type>, scope: &mut Scope) -> ir::Expr {
         let span = e.span;
         use ast::ExprKind as K;
         match &e.kind {
@@ -150,14 +163,13 @@ impl Checker {
                 mk(ExprKind::Not(Box::new(x)), Type::Bool, span)
             }
             K::Binary(op, a, b) => {
-                let (a, b) = (self.expr(a, scope), self.expr(b, scope));
+                let (a, b) = self.pair_hinted(a, b, None, scope);
                 let ty = self.binary_type(*op, &a, &b, span);
                 mk(ExprKind::Binary(*op, Box::new(a), Box::new(b)), ty, span)
             }
             K::If(c, t, f) => {
                 let c = self.expect(c, &Type::Bool, scope);
-                let t = self.expr(t, scope);
-                let f = self.expr(f, scope);
+                let (t, f) = self.pair_hinted(t, f, hint, scope);
                 let ty = match t.ty.join(&f.ty) {
                     Some(ty) => ty,
                     None => {
@@ -174,13 +186,18 @@ impl Checker {
             K::Let(name, value, body) => {
                 let v = self.expr(value, scope);
                 let slot = scope.push(&name.text, v.ty.clone());
-                let b = self.expr(body, scope);
+                let b = self.expr_hinted(body, hint, scope);
                 scope.pop();
                 let ty = b.ty.clone();
                 mk(ExprKind::Let(slot, Box::new(v), Box::new(b)), ty, span)
             }
             K::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, span, scope),
             K::Record(name, fields) => self.record(name, fields, span, scope),
+            K::List(items, annotation) => {
+                self.list_literal(items, annotation.as_ref(), hint, span, scope)
+            }
+            K::Index(list, position) => self.index(list, position, span, scope),
+            K::Lambda(..) => self.misplaced_lambda(span),
             K::Penalty(p) => match p {
                 ast::PenaltyExpr::Warning => lit_penalty(Penalty::Warning, span),
                 ast::PenaltyExpr::Forfeit => lit_penalty(Penalty::Forfeit, span),

@@ -15,6 +15,10 @@ mod dates;
 mod decl;
 mod declared;
 mod expr;
+mod list;
+mod list_loop;
+#[cfg(test)]
+mod list_tests;
 pub mod names;
 mod routing;
 mod scale;
@@ -121,7 +125,8 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
 
 /// Every const is computed once: one that cannot be (a division by zero, an
 /// overflow, a scale with no row for its input) is an error at the const, not a
-/// surprise for whoever evaluates it later.
+/// surprise for whoever evaluates it later. A failure with a code of its own (a
+/// position outside a list, …) keeps it.
 fn check_consts(program: &Program, diags: &mut Diagnostics) {
     for rule in &program.rules {
         if let RuleBody::Const { value } = &rule.body
@@ -129,7 +134,7 @@ fn check_consts(program: &Program, diags: &mut Diagnostics) {
         {
             diags.push(
                 Diagnostic::error(
-                    "E0602",
+                    e.code.unwrap_or("E0602"),
                     format!("`{}` cannot be computed: {}", rule.name, e.message),
                     e.span,
                 )
@@ -194,7 +199,7 @@ impl Checker {
         let reserved = if is_type {
             BUILTIN_TYPES.contains(&name.text.as_str())
         } else {
-            ir::Builtin::named(&name.text).is_some()
+            ir::Builtin::named(&name.text).is_some() || ir::ListLoop::named(&name.text).is_some()
         };
         if reserved {
             self.diags.push(
@@ -467,7 +472,11 @@ impl Checker {
     }
 
     /// Whether a parameter type counts whole things (`integer`, or a `whole` unit).
+    /// A list is not: its values are checked where they are written.
     pub(crate) fn is_whole(&self, t: &ast::TypeExpr) -> bool {
+        let ast::TypeExpr::Named(t) = t else {
+            return false;
+        };
         if !t.den.is_empty() || t.num.len() != 1 {
             return false;
         }
@@ -481,6 +490,12 @@ impl Checker {
 
     /// A type as written → a type.
     pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> Type {
+        let t = match t {
+            ast::TypeExpr::Named(t) => t,
+            ast::TypeExpr::List(element, _) => {
+                return Type::List(Box::new(self.resolve_type(element)));
+            }
+        };
         if t.den.is_empty() && t.num.len() == 1 {
             let name = t.num.first().map_or("", |n| n.text.as_str());
             let builtin = match name {

@@ -234,7 +234,8 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         Err(e) => {
             let mut ds = Diagnostics::default();
             ds.push(
-                Diagnostic::error("E0601", e.message, e.span).with_label("evaluating this failed"),
+                Diagnostic::error(e.code.unwrap_or("E0601"), e.message, e.span)
+                    .with_label("evaluating this failed"),
             );
             return fail(ds, &loaded.sources);
         }

@@ -7,6 +7,7 @@
 
 pub mod arith;
 pub mod examples;
+mod list;
 pub mod trace;
 
 use crate::ir::{Builtin, Expr, ExprKind, Penalty, Program, RuleBody, Unit, Value};
@@ -21,6 +22,9 @@ pub struct EvalError {
     pub message: String,
     /// The expression that failed.
     pub span: Span,
+    /// The diagnostic code of a failure that has its own (a position outside a
+    /// list, …); `None` for the rest, which the caller reports under its code.
+    pub code: Option<&'static str>,
 }
 
 type R = Result<Value, EvalError>;
@@ -71,6 +75,7 @@ impl<'p> Evaluator<'p> {
         EvalError {
             message: message.into(),
             span,
+            code: None,
         }
     }
 
@@ -104,7 +109,16 @@ impl<'p> Evaluator<'p> {
                 for a in args {
                     values.push(self.eval(a, frame)?);
                 }
-                builtin(*b, &values).map_err(|m| Self::fail(m, span))
+                match values.as_slice() {
+                    [Value::List(xs)] if matches!(b, Builtin::Min | Builtin::Max) => {
+                        list::extreme(*b, xs, span)
+                    }
+                    _ if b.is_list_builtin() => list::builtin(*b, values, &e.ty, span),
+                    _ => builtin(*b, &values).map_err(|m| Self::fail(m, span)),
+                }
+            }
+            ExprKind::List(_) | ExprKind::Index(..) | ExprKind::Loop { .. } => {
+                self.eval_list(e, frame)
             }
             ExprKind::Neg(x) => {
                 let v = self.eval(x, frame)?;
@@ -132,13 +146,7 @@ impl<'p> Evaluator<'p> {
             },
             ExprKind::Let(slot, value, body) => {
                 let v = self.eval(value, frame)?;
-                let slot = *slot as usize;
-                if frame.len() <= slot {
-                    frame.resize(slot + 1, Value::Bool(false));
-                }
-                if let Some(s) = frame.get_mut(slot) {
-                    *s = v;
-                }
+                set_local(frame, *slot, v);
                 self.eval(body, frame)
             }
             ExprKind::Match(s, arms) => {
@@ -274,6 +282,17 @@ impl<'p> Evaluator<'p> {
     }
 }
 
+/// Gives local `slot` a value, growing the frame if it is the first use.
+fn set_local(frame: &mut Vec<Value>, slot: u32, v: Value) {
+    let slot = slot as usize;
+    if frame.len() <= slot {
+        frame.resize(slot + 1, Value::Bool(false));
+    }
+    if let Some(s) = frame.get_mut(slot) {
+        *s = v;
+    }
+}
+
 fn in_range(x: &Value, arm: &crate::ir::ScaleArm) -> bool {
     let Some(k) = x.order_key() else {
         return false;
@@ -363,5 +382,9 @@ fn builtin(b: Builtin, xs: &[Value]) -> Result<Value, String> {
             Some(Value::DateTime(d, _)) => Ok(Value::Date(*d)),
             _ => Err("expected a date and time".into()),
         },
+        // Evaluated by `list::builtin` before this is reached.
+        Builtin::Len | Builtin::Sum | Builtin::Contains | Builtin::Concat | Builtin::Range => {
+            Err("expected a list".into())
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! every expression has its type, and every rule keeps its source reference for
 //! `explain`. Spans are kept for runtime messages but are not serialised.
 
+pub mod builtin;
 pub mod competition;
 pub mod unit;
 pub mod value;
@@ -11,10 +12,11 @@ pub mod vocabulary;
 
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
+pub use builtin::{Builtin, ListLoop};
 pub use competition::Competition;
 use serde::Serialize;
 pub use unit::Unit;
-pub use value::{Date, Penalty, Value};
+pub use value::{Date, MAX_LIST_LEN, Penalty, Value};
 
 /// A type of the language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -45,6 +47,8 @@ pub enum Type {
     Route,
     /// A reference to a rule (a scale named by a stage).
     Rule,
+    /// A list of values of one type.
+    List(Box<Type>),
     /// The type of an expression that already has an error; it matches anything,
     /// so one mistake gives one diagnostic.
     Error,
@@ -61,6 +65,7 @@ impl Type {
         match (self, want) {
             (Type::Error, _) | (_, Type::Error) => true,
             (Type::Penalty(a), Type::Penalty(b)) => a.is_none() || b.is_none() || a == b,
+            (Type::List(a), Type::List(b)) => a.fits(b),
             _ => self == want,
         }
     }
@@ -76,6 +81,7 @@ impl Type {
                 Some(Type::Penalty(u.clone()))
             }
             (Type::Penalty(_), Type::Penalty(_)) if self != other => Some(Type::Penalty(None)),
+            (Type::List(a), Type::List(b)) => a.join(b).map(|t| Type::List(Box::new(t))),
             _ if self == other => Some(self.clone()),
             _ => None,
         }
@@ -273,65 +279,6 @@ pub struct Expr {
     pub span: Span,
 }
 
-/// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Builtin {
-    /// Smallest argument.
-    Min,
-    /// Largest argument (for penalties: the most severe).
-    Max,
-    /// Round up to a whole number.
-    Ceil,
-    /// Round down to a whole number.
-    Floor,
-    /// Round half away from zero, to 0 or the given number of decimals.
-    Round,
-    /// Absolute value.
-    Abs,
-    /// Square root of a plain number.
-    Sqrt,
-    /// A plain number to the power of a plain number.
-    Pow,
-    /// Remainder of a division.
-    Mod,
-    /// Whether a penalty refers the case to a named body.
-    IsReferral,
-    /// The calendar year of a date.
-    Year,
-    /// The date of a date-time.
-    DateOf,
-    /// A date-time from a date and a time of day.
-    At,
-}
-
-impl Builtin {
-    /// Every built-in with its name as written.
-    pub const ALL: [(&'static str, Builtin); 13] = [
-        ("min", Builtin::Min),
-        ("max", Builtin::Max),
-        ("ceil", Builtin::Ceil),
-        ("floor", Builtin::Floor),
-        ("round", Builtin::Round),
-        ("abs", Builtin::Abs),
-        ("sqrt", Builtin::Sqrt),
-        ("pow", Builtin::Pow),
-        ("mod", Builtin::Mod),
-        ("is_referral", Builtin::IsReferral),
-        ("year", Builtin::Year),
-        ("date_of", Builtin::DateOf),
-        ("at", Builtin::At),
-    ];
-
-    /// The built-in with this name.
-    pub fn named(name: &str) -> Option<Builtin> {
-        Builtin::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, b)| *b)
-    }
-}
-
 /// Expression forms.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -364,6 +311,24 @@ pub enum ExprKind {
     Field(Box<Expr>, u32),
     /// `deduct amount`
     Deduct(Box<Expr>),
+    /// A list value: `[a, b, c]`.
+    List(Vec<Expr>),
+    /// The value at a position of a list, counted from 1: `xs[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A list operation with its function: the list, the starting value (`fold`
+    /// only), the local slots of the function's parameters, and its body.
+    Loop {
+        /// Which operation.
+        op: ListLoop,
+        /// The list it goes through.
+        list: Box<Expr>,
+        /// `fold`'s starting value.
+        init: Option<Box<Expr>>,
+        /// The function's parameters: `[x]`, or `[acc, x]` for `fold`.
+        slots: Vec<u32>,
+        /// The function's body.
+        body: Box<Expr>,
+    },
 }
 
 /// A whole checked edition.
@@ -434,6 +399,9 @@ impl Program {
                 .map_or("?".into(), |r| r.name.clone()),
             Type::Route => "route".into(),
             Type::Rule => "rule".into(),
+            // An empty list no context gave a type.
+            Type::List(element) if **element == Type::Error => "list".into(),
+            Type::List(element) => format!("[{}]", self.type_name(element)),
             Type::Error => "?".into(),
         }
     }

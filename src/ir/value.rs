@@ -109,6 +109,10 @@ impl Penalty {
     }
 }
 
+/// The most values a list may hold: literals longer than this are refused by
+/// the checker, lists grown past it by the interpreter. Real rules hold tens.
+pub const MAX_LIST_LEN: usize = 10_000;
+
 /// A value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -137,6 +141,8 @@ pub enum Value {
     Route(String),
     /// A rule, by name.
     Rule(String),
+    /// A list of values of one type.
+    List(Vec<Value>),
 }
 
 impl Value {
@@ -197,6 +203,10 @@ impl Value {
             },
             Value::Route(r) => r.clone(),
             Value::Rule(r) => r.clone(),
+            Value::List(values) => {
+                let shown: Vec<String> = values.iter().map(|v| v.show(program)).collect();
+                format!("[{}]", shown.join(", "))
+            }
         }
     }
 }

@@ -37,8 +37,33 @@ pub struct UnitExpr {
     pub span: Span,
 }
 
-/// A type as written; which kind of type it is is decided by the checker.
-pub type TypeExpr = UnitExpr;
+/// A type as written; which kind of type a name is is decided by the checker.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum TypeExpr {
+    /// `VP`, `SEK/player`, `District`, `number`: a name or a unit combination.
+    Named(UnitExpr),
+    /// `[VP]`: a list of values of the inner type.
+    List(Box<TypeExpr>, Span),
+}
+
+impl TypeExpr {
+    /// Where the type is written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Named(u) => u.span,
+            TypeExpr::List(_, span) => *span,
+        }
+    }
+
+    /// A type that names nothing, for declarations whose type is missing.
+    pub fn missing() -> Self {
+        TypeExpr::Named(UnitExpr {
+            num: vec![],
+            den: vec![],
+            span: Span::default(),
+        })
+    }
+}
 
 /// One top-level declaration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -361,6 +386,12 @@ pub enum ExprKind {
     Match(Box<Expr>, Vec<(Option<Vec<Name>>, Expr)>),
     Record(Name, Vec<(Name, Expr)>),
     Penalty(PenaltyExpr),
+    /// `[a, b, c]`, with the list type written after `as`, if any.
+    List(Vec<Expr>, Option<TypeExpr>),
+    /// `xs[i]`
+    Index(Box<Expr>, Box<Expr>),
+    /// `x => body`, `(acc, x) => body`: only as an argument of a list operation.
+    Lambda(Vec<Name>, Box<Expr>),
 }
 
 /// A parsed file.

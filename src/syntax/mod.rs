@@ -109,8 +109,9 @@ const STRUCTURAL: [&str; 14] = [
 
 /// Words for ways an expression could go on; noise when a structural token such
 /// as `=>` is also expected, since any expression could go on.
-const CONTINUATIONS: [&str; 5] = [
+const CONTINUATIONS: [&str; 6] = [
     "an operator",
+    "a position in brackets such as `[1]`",
     "a comparison such as `<=`",
     "arguments",
     "`.` and a name",
@@ -201,6 +202,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         route | route_from => "a route such as `winners -> next_stage`",
         route_target => "a stage, `out` or `place N`",
         call_args | arg => "arguments",
+        list_type => "a list type such as `[VP]`",
+        list_lit => "a list such as `[1 VP, 2 VP]`",
+        index => "a position in brackets such as `[1]`",
+        lambda | lambda_params => "a function such as `x => x * 2`",
         member => "`.` and a name",
         match_arm => "a match arm `Pattern => value`",
         pattern => "a pattern",
@@ -292,7 +297,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
 }
 
 /// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 34] = [
+const RESERVED: [&str; 35] = [
     "edition",
     "unit",
     "enum",
@@ -327,6 +332,7 @@ const RESERVED: [&str; 34] = [
     "alias",
     "whole",
     "notice",
+    "as",
 ];
 
 #[cfg(test)]

@@ -66,4 +66,19 @@ mod tests {
         assert_eq!(too_deep(&commented), None);
         assert_eq!(too_deep(&"(".repeat(MAX_DEPTH)), None);
     }
+
+    #[test]
+    fn list_brackets_count_like_the_others() {
+        assert_eq!(too_deep(&"[".repeat(MAX_DEPTH)), None);
+        assert_eq!(too_deep(&"[".repeat(MAX_DEPTH + 1)), Some(MAX_DEPTH));
+        let mixed = "([{".repeat(MAX_DEPTH / 3 + 1);
+        assert!(too_deep(&mixed).is_some());
+        // A list type nests too: `[[[…VP…]]]`.
+        let nested_type = format!(
+            "{}VP{}",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(too_deep(&nested_type), Some(MAX_DEPTH));
+    }
 }

@@ -135,14 +135,25 @@ impl Lower {
         r
     }
 
-    fn type_expr(&self, p: P) -> TypeExpr {
+    /// `VP`, `SEK/player`, `[VP]`, `[[VP]]`. Lists nest no deeper than the
+    /// pre-scan allows brackets to.
+    pub(super) fn type_expr(&self, p: P) -> TypeExpr {
+        let Some(inner) = p.into_inner().next() else {
+            return TypeExpr::missing();
+        };
+        if inner.as_rule() == Rule::list_type {
+            self.list_type(inner)
+        } else {
+            TypeExpr::Named(self.unit_expr(inner))
+        }
+    }
+
+    /// `[T]`
+    pub(super) fn list_type(&self, p: P) -> TypeExpr {
+        let span = self.span(&p);
         match p.into_inner().next() {
-            Some(u) => self.unit_expr(u),
-            None => UnitExpr {
-                num: vec![],
-                den: vec![],
-                span: Span::default(),
-            },
+            Some(element) => TypeExpr::List(Box::new(self.type_expr(element)), span),
+            None => TypeExpr::missing(),
         }
     }
 
@@ -190,11 +201,7 @@ impl Lower {
             span: Span::default(),
         };
         let mut params = Vec::new();
-        let mut ret = UnitExpr {
-            num: vec![],
-            den: vec![],
-            span: Span::default(),
-        };
+        let mut ret = TypeExpr::missing();
         let mut source = None;
         let mut rest = Vec::new();
         for c in pairs.drain(..) {

@@ -169,6 +169,7 @@ impl Lower {
                     span,
                 })
             }
+            Rule::list_lit => self.list_lit(p),
             Rule::path => Ok(self.path(p)),
             _ => self.literal(p),
         }
@@ -234,13 +235,28 @@ impl Lower {
                         let mut parts: Vec<P> = arg.into_inner().collect();
                         let value = parts.pop().ok_or_else(|| SyntaxError::internal(span))?;
                         let name = parts.pop().map(|n| self.name(&n));
-                        args.push((name, self.expr(value)?));
+                        let value = if value.as_rule() == Rule::lambda {
+                            self.lambda(value)?
+                        } else {
+                            self.expr(value)?
+                        };
+                        args.push((name, value));
                     }
                     Expr {
                         kind: ExprKind::Call {
                             callee: Box::new(acc),
                             args,
                         },
+                        span,
+                    }
+                }
+                Rule::index => {
+                    let position = op
+                        .into_inner()
+                        .next()
+                        .ok_or_else(|| SyntaxError::internal(span))?;
+                    Expr {
+                        kind: ExprKind::Index(Box::new(acc), Box::new(self.expr(position)?)),
                         span,
                     }
                 }
@@ -257,6 +273,48 @@ impl Lower {
             };
         }
         Ok(acc)
+    }
+
+    /// `[a, b, c]` and `[] as [T]`; each value sits one level deeper.
+    fn list_lit(&self, p: P) -> R<Expr> {
+        // pest keeps the spaces it skipped looking for `as`; they are not the list's.
+        let mut span = self.span(&p);
+        let written = p.as_str().trim_end().len();
+        span.end = span
+            .start
+            .saturating_add(u32::try_from(written).unwrap_or(0));
+        let mut items = Vec::new();
+        let mut annotation = None;
+        for c in p.into_inner() {
+            if c.as_rule() == Rule::list_annotation {
+                let ty = c
+                    .into_inner()
+                    .find(|t| t.as_rule() == Rule::list_type)
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+                annotation = Some(self.list_type(ty));
+            } else {
+                items.push(self.nested(1, span, || self.expr(c))?);
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::List(items, annotation),
+            span,
+        })
+    }
+
+    /// `x => body`, `(acc, x) => body`
+    fn lambda(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let (Some(params), Some(body)) = (it.next(), it.next()) else {
+            return Err(SyntaxError::internal(span));
+        };
+        let names = params.into_inner().map(|n| self.name(&n)).collect();
+        let body = self.nested(1, span, || self.expr(body))?;
+        Ok(Expr {
+            kind: ExprKind::Lambda(names, Box::new(body)),
+            span,
+        })
     }
 
     pub(super) fn path(&self, p: P) -> Expr {
