@@ -397,8 +397,9 @@ fn fits(want: Want, ty: &Type) -> bool {
         (Want::Date, Type::Date) | (Want::Bool, Type::Bool) => true,
         (Want::AnyEnum | Want::Meaning(_), Type::Enum(_)) => true,
         (Want::Quantity, Type::Num(u)) => !u.is_none(),
-        (Want::Rule | Want::Criteria | Want::MeaningOrRule(_), Type::Rule) => true,
+        (Want::Rule | Want::MeaningOrRule(_), Type::Rule) => true,
         (Want::Criteria | Want::MeaningOrRule(_), Type::Enum(_)) => true,
+        (Want::Criteria, Type::List(element)) => matches!(**element, Type::Enum(_) | Type::Error),
         _ => false,
     }
 }

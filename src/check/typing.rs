@@ -22,9 +22,6 @@ use crate::ir::{ExprKind, Program, Type, Value};
 use crate::source::Span;
 use rust_decimal::prelude::ToPrimitive;
 
-/// The longest tie-break chain a rule over positions is asked for.
-const MAX_CHAIN: u32 = 32;
-
 /// Types every declared competition; problems go to `diags`.
 pub(crate) fn type_competitions(
     program: &Program,
@@ -479,22 +476,23 @@ impl Typer<'_> {
         })
     }
 
-    /// The tie-break chain: a rule over positions 1, 2, … (asked until it has no
-    /// row), or one criterion after the victory points.
+    /// The tie-break chain: a list of criteria in order, or one criterion that
+    /// comes after the victory points.
     fn criteria(&mut self, block: &Block) -> Vec<TieBreakCriterion> {
         let Some(p) = block.get("tie_break") else {
             return vec![TieBreakCriterion::VictoryPoints];
         };
-        let (mut chain, values) = match p.value.kind {
-            ExprKind::RuleRef(rule) if self.check_arity(p, rule, 1) => {
-                (Vec::new(), self.chain_by_position(rule, p.value.span))
-            }
-            ExprKind::RuleRef(_) => return Vec::new(),
-            _ => (
-                vec![TieBreakCriterion::VictoryPoints],
-                self.value(block, "tie_break").into_iter().collect(),
-            ),
+        let (mut chain, values) = match self.value(block, "tie_break") {
+            Some(Value::List(values)) => (Vec::new(), values),
+            Some(v) => (vec![TieBreakCriterion::VictoryPoints], vec![v]),
+            None => return Vec::new(),
         };
+        if values.is_empty() {
+            self.diags.push(
+                Diagnostic::error("E0410", "`tie_break` names no criterion", p.value.span)
+                    .with_help("list the criteria in order: `[Criteria.VictoryPoints, …]`"),
+            );
+        }
         for v in &values {
             if let Some(c) = self.resolve::<TieBreakCriterion>(v, "tie_break", p.value.span)
                 && !chain.contains(&c)
@@ -503,28 +501,6 @@ impl Typer<'_> {
             }
         }
         chain
-    }
-
-    fn chain_by_position(&mut self, rule: u32, span: Span) -> Vec<Value> {
-        let unit = match self
-            .program
-            .rules
-            .get(rule as usize)
-            .and_then(|r| r.params.first())
-        {
-            Some((_, Type::Num(u))) => u.clone(),
-            _ => crate::ir::Unit::none(),
-        };
-        let mut out = Vec::new();
-        let mut ev = Evaluator::new(self.program);
-        for position in 1..=MAX_CHAIN {
-            let arg = Value::Num(position.into(), unit.clone());
-            match ev.call(rule, vec![arg], span) {
-                Ok(v) => out.push(v),
-                Err(_) => break,
-            }
-        }
-        out
     }
 }
 

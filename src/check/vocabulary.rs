@@ -22,7 +22,7 @@ pub(crate) enum Want {
     Rule,
     /// A variant naming a meaning of the vocabulary enum with this name.
     Meaning(&'static str),
-    /// A list of criteria (or a rule over positions 1, 2, …) naming meanings.
+    /// A list of variants naming tie-break criteria, or one such variant.
     Criteria,
     /// A meaning, or a rule of the match length in boards giving one.
     MeaningOrRule(&'static str),
@@ -40,9 +40,7 @@ impl Want {
             Want::Quantity => "a quantity with a unit".into(),
             Want::Rule => "the name of a scale or function".into(),
             Want::Meaning(what) => format!("a variant naming a `{what}`"),
-            Want::Criteria => {
-                "tie-break criteria: a list of variants, or a rule over positions 1, 2, …".into()
-            }
+            Want::Criteria => "a list of tie-break criteria, or one criterion".into(),
             Want::MeaningOrRule(what) => {
                 format!("a variant naming a `{what}`, or a rule of the match length giving one")
             }
