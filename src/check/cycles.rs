@@ -104,7 +104,8 @@ pub(crate) fn rule_deps(body: &RuleBody) -> BTreeSet<u32> {
     out
 }
 
-fn collect(e: &Expr, out: &mut BTreeSet<u32>) {
+/// The rules `e` calls or names.
+pub(crate) fn collect(e: &Expr, out: &mut BTreeSet<u32>) {
     match &e.kind {
         ExprKind::Call(i, args) => {
             out.insert(*i);

@@ -10,6 +10,7 @@
 mod call;
 mod competition;
 mod compound;
+mod consumed;
 mod cycles;
 mod dates;
 mod decl;
@@ -103,6 +104,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         return (None, c.diags);
     }
     c.program.competitions = typing::type_competitions(&c.program, &c.declared, &mut c.diags);
+    consumed::report_unused_readings(&c.program, &c.declared, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
@@ -334,6 +336,7 @@ impl Checker {
         let mut edition_at: Option<Span> = None;
         for item in items {
             let doc = item.doc.join("\n");
+            let reading = matches!(&item.decl, ast::Decl::Const(k) if k.reading);
             let (name, params, ret, source): (_, &[ast::Param], Option<&ast::TypeExpr>, _) =
                 match &item.decl {
                     ast::Decl::Const(k) => (&k.name, &[], Some(&k.ty), &k.source),
@@ -434,6 +437,7 @@ impl Checker {
                     },
                 },
                 locals: 0,
+                reading,
                 span: name.span,
             });
             pending.push(Pending::Rule(i, item));

@@ -235,6 +235,9 @@ pub struct Rule {
     pub body: RuleBody,
     /// Number of local slots a call needs (parameters and lets).
     pub locals: u32,
+    /// Declared as a `reading`: the edition's answer to an open question.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reading: bool,
     /// Where it is declared.
     #[serde(skip)]
     pub span: Span,

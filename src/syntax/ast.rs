@@ -193,6 +193,8 @@ pub struct ConstDecl {
     pub ty: TypeExpr,
     pub source: Option<SourceRef>,
     pub value: Expr,
+    /// Declared with `reading`: the answer to an open question of the document.
+    pub reading: bool,
 }
 
 /// `example "title" ref … [contradicts] { assertions }`

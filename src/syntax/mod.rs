@@ -297,7 +297,8 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
 }
 
 /// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 35] = [
+const RESERVED: [&str; 36] = [
+    "reading",
     "edition",
     "unit",
     "enum",

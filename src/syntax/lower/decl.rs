@@ -453,8 +453,10 @@ impl Lower {
         let mut ty = None;
         let mut source = None;
         let mut value = None;
+        let mut reading = false;
         for c in p.into_inner() {
             match c.as_rule() {
+                Rule::reading_kw => reading = true,
                 Rule::ident => name = Some(self.name(&c)),
                 Rule::type_expr => ty = Some(self.type_expr(c)),
                 Rule::source_ref => source = Some(self.source_ref(c)),
@@ -467,6 +469,7 @@ impl Lower {
                 ty,
                 source,
                 value,
+                reading,
             }),
             _ => Err(SyntaxError::internal(Span::default())),
         }
