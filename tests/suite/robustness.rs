@@ -2,15 +2,8 @@
 //! overflow. Tests run on threads with small stacks, which is the point: the
 //! pipeline must not rely on the main thread's 8 MB.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    reason = "a test fails by panicking"
-)]
-
+use crate::support::TempDir;
 use bfr::edition::{Loaded, load, load_texts};
-use std::path::PathBuf;
 use std::process::Command;
 
 fn one_file(text: impl Into<Vec<u8>>) -> Loaded {
@@ -193,7 +186,7 @@ fn decimal_overflow_in_a_function_fails_the_example() {
 
 #[test]
 fn decimal_overflow_in_bfr_eval() {
-    let dir = TempDir::new("overflow");
+    let dir = TempDir::new("robust-overflow");
     std::fs::write(
         dir.0.join("x.bfr"),
         "fn times_ten(x: number) -> number ref X-A = x * 10\n",
@@ -232,30 +225,9 @@ fn empty_file() {
     render_all(&loaded);
 }
 
-/// A unique directory under the system's temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let p =
-            std::env::temp_dir().join(format!("bfr-robust-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&p).expect("temp dir");
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn directory_without_bfr_files() {
-    let dir = TempDir::new("empty-dir");
+    let dir = TempDir::new("robust-empty-dir");
     std::fs::create_dir_all(dir.0.join("sub")).expect("mkdir");
     std::fs::write(dir.0.join("sub/readme.txt"), "no rules here").expect("write");
     let loaded = load(&dir.0).expect("readable");

@@ -4,20 +4,12 @@
 //! walkover; an absent CC captain who never arrives gets the team left over
 //! (CC-ABSENT); a withdrawal at a CC draw has no rule (AMB-10).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use bfr::edition::load;
+use crate::support::{Change, edition_2015_with, program_2015 as program, stage};
 use bfr::ir::Program;
-use bfr::runner::report::{KoStage, Report};
+use bfr::runner::report::Report;
 use bfr::runner::simulate::Simulation;
 use bfr::runner::{Arrival, Options, RunError, Source, run};
 use rust_decimal::Decimal;
-use std::path::Path;
-
-fn program() -> Program {
-    let loaded = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015")).unwrap();
-    loaded.checked.unwrap().program
-}
 
 fn options() -> Options {
     Options {
@@ -106,10 +98,6 @@ impl Source for Scripted {
             None
         }
     }
-}
-
-fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
-    r.stages.iter().find(|s| s.name == name).unwrap()
 }
 
 fn standing(r: &Report, team: u32) -> String {
@@ -337,18 +325,10 @@ fn case_c_without_case_a_a_bc04_b_winner_withdraws_and_the_team_it_beat_plays_on
 
 /// The 2015 edition with one exact text change in the readings file.
 fn program_with_reading(from: &str, to: &str) -> Program {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
-    let mut texts = Vec::new();
-    for path in bfr::edition::edition_files(&root).unwrap() {
-        let name = path.display().to_string();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        if name.ends_with("chairmans_cup_readings.bfr") {
-            assert_eq!(text.matches(from).count(), 1);
-            text = text.replace(from, to);
-        }
-        texts.push((name, text.into_bytes()));
-    }
-    bfr::edition::load_texts(texts).checked.unwrap().program
+    edition_2015_with(&[Change::Text("chairmans_cup_readings.bfr", from, to)])
+        .checked
+        .unwrap()
+        .program
 }
 
 #[test]

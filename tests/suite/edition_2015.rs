@@ -1,17 +1,12 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! The bundled 2015 edition: it checks, its examples pass, every inventory row is
 //! encoded with its source, and its warnings — the document's own defects — are
 //! pinned in a snapshot.
 
+use crate::support::{edition_2015 as edition, root};
 use bfr::diag::{Colour, render};
-use bfr::edition::{Loaded, load};
+use bfr::edition::Loaded;
 use bfr::eval::examples::{Outcome, run};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
 
 /// The inventory's rows: ID and kind.
 fn inventory() -> Vec<(String, String)> {
@@ -22,10 +17,6 @@ fn inventory() -> Vec<(String, String)> {
         .filter_map(|l| l.split_once('\t'))
         .map(|(id, kind)| (id.to_string(), kind.to_string()))
         .collect()
-}
-
-fn edition() -> Loaded {
-    load(&root().join("rules/2015")).expect("rules/2015 is readable")
 }
 
 /// Rendered diagnostics with the machine's path prefix removed and trailing
@@ -123,7 +114,7 @@ fn every_inventory_row_is_encoded_with_its_source() {
         .iter()
         .filter(|(_, kind)| kind.contains('C') || kind.contains('D'))
         // The pairing method is the engine's Swiss pairing, which the edition states
-        // as a reading; it is tested in `engine::swiss` and `tests/chairmans_cup.rs`.
+        // as a reading; it is tested in `engine::swiss` and `tests/suite/chairmans_cup.rs`.
         .filter(|(id, _)| id != "X-GH-PAIRING")
         .map(|(id, _)| id.as_str())
         .filter(|id| !examined.contains(id))

@@ -3,37 +3,19 @@
 //! Each case file starts with `// expect: CODE`. The harness checks the file with
 //! the library pipeline, asserts that CODE is among the codes produced, and
 //! snapshots every rendered diagnostic (colour off, trailing spaces trimmed) as
-//! `tests/snapshots/cases__<file stem>.snap`. A snapshot is an assertion: the
+//! `tests/suite/snapshots/suite__cases__<file stem>.snap`. A snapshot is an assertion: the
 //! messages in it are what an editor reads.
 //!
 //! Codes that need a directory, a huge file or another subcommand (`E0004`,
 //! `E0005`, `W0001`, `E05xx`, `E0601`) have their own tests at the end.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    reason = "a test fails by panicking"
-)]
-
+use crate::support::{TempDir, bfr, root, trim_lines};
 use bfr::diag::{Colour, render};
 use bfr::edition::{load, load_texts};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const CORPUS: &str = "tests/cases/diagnostics";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Trailing spaces differ between ariadne versions and editors strip them.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// Renders every diagnostic of a loaded edition, in the CLI's order.
 fn rendered(loaded: &bfr::edition::Loaded) -> (Vec<&'static str>, String) {
@@ -168,26 +150,6 @@ fn e0004_file_too_large() {
     insta::assert_snapshot!("E0004-file-too-large", d);
 }
 
-/// A unique, empty directory under the system's temp dir; removed on drop.
-pub struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let p = std::env::temp_dir().join(format!("bfr-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&p).expect("temp dir");
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[test]
 fn e0005_directory_without_bfr_files() {
     let dir = TempDir::new("cases-e0005");
@@ -213,20 +175,6 @@ fn w0001_empty_file() {
 }
 
 // ── codes from `bfr test` and `bfr eval` ──────────────────────────────────────
-
-/// Runs the binary from the crate root: (exit code, stdout, stderr).
-fn bfr(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("bfr runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        trim_lines(&String::from_utf8_lossy(&out.stderr)),
-    )
-}
 
 fn test_case(name: &str, text: &str) -> (i32, String, String) {
     let dir = TempDir::new(name);

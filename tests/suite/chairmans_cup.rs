@@ -3,42 +3,11 @@
 //! rest out; BC32-A brackets 33 v 64; the CC choice in GH order; inherited
 //! rankings; every team in exactly one final place or out; places 1–6 filled.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use bfr::edition::load;
-use bfr::ir::Program;
+use crate::support::{program_2015 as program, simulate, stage, teams_of};
 use bfr::runner::report::Report;
 use bfr::runner::simulate::Simulation;
 use bfr::runner::{Options, run};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-
-fn program() -> Program {
-    let loaded = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015")).unwrap();
-    loaded.checked.expect("the 2015 edition checks").program
-}
-
-/// The 25–0 table for 8 boards is not published anywhere we could verify, so the
-/// qualification runs on the edition's WBF 20-point formula (`--scale`).
-fn simulate(program: &Program, teams: u32, seed: u64) -> Report {
-    let options = Options {
-        seed,
-        scale: Some("wbf20_result".into()),
-        ..Options::default()
-    };
-    let mut source = Simulation::new(teams, seed);
-    let outcome = run(program, "cup", teams, &options, &mut source).unwrap();
-    assert!(outcome.pending.is_none(), "a simulation runs to the end");
-    outcome.report
-}
-
-fn stage<'a>(r: &'a Report, name: &str) -> &'a bfr::runner::report::KoStage {
-    r.stages.iter().find(|s| s.name == name).unwrap()
-}
-
-fn teams_of(s: &bfr::runner::report::KoStage) -> BTreeSet<u32> {
-    s.matches.iter().flat_map(|m| [m.home, m.away]).collect()
-}
 
 fn check_invariants(r: &Report, teams: u32) {
     let gh: Vec<u32> = r.standings.iter().map(|l| l.team).collect();

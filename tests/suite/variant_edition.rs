@@ -1,30 +1,19 @@
 //! A variant of the 2015 edition changed by data only gives changed answers: no
 //! figure of the edition lives in Rust.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use bfr::edition::{Loaded, edition_files, load_texts};
+use crate::support::{Change, edition_2015_with, root};
+use bfr::edition::Loaded;
 use bfr::eval::Evaluator;
 use bfr::syntax::parse_expr;
-use std::path::Path;
 
 /// The 2015 edition's files, with each `(file, from, to)` replacement applied
 /// exactly once.
 fn edition_with(changes: &[(&str, &str, &str)]) -> Loaded {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
-    let mut texts = Vec::new();
-    for path in edition_files(&root).unwrap() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        for (file, from, to) in changes {
-            if *file == name {
-                assert_eq!(text.matches(from).count(), 1, "`{from}` in {file}");
-                text = text.replace(from, to);
-            }
-        }
-        texts.push((name, text.into_bytes()));
-    }
-    load_texts(texts)
+    let changes: Vec<Change> = changes
+        .iter()
+        .map(|(file, from, to)| Change::Text(file, from, to))
+        .collect();
+    edition_2015_with(&changes)
 }
 
 fn eval(loaded: &mut Loaded, expression: &str) -> String {
@@ -78,10 +67,7 @@ fn changing_data_changes_the_answers() {
 fn a_variant_competition_structure_is_data_too() {
     let mut original = edition_with(&[]);
     assert_eq!(eval(&mut original, ROUNDS), "13");
-    let rounds = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015/chairmans_cup.bfr"),
-    )
-    .unwrap();
+    let rounds = std::fs::read_to_string(root().join("rules/2015/chairmans_cup.bfr")).unwrap();
     let line = rounds
         .lines()
         .find(|l| l.starts_with("const cc_gh_rounds"))

@@ -4,69 +4,16 @@
 //! is the 2015 text with exact strings replaced in memory; it must check without
 //! errors before it is run.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use bfr::edition::{Loaded, edition_files, load_texts};
+use crate::support::{
+    Change, KNOCKOUT, edition_2015_with as edition_with, root, simulate, stage, teams_of,
+    try_simulate,
+};
 use bfr::ir::Program;
+use bfr::runner::RunError;
 use bfr::runner::report::{KoStage, Report};
-use bfr::runner::simulate::Simulation;
-use bfr::runner::{Options, RunError, run};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
-const KNOCKOUT: &str = "chairmans_cup_knockout.bfr";
 const CUP: &str = "chairmans_cup.bfr";
-
-/// One change to the edition's text.
-enum Change<'a> {
-    /// In `file`, replace `from` (which occurs exactly once) by `to`.
-    Text(&'a str, &'a str, &'a str),
-    /// Inside the declaration of stage `stage` of the knockout file, replace `from`
-    /// (which occurs exactly once there) by `to`.
-    InStage(&'a str, &'a str, &'a str),
-    /// Remove the declaration of stage `stage` from the knockout file.
-    DropStage(&'a str),
-}
-
-/// The byte range of `stage NAME "…" … }` in the knockout file.
-fn stage_span(text: &str, stage: &str) -> (usize, usize) {
-    let head = format!("  stage {stage} \"");
-    assert_eq!(text.matches(&head).count(), 1, "stage `{stage}`");
-    let start = text.find(&head).unwrap();
-    let end = start + text[start..].find("\n  }\n").unwrap() + "\n  }\n".len();
-    (start, end)
-}
-
-fn edition_with(changes: &[Change]) -> Loaded {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
-    let mut texts = Vec::new();
-    for path in edition_files(&root).unwrap() {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        for change in changes {
-            match change {
-                Change::Text(file, from, to) if *file == name => {
-                    assert_eq!(text.matches(from).count(), 1, "`{from}` in {file}");
-                    text = text.replace(from, to);
-                }
-                Change::InStage(stage, from, to) if name == KNOCKOUT => {
-                    let (a, b) = stage_span(&text, stage);
-                    let block = &text[a..b];
-                    assert_eq!(block.matches(from).count(), 1, "`{from}` in {stage}");
-                    let block = block.replace(from, to);
-                    text = format!("{}{block}{}", &text[..a], &text[b..]);
-                }
-                Change::DropStage(stage) if name == KNOCKOUT => {
-                    let (a, b) = stage_span(&text, stage);
-                    text = format!("{}{}", &text[..a], &text[b..]);
-                }
-                _ => {}
-            }
-        }
-        texts.push((name, text.into_bytes()));
-    }
-    load_texts(texts)
-}
 
 /// The checked program of a variant; the variant must check without errors.
 fn program(changes: &[Change]) -> Program {
@@ -83,38 +30,6 @@ fn program(changes: &[Change]) -> Program {
             .collect::<Vec<_>>()
     );
     loaded.checked.expect("the variant checks").program
-}
-
-fn try_simulate(program: &Program, teams: u32, seed: u64) -> Result<Report, RunError> {
-    let options = Options {
-        seed,
-        scale: Some("wbf20_result".into()),
-        ..Options::default()
-    };
-    let outcome = run(
-        program,
-        "cup",
-        teams,
-        &options,
-        &mut Simulation::new(teams, seed),
-    )?;
-    assert!(outcome.pending.is_none(), "a simulation runs to the end");
-    Ok(outcome.report)
-}
-
-fn simulate(program: &Program, teams: u32, seed: u64) -> Report {
-    try_simulate(program, teams, seed).unwrap()
-}
-
-fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
-    r.stages
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("stage `{name}` was played"))
-}
-
-fn teams_of(s: &KoStage) -> BTreeSet<u32> {
-    s.matches.iter().flat_map(|m| [m.home, m.away]).collect()
 }
 
 fn winners(s: &KoStage) -> BTreeSet<u32> {
@@ -156,10 +71,7 @@ fn set(teams: &[u32]) -> BTreeSet<u32> {
 
 #[test]
 fn twelve_qualification_rounds_instead_of_thirteen() {
-    let original = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015/chairmans_cup.bfr"),
-    )
-    .unwrap();
+    let original = std::fs::read_to_string(root().join("rules/2015/chairmans_cup.bfr")).unwrap();
     let line = original
         .lines()
         .find(|l| l.starts_with("const cc_gh_rounds"))

@@ -2,30 +2,19 @@
 //! Cup from hand-written results, the same in JSON, incidents decided by the rules,
 //! partial events, determinism, and one case file per `E07xx` problem
 //! (`tests/cases/events/<CODE>-<slug>.toml`, first line `# expect: CODE`; the
-//! rendered diagnostics are snapshotted as `tests/snapshots/events__<stem>.snap`).
+//! rendered diagnostics are snapshotted as `tests/suite/snapshots/suite__events__<stem>.snap`).
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    reason = "a test fails by panicking"
-)]
-
+use crate::support::{bfr, root, trim_lines};
 use bfr::check::Checked;
 use bfr::diag::{Colour, render};
 use bfr::edition::load;
 use bfr::event::{Next, Ran};
 use bfr::source::Sources;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 const EDITION: &str = "tests/fixtures/events";
 const CASES: &str = "tests/cases/events";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn edition() -> &'static (Checked, Sources) {
     static E: OnceLock<(Checked, Sources)> = OnceLock::new();
@@ -50,13 +39,6 @@ fn run_text(name: &str, text: &str) -> (Ran, Sources) {
 fn run_file(relative: &str) -> (Ran, Sources) {
     let text = std::fs::read_to_string(root().join(relative)).unwrap();
     run_text(relative, &text)
-}
-
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn rendered(ran: &Ran, sources: &Sources) -> String {
@@ -431,19 +413,6 @@ fn every_event_case_produces_its_code() {
 }
 
 // ── the command ──────────────────────────────────────────────────────────────
-
-fn bfr(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        trim_lines(&String::from_utf8_lossy(&out.stderr)),
-    )
-}
 
 #[test]
 fn bfr_run_prints_the_report_and_exits_by_the_problems() {

@@ -12,19 +12,18 @@
 //! (Consolation winners) and Silver (the Final's loser against the Bronze
 //! winner); Consolation losers share 5/6, Plate losers 7/8.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
+use crate::support::{program_2015, root, stage};
 use bfr::edition::{load, load_texts};
 use bfr::ir::Program;
-use bfr::runner::report::{KoMatch, KoStage, Report};
+use bfr::runner::report::{KoMatch, KoStage};
 use bfr::runner::{Options, Outcome, Source, run};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cup8")
+    root().join("tests/fixtures/cup8")
 }
 
 fn program() -> Program {
@@ -204,13 +203,6 @@ fn options(seed: u64) -> Options {
 
 fn run_cup(script: &mut Script) -> Outcome {
     run(&program(), "cup", 8, &options(SEED), script).unwrap()
-}
-
-fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
-    r.stages
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("stage `{name}` was played"))
 }
 
 /// (table, home, away, home ranking, away ranking, home IMPs, away IMPs, winner, decided by)
@@ -751,8 +743,7 @@ impl Source for Withdrawing {
 }
 
 fn withdraw_in_2015(stage: &'static str) -> (Result<Outcome, bfr::runner::RunError>, Withdrawing) {
-    let loaded = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015")).unwrap();
-    let p = loaded.checked.expect("2015 checks").program;
+    let p = program_2015();
     let options = Options {
         seed: 5,
         scale: Some("wbf20_result".into()),

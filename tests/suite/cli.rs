@@ -1,33 +1,13 @@
 //! The `bfr` binary: exit codes, output formats, colour, traces, determinism,
 //! and the examples of `docs/language.md`.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    reason = "a test fails by panicking"
-)]
-
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use crate::support::{bfr_output as bfr, root};
+use std::process::Output;
 
 const MINI: &str = "tests/fixtures/mini";
 const FAILING: &str = "tests/cases/diagnostics/W0503-example-does-not-hold.bfr";
 const WARNING_ONLY: &str = "tests/cases/diagnostics/W0201-no-source-reference.bfr";
 const BROKEN: &str = "tests/cases/diagnostics/E0301-scale-rows-overlap.bfr";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bfr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bfr"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("bfr runs")
-}
 
 fn code(out: &Output) -> i32 {
     out.status.code().unwrap_or(-1)
