@@ -2,6 +2,10 @@
 //! binary, and each of those linked the whole crate. Helpers shared by the
 //! modules live in `support`. Insta names a snapshot after the module path, so
 //! the snapshots of module `m` are `snapshots/suite__m__<name>.snap`.
+//!
+//! A new test goes in the module of its subject, or in a new module here; a new
+//! diagnostics, event or run case is a file (or, for a run, a directory) under
+//! `tests/cases`, which becomes a test by itself (see `cases`).
 
 #![allow(
     clippy::unwrap_used,
