@@ -1,0 +1,719 @@
+//! Event files run through a test edition (`tests/fixtures/events`): a whole Mini
+//! Cup from hand-written results, the same in JSON, incidents decided by the rules,
+//! partial events, determinism, and one case file per `E07xx` problem
+//! (`tests/cases/events/<CODE>-<slug>.toml`, first line `# expect: CODE`; the
+//! rendered diagnostics are snapshotted as `tests/suite/snapshots/suite__events__<stem>.snap`).
+
+use crate::support::{bfr, root, trim_lines};
+use bfr::check::Checked;
+use bfr::diag::{Colour, render};
+use bfr::edition::load;
+use bfr::event::{Next, Ran};
+use bfr::source::Sources;
+use std::path::Path;
+use std::sync::OnceLock;
+
+const EDITION: &str = "tests/fixtures/events";
+const CASES: &str = "tests/cases/events";
+
+fn edition() -> &'static (Checked, Sources) {
+    static E: OnceLock<(Checked, Sources)> = OnceLock::new();
+    E.get_or_init(|| {
+        let loaded = load(&root().join(EDITION)).unwrap();
+        assert!(!loaded.diagnostics.has_errors());
+        (
+            loaded.checked.expect("the test edition checks"),
+            loaded.sources,
+        )
+    })
+}
+
+/// Runs an event text named `name` (relative, so snapshots are stable).
+fn run_text(name: &str, text: &str) -> (Ran, Sources) {
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let ran = bfr::event::run(checked, &mut sources, name, text);
+    (ran, sources)
+}
+
+fn run_file(relative: &str) -> (Ran, Sources) {
+    let text = std::fs::read_to_string(root().join(relative)).unwrap();
+    run_text(relative, &text)
+}
+
+fn rendered(ran: &Ran, sources: &Sources) -> String {
+    let text: String = ran
+        .diagnostics
+        .sorted()
+        .iter()
+        .map(|d| render(d, sources, Colour::Off))
+        .collect();
+    trim_lines(&text.replace(&format!("{}/", root().display()), ""))
+}
+
+fn codes(ran: &Ran) -> Vec<&'static str> {
+    ran.diagnostics.sorted().iter().map(|d| d.code).collect()
+}
+
+fn standings(ran: &Ran) -> Vec<u32> {
+    let o = ran.outcome.as_ref().unwrap();
+    o.report.standings.iter().map(|l| l.team).collect()
+}
+
+// ── a whole event ────────────────────────────────────────────────────────────
+
+#[test]
+fn a_whole_event_is_played_to_the_end() {
+    let (ran, sources) = run_file("tests/fixtures/events/full.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    let o = ran.outcome.as_ref().unwrap();
+    assert!(o.pending.is_none());
+    assert!(ran.next.is_none());
+    let r = &o.report;
+    assert_eq!(r.seed, 42);
+    assert_eq!(r.rounds.len(), 3);
+    // Round 1 as drawn from seed 42; later rounds by the standings.
+    let pairs = |i: usize| -> Vec<(u32, u32)> {
+        r.rounds[i]
+            .matches
+            .iter()
+            .map(|m| (m.home, m.away))
+            .collect()
+    };
+    assert_eq!(pairs(0), [(4, 2), (7, 3), (5, 1), (8, 6)]);
+    assert_eq!(pairs(1), [(1, 4), (7, 6), (8, 3), (2, 5)]);
+    assert_eq!(pairs(2), [(1, 8), (6, 4), (7, 5), (2, 3)]);
+    // The test scale: half a VP per IMP over 10–10. 5-1 10:30 is 0–20.
+    let m = &r.rounds[0].matches[2];
+    assert_eq!(
+        (m.home_vp.to_string(), m.away_vp.to_string()),
+        ("0".into(), "20".into())
+    );
+    assert_eq!(standings(&ran), [1, 8, 4, 7, 6, 2, 3, 5]);
+    let vp: Vec<String> = r
+        .standings
+        .iter()
+        .map(|l| l.vp.normalize().to_string())
+        .collect();
+    assert_eq!(vp, ["49", "38", "36", "35.5", "34", "20", "17.5", "10"]);
+    // The semifinal: the winner chooses among 3 and 4; the final and third place.
+    let sf = &r.stages[0];
+    assert_eq!(sf.name, "sf");
+    assert_eq!(sf.choices, [(1, 7)]);
+    let ko: Vec<(u32, u32, u32)> = r
+        .stages
+        .iter()
+        .flat_map(|s| s.matches.iter().map(|m| (m.home, m.away, m.winner)))
+        .collect();
+    assert_eq!(ko, [(1, 7, 1), (8, 4, 4), (1, 4, 4), (8, 7, 7)]);
+    // "7-8 52:47" is written away team first: the IMPs follow the names.
+    let third = &r.stages[2].matches[0];
+    assert_eq!(
+        (third.home_imps.to_string(), third.away_imps.to_string()),
+        ("47".into(), "52".into())
+    );
+    let places: Vec<(String, u32)> = r
+        .places
+        .iter()
+        .map(|l| (l.standing.clone(), l.team))
+        .collect();
+    assert_eq!(
+        &places[..4],
+        [
+            ("1".into(), 4),
+            ("2".into(), 1),
+            ("3".into(), 7),
+            ("4".into(), 8)
+        ]
+    );
+    assert!(places[4..].iter().all(|(s, _)| s == "out at Qualification"));
+    let text = ran.render();
+    assert!(text.contains("Medelpad 1 chooses Östersund"), "{text}");
+    assert!(text.ends_with("The competition is complete.\n"), "{text}");
+    insta::assert_snapshot!("full-event", text);
+}
+
+#[test]
+fn the_same_event_in_json_gives_the_same_run() {
+    let (toml, _) = run_file("tests/fixtures/events/full.toml");
+    let (json, sources) = run_file("tests/fixtures/events/full.json");
+    assert!(json.diagnostics.is_empty(), "{}", rendered(&json, &sources));
+    assert_eq!(toml.render(), json.render());
+    let report = |r: &Ran| serde_json::to_value(&r.outcome.as_ref().unwrap().report).unwrap();
+    assert_eq!(report(&toml), report(&json));
+}
+
+#[test]
+fn the_same_file_twice_gives_byte_identical_output() {
+    for file in [
+        "tests/fixtures/events/full.toml",
+        "tests/fixtures/events/qualification.toml",
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ] {
+        let (a, sa) = run_file(file);
+        let (b, sb) = run_file(file);
+        assert_eq!(a.render(), b.render(), "{file}");
+        assert_eq!(rendered(&a, &sa), rendered(&b, &sb), "{file}");
+        assert_eq!(
+            serde_json::to_string(&a.to_json(&sa)).unwrap(),
+            serde_json::to_string(&b.to_json(&sb)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+// ── partial events ───────────────────────────────────────────────────────────
+
+#[test]
+fn a_partial_event_says_what_comes_next() {
+    // The qualification only: next is the semifinal's first choice.
+    let (ran, sources) = run_file("tests/fixtures/events/qualification.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    match &ran.next {
+        Some(Next::Choice {
+            stage,
+            chooser,
+            candidates,
+            ..
+        }) => {
+            assert_eq!(
+                (stage.as_str(), *chooser, candidates.clone()),
+                ("sf", 1, vec![4, 7])
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        ran.render()
+            .contains("Next: Semifinal: Medelpad 1 (1) chooses among Jämtland (4), Östersund (7)")
+    );
+    // Round 2 half given: the draw of round 2, with what is in and what is needed.
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/events/qualification.toml")).unwrap();
+    let cut = text.find("[[round]]\nnumber = 3").unwrap();
+    let partial = text[..cut].replace("\"7-6 12:26\", \"8-3 35:9\", ", "");
+    let (ran, sources) = run_text("partial.toml", &partial);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 1);
+    assert_eq!(
+        o.pending.as_ref().unwrap().next,
+        "the results of Qualification round 2"
+    );
+    match &ran.next {
+        Some(Next::Results { round, matches, .. }) => {
+            assert_eq!(*round, Some(2));
+            let given: Vec<bool> = matches.iter().map(|m| m.result.is_some()).collect();
+            assert_eq!(given, [true, false, false, true]);
+        }
+        other => panic!("{other:?}"),
+    }
+    let text = ran.render();
+    assert!(
+        text.contains("Next: the results of Qualification round 2"),
+        "{text}"
+    );
+    insta::assert_snapshot!("partial-event", text);
+}
+
+#[test]
+fn an_event_with_no_results_shows_the_first_draw() {
+    let text = "competition = \"mini\"\nseed = 42\nteam = [{ id = 1 }, { id = 2 }, { id = 3 }, { id = 4 }, { id = 5 }, { id = 6 }, { id = 7 }, { id = 8 }]\n";
+    let (ran, _) = run_text("empty.toml", text);
+    assert!(ran.diagnostics.is_empty());
+    match &ran.next {
+        Some(Next::Results { matches, round, .. }) => {
+            assert_eq!(*round, Some(1));
+            let pairs: Vec<(u32, u32)> = matches.iter().map(|m| (m.home, m.away)).collect();
+            assert_eq!(pairs, [(4, 2), (7, 3), (5, 1), (8, 6)]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Another seed, another first round.
+    let (other, _) = run_text("empty.toml", &text.replace("seed = 42", "seed = 7"));
+    assert_ne!(format!("{:?}", other.next), format!("{:?}", ran.next));
+}
+
+// ── incidents ────────────────────────────────────────────────────────────────
+
+fn with_incident(file: &str, incident: &str) -> (Ran, Sources) {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    run_text(
+        "incident.toml",
+        &format!("{text}\n[[incident]]\n{incident}\n"),
+    )
+}
+
+#[test]
+fn an_incident_evaluated_by_the_rules_changes_the_standings() {
+    let (before, _) = run_file("tests/fixtures/events/qualification.toml");
+    assert_eq!(standings(&before), [1, 8, 4, 7, 6, 2, 3, 5]);
+    // 12 minutes late: 3 VP by the edition's scale; Östersund drops below Sundsvall.
+    let (after, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 7\nround = 3\nrule = \"late_arrival(12 min)\"",
+    );
+    assert!(
+        after.diagnostics.is_empty(),
+        "{}",
+        rendered(&after, &sources)
+    );
+    assert_eq!(standings(&after), [1, 8, 4, 6, 7, 2, 3, 5]);
+    let line = &after.outcome.as_ref().unwrap().report.standings[4];
+    assert_eq!(line.vp.normalize().to_string(), "32.5");
+    assert_eq!(after.incidents[0].penalty.as_deref(), Some("deduct 3 VP"));
+    // The semifinal now has Sundsvall among the candidates.
+    match &after.next {
+        Some(Next::Choice { candidates, .. }) => assert_eq!(candidates, &[4, 6]),
+        other => panic!("{other:?}"),
+    }
+    let text = after.render();
+    assert!(
+        text.contains("late_arrival(12 min) = deduct 3 VP (deducted)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_warning_is_listed_and_applies_nothing() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 7\nround = 3\nrule = \"late_arrival(3 min)\"",
+    );
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(standings(&ran), [1, 8, 4, 7, 6, 2, 3, 5]);
+    assert!(
+        ran.render()
+            .contains("late_arrival(3 min) = warning (warning: nothing applies)")
+    );
+}
+
+#[test]
+fn a_knockout_penalty_comes_off_the_imps() {
+    // 8 minutes late in the semifinal: 1 IMP + 3 started minutes = 4 IMP; 41-38 becomes 37-38.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"",
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0].matches[0];
+    assert_eq!((sf.home_imps.to_string(), sf.winner), ("37".into(), 7));
+    // The final and third place as written no longer match the draw.
+    assert!(
+        codes(&ran).contains(&"E0705"),
+        "{}",
+        rendered(&ran, &sources)
+    );
+}
+
+#[test]
+fn a_referral_stops_the_run() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"late_arrival(30 min)\"",
+    );
+    assert_eq!(codes(&ran), ["E0713"], "{}", rendered(&ran, &sources));
+    assert_eq!(ran.outcome.as_ref().unwrap().report.rounds.len(), 1);
+    let text = ran.render();
+    assert!(
+        text.contains("Next: round 2: team 3's incident: referred to \"Ansvarig Organisation\": the run cannot decide this"),
+        "{text}"
+    );
+    // A forfeit too.
+    let (ran, _) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"cheating\"",
+    );
+    assert_eq!(codes(&ran), ["E0713"]);
+    // Once decided, the decision goes in the file and the run goes on.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"deduct 4 VP\"",
+    );
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(ran.outcome.as_ref().unwrap().report.rounds.len(), 3);
+}
+
+#[test]
+fn an_incident_rule_that_does_not_check_points_into_the_event_file() {
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"late_arival(30 min)\"",
+    );
+    let text = rendered(&ran, &sources);
+    assert_eq!(codes(&ran), ["E0101"], "{text}");
+    assert!(text.contains("incident.toml"), "{text}");
+    assert!(text.contains("rule = \"late_arival(30 min)\""), "{text}");
+}
+
+// ── one case per code ────────────────────────────────────────────────────────
+
+fn run_case(path: &Path) -> Result<(), String> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap()
+        .to_string();
+    let ext = path.extension().and_then(|s| s.to_str()).unwrap();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{stem}: {e}"))?;
+    let first = text.lines().next().unwrap_or("");
+    let expected = first
+        .strip_prefix("# expect:")
+        .or_else(|| first.strip_prefix("// expect:"))
+        .map(str::trim)
+        .ok_or(format!("{stem}: no `# expect: CODE` first line"))?;
+    if !stem.starts_with(expected) {
+        return Err(format!("{stem}: the file name must start with {expected}"));
+    }
+    // A JSON case carries its header in a "//" line the reader must not see.
+    let body = if ext == "json" {
+        text.lines().skip(1).collect::<Vec<_>>().join("\n")
+    } else {
+        text.clone()
+    };
+    let (ran, sources) = run_text(&format!("{CASES}/{stem}.{ext}"), &body);
+    let out = rendered(&ran, &sources);
+    if !codes(&ran).contains(&expected) {
+        return Err(format!(
+            "{stem}: expected {expected}, found {:?}\n{out}",
+            codes(&ran)
+        ));
+    }
+    insta::assert_snapshot!(stem.as_str(), out);
+    Ok(())
+}
+
+/// An event case: the test `cases::events::<stem>` (generated in `cases`, which
+/// also checks that every E07xx code has one).
+pub fn event_case(file: &str) {
+    if let Err(message) = run_case(&root().join(CASES).join(file)) {
+        panic!("{message}");
+    }
+}
+
+// ── the command ──────────────────────────────────────────────────────────────
+
+#[test]
+fn bfr_run_prints_the_report_and_exits_by_the_problems() {
+    let (code, stdout, stderr) = bfr(&["run", EDITION, "tests/fixtures/events/full.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("The competition is complete."));
+    assert_eq!(
+        stdout,
+        run_file("tests/fixtures/events/full.toml").0.render()
+    );
+    let (code, stdout, stderr) = bfr(&[
+        "run",
+        "--color",
+        "never",
+        EDITION,
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0705]"), "{stderr}");
+    assert!(
+        stdout.contains("Next: the results of Qualification round 2"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = bfr(&["run", EDITION, "tests/cases/events/E0700-not-toml.toml"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0700]"), "{stderr}");
+    let (code, _, stderr) = bfr(&["run", EDITION, "tests/fixtures/events/missing.toml"]);
+    assert_eq!(code, 3, "{stderr}");
+}
+
+#[test]
+fn bfr_run_json_has_report_pending_and_diagnostics() {
+    let (code, stdout, _) = bfr(&[
+        "run",
+        "--format",
+        "json",
+        EDITION,
+        "tests/cases/events/E0705-result-not-drawn.toml",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["pending"]["next"], "the results of Qualification round 2");
+    assert_eq!(v["report"]["rounds"].as_array().unwrap().len(), 1);
+    assert_eq!(v["diagnostics"][0]["code"], "E0705");
+    assert_eq!(v["next"]["kind"], "results");
+    let (code, stdout, _) = bfr(&[
+        "run",
+        "--format",
+        "json",
+        EDITION,
+        "tests/fixtures/events/full.toml",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(v["pending"].is_null());
+    assert_eq!(v["diagnostics"], serde_json::json!([]));
+    assert_eq!(v["report"]["places"][0]["team"], 4);
+}
+
+#[test]
+fn the_example_in_docs_events_md_runs_clean() {
+    let example =
+        std::fs::read_to_string(root().join("tests/fixtures/events/docs-example.toml")).unwrap();
+    let docs = std::fs::read_to_string(root().join("docs/events.md")).unwrap();
+    assert!(
+        docs.contains(&example),
+        "docs/events.md shows tests/fixtures/events/docs-example.toml"
+    );
+    let (ran, sources) = run_file("tests/fixtures/events/docs-example.toml");
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert!(ran.next.is_none());
+    assert_eq!(standings(&ran), [1, 8, 4, 6, 7, 2, 3, 5]);
+}
+
+#[test]
+fn a_withdrawal_after_the_draw_is_a_walkover() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text
+        .replace(
+            "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+            "withdrawn = [8]\nresults = [\"1-7 41:38\"]",
+        )
+        // Team 8 withdrew: it plays no third-place match, and team 7 goes through.
+        .replace("results = [\"7-8 52:47\"]", "results = []");
+    let (ran, sources) = run_text("withdrawn.toml", &text);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    let m = sf
+        .matches
+        .iter()
+        .find(|m| m.home == 8 || m.away == 8)
+        .unwrap();
+    assert_eq!((m.winner, m.decided_by.as_str()), (4, "walkover"));
+    let places = &ran.outcome.as_ref().unwrap().report.places;
+    let standing = |t: u32| {
+        places
+            .iter()
+            .find(|l| l.team == t)
+            .unwrap()
+            .standing
+            .clone()
+    };
+    assert_eq!(standing(8), "withdrew at Semifinal");
+    assert_eq!(
+        standing(7),
+        "3",
+        "without an opponent, team 7 takes third place"
+    );
+    // A team that is not in the stage cannot withdraw from it.
+    let text = text.replace("withdrawn = [8]", "withdrawn = [8, 5]");
+    let (ran, _) = run_text("withdrawn.toml", &text);
+    assert_eq!(codes(&ran), ["E0710"]);
+}
+
+#[test]
+fn a_result_may_say_how_many_boards_the_match_counts() {
+    // CC-FOULED: `/7` after a result: a board was cancelled and the match counts 7.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let shorter = text.replace("\"4-2 40:20\"", "\"4-2 40:20 /7\"");
+    let (ran, sources) = run_text("fouled.toml", &shorter);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let garbled = text.replace("\"4-2 40:20\"", "\"4-2 40:20 /seven\"");
+    let (ran, _) = run_text("fouled.toml", &garbled);
+    // The garbled result is not understood; the run then stops at that round, so
+    // the later entries are unused.
+    assert_eq!(codes(&ran).first(), Some(&"E0701"));
+}
+
+#[test]
+fn results_given_board_by_board_become_imps_by_the_editions_scale() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    // Board by board from team 4's side: +420 and +60 are 2 IMPs each, -30 is 1 IMP
+    // to team 2, +10 is nothing: 4 IMPs to 1.
+    // Only round 1: other IMPs change the standings, and so the later draws.
+    let second_round = text
+        .match_indices("[[round]]")
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i);
+    let by_boards = text[..second_round]
+        .replacen("seed = 42", "seed = 42\nimp_scale = \"test_imps\"", 1)
+        .replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10\"");
+    let (ran, sources) = run_text("boards.toml", &by_boards);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let round = &ran.outcome.as_ref().unwrap().report.rounds[0];
+    let m = round
+        .matches
+        .iter()
+        .find(|m| m.home == 4 || m.away == 4)
+        .unwrap();
+    let (four, two) = if m.home == 4 {
+        (m.home_imps, m.away_imps)
+    } else {
+        (m.away_imps, m.home_imps)
+    };
+    assert_eq!(
+        (four, two),
+        (
+            rust_decimal::Decimal::from(4),
+            rust_decimal::Decimal::from(1)
+        )
+    );
+    // Without an `imp_scale` the board scores cannot be turned into IMPs.
+    let no_scale = text[..second_round].replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10\"");
+    let (ran, _) = run_text("boards.toml", &no_scale);
+    assert!(codes(&ran).contains(&"E0711"), "{:?}", codes(&ran));
+}
+
+#[test]
+fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
+    // CC-ABSENT: team 1 would choose first; it is absent, so team 8 chooses, and team
+    // 1, never arriving, gets the team left over, at its own table.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let absent = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"1\"]\nchoices = [\"8>4\"]",
+    );
+    let (ran, sources) = run_text("absent.toml", &absent);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    assert_eq!(sf.choices, vec![(8, 4)]);
+    let m = sf
+        .matches
+        .iter()
+        .find(|m| m.home == 1 || m.away == 1)
+        .unwrap();
+    assert_eq!((m.table, m.home.max(m.away)), (1, 7));
+    // A captain who arrives before the second turn chooses then.
+    let late = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"1@2\"]\nchoices = [\"8>4\"]",
+    );
+    let (ran, sources) = run_text("absent.toml", &late);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    // An absence written wrongly is a diagnostic.
+    let garbled = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [\"one\"]\nchoices = [\"1>7\"]",
+    );
+    let (ran, _) = run_text("absent.toml", &garbled);
+    assert!(codes(&ran).contains(&"E0701"), "{:?}", codes(&ran));
+}
+
+#[test]
+fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
+    // AMB-10: this stage chooses by `Choice`; the document has no move-up rule for it.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text.replace(
+        "choices = [\"1>7\"]",
+        "withdrawn_at_draw = [8]\nchoices = [\"1>7\"]",
+    );
+    let (ran, _) = run_text("withdrawn.toml", &text);
+    assert!(codes(&ran).contains(&"E0714"), "{:?}", codes(&ran));
+}
+
+#[test]
+fn seating_picks_give_each_team_one_segment_of_each_pair() {
+    // CC-SEATING: the home team picks segment 3, so the away team has 4; the away team
+    // picks 1, so the home team has 2.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text.replace(
+        "name = \"final\"\nresults",
+        "name = \"final\"\nseating = [\"1-4 3,1\"]\nresults",
+    );
+    let (ran, sources) = run_text("seating.toml", &text);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let report = &ran.outcome.as_ref().unwrap().report;
+    let m = &report
+        .stages
+        .iter()
+        .find(|s| s.name == "final")
+        .unwrap()
+        .matches[0];
+    assert_eq!(
+        m.seating.as_deref(),
+        Some(
+            format!(
+                "seating rights by segment 1: team {a}, 2: team {h}, 3: team {h}, 4: team {a}",
+                h = m.home,
+                a = m.away
+            )
+            .as_str()
+        )
+    );
+}
+
+#[test]
+fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
+    // Team 5 went out in the qualification: a knockout penalty for it applies to nothing.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = format!(
+        "{text}\n[[incident]]\nteam = 5\nstage = \"sf\"\nrule = \"late_arrival_knockout(7 min)\"\n"
+    );
+    let (ran, _) = run_text("incident.toml", &text);
+    assert!(codes(&ran).contains(&"E0712"), "{:?}", codes(&ran));
+}
+
+#[test]
+fn a_result_for_a_match_decided_by_walkover_is_reported() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = text
+        .replace(
+            "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+            "withdrawn = [7]\nresults = [\"1-7 41:38\", \"8-4 30:44\"]",
+        )
+        .replace("results = [\"7-8 52:47\"]", "results = []");
+    let (ran, _) = run_text("walkover.toml", &text);
+    assert_eq!(codes(&ran), ["E0710"]);
+}
+
+#[test]
+fn absent_captains_before_any_choice_stop_at_whose_turn_it_is() {
+    // CC-ABSENT: team 1 is absent, so team 8 chooses first. With no choice given yet
+    // the run stops there, cleanly, and says so.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let cut = text.find("[[stage]]").unwrap();
+    let text = format!(
+        "{}[[stage]]\nname = \"sf\"\nabsent = [\"1\"]\n",
+        &text[..cut]
+    );
+    let (ran, sources) = run_text("absent.toml", &text);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    match ran.next {
+        Some(Next::Choice {
+            chooser,
+            candidates,
+            ..
+        }) => assert_eq!((chooser, candidates), (8, vec![4, 7])),
+        other => panic!("{other:?}"),
+    }
+    // One choice in: the absent captain, never arriving, gets the team left over.
+    let text = text.replace(
+        "absent = [\"1\"]\n",
+        "absent = [\"1\"]\nchoices = [\"8>4\"]\n",
+    );
+    let (ran, sources) = run_text("absent.toml", &text);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    assert!(
+        matches!(ran.next, Some(Next::Results { ref stage, .. }) if stage.as_deref() == Some("sf")),
+        "{:?}",
+        ran.next
+    );
+}

@@ -1,0 +1,28 @@
+//! bfr's integration tests, in one binary: each module was once its own test
+//! binary, and each of those linked the whole crate. Helpers shared by the
+//! modules live in `support`. Insta names a snapshot after the module path, so
+//! the snapshots of module `m` are `snapshots/suite__m__<name>.snap`.
+//!
+//! A new test goes in the module of its subject, or in a new module here; a new
+//! diagnostics, event or run case is a file (or, for a run, a directory) under
+//! `tests/cases`, which becomes a test by itself (see `cases`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a test fails by panicking"
+)]
+
+mod support;
+
+mod cases;
+mod chairmans_cup;
+mod cli;
+mod edition_2015;
+mod events;
+mod robustness;
+mod runner_draws;
+mod runner_variants;
+mod runner_withdrawals;
+mod variant_edition;

@@ -1,0 +1,99 @@
+//! A variant of the 2015 edition changed by data only gives changed answers: no
+//! figure of the edition lives in Rust.
+
+use crate::support::{Change, edition_2015_with, root};
+use bfr::edition::Loaded;
+use bfr::eval::Evaluator;
+use bfr::syntax::parse_expr;
+
+/// The 2015 edition's files, with each `(file, from, to)` replacement applied
+/// exactly once.
+fn edition_with(changes: &[(&str, &str, &str)]) -> Loaded {
+    let changes: Vec<Change> = changes
+        .iter()
+        .map(|(file, from, to)| Change::Text(file, from, to))
+        .collect();
+    edition_2015_with(&changes)
+}
+
+fn eval(loaded: &mut Loaded, expression: &str) -> String {
+    let checked = loaded.checked.as_ref().expect("the edition checks");
+    let file = loaded.sources.add("<expression>", expression);
+    let ast = parse_expr(expression, file).unwrap();
+    let expr = checked.check_expr(&ast).unwrap();
+    Evaluator::new(&checked.program)
+        .eval_closed(&expr)
+        .unwrap()
+        .show(&checked.program)
+}
+
+const FEE: &str = "cc_gh_entry_fee(seniors: 3 players, juniors: 1 player)";
+const LATE: &str = "late_arrival_qualification(12 min)";
+const ROUNDS: &str = "cup.gh.rounds";
+const TRAVEL: &str = "sm_travel_subsidy(District.Skane)";
+
+#[test]
+fn changing_data_changes_the_answers() {
+    let mut original = edition_with(&[]);
+    let mut variant = edition_with(&[
+        (
+            "chairmans_cup.bfr",
+            "cc_gh_fee_senior: SEK/player ref CC-FEE p.14 \"Startavgifter\" = 500 SEK/player",
+            "cc_gh_fee_senior: SEK/player ref CC-FEE p.14 \"Startavgifter\" = 600 SEK/player",
+        ),
+        (
+            "chairmans_cup_conduct.bfr",
+            "10 min < late <= 15 min => deduct 2 VP",
+            "10 min < late <= 15 min => deduct 3 VP",
+        ),
+        (
+            "sm_pairs.bfr",
+            "Skane => 1400 SEK/pair",
+            "Skane => 1500 SEK/pair",
+        ),
+    ]);
+    assert!(!variant.diagnostics.has_errors());
+    for (expr, before, after) in [
+        (FEE, "1625 SEK", "1925 SEK"),
+        (LATE, "deduct 2 VP", "deduct 3 VP"),
+        (TRAVEL, "1400 SEK/pair", "1500 SEK/pair"),
+    ] {
+        assert_eq!(eval(&mut original, expr), before, "{expr} in 2015");
+        assert_eq!(eval(&mut variant, expr), after, "{expr} in the variant");
+    }
+}
+
+#[test]
+fn a_variant_competition_structure_is_data_too() {
+    let mut original = edition_with(&[]);
+    assert_eq!(eval(&mut original, ROUNDS), "13");
+    let rounds = std::fs::read_to_string(root().join("rules/2015/chairmans_cup.bfr")).unwrap();
+    let line = rounds
+        .lines()
+        .find(|l| l.starts_with("const cc_gh_rounds"))
+        .expect("the rounds are a const")
+        .to_string();
+    let mut variant = edition_with(&[("chairmans_cup.bfr", &line, &line.replace("= 13", "= 12"))]);
+    assert!(!variant.diagnostics.has_errors());
+    assert_eq!(eval(&mut variant, ROUNDS), "12");
+}
+
+#[test]
+fn filling_a_hole_in_the_document_removes_its_warning() {
+    let warns = |l: &Loaded| {
+        l.diagnostics
+            .sorted()
+            .iter()
+            .filter(|d| d.code == "W0301" && d.message.contains("lv_format"))
+            .count()
+    };
+    let original = edition_with(&[]);
+    assert_eq!(warns(&original), 1);
+    let variant = edition_with(&[(
+        "sm_lag_veteran.bfr",
+        "teams == 10 teams =>",
+        "9 teams <= teams <= 10 teams =>",
+    )]);
+    assert!(!variant.diagnostics.has_errors());
+    assert_eq!(warns(&variant), 0);
+}
