@@ -14,9 +14,11 @@ use crate::ir::competition::{
     Seating, SegmentRights, Stage, Target,
 };
 use crate::ir::vocabulary::{
-    DrawMethod, EqualRankings, FirstRound, HomeTeam, Inheritance, KnockoutCriterion, KnockoutTie,
-    LateWithdrawal, Meaning, QualificationFormat, SeatingMethod, Side, TableNumbering,
-    TieBreakCriterion, WalkoverInheritance,
+    AbsentCaptains, Bye, ChooserWithoutOpponent, DrawMethod, EqualRankings, FirstRound, HomeTeam,
+    ImpQuotientEdges, Inheritance, InheritanceScope, KnockoutCriterion, KnockoutTie, LateChooser,
+    LateWithdrawal, LeftoverPlacement, LowerWithdrawal, Meaning, Pairing, PositionsBy,
+    QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
+    WalkoverInheritance, WalkoverLoser,
 };
 use crate::ir::{ExprKind, Program, Type, Value};
 use crate::source::Span;
@@ -101,35 +103,54 @@ impl Typer<'_> {
             min_teams: self.whole(&block, "min_teams"),
             max_teams: self.whole(&block, "max_teams"),
             max_players: self.whole(&block, "max_players"),
-            readings: KnockoutReadings {
-                equal_rankings: self.chosen(
-                    &block,
-                    "equal_rankings",
-                    EqualRankings::QualificationPlacement,
-                ),
-                inheritance: self.chosen(&block, "inheritance", Inheritance::Cumulative),
-                walkover_inheritance: self.chosen(
-                    &block,
-                    "walkover_inheritance",
-                    WalkoverInheritance::WalkoverInherits,
-                ),
-                knockout_tie: self.chosen(
-                    &block,
-                    "knockout_tie",
-                    KnockoutTie::QualificationPlacement,
-                ),
-                table_numbers: self.chosen(
-                    &block,
-                    "table_numbers",
-                    TableNumbering::ChooserPosition,
-                ),
-            },
+            readings: self.readings(&block),
             district_prize: self.quantity(&block, "district_prize"),
             trophy_points: self.rule(&block, "trophy_points", 1),
             segment_rights: self.segment_rights(&block),
             qualification,
             stages,
             span: d.span,
+        }
+    }
+
+    /// The readings every knockout stage of the competition applies.
+    fn readings(&mut self, block: &Block) -> KnockoutReadings {
+        KnockoutReadings {
+            equal_rankings: self.chosen(
+                block,
+                "equal_rankings",
+                EqualRankings::QualificationPlacement,
+            ),
+            inheritance: self.chosen(block, "inheritance", Inheritance::Cumulative),
+            walkover_inheritance: self.chosen(
+                block,
+                "walkover_inheritance",
+                WalkoverInheritance::WalkoverInherits,
+            ),
+            knockout_tie: self.chosen(block, "knockout_tie", KnockoutTie::QualificationPlacement),
+            table_numbers: self.chosen(block, "table_numbers", TableNumbering::ChooserPosition),
+            inheritance_scope: self.chosen(
+                block,
+                "inheritance_scope",
+                InheritanceScope::EveryKnockoutMatch,
+            ),
+            absent_leftovers: self.chosen(
+                block,
+                "absent_leftovers",
+                LeftoverPlacement::CurrentRanking,
+            ),
+            late_chooser: self.chosen(block, "late_chooser", LateChooser::FirstTurnAfterArrival),
+            chooser_without_opponent: self.chosen(
+                block,
+                "chooser_without_opponent",
+                ChooserWithoutOpponent::LastChooserGoesThrough,
+            ),
+            lower_withdrawal: self.chosen(
+                block,
+                "lower_withdrawal",
+                LowerWithdrawal::ChoosersUnchangedLastGoesThrough,
+            ),
+            walkover_loser: self.chosen(block, "walkover_loser", WalkoverLoser::SharesLosersPlace),
         }
     }
 
@@ -180,6 +201,14 @@ impl Typer<'_> {
             late_start,
             tie_break: self.criteria(&block),
             home: self.meaning::<HomeTeam>(&block, "home"),
+            pairing: self.chosen(&block, "pairing", Pairing::StandingsWithFeasibilityCheck),
+            bye: self.chosen(&block, "bye", Bye::LowestRankedWithoutBye),
+            swiss_points: self.chosen(
+                &block,
+                "swiss_points",
+                SwissPointsBasis::OpponentsCurrentTotals,
+            ),
+            imp_quotient: self.chosen(&block, "imp_quotient", ImpQuotientEdges::InfinityThenTeamId),
             schedule: self.schedule(&block),
             places,
             rest,
@@ -217,6 +246,8 @@ impl Typer<'_> {
             halftime_change: self.flag(&block, "halftime_change"),
             carry_over: self.quantity(&block, "carry_over"),
             walkovers: self.flag(&block, "walkovers"),
+            absent_captains: self.chosen(&block, "absent_captains", AbsentCaptains::PassTurn),
+            positions: self.chosen(&block, "positions", PositionsBy::Origin),
             late_withdrawal: self.meaning::<LateWithdrawal>(&block, "late_withdrawal"),
             withdrawal_boards: self.whole(&block, "withdrawal_boards"),
             withdrawal_segments: self.whole(&block, "withdrawal_segments"),

@@ -8,9 +8,11 @@
 
 use super::value::Date;
 use super::vocabulary::{
-    DrawMethod, EqualRankings, FirstRound, HomeTeam, Inheritance, KnockoutCriterion, KnockoutTie,
-    LateWithdrawal, QualificationFormat, SeatingMethod, Side, TableNumbering, TieBreakCriterion,
-    WalkoverInheritance,
+    AbsentCaptains, Bye, ChooserWithoutOpponent, DrawMethod, EqualRankings, FirstRound, HomeTeam,
+    ImpQuotientEdges, Inheritance, InheritanceScope, KnockoutCriterion, KnockoutTie, LateChooser,
+    LateWithdrawal, LeftoverPlacement, LowerWithdrawal, Pairing, PositionsBy, QualificationFormat,
+    SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion, WalkoverInheritance,
+    WalkoverLoser,
 };
 use super::{SourceInfo, Value};
 use crate::source::Span;
@@ -91,6 +93,18 @@ pub struct KnockoutReadings {
     pub knockout_tie: Chosen<KnockoutTie>,
     /// How the tables of a choice are numbered (`table_numbers`).
     pub table_numbers: Chosen<TableNumbering>,
+    /// Which wins pass a ranking on (`inheritance_scope`).
+    pub inheritance_scope: Chosen<InheritanceScope>,
+    /// How teams left over by absent captains are handed out (`absent_leftovers`).
+    pub absent_leftovers: Chosen<LeftoverPlacement>,
+    /// When a late captain chooses (`late_chooser`).
+    pub late_chooser: Chosen<LateChooser>,
+    /// A chooser left without a candidate (`chooser_without_opponent`).
+    pub chooser_without_opponent: Chosen<ChooserWithoutOpponent>,
+    /// A withdrawal among the teams chosen from (`lower_withdrawal`).
+    pub lower_withdrawal: Chosen<LowerWithdrawal>,
+    /// What the loser of a walkover gets (`walkover_loser`).
+    pub walkover_loser: Chosen<WalkoverLoser>,
 }
 
 /// Where a group of teams goes.
@@ -148,6 +162,14 @@ pub struct Qualification {
     pub tie_break: Vec<TieBreakCriterion>,
     /// Who is home in a match (`home`).
     pub home: Option<Chosen<HomeTeam>>,
+    /// How the rounds after the first are paired (`pairing`).
+    pub pairing: Chosen<Pairing>,
+    /// Who gets the bye (`bye`).
+    pub bye: Chosen<Bye>,
+    /// The VP behind Swiss points (`swiss_points`).
+    pub swiss_points: Chosen<SwissPointsBasis>,
+    /// The IMP quotient at its edges (`imp_quotient`).
+    pub imp_quotient: Chosen<ImpQuotientEdges>,
     /// When it is played.
     pub schedule: Schedule,
     /// Places routed on: `a..=b` go to the target.
@@ -190,6 +212,10 @@ pub struct Stage {
     pub carry_over: Option<Quantity>,
     /// Whether a withdrawal after the draw is a walkover (`walkovers`).
     pub walkovers: bool,
+    /// Whether an absent captain's turn passes on (`absent_captains`).
+    pub absent_captains: Chosen<AbsentCaptains>,
+    /// How positions are ordered (`positions`).
+    pub positions: Chosen<PositionsBy>,
     /// How a withdrawal at the draw is handled (`late_withdrawal`).
     pub late_withdrawal: Option<Chosen<LateWithdrawal>>,
     /// The match length the late-withdrawal rules put in place of this stage's

@@ -205,6 +205,115 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// Which knockout wins pass a ranking on.
+    InheritanceScope {
+        /// Every knockout match, the main bracket's too.
+        EveryKnockoutMatch,
+        /// Only matches of the consolation bracket.
+        ConsolationOnly,
+    }
+}
+
+vocabulary! {
+    /// What "best placed" means when the teams left over by absent captains are
+    /// handed out.
+    LeftoverPlacement {
+        /// The current (possibly inherited) ranking.
+        CurrentRanking,
+        /// The qualification placement.
+        QualificationPlacement,
+        /// The order of the draw.
+        GivenOrder,
+    }
+}
+
+vocabulary! {
+    /// Whether an absent captain's turn passes on at a stage.
+    AbsentCaptains {
+        /// The turn passes to the next team; a late captain chooses at the first turn
+        /// after arriving.
+        PassTurn,
+        /// The stage has no rule for absent captains: an absence is an input error.
+        Reject,
+    }
+}
+
+vocabulary! {
+    /// When a captain who arrives late during a choice chooses.
+    LateChooser {
+        /// At the first turn after arriving.
+        FirstTurnAfterArrival,
+    }
+}
+
+vocabulary! {
+    /// A chooser left without a candidate after a withdrawal at the choice.
+    ChooserWithoutOpponent {
+        /// The last chooser goes through without a match.
+        LastChooserGoesThrough,
+    }
+}
+
+vocabulary! {
+    /// A withdrawal among the teams chosen from, at the time of the choice.
+    LowerWithdrawal {
+        /// The choosers stay as they are; the last goes through without a match.
+        ChoosersUnchangedLastGoesThrough,
+    }
+}
+
+vocabulary! {
+    /// What the loser of a walkover gets.
+    WalkoverLoser {
+        /// The place the stage's losers take, where they take one.
+        SharesLosersPlace,
+        /// No place: the team withdrew at this stage.
+        NoPlace,
+    }
+}
+
+vocabulary! {
+    /// How a knockout stage orders its positions.
+    PositionsBy {
+        /// By origin (teams from the earlier-numbered feeding stage first), then ranking.
+        Origin,
+    }
+}
+
+vocabulary! {
+    /// How a Swiss qualification pairs the rounds after the first.
+    Pairing {
+        /// By current standings, the highest unpaired team against the first team below
+        /// it that it has not met and for which the rest can still be paired.
+        StandingsWithFeasibilityCheck,
+    }
+}
+
+vocabulary! {
+    /// Who gets the bye in an odd field.
+    Bye {
+        /// The lowest-ranked team that has not had one.
+        LowestRankedWithoutBye,
+    }
+}
+
+vocabulary! {
+    /// The VP behind a team's Swiss points.
+    SwissPointsBasis {
+        /// The opponents' current totals.
+        OpponentsCurrentTotals,
+    }
+}
+
+vocabulary! {
+    /// The IMP quotient at its edges.
+    ImpQuotientEdges {
+        /// Nothing lost is +∞, nothing won or lost is 1, then the lower team number.
+        InfinityThenTeamId,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,11 +2,12 @@
 //! once by `check`) resolved for one field size, with the vocabulary's meanings
 //! turned into the engine's parameters. No property is looked up by name here.
 
+use crate::engine::knockout::absent::{AbsenceRule, LeftoverPlacement};
 use crate::engine::knockout::choice::TableNumbering;
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::KnockoutTieBreak;
 use crate::engine::knockout::ranking::{
-    InheritanceReading, RankingRules, TieOrder, WalkoverInheritance,
+    InheritanceReading, InheritanceScope, RankingRules, TieOrder, WalkoverInheritance,
 };
 use crate::engine::knockout::seating::HomeReading;
 use crate::engine::standings::TieBreak;
@@ -82,6 +83,8 @@ pub struct Stage {
     pub segments: Option<u32>,
     /// Segments of the match the late-withdrawal rules put in its place.
     pub withdrawal_segments: Option<u32>,
+    /// Whether an absent captain's turn passes on here (`absent_captains`).
+    pub absent_captains: AbsenceRule,
 }
 
 /// A competition ready to run.
@@ -108,10 +111,13 @@ pub struct Plan {
     pub table_numbers: TableNumbering,
     /// The prize for the district team that gets furthest (`district_prize`), as written.
     pub district_prize: Option<String>,
-    /// The readings as the edition wrote them, for the report.
-    pub readings: Vec<String>,
     /// Who has the seating rights in a segment, by the edition's rule.
     pub segment_rights: Option<ir::competition::SegmentRights>,
+    /// How teams left over by absent captains are handed out (`absent_leftovers`).
+    pub absent_leftovers: LeftoverPlacement,
+    /// Whether the loser of a walkover takes the place the stage's losers take
+    /// (`walkover_loser`).
+    pub walkover_loser_takes_place: bool,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
 }
@@ -165,6 +171,10 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             seating: s.seating.clone(),
             segments: s.segments,
             withdrawal_segments: s.withdrawal_segments,
+            absent_captains: match s.absent_captains.meaning {
+                vocabulary::AbsentCaptains::PassTurn => AbsenceRule::PassTurn,
+                vocabulary::AbsentCaptains::Reject => AbsenceRule::Reject,
+            },
         });
     }
     let qualification = match &comp.qualification {
@@ -190,19 +200,13 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             vocabulary::EqualRankings::GivenOrder => TieOrder::GivenOrder,
             vocabulary::EqualRankings::MostRecentWinnerFirst => TieOrder::MostRecentWinFirst,
         },
-        ..RankingRules::default()
+        scope: match r.inheritance_scope.meaning {
+            vocabulary::InheritanceScope::EveryKnockoutMatch => {
+                InheritanceScope::EveryKnockoutMatch
+            }
+            vocabulary::InheritanceScope::ConsolationOnly => InheritanceScope::ConsolationOnly,
+        },
     };
-    let readings = [
-        r.equal_rankings.written.as_ref(),
-        r.inheritance.written.as_ref(),
-        r.walkover_inheritance.written.as_ref(),
-        r.knockout_tie.written.as_ref(),
-        r.table_numbers.written.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .cloned()
-    .collect();
     Ok(Plan {
         name: comp.name.clone(),
         title: comp.title.clone(),
@@ -222,9 +226,17 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             vocabulary::TableNumbering::OrderOfChoices => TableNumbering::OrderOfChoice,
         },
         district_prize: comp.district_prize.as_ref().map(|q| q.shown.clone()),
-        readings,
         trophy_points: comp.trophy_points,
         segment_rights: comp.segment_rights.clone(),
+        absent_leftovers: match r.absent_leftovers.meaning {
+            vocabulary::LeftoverPlacement::CurrentRanking => LeftoverPlacement::CurrentRanking,
+            vocabulary::LeftoverPlacement::QualificationPlacement => {
+                LeftoverPlacement::QualificationPlacement
+            }
+            vocabulary::LeftoverPlacement::GivenOrder => LeftoverPlacement::GivenOrder,
+        },
+        walkover_loser_takes_place: r.walkover_loser.meaning
+            == vocabulary::WalkoverLoser::SharesLosersPlace,
     })
 }
 

@@ -268,3 +268,65 @@ fn the_travel_footnote_reading_moves_the_extras_between_rows() {
         assert!(holds(&other, &extra(district, before)), "{district}");
     }
 }
+
+#[test]
+fn every_reading_of_the_2015_edition_is_used_by_a_rule_or_a_competition() {
+    let loaded = edition();
+    let unused: Vec<String> = loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "W0411")
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(unused, Vec::<String>::new());
+    let program = &loaded.checked.as_ref().unwrap().program;
+    let readings: Vec<&str> = program
+        .rules
+        .iter()
+        .filter(|r| r.reading)
+        .map(|r| r.name.as_str())
+        .collect();
+    // The open questions the engine's behaviour depends on, and the later ones
+    // (the VP table at 51 IMPs, the late-arrival and footnote readings, the walkover
+    // loser): each is a `reading`, and each is named where it applies.
+    assert_eq!(readings.len(), 27, "{readings:?}");
+    let cup = program
+        .competitions
+        .iter()
+        .find(|c| c.name == "cup")
+        .unwrap();
+    assert_eq!(
+        cup.readings.absent_leftovers.written.as_deref(),
+        Some("amb18_reading = Amb18AbsentOrder.CurrentRanking")
+    );
+    let bc08_a = cup.stages.iter().find(|s| s.name == "bc08_a").unwrap();
+    assert_eq!(
+        bc08_a.absent_captains.written.as_deref(),
+        Some("CcAbsentCaptains.Reject"),
+        "AMB-19: CC-ABSENT is read for the CC only"
+    );
+}
+
+#[test]
+fn a_reading_bfr_cannot_run_is_an_error_at_the_property_that_chooses_it() {
+    let loaded = crate::support::edition_2015_with(&[crate::support::Change::Text(
+        "chairmans_cup_readings.bfr",
+        "= Amb21GhPairing.StandingsWithFeasibilityCheck",
+        "= Amb21GhPairing.GreedyWithSwaps",
+    )]);
+    let errors: Vec<(&str, String)> = loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.severity == bfr::diag::Severity::Error)
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            "E0408",
+            "`pairing`: `Amb21GhPairing.GreedyWithSwaps` names no `Pairing` bfr knows".to_string()
+        )]
+    );
+}
