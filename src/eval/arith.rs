@@ -4,8 +4,8 @@
 //! Rounding is half away from zero (`MidpointAwayFromZero`), the rule result lists
 //! use; never the library's default banker's rounding.
 
+use crate::ir::BinOp;
 use crate::ir::{Penalty, Unit, Value};
-use crate::syntax::ast::BinOp;
 use rust_decimal::prelude::*;
 use std::cmp::Ordering;
 

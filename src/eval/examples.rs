@@ -2,9 +2,9 @@
 
 use super::{EvalError, Evaluator};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::BinOp;
 use crate::ir::{Example, ExprKind, Program, Value};
 use crate::source::Span;
-use crate::syntax::ast::BinOp;
 
 /// How one example went.
 #[derive(Debug, Clone)]

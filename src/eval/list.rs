@@ -109,8 +109,8 @@ pub(super) fn builtin(b: Builtin, values: Vec<Value>, ty: &Type, span: Span) -> 
                 _ => return Err(plain("`sum` needs numbers or durations", span)),
             };
             for x in &xs {
-                total = arith::binary(crate::syntax::ast::BinOp::Add, &total, x)
-                    .map_err(|m| plain(m, span))?;
+                total =
+                    arith::binary(crate::ir::BinOp::Add, &total, x).map_err(|m| plain(m, span))?;
             }
             Ok(total)
         }

@@ -132,8 +132,8 @@ impl<'p> Evaluator<'p> {
                 let x = self.eval(a, frame)?;
                 // `and` / `or` decide on the left side when they can.
                 match (op, &x) {
-                    (crate::syntax::ast::BinOp::And, Value::Bool(false)) => return Ok(x),
-                    (crate::syntax::ast::BinOp::Or, Value::Bool(true)) => return Ok(x),
+                    (crate::ir::BinOp::And, Value::Bool(false)) => return Ok(x),
+                    (crate::ir::BinOp::Or, Value::Bool(true)) => return Ok(x),
                     _ => {}
                 }
                 let y = self.eval(b, frame)?;

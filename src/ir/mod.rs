@@ -6,14 +6,15 @@
 
 pub mod builtin;
 pub mod competition;
+pub mod op;
 pub mod unit;
 pub mod value;
 pub mod vocabulary;
 
 use crate::source::Span;
-use crate::syntax::ast::BinOp;
 pub use builtin::{Builtin, ListLoop};
 pub use competition::Competition;
+pub use op::BinOp;
 use serde::Serialize;
 pub use unit::Unit;
 pub use value::{Date, MAX_LIST_LEN, Penalty, Value};
