@@ -18,8 +18,10 @@ impl Checker {
         let properties = self.properties(
             &decl.properties,
             vocabulary::Scope::Competition,
-            (&decl.name.text, decl.name.span),
+            Some((&decl.name.text, decl.name.span)),
+            &[],
         );
+        let defaults = self.properties(&decl.stage_defaults, vocabulary::Scope::Stage, None, &[]);
         let mut stages: Vec<DeclaredStage> = Vec::new();
         let mut first_at: BTreeMap<&str, Span> = BTreeMap::new();
         for s in &decl.stages {
@@ -40,7 +42,19 @@ impl Checker {
                 ast::StageKind::Qualification => vocabulary::Scope::Qualification,
                 ast::StageKind::Stage => vocabulary::Scope::Stage,
             };
-            let props = self.properties(&s.properties, scope, (&s.name.text, s.name.span));
+            let defaults: &[Property] = match s.kind {
+                ast::StageKind::Stage => &defaults,
+                ast::StageKind::Qualification => &[],
+            };
+            let mut props = self.properties(
+                &s.properties,
+                scope,
+                Some((&s.name.text, s.name.span)),
+                defaults,
+            );
+            // A stage takes every default it does not set itself.
+            let own: Vec<String> = props.iter().map(|p| p.key.clone()).collect();
+            props.extend(defaults.iter().filter(|d| !own.contains(&d.key)).cloned());
             let mut routes = Vec::new();
             let mut groups: BTreeMap<String, Span> = BTreeMap::new();
             for r in &s.routes {
@@ -173,7 +187,8 @@ impl Checker {
         &mut self,
         props: &[ast::Property],
         scope: vocabulary::Scope,
-        (name, at): (&str, Span),
+        block: Option<(&str, Span)>,
+        defaults: &[Property],
     ) -> Vec<Property> {
         let mut out: Vec<Property> = Vec::new();
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
@@ -220,13 +235,19 @@ impl Checker {
                 value,
             });
         }
+        // Defaults are checked once, apart; the stages that take them say what they need.
+        let Some((name, at)) = block else {
+            return out;
+        };
+        let given: Vec<&str> = out
+            .iter()
+            .map(|p| p.key.as_str())
+            .chain(defaults.iter().map(|p| p.key.as_str()))
+            .collect();
         for def in vocabulary::PROPERTIES {
             // A misspelt key already has its "did you mean"; one mistake, one error.
             let misspelt = unknown.iter().any(|k| did_you_mean(k, [def.key]).is_some());
-            if def.required
-                && def.scopes.contains(&scope)
-                && !seen.contains_key(def.key)
-                && !misspelt
+            if def.required && def.scopes.contains(&scope) && !given.contains(&def.key) && !misspelt
             {
                 self.diags.push(
                     Diagnostic::error("E0409", format!("`{name}` does not say `{}`", def.key), at)

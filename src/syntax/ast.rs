@@ -231,6 +231,8 @@ pub struct CompetitionDecl {
     pub title: Option<String>,
     pub source: Option<SourceRef>,
     pub properties: Vec<Property>,
+    /// `stages { … }`: properties every knockout stage has unless it says otherwise.
+    pub stage_defaults: Vec<Property>,
     pub stages: Vec<StageDecl>,
 }
 

@@ -215,6 +215,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         add_op | mul_op => "an operator",
         edition_field => "`source`, `updated` or `period`",
         stage_decl => "a `stage`",
+        stage_defaults => "`stages { … }`",
         assertion => "an assertion",
         boolean => "`true` or `false`",
         _ => return None,

@@ -15,6 +15,7 @@ impl Lower {
             title: None,
             source: None,
             properties: Vec::new(),
+            stage_defaults: Vec::new(),
             stages: Vec::new(),
         };
         for m in p.into_inner() {
@@ -23,6 +24,11 @@ impl Lower {
                 Rule::string => c.title = Some(string_value(&m)),
                 Rule::source_ref => c.source = Some(self.source_ref(m)),
                 Rule::property => c.properties.push(self.property(m)?),
+                Rule::stage_defaults => {
+                    for d in m.into_inner() {
+                        c.stage_defaults.push(self.property(d)?);
+                    }
+                }
                 Rule::stage_decl => c.stages.push(self.stage(m)?),
                 _ => {}
             }
