@@ -10,6 +10,7 @@
 mod awards;
 mod knockout;
 mod late;
+mod meaning;
 pub mod plan;
 mod qualification;
 pub mod report;

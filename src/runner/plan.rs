@@ -6,15 +6,13 @@ use crate::engine::knockout::absent::{AbsenceRule, LeftoverPlacement};
 use crate::engine::knockout::choice::TableNumbering;
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::KnockoutTieBreak;
-use crate::engine::knockout::ranking::{
-    InheritanceReading, InheritanceScope, RankingRules, TieOrder, WalkoverInheritance,
-};
+use crate::engine::knockout::ranking::RankingRules;
 use crate::engine::knockout::seating::HomeReading;
 use crate::engine::standings::TieBreak;
 use crate::eval::Evaluator;
 use crate::ir::competition::Count;
 pub use crate::ir::competition::Target;
-use crate::ir::vocabulary::{self, DrawMethod, HomeTeam, QualificationFormat, TieBreakCriterion};
+use crate::ir::vocabulary::{self, DrawMethod, HomeTeam, QualificationFormat};
 use crate::ir::{self, Program, Value};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -150,63 +148,16 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
             ))
         })?;
     let field = Field { program, teams };
-    let mut stages = Vec::new();
-    for s in &comp.stages {
-        stages.push(Stage {
-            name: s.name.clone(),
-            title: s.title.clone(),
-            order: s.order,
-            teams: s.teams,
-            boards: Decimal::from(field.count(s.boards, &s.name, "boards")?),
-            draw: s.draw.meaning,
-            winners: s.winners,
-            losers: s.losers,
-            late_withdrawal: s.late_withdrawal.as_ref().map(|c| match c.meaning {
-                vocabulary::LateWithdrawal::SpecificRule => LateWithdrawalReading::SpecificRule,
-                vocabulary::LateWithdrawal::StageMoveUp => LateWithdrawalReading::StageMoveUp,
-            }),
-            withdrawal_boards: s.withdrawal_boards.map(Decimal::from),
-            walkovers: s.walkovers,
-            home: home(s.home.meaning),
-            seating: s.seating.clone(),
-            segments: s.segments,
-            withdrawal_segments: s.withdrawal_segments,
-            absent_captains: match s.absent_captains.meaning {
-                vocabulary::AbsentCaptains::PassTurn => AbsenceRule::PassTurn,
-                vocabulary::AbsentCaptains::Reject => AbsenceRule::Reject,
-            },
-        });
-    }
+    let stages = comp
+        .stages
+        .iter()
+        .map(|s| stage(&field, s))
+        .collect::<Result<Vec<_>, _>>()?;
     let qualification = match &comp.qualification {
         None => None,
         Some(q) => Some(qualification(&field, q)?),
     };
     let r = &comp.readings;
-    let ranking = RankingRules {
-        inheritance: match r.inheritance.meaning {
-            vocabulary::Inheritance::Cumulative => InheritanceReading::Cumulative,
-            vocabulary::Inheritance::LastOpponentOnly => {
-                InheritanceReading::QualificationOrLastOpponent
-            }
-        },
-        walkover: match r.walkover_inheritance.meaning {
-            vocabulary::WalkoverInheritance::WalkoverInherits => WalkoverInheritance::Inherits,
-            vocabulary::WalkoverInheritance::WalkoverDoesNotInherit => {
-                WalkoverInheritance::DoesNotInherit
-            }
-        },
-        tie: match r.equal_rankings.meaning {
-            vocabulary::EqualRankings::QualificationPlacement => TieOrder::QualificationPlacement,
-            vocabulary::EqualRankings::GivenOrder => TieOrder::GivenOrder,
-            vocabulary::EqualRankings::MostRecentWinnerFirst => TieOrder::MostRecentWinFirst,
-        },
-        scope: match r.inheritance_scope.meaning {
-            vocabulary::InheritanceScope::EveryKnockoutMatch => {
-                InheritanceScope::EveryKnockoutMatch
-            }
-            vocabulary::InheritanceScope::ConsolationOnly => InheritanceScope::ConsolationOnly,
-        },
-    };
     Ok(Plan {
         name: comp.name.clone(),
         title: comp.title.clone(),
@@ -214,37 +165,43 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         max_teams: comp.max_teams,
         qualification,
         stages,
-        ranking,
-        knockout_tie: match r.knockout_tie.meaning {
-            vocabulary::KnockoutTie::QualificationPlacement => {
-                KnockoutTieBreak::QualificationPlacement
-            }
-            vocabulary::KnockoutTie::CurrentRanking => KnockoutTieBreak::CurrentRanking,
+        ranking: RankingRules {
+            inheritance: r.inheritance.meaning.into(),
+            walkover: r.walkover_inheritance.meaning.into(),
+            tie: r.equal_rankings.meaning.into(),
+            scope: r.inheritance_scope.meaning.into(),
         },
-        table_numbers: match r.table_numbers.meaning {
-            vocabulary::TableNumbering::ChooserPosition => TableNumbering::ChooserPosition,
-            vocabulary::TableNumbering::OrderOfChoices => TableNumbering::OrderOfChoice,
-        },
+        knockout_tie: r.knockout_tie.meaning.into(),
+        table_numbers: r.table_numbers.meaning.into(),
         district_prize: comp.district_prize.as_ref().map(|q| q.shown.clone()),
         trophy_points: comp.trophy_points,
         segment_rights: comp.segment_rights.clone(),
-        absent_leftovers: match r.absent_leftovers.meaning {
-            vocabulary::LeftoverPlacement::CurrentRanking => LeftoverPlacement::CurrentRanking,
-            vocabulary::LeftoverPlacement::QualificationPlacement => {
-                LeftoverPlacement::QualificationPlacement
-            }
-            vocabulary::LeftoverPlacement::GivenOrder => LeftoverPlacement::GivenOrder,
-        },
+        absent_leftovers: r.absent_leftovers.meaning.into(),
         walkover_loser_takes_place: r.walkover_loser.meaning
             == vocabulary::WalkoverLoser::SharesLosersPlace,
     })
 }
 
-fn home(h: vocabulary::HomeTeam) -> HomeReading {
-    match h {
-        vocabulary::HomeTeam::BetterRanking => HomeReading::BetterRanking,
-        vocabulary::HomeTeam::UpperPosition => HomeReading::UpperPosition,
-    }
+/// A knockout stage for this field.
+fn stage(field: &Field, s: &ir::competition::Stage) -> Result<Stage, PlanError> {
+    Ok(Stage {
+        name: s.name.clone(),
+        title: s.title.clone(),
+        order: s.order,
+        teams: s.teams,
+        boards: Decimal::from(field.count(s.boards, &s.name, "boards")?),
+        draw: s.draw.meaning,
+        winners: s.winners,
+        losers: s.losers,
+        late_withdrawal: s.late_withdrawal.as_ref().map(|c| c.meaning.into()),
+        withdrawal_boards: s.withdrawal_boards.map(Decimal::from),
+        walkovers: s.walkovers,
+        home: s.home.meaning.into(),
+        seating: s.seating.clone(),
+        segments: s.segments,
+        withdrawal_segments: s.withdrawal_segments,
+        absent_captains: s.absent_captains.meaning.into(),
+    })
 }
 
 /// The edition and the size of the field a run is for.
@@ -304,16 +261,7 @@ fn qualification(
             )));
         }
     };
-    let mut tie_break: Vec<TieBreak> = q
-        .tie_break
-        .iter()
-        .map(|c| match c {
-            TieBreakCriterion::VictoryPoints => TieBreak::TotalVp,
-            TieBreakCriterion::SwissPoints => TieBreak::SwissPoints,
-            TieBreakCriterion::ImpQuotient => TieBreak::ImpQuotient,
-            TieBreakCriterion::LowerTeamId => TieBreak::LowerTeamId,
-        })
-        .collect();
+    let mut tie_break: Vec<TieBreak> = q.tie_break.iter().map(|c| (*c).into()).collect();
     // The standings must be a total order: the team number settles what the
     // edition's chain leaves equal.
     if !tie_break.contains(&TieBreak::LowerTeamId) {
