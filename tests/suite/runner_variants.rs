@@ -430,3 +430,55 @@ fn a_tie_break_chain_led_by_the_imp_quotient_ranks_by_it() {
     let first = |r: &Report| r.standings.iter().map(|l| l.team).collect::<Vec<_>>();
     assert_ne!(first(&default), first(&variant));
 }
+
+#[test]
+fn the_qualification_scored_on_the_20_point_formula_instead_of_the_25_0_table() {
+    let changes = [Change::Text(
+        KNOCKOUT,
+        "    vp_scale = vp25\n",
+        "    vp_scale = wbf20_result\n",
+    )];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    let whole = |r: &Report| {
+        r.rounds
+            .iter()
+            .flat_map(|round| &round.matches)
+            .all(|m| m.home_vp.fract().is_zero() && m.away_vp.fract().is_zero())
+    };
+    assert!(whole(&default), "the 25-0 table gives whole VP");
+    assert!(!whole(&variant), "the 20-point formula gives hundredths");
+    let most = |r: &Report| r.standings.first().map(|l| l.vp).unwrap();
+    assert!(
+        most(&variant) <= rust_decimal::Decimal::from(13 * 20),
+        "at most 20 VP a round"
+    );
+}
+
+#[test]
+fn inheritance_in_the_consolation_bracket_only_changes_the_rankings() {
+    // AMB-3: a CC win passes the ranking on too; a variant reads "in the BC only".
+    let changes = [Change::Text(
+        READINGS,
+        "= Amb03CcInheritance.EveryKnockoutMatch",
+        "= Amb03CcInheritance.ConsolationOnly",
+    )];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    let rankings = |r: &Report, name: &str| -> Vec<(u32, u32)> {
+        stage(r, name)
+            .matches
+            .iter()
+            .map(|m| (m.home_ranking, m.away_ranking))
+            .collect()
+    };
+    // In the CC itself a ranking never changes hands now: every CC16 team keeps its
+    // Gröna Hissen place as its ranking.
+    for m in &stage(&variant, "cc16").matches {
+        assert!(m.home_ranking <= 32 && m.away_ranking <= 32);
+    }
+    assert_ne!(
+        ["cc16", "cc_qf", "bc16_b", "bc08_b"].map(|s| rankings(&default, s)),
+        ["cc16", "cc_qf", "bc16_b", "bc08_b"].map(|s| rankings(&variant, s)),
+    );
+}
