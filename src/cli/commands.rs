@@ -314,7 +314,9 @@ pub fn simulate(
     match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {
             match out.format {
-                Format::Text => stdout(&outcome.report.render(&|t| format!("Team {t}"))),
+                Format::Text => stdout(&super::render::report(&outcome.report, &|t| {
+                    format!("Team {t}")
+                })),
                 Format::Json => json_line(&serde_json::to_value(&outcome).unwrap_or_default()),
             }
             EXIT_OK

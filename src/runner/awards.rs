@@ -2,8 +2,8 @@
 //! points, each match's seating, and the final places.
 
 use super::plan;
-use super::report::FinalLine;
-use super::{RunError, Runner, Source, rule_err};
+use super::report::{FinalLine, MatchSeating, Standing};
+use super::{Finals, RunError, Runner, Source, rule_err};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::seating::Sides;
 use crate::eval::Evaluator;
@@ -11,7 +11,6 @@ use crate::ir::competition::{RuleOf, Seating, SegmentRights};
 use crate::ir::vocabulary::{SeatingMethod, Side};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
-use std::collections::BTreeMap;
 
 impl Runner<'_> {
     /// The district team that got furthest: a final place beats any exit, a better
@@ -19,32 +18,12 @@ impl Runner<'_> {
     /// qualification place (CC-DISTRICT).
     pub(super) fn district_prize(
         &self,
-        finals: &BTreeMap<TeamId, String>,
+        finals: &Finals,
         placements: &[(TeamId, u32)],
     ) -> Option<(u32, String)> {
         let prize = self.plan.district_prize.clone()?;
-        let exit_order: BTreeMap<String, u32> = self
-            .plan
-            .stages
-            .iter()
-            .flat_map(|s| {
-                [
-                    (format!("out at {}", s.title), s.order),
-                    (format!("withdrew at {}", s.title), s.order),
-                ]
-            })
-            .collect();
-        let reach = |team: TeamId| -> (u32, u32) {
-            let standing = finals.get(&team).map_or("", String::as_str);
-            match standing
-                .split('/')
-                .next()
-                .and_then(|p| p.parse::<u32>().ok())
-            {
-                Some(place) => (0, place),
-                None => (1, u32::MAX - exit_order.get(standing).copied().unwrap_or(0)),
-            }
-        };
+        // A team without a standing has reached least far.
+        let reach = |team: TeamId| finals.get(&team).map_or((1, u32::MAX), Standing::reach);
         let gh = |team: TeamId| {
             placements
                 .iter()
@@ -61,10 +40,7 @@ impl Runner<'_> {
 
     /// Challenge-trophy points of each team with a final place of its own, from the
     /// edition's rule; a team whose place earns nothing is left out.
-    pub(super) fn trophy_points(
-        &self,
-        finals: &BTreeMap<TeamId, String>,
-    ) -> Result<Vec<(u32, String)>, RunError> {
+    pub(super) fn trophy_points(&self, finals: &Finals) -> Result<Vec<(u32, String)>, RunError> {
         let Some(rule) = self.plan.trophy_points else {
             return Ok(Vec::new());
         };
@@ -79,7 +55,7 @@ impl Runner<'_> {
         };
         let mut out = Vec::new();
         for (team, standing) in finals {
-            let Ok(place) = standing.parse::<u32>() else {
+            let Some(place) = standing.single_place() else {
                 continue;
             };
             let v = Evaluator::new(self.program)
@@ -96,7 +72,7 @@ impl Runner<'_> {
             }
             out.push((team.0, v.show(self.program)));
         }
-        out.sort_by_key(|(t, _)| finals.get(&TeamId(*t)).and_then(|s| s.parse::<u32>().ok()));
+        out.sort_by_key(|(t, _)| finals.get(&TeamId(*t)).and_then(Standing::single_place));
         Ok(out)
     }
 
@@ -109,7 +85,7 @@ impl Runner<'_> {
         sides: Sides,
         boards: Decimal,
         source: &mut dyn Source,
-    ) -> Result<Option<String>, RunError> {
+    ) -> Result<Option<MatchSeating>, RunError> {
         // A rule of the match length decides per match: a 64-board play-off that the
         // late-withdrawal rules made is seated by segments (AMB-12).
         let method = match &stage.seating {
@@ -128,10 +104,9 @@ impl Runner<'_> {
             }
         };
         match method {
-            SeatingMethod::AwaySitsFirst => Ok(Some(format!(
-                "team {} (away) sits first",
-                sides.sits_first().0
-            ))),
+            SeatingMethod::AwaySitsFirst => Ok(Some(MatchSeating::AwaySitsFirst {
+                team: sides.sits_first().0,
+            })),
             SeatingMethod::NoRule => Err(RunError::Rule(format!(
                 "the document has no seating rule for a match of {} boards",
                 boards.normalize()
@@ -141,7 +116,7 @@ impl Runner<'_> {
                 let allowed = self.allowed_picks(segments, rights)?;
                 let (home, away) = (sides.home.0, sides.away.0);
                 match source.segment_picks(&stage.name, home, away, &allowed) {
-                    None => Ok(Some("segments: to be picked".into())),
+                    None => Ok(Some(MatchSeating::SegmentsToBePicked)),
                     Some(picks) if !allowed.contains(&picks) => Err(RunError::Rule(format!(
                         "segment picks {} (home) and {} (away) are not allowed",
                         picks.0, picks.1
@@ -207,9 +182,9 @@ impl Runner<'_> {
         rights: &SegmentRights,
         sides: Sides,
         (home_pick, away_pick): (u32, u32),
-    ) -> Result<String, RunError> {
+    ) -> Result<MatchSeating, RunError> {
         let picks = [Decimal::from(home_pick), Decimal::from(away_pick)];
-        let mut parts = Vec::new();
+        let mut rights_by_segment = Vec::new();
         for segment in 1..=segments {
             let args = [Decimal::from(segment), picks[0], picks[1]];
             let v = self.call(rights.rights.rule, &args).map_err(rule_err)?;
@@ -223,9 +198,11 @@ impl Runner<'_> {
                     )));
                 }
             };
-            parts.push(format!("{segment}: team {}", team.0));
+            rights_by_segment.push((segment, team.0));
         }
-        Ok(format!("seating rights by segment {}", parts.join(", ")))
+        Ok(MatchSeating::SegmentRights {
+            rights: rights_by_segment,
+        })
     }
 
     /// Calls a rule of the edition with numbers in its parameters' units.
@@ -259,7 +236,7 @@ fn meaning_of<T: Copy>(rule: &RuleOf<T>, v: &Value) -> Option<T> {
 }
 
 /// Places first (1, 2, 3, 4, 5/6 …), then exits by team.
-pub(super) fn final_lines(finals: &BTreeMap<TeamId, String>) -> Vec<FinalLine> {
+pub(super) fn final_lines(finals: &Finals) -> Vec<FinalLine> {
     let mut lines: Vec<FinalLine> = finals
         .iter()
         .map(|(t, s)| FinalLine {
@@ -267,10 +244,6 @@ pub(super) fn final_lines(finals: &BTreeMap<TeamId, String>) -> Vec<FinalLine> {
             team: t.0,
         })
         .collect();
-    let key = |l: &FinalLine| {
-        let first: Option<u32> = l.standing.split('/').next().and_then(|x| x.parse().ok());
-        (first.is_none(), first.unwrap_or(u32::MAX), l.team)
-    };
-    lines.sort_by_key(key);
+    lines.sort_by_key(|l| (l.standing.listing_key(), l.team));
     lines
 }

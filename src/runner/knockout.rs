@@ -2,8 +2,9 @@
 //! withdrawals at the draw), the matches and where winners and losers go next.
 
 use super::plan;
+use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
-use super::{Inflow, Pending, RunError, Runner, Source, late, rule_err};
+use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, late, rule_err};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
@@ -24,11 +25,15 @@ impl Runner<'_> {
         book: &mut RankingBook,
         rules: &RankingRules,
         inflow: &mut Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
+        finals: &mut Finals,
         source: &mut dyn Source,
     ) -> Result<Option<Pending>, RunError> {
         let Some(stage) = self.plan.stages.get(k) else {
             return Ok(None);
+        };
+        let exit = Exit {
+            order: stage.order,
+            title: stage.title.clone(),
         };
         // Positions by origin (the feeding stage's order), each group by ranking.
         let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
@@ -41,10 +46,7 @@ impl Runner<'_> {
             positions.extend(book.sort(&teams, self.plan.ranking.tie).map_err(rule_err)?);
         }
         // Teams that withdrew earlier are missing here; any other shortfall is an error.
-        let withdrawn_earlier = finals
-            .values()
-            .filter(|s| s.starts_with("withdrew"))
-            .count();
+        let withdrawn_earlier = finals.values().filter(|s| s.withdrew()).count();
         if let Some(n) = stage.teams
             && usize::try_from(n).ok() != Some(positions.len())
             && usize::try_from(n).ok() != Some(positions.len() + withdrawn_earlier)
@@ -85,7 +87,7 @@ impl Runner<'_> {
                 played: true,
                 beaten: BTreeMap::new(),
                 beaten_withdrew: BTreeSet::new(),
-                shared: late::place_label(stage.losers),
+                shared: late::place_of(stage.losers),
             });
         }
         let mut choices = Vec::new();
@@ -106,7 +108,7 @@ impl Runner<'_> {
         }
         if !late_rules {
             for t in &at_draw {
-                finals.insert(*t, format!("withdrew at {}", stage.title));
+                finals.insert(*t, Standing::Withdrew(exit.clone()));
             }
         }
         let absent = source.absent_choosers(&stage.name);
@@ -185,14 +187,7 @@ impl Runner<'_> {
         // A chooser left without an opponent goes through without a match and takes
         // over no ranking (AMB-7, AMB-9).
         for team in &outcome.byes {
-            self.send(
-                stage.winners,
-                stage.order,
-                *team,
-                inflow,
-                finals,
-                &stage.title,
-            );
+            self.send(stage.winners, &exit, *team, inflow, finals);
         }
         let byes = outcome.byes;
         let pairings: Vec<Pairing> = outcome.pairings;
@@ -237,12 +232,14 @@ impl Runner<'_> {
                     let Some((hi, ai)) =
                         source.knockout_result(&stage.name, sides.home.0, sides.away.0, boards)
                     else {
-                        return Ok(Some(Pending {
-                            next: format!(
-                                "{}: the result of team {} v team {}",
-                                stage.title, sides.home.0, sides.away.0
-                            ),
-                        }));
+                        return Ok(Some(
+                            Awaited::MatchResult {
+                                title: stage.title.clone(),
+                                home: sides.home.0,
+                                away: sides.away.0,
+                            }
+                            .into(),
+                        ));
                     };
                     // Penalties come off the IMP totals before the winner is decided.
                     let (hi, ai) = (deducted(sides.home.0, hi), deducted(sides.away.0, ai));
@@ -265,30 +262,16 @@ impl Runner<'_> {
                     f.beaten_withdrew.insert(outcome.loser);
                 }
             }
-            self.send(
-                stage.winners,
-                stage.order,
-                outcome.winner,
-                inflow,
-                finals,
-                &stage.title,
-            );
+            self.send(stage.winners, &exit, outcome.winner, inflow, finals);
             // A team that withdrew plays on nowhere: it is out where it withdrew, or,
             // where the stage's losers take a place, it lost the walkover and shares
             // that place (bc_walkover_loser_reading).
             if withdrawn.contains(&outcome.loser)
                 && !matches!(stage.losers, plan::Target::Place(..))
             {
-                finals.insert(outcome.loser, format!("withdrew at {}", stage.title));
+                finals.insert(outcome.loser, Standing::Withdrew(exit.clone()));
             } else {
-                self.send(
-                    stage.losers,
-                    stage.order,
-                    outcome.loser,
-                    inflow,
-                    finals,
-                    &stage.title,
-                );
+                self.send(stage.losers, &exit, outcome.loser, inflow, finals);
             }
             matches.push(KoMatch {
                 table: p.table,
@@ -301,9 +284,9 @@ impl Runner<'_> {
                 winner: outcome.winner.0,
                 seating: self.seating(stage, sides, boards, source)?,
                 decided_by: match outcome.decision {
-                    Decision::Imps => "imps".into(),
-                    Decision::TieBreak => "tie-break".into(),
-                    Decision::Walkover => "walkover".into(),
+                    Decision::Imps => Decided::Imps,
+                    Decision::TieBreak => Decided::TieBreak,
+                    Decision::Walkover => Decided::Walkover,
                 },
             });
         }
@@ -312,7 +295,7 @@ impl Runner<'_> {
             title: stage.title.clone(),
             order: stage.order,
             boards,
-            draw: format!("{:?}", stage.draw).to_lowercase(),
+            draw: stage.draw,
             choices,
             positions: positions.iter().map(|t| t.0).collect(),
             withdrawn: at_draw.iter().map(|t| t.0).collect(),
@@ -337,9 +320,8 @@ impl Runner<'_> {
         let (upper, lower) =
             crate::engine::knockout::draw::split_halves(positions).map_err(rule_err)?;
         let Some(made) = source.choices_in_order(stage) else {
-            return Ok(Err(Pending {
-                next: format!("{title}: the captains' choices, in the order made"),
-            }));
+            let title = title.to_string();
+            return Ok(Err(Awaited::ChoicesInOrder { title }.into()));
         };
         let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
         let mut made: Vec<(TeamId, TeamId)> = made
@@ -366,12 +348,12 @@ impl Runner<'_> {
                         .map(|t| t.0)
                         .collect();
                     let Some(chosen) = source.choice(stage, team.0, &candidates) else {
-                        return Ok(Err(Pending {
-                            next: format!(
-                                "{title}: team {} to choose among {candidates:?}",
-                                team.0
-                            ),
-                        }));
+                        return Ok(Err(Awaited::Choice {
+                            title: title.to_string(),
+                            chooser: team.0,
+                            candidates,
+                        }
+                        .into()));
                     };
                     made.push((team, TeamId(chosen)));
                 }

@@ -6,7 +6,8 @@
 //! module applies them to a run.
 
 use super::plan::Target;
-use super::{Pending, RunError, Runner, Source, rule_err};
+use super::report::{Exit, Standing};
+use super::{Awaited, Finals, RunError, Runner, Source, rule_err};
 use crate::engine::knockout::choice::ChoiceDraw;
 use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
@@ -29,19 +30,29 @@ pub(super) struct Feeder {
     pub beaten: BTreeMap<TeamId, TeamId>,
     /// Beaten teams that had withdrawn after the draw (they lost by walkover).
     pub beaten_withdrew: BTreeSet<TeamId>,
-    /// The place its losers share, as a standing (`5/6`).
-    pub shared: String,
+    /// The place its losers share (`5/6`), if they take a place.
+    pub shared: Option<Standing>,
 }
 
 /// A draw's result, or what the run waits for.
-pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), Pending>;
+pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), super::Pending>;
 
-pub(super) fn place_label(t: Target) -> String {
-    match t {
-        Target::Place(a, b) if a == b => a.to_string(),
-        Target::Place(a, b) => format!("{a}/{b}"),
-        _ => String::new(),
+/// The standing of a team sent to `target`, if that is a place.
+pub(super) fn place_of(target: Target) -> Option<Standing> {
+    match target {
+        Target::Place(first, last) => Some(Standing::Place { first, last }),
+        Target::Stage(_) | Target::Out => None,
     }
+}
+
+/// The late-withdrawal rules give a withdrawn team the place of the stage's losers;
+/// a stage whose losers take no place has none to give.
+fn shared_place(shared: Option<&Standing>, title: &str) -> Result<Standing, RunError> {
+    shared.cloned().ok_or_else(|| {
+        RunError::Plan(format!(
+            "the late-withdrawal rules at {title} give withdrawn teams the place of its losers, but its losers take no place"
+        ))
+    })
 }
 
 fn boards(n: u32) -> Decimal {
@@ -54,7 +65,7 @@ pub(super) fn replace_withdrawn_winners(
     feeder: &Feeder,
     positions: &mut [TeamId],
     withdrawn: &BTreeSet<TeamId>,
-    finals: &mut BTreeMap<TeamId, String>,
+    finals: &mut Finals,
     title: &str,
 ) -> Result<(), RunError> {
     for w in withdrawn {
@@ -78,7 +89,7 @@ pub(super) fn replace_withdrawn_winners(
         };
         *slot = *loser;
         finals.remove(loser);
-        finals.insert(*w, feeder.shared.clone());
+        finals.insert(*w, shared_place(feeder.shared.as_ref(), title)?);
     }
     Ok(())
 }
@@ -128,9 +139,12 @@ impl Runner<'_> {
                 break;
             }
             let Some(chosen) = source.choice(stage, chooser.0, &candidates) else {
-                return Ok(Err(Pending {
-                    next: format!("{title}: team {} to choose among {candidates:?}", chooser.0),
-                }));
+                return Ok(Err(Awaited::Choice {
+                    title: title.to_string(),
+                    chooser: chooser.0,
+                    candidates,
+                }
+                .into()));
             };
             draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
             choices.push((chooser.0, chosen));
@@ -148,7 +162,7 @@ impl Runner<'_> {
         upper_count: usize,
         withdrawn: &BTreeSet<TeamId>,
         inflow: &mut super::Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
+        finals: &mut Finals,
         source: &mut dyn Source,
     ) -> Result<Drawn, RunError> {
         let plan = self.plan;
@@ -191,12 +205,16 @@ impl Runner<'_> {
             LateWithdrawalReading::SpecificRule,
         )
         .map_err(rule_err)?;
-        let shared = place_label(stage.losers);
+        let shared = place_of(stage.losers);
         for t in &planned.shared {
-            finals.insert(*t, shared.clone());
+            finals.insert(*t, shared_place(shared.as_ref(), &stage.title)?);
         }
+        let exit = Exit {
+            order: stage.order,
+            title: stage.title.clone(),
+        };
         for t in &planned.withdrawn {
-            finals.insert(*t, format!("withdrew at {}", stage.title));
+            finals.insert(*t, Standing::Withdrew(exit.clone()));
         }
         let mut played = true;
         let drawn = match planned.feeder {

@@ -21,7 +21,7 @@ use crate::engine::knockout::ranking::RankingBook;
 use crate::ir::Program;
 use awards::final_lines;
 use plan::{Plan, Target};
-use report::Report;
+use report::{Exit, Report, Standing};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -132,11 +132,82 @@ pub struct Options {
     pub district_teams: BTreeSet<u32>,
 }
 
-/// Where a run stopped, if it did not reach the end.
-#[derive(Debug, Clone, serde::Serialize)]
+/// Where a run stopped, if it did not reach the end: what it waits for, as data and
+/// in words. In JSON, `{"next": words, "kind": …, …fields}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Pending {
-    /// What the run needs next, in words.
+    /// What the run needs next, in words (made from `awaited`, for messages and
+    /// JSON readers).
     pub next: String,
+    /// What the run needs next.
+    #[serde(flatten)]
+    pub awaited: Awaited,
+}
+
+impl From<Awaited> for Pending {
+    fn from(awaited: Awaited) -> Pending {
+        Pending {
+            next: awaited.to_string(),
+            awaited,
+        }
+    }
+}
+
+/// What a run that stopped waits for.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Awaited {
+    /// The results of a qualification round.
+    RoundResults {
+        /// The qualification's title.
+        title: String,
+        /// The round.
+        round: u32,
+    },
+    /// The result of a knockout match.
+    MatchResult {
+        /// The stage's title.
+        title: String,
+        /// The home team.
+        home: u32,
+        /// The away team.
+        away: u32,
+    },
+    /// A captain's choice of opponent.
+    Choice {
+        /// The stage's title.
+        title: String,
+        /// The team whose turn it is.
+        chooser: u32,
+        /// The teams it chooses among, in position order.
+        candidates: Vec<u32>,
+    },
+    /// Every captain's choice in the order made (a choice with absent captains).
+    ChoicesInOrder {
+        /// The stage's title.
+        title: String,
+    },
+}
+
+impl std::fmt::Display for Awaited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Awaited::RoundResults { title, round } => {
+                write!(f, "the results of {title} round {round}")
+            }
+            Awaited::MatchResult { title, home, away } => {
+                write!(f, "{title}: the result of team {home} v team {away}")
+            }
+            Awaited::Choice {
+                title,
+                chooser,
+                candidates,
+            } => write!(f, "{title}: team {chooser} to choose among {candidates:?}"),
+            Awaited::ChoicesInOrder { title } => {
+                write!(f, "{title}: the captains' choices, in the order made")
+            }
+        }
+    }
 }
 
 /// A run's result: what happened, and what comes next if it stopped.
@@ -208,6 +279,9 @@ struct Runner<'a> {
 /// Teams waiting for a stage: (the feeding stage's order, team).
 type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
 
+/// The final standing of each team that has one so far.
+type Finals = BTreeMap<TeamId, Standing>;
+
 impl Runner<'_> {
     fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
         if teams < 2 {
@@ -233,16 +307,13 @@ impl Runner<'_> {
         }
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
-        let mut finals: BTreeMap<TeamId, String> = BTreeMap::new();
+        let mut finals: Finals = BTreeMap::new();
         let placements: Vec<(TeamId, u32)> = match &self.plan.qualification {
             Some(q) => {
                 let Some(order) = self.qualification(q, &ids, source)? else {
-                    let next = format!(
-                        "the results of {} round {}",
-                        q.title,
-                        self.report.rounds.len() + 1
-                    );
-                    return Ok(Some(Pending { next }));
+                    let round = u32::try_from(self.report.rounds.len() + 1).unwrap_or(u32::MAX);
+                    let title = q.title.clone();
+                    return Ok(Some(Awaited::RoundResults { title, round }.into()));
                 };
                 let mut placed = Vec::new();
                 for (i, team) in order.iter().enumerate() {
@@ -259,7 +330,11 @@ impl Runner<'_> {
                             }
                             other => other,
                         });
-                    self.send(to, 0, *team, &mut inflow, &mut finals, &q.title);
+                    let from = Exit {
+                        order: 0,
+                        title: q.title.clone(),
+                    };
+                    self.send(to, &from, *team, &mut inflow, &mut finals);
                 }
                 placed
             }
@@ -297,25 +372,22 @@ impl Runner<'_> {
         Ok(None)
     }
 
+    /// Sends `team`, leaving `from`, to a stage, a final place or out.
     fn send(
         &self,
         to: Target,
-        from_order: u32,
+        from: &Exit,
         team: TeamId,
         inflow: &mut Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
-        at: &str,
+        finals: &mut Finals,
     ) {
         match to {
-            Target::Stage(k) => inflow.entry(k).or_default().push((from_order, team)),
+            Target::Stage(k) => inflow.entry(k).or_default().push((from.order, team)),
             Target::Out => {
-                finals.insert(team, format!("out at {at}"));
+                finals.insert(team, Standing::Out(from.clone()));
             }
-            Target::Place(a, b) if a == b => {
-                finals.insert(team, a.to_string());
-            }
-            Target::Place(a, b) => {
-                finals.insert(team, format!("{a}/{b}"));
+            Target::Place(first, last) => {
+                finals.insert(team, Standing::Place { first, last });
             }
         }
     }

@@ -2,10 +2,10 @@
 //! results into standings, and the VP each match earns from the edition's scale.
 
 use super::plan;
-use super::report::{QualMatch, QualRound, StandingLine};
+use super::report::{Criterion, QualMatch, QualRound, StandingLine};
 use super::{RunError, Runner, Source, rule_err};
 use crate::engine::knockout::TeamId;
-use crate::engine::standings::{MatchResult, Standings};
+use crate::engine::standings::{MatchResult, Standings, TieBreak};
 use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
 use crate::ir::{Type, Unit, Value};
@@ -169,7 +169,7 @@ impl Runner<'_> {
                     .decided_by
                     .filter(|i| *i > 0)
                     .and_then(|i| q.tie_break.get(i))
-                    .map(|t| format!("{t:?}")),
+                    .map(|t| criterion(*t)),
             });
             order.push(TeamId(r.team));
         }
@@ -236,5 +236,15 @@ impl Runner<'_> {
             )));
         };
         Ok(if home >= away { (w, l) } else { (l, w) })
+    }
+}
+
+/// A tie-break criterion as the report names it.
+fn criterion(tie_break: TieBreak) -> Criterion {
+    match tie_break {
+        TieBreak::TotalVp => Criterion::TotalVp,
+        TieBreak::SwissPoints => Criterion::SwissPoints,
+        TieBreak::ImpQuotient => Criterion::ImpQuotient,
+        TieBreak::LowerTeamId => Criterion::LowerTeamId,
     }
 }
