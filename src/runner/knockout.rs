@@ -5,25 +5,38 @@ use super::plan;
 use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
 use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, late, rule_err};
+use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
-use crate::engine::knockout::outcome::{Decision, resolve_played, resolve_walkover};
-use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules};
+use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
+use crate::engine::knockout::outcome::{Decision, MatchOutcome, resolve_played, resolve_walkover};
+use crate::engine::knockout::ranking::{Bracket, RankingBook};
 use crate::engine::knockout::seating::home_and_away;
 use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
 use crate::ir::vocabulary::DrawMethod as DrawKind;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A stage's draw: its pairings and byes, the choices made, and the teams that
+/// withdrew at it.
+struct StageDraw {
+    outcome: DrawOutcome,
+    choices: Vec<(u32, u32)>,
+    withdrawn: BTreeSet<TeamId>,
+}
+
+/// A stage's played matches, or what the run waits for.
+type Played = Result<Vec<KoMatch>, Pending>;
+
 impl Runner<'_> {
-    #[allow(clippy::too_many_arguments)]
+    /// Knockout stage `k` for its `entrants` (feeding stage's order, team): its
+    /// positions, its draw, its matches, and where its teams go next.
     pub(super) fn stage(
         &mut self,
         k: usize,
         entrants: Vec<(u32, TeamId)>,
         book: &mut RankingBook,
-        rules: &RankingRules,
         inflow: &mut Inflow,
         finals: &mut Finals,
         source: &mut dyn Source,
@@ -35,16 +48,7 @@ impl Runner<'_> {
             order: stage.order,
             title: stage.title.clone(),
         };
-        // Positions by origin (the feeding stage's order), each group by ranking.
-        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
-        for (from, team) in &entrants {
-            groups.entry(*from).or_default().push(*team);
-        }
-        let first_group = groups.values().next().map_or(0, Vec::len);
-        let mut positions = Vec::new();
-        for (_, teams) in groups {
-            positions.extend(book.sort(&teams, self.plan.ranking.tie).map_err(rule_err)?);
-        }
+        let (mut positions, first_group) = self.positions(&entrants, book)?;
         // Teams that withdrew earlier are missing here; any other shortfall is an error.
         let withdrawn_earlier = finals.values().filter(|s| s.withdrew()).count();
         if let Some(n) = stage.teams
@@ -57,6 +61,76 @@ impl Runner<'_> {
                 positions.len()
             )));
         }
+        let entry = (positions.as_mut_slice(), first_group, withdrawn_earlier);
+        let draw = match self.draw(k, entry, book, inflow, finals, source)? {
+            Ok(draw) => draw,
+            Err(pending) => return Ok(Some(pending)),
+        };
+        // The late-withdrawal rules may have set this stage's match length.
+        let boards = self
+            .boards_override
+            .get(&k)
+            .copied()
+            .unwrap_or(stage.boards);
+        // A chooser left without an opponent goes through without a match and takes
+        // over no ranking (AMB-7, AMB-9).
+        for team in &draw.outcome.byes {
+            self.send(stage.winners, &exit, *team, inflow, finals);
+        }
+        let pairings = &draw.outcome.pairings;
+        let matches = match self.play(k, pairings, boards, book, inflow, finals, source)? {
+            Ok(matches) => matches,
+            Err(pending) => return Ok(Some(pending)),
+        };
+        self.report.stages.push(KoStage {
+            name: stage.name.clone(),
+            title: stage.title.clone(),
+            order: stage.order,
+            boards,
+            draw: stage.draw,
+            choices: draw.choices,
+            positions: positions.iter().map(|t| t.0).collect(),
+            withdrawn: draw.withdrawn.iter().map(|t| t.0).collect(),
+            byes: draw.outcome.byes.iter().map(|t| t.0).collect(),
+            matches,
+        });
+        Ok(None)
+    }
+
+    /// The entrants in position order: by origin (the feeding stage's order), each
+    /// group by ranking; and the size of the first group.
+    fn positions(
+        &self,
+        entrants: &[(u32, TeamId)],
+        book: &RankingBook,
+    ) -> Result<(Vec<TeamId>, usize), RunError> {
+        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
+        for (from, team) in entrants {
+            groups.entry(*from).or_default().push(*team);
+        }
+        let first_group = groups.values().next().map_or(0, Vec::len);
+        let mut positions = Vec::new();
+        for teams in groups.values() {
+            positions.extend(book.sort(teams, self.plan.ranking.tie).map_err(rule_err)?);
+        }
+        Ok((positions, first_group))
+    }
+
+    /// The draw of stage `k` for its positions (with the size of the first group and
+    /// the number of teams that withdrew earlier): withdrawals at the draw, then the
+    /// late-withdrawal rules' rearrangement or the stage's own method.
+    fn draw(
+        &mut self,
+        k: usize,
+        (positions, first_group, withdrawn_earlier): (&mut [TeamId], usize, usize),
+        book: &RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Result<StageDraw, Pending>, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::Plan("unknown stage".into()));
+        };
         // Withdrawals at the time of the draw: where the stage chooses by ranking, the
         // next team moves up (BC-DRAWS); elsewhere the document has no rule (AMB-10).
         let at_draw: BTreeSet<TeamId> = source
@@ -64,17 +138,11 @@ impl Runner<'_> {
             .into_iter()
             .map(TeamId)
             .collect();
-        let boards = self
-            .boards_override
-            .get(&k)
-            .copied()
-            .unwrap_or(stage.boards);
-        let specific = stage.late_withdrawal
-            == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule);
+        let specific = stage.late_withdrawal == Some(LateWithdrawalReading::SpecificRule);
         // CC-WITHDRAW A and B cover the upper group (the CC losers) only; a withdrawal
         // among the lower group follows the stage's own clause (AMB-8).
         let late_rules =
-            specific && late::upper_withdrawals(&at_draw, &positions, first_group, &stage.title)?;
+            specific && late::upper_withdrawals(&at_draw, positions, first_group, &stage.title)?;
         // Case C needs to know whom this stage's winners beat, whether or not case A
         // or B rearranged it.
         if specific
@@ -90,12 +158,11 @@ impl Runner<'_> {
                 shared: late::place_of(stage.losers),
             });
         }
-        let mut choices = Vec::new();
         // CC-WITHDRAW C: a team that won the rearranged stage withdraws at this draw;
         // the team it beat takes its place.
         let at_draw = match &self.late_feeder {
             Some(f) if f.next == k && !at_draw.is_empty() => {
-                late::replace_withdrawn_winners(f, &mut positions, &at_draw, finals, &stage.title)?;
+                late::replace_withdrawn_winners(f, positions, &at_draw, finals, &stage.title)?;
                 BTreeSet::new()
             }
             _ => at_draw,
@@ -106,118 +173,95 @@ impl Runner<'_> {
                 stage.title
             )));
         }
-        if !late_rules {
-            for t in &at_draw {
-                finals.insert(*t, Standing::Withdrew(exit.clone()));
-            }
-        }
-        let absent = source.absent_choosers(&stage.name);
-        let outcome = if late_rules {
+        let drawn = if late_rules {
             // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
-            match self.late_draw(k, &positions, first_group, &at_draw, inflow, finals, source)? {
-                Ok((outcome, made)) => {
-                    choices = made;
-                    outcome
-                }
-                Err(pending) => return Ok(Some(pending)),
-            }
+            let entry = (&*positions, first_group, &at_draw);
+            self.late_draw(k, entry, inflow, finals, source)?
         } else {
-            match stage.draw {
-                DrawKind::Brackets | DrawKind::Fixed => {
-                    // A team short because of a withdrawal: the best position goes
-                    // through without a match, the rest meet as usual.
-                    let (byes, rest) = if positions.len() % 2 == 1 && withdrawn_earlier > 0 {
-                        positions.split_at(1)
-                    } else {
-                        positions.split_at(0)
-                    };
-                    crate::engine::knockout::DrawOutcome {
-                        pairings: if rest.is_empty() {
-                            Vec::new()
-                        } else {
-                            brackets(rest).map_err(rule_err)?
-                        },
-                        byes: byes.to_vec(),
-                    }
-                }
-                DrawKind::Choice if !absent.is_empty() => {
-                    match self.absent_choice(
-                        &stage.name,
-                        &stage.title,
-                        &positions,
-                        absent,
-                        book,
-                        source,
-                    )? {
-                        Ok((outcome, made)) => {
-                            choices = made;
-                            outcome
-                        }
-                        Err(pending) => return Ok(Some(pending)),
-                    }
-                }
-                DrawKind::Choice | DrawKind::RankedChoice => {
-                    if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
-                        return Err(RunError::Rule(format!(
-                            "absent captains are not covered at {} (AMB-19)",
-                            stage.title
-                        )));
-                    }
-                    let half = positions.len().div_ceil(2);
-                    let split =
-                        choice_positions(&positions, half, &at_draw, DrawWithdrawalRule::MoveUp)
-                            .map_err(rule_err)?;
-                    match self.choose(
-                        &stage.name,
-                        &stage.title,
-                        split.choosers,
-                        split.candidates,
-                        source,
-                    )? {
-                        Ok((outcome, made)) => {
-                            choices = made;
-                            outcome
-                        }
-                        Err(pending) => return Ok(Some(pending)),
-                    }
-                }
+            for team in &at_draw {
+                let exit = Exit {
+                    order: stage.order,
+                    title: stage.title.clone(),
+                };
+                finals.insert(*team, Standing::Withdrew(exit));
             }
+            let entry = (&*positions, &at_draw, withdrawn_earlier);
+            self.draw_by_method(stage, entry, book, source)?
         };
-        let boards = self.boards_override.get(&k).copied().unwrap_or(boards);
-        // A chooser left without an opponent goes through without a match and takes
-        // over no ranking (AMB-7, AMB-9).
-        for team in &outcome.byes {
-            self.send(stage.winners, &exit, *team, inflow, finals);
+        Ok(drawn.map(|(outcome, choices)| StageDraw {
+            outcome,
+            choices,
+            withdrawn: at_draw,
+        }))
+    }
+
+    /// A stage drawn by its own method: brackets, or a choice of opponents (with
+    /// absent captains, or with the next team moving up for one that withdrew at
+    /// the draw).
+    fn draw_by_method(
+        &self,
+        stage: &plan::Stage,
+        (positions, at_draw, withdrawn_earlier): (&[TeamId], &BTreeSet<TeamId>, usize),
+        book: &RankingBook,
+        source: &mut dyn Source,
+    ) -> Result<late::Drawn, RunError> {
+        let absent = source.absent_choosers(&stage.name);
+        match stage.draw {
+            DrawKind::Brackets | DrawKind::Fixed => {
+                // A team short because of a withdrawal: the best position goes
+                // through without a match, the rest meet as usual.
+                let (byes, rest) = if positions.len() % 2 == 1 && withdrawn_earlier > 0 {
+                    positions.split_at(1)
+                } else {
+                    positions.split_at(0)
+                };
+                let pairings = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    brackets(rest).map_err(rule_err)?
+                };
+                let byes = byes.to_vec();
+                Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
+            }
+            DrawKind::Choice if !absent.is_empty() => {
+                self.absent_choice(&stage.name, &stage.title, positions, absent, book, source)
+            }
+            DrawKind::Choice | DrawKind::RankedChoice => {
+                if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
+                    return Err(RunError::Rule(format!(
+                        "absent captains are not covered at {} (AMB-19)",
+                        stage.title
+                    )));
+                }
+                let half = positions.len().div_ceil(2);
+                let split = choice_positions(positions, half, at_draw, DrawWithdrawalRule::MoveUp)
+                    .map_err(rule_err)?;
+                let (choosers, candidates) = (split.choosers, split.candidates);
+                self.choose(&stage.name, &stage.title, choosers, candidates, source)
+            }
         }
-        let byes = outcome.byes;
-        let pairings: Vec<Pairing> = outcome.pairings;
-        let drawn = pairings
-            .iter()
-            .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(rule_err)?;
-        source.stage_drawn(&stage.name, &drawn);
-        let mut matches = Vec::new();
-        let bracket = Bracket::Main;
-        let withdrawn: BTreeSet<TeamId> = source
-            .withdrawn_after_draw(&stage.name)
-            .into_iter()
-            .map(TeamId)
-            .collect();
-        if !withdrawn.is_empty() && !stage.walkovers {
-            return Err(RunError::Rule(format!(
-                "the document has no rule for a withdrawal after the draw of {}",
-                stage.title
-            )));
-        }
+    }
+
+    /// Plays the drawn matches of stage `k`: each is a walkover or asks the source
+    /// for its result; winners and losers go where the stage sends them.
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &mut self,
+        k: usize,
+        pairings: &[Pairing],
+        boards: Decimal,
+        book: &mut RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Played, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::Plan("unknown stage".into()));
+        };
+        let withdrawn = announce_draw(stage, pairings, book, source)?;
         let deductions = source.knockout_deductions(&stage.name);
-        let deducted = |team: u32, imps: Decimal| {
-            deductions
-                .iter()
-                .filter(|(t, _)| *t == team)
-                .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
-        };
-        for p in &pairings {
+        let mut matches = Vec::new();
+        for p in pairings {
             let sides = home_and_away(p, book, stage.home).map_err(rule_err)?;
             let (hr, ar) = (
                 book.ranking(sides.home).map_err(rule_err)?,
@@ -232,47 +276,23 @@ impl Runner<'_> {
                     let Some((hi, ai)) =
                         source.knockout_result(&stage.name, sides.home.0, sides.away.0, boards)
                     else {
-                        return Ok(Some(
-                            Awaited::MatchResult {
-                                title: stage.title.clone(),
-                                home: sides.home.0,
-                                away: sides.away.0,
-                            }
-                            .into(),
-                        ));
+                        let (title, home, away) = (stage.title.clone(), sides.home.0, sides.away.0);
+                        return Ok(Err(Awaited::MatchResult { title, home, away }.into()));
                     };
                     // Penalties come off the IMP totals before the winner is decided.
-                    let (hi, ai) = (deducted(sides.home.0, hi), deducted(sides.away.0, ai));
-                    let o = resolve_played(
-                        (sides.home, hi),
-                        (sides.away, ai),
-                        book,
-                        self.plan.knockout_tie,
-                    )
-                    .map_err(rule_err)?;
+                    let (hi, ai) = (
+                        deducted(&deductions, sides.home.0, hi),
+                        deducted(&deductions, sides.away.0, ai),
+                    );
+                    let tie = self.plan.knockout_tie;
+                    let o = resolve_played((sides.home, hi), (sides.away, ai), book, tie)
+                        .map_err(rule_err)?;
                     (o, hi, ai)
                 }
             };
-            book.record(bracket, &outcome, rules).map_err(rule_err)?;
-            if let Some(f) = &mut self.late_feeder
-                && f.stage == k
-            {
-                f.beaten.insert(outcome.winner, outcome.loser);
-                if withdrawn.contains(&outcome.loser) {
-                    f.beaten_withdrew.insert(outcome.loser);
-                }
-            }
-            self.send(stage.winners, &exit, outcome.winner, inflow, finals);
-            // A team that withdrew plays on nowhere: it is out where it withdrew, or,
-            // where the stage's losers take a place, it lost the walkover and shares
-            // that place (bc_walkover_loser_reading).
-            if withdrawn.contains(&outcome.loser)
-                && !matches!(stage.losers, plan::Target::Place(..))
-            {
-                finals.insert(outcome.loser, Standing::Withdrew(exit.clone()));
-            } else {
-                self.send(stage.losers, &exit, outcome.loser, inflow, finals);
-            }
+            book.record(Bracket::Main, &outcome, &self.plan.ranking)
+                .map_err(rule_err)?;
+            self.route(k, &outcome, &withdrawn, inflow, finals);
             matches.push(KoMatch {
                 table: p.table,
                 home: sides.home.0,
@@ -290,19 +310,43 @@ impl Runner<'_> {
                 },
             });
         }
-        self.report.stages.push(KoStage {
-            name: stage.name.clone(),
-            title: stage.title.clone(),
+        Ok(Ok(matches))
+    }
+
+    /// Sends a match's winner and loser on from stage `k`, and notes whom the
+    /// winner beat for the late-withdrawal rules.
+    fn route(
+        &mut self,
+        k: usize,
+        outcome: &MatchOutcome,
+        withdrawn: &BTreeSet<TeamId>,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+    ) {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return;
+        };
+        let exit = Exit {
             order: stage.order,
-            boards,
-            draw: stage.draw,
-            choices,
-            positions: positions.iter().map(|t| t.0).collect(),
-            withdrawn: at_draw.iter().map(|t| t.0).collect(),
-            byes: byes.iter().map(|t| t.0).collect(),
-            matches,
-        });
-        Ok(None)
+            title: stage.title.clone(),
+        };
+        if let Some(f) = &mut self.late_feeder
+            && f.stage == k
+        {
+            f.beaten.insert(outcome.winner, outcome.loser);
+            if withdrawn.contains(&outcome.loser) {
+                f.beaten_withdrew.insert(outcome.loser);
+            }
+        }
+        self.send(stage.winners, &exit, outcome.winner, inflow, finals);
+        // A team that withdrew plays on nowhere: it is out where it withdrew, or,
+        // where the stage's losers take a place, it lost the walkover and shares
+        // that place (bc_walkover_loser_reading).
+        if withdrawn.contains(&outcome.loser) && !matches!(stage.losers, plan::Target::Place(..)) {
+            finals.insert(outcome.loser, Standing::Withdrew(exit));
+        } else {
+            self.send(stage.losers, &exit, outcome.loser, inflow, finals);
+        }
     }
 
     /// A choice with absent captains (CC-ABSENT): they lose their turn, so the choices
@@ -364,4 +408,40 @@ impl Runner<'_> {
             "{title}: the choice of opponents did not end after every captain chose"
         )))
     }
+}
+
+/// `imps` less the IMPs deducted from `team` (penalties).
+fn deducted(deductions: &[(u32, Decimal)], team: u32, imps: Decimal) -> Decimal {
+    deductions
+        .iter()
+        .filter(|(t, _)| *t == team)
+        .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
+}
+
+/// Tells the source the stage's draw (home, away by table) and asks which teams
+/// withdrew after it: their matches are walkovers where the stage allows them.
+fn announce_draw(
+    stage: &plan::Stage,
+    pairings: &[Pairing],
+    book: &RankingBook,
+    source: &mut dyn Source,
+) -> Result<BTreeSet<TeamId>, RunError> {
+    let drawn = pairings
+        .iter()
+        .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(rule_err)?;
+    source.stage_drawn(&stage.name, &drawn);
+    let withdrawn: BTreeSet<TeamId> = source
+        .withdrawn_after_draw(&stage.name)
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    if !withdrawn.is_empty() && !stage.walkovers {
+        return Err(RunError::Rule(format!(
+            "the document has no rule for a withdrawal after the draw of {}",
+            stage.title
+        )));
+    }
+    Ok(withdrawn)
 }

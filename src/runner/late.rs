@@ -7,7 +7,7 @@
 
 use super::plan::Target;
 use super::report::{Exit, Standing};
-use super::{Awaited, Finals, RunError, Runner, Source, rule_err};
+use super::{Awaited, Finals, Inflow, RunError, Runner, Source, rule_err};
 use crate::engine::knockout::choice::ChoiceDraw;
 use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
@@ -154,14 +154,11 @@ impl Runner<'_> {
 
     /// Cases A and B: the upper-bracket teams among `positions` (the first
     /// `upper_count`) that withdrew at the draw are handled by the specific rules.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn late_draw(
         &mut self,
         k: usize,
-        positions: &[TeamId],
-        upper_count: usize,
-        withdrawn: &BTreeSet<TeamId>,
-        inflow: &mut super::Inflow,
+        (positions, upper_count, withdrawn): (&[TeamId], usize, &BTreeSet<TeamId>),
+        inflow: &mut Inflow,
         finals: &mut Finals,
         source: &mut dyn Source,
     ) -> Result<Drawn, RunError> {
@@ -216,8 +213,31 @@ impl Runner<'_> {
         for t in &planned.withdrawn {
             finals.insert(*t, Standing::Withdrew(exit.clone()));
         }
-        let mut played = true;
-        let drawn = match planned.feeder {
+        let played = !matches!(planned.feeder, lw::Feeder::NotPlayed);
+        let drawn = self.feeder_draw(k, planned.feeder, source)?;
+        self.placement(next, stage.order, planned.placement, inflow);
+        self.late_feeder = Some(Feeder {
+            stage: k,
+            next,
+            played,
+            beaten: BTreeMap::new(),
+            beaten_withdrew: BTreeSet::new(),
+            shared,
+        });
+        Ok(drawn)
+    }
+
+    /// The rearranged stage `k`'s draw: a choice, one fixed match, or none.
+    fn feeder_draw(
+        &mut self,
+        k: usize,
+        feeder: lw::Feeder,
+        source: &mut dyn Source,
+    ) -> Result<Drawn, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::Plan("unknown stage".into()));
+        };
+        match feeder {
             lw::Feeder::Choice {
                 positions,
                 boards: b,
@@ -229,7 +249,7 @@ impl Runner<'_> {
                     positions.choosers,
                     positions.candidates,
                     source,
-                )?
+                )
             }
             lw::Feeder::Fixed {
                 first,
@@ -242,26 +262,29 @@ impl Runner<'_> {
                     upper: first,
                     lower: second,
                 }];
-                Ok((
-                    DrawOutcome {
-                        pairings,
-                        byes: Vec::new(),
-                    },
-                    Vec::new(),
-                ))
+                let byes = Vec::new();
+                Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
             }
-            lw::Feeder::NotPlayed => {
-                played = false;
-                Ok((DrawOutcome::default(), Vec::new()))
-            }
-        };
-        match planned.placement {
+            lw::Feeder::NotPlayed => Ok(Ok((DrawOutcome::default(), Vec::new()))),
+        }
+    }
+
+    /// The placement match after the rearranged stage (stage `next`): its length,
+    /// and the teams that enter it other than the rearranged stage's winner.
+    fn placement(
+        &mut self,
+        next: usize,
+        from_order: u32,
+        plan: PlacementPlan,
+        inflow: &mut Inflow,
+    ) {
+        match plan {
             PlacementPlan::FromFeeder { boards: b } => {
                 self.boards_override.insert(next, boards(b));
             }
             PlacementPlan::AgainstFeederWinner { team, boards: b } => {
                 self.boards_override.insert(next, boards(b));
-                inflow.entry(next).or_default().push((stage.order, team));
+                inflow.entry(next).or_default().push((from_order, team));
             }
             PlacementPlan::Fixed {
                 first,
@@ -270,18 +293,9 @@ impl Runner<'_> {
             } => {
                 self.boards_override.insert(next, boards(b));
                 let entry = inflow.entry(next).or_default();
-                entry.push((stage.order, first));
-                entry.push((stage.order, second));
+                entry.push((from_order, first));
+                entry.push((from_order, second));
             }
         }
-        self.late_feeder = Some(Feeder {
-            stage: k,
-            next,
-            played,
-            beaten: BTreeMap::new(),
-            beaten_withdrew: BTreeSet::new(),
-            shared,
-        });
-        Ok(drawn)
     }
 }

@@ -308,61 +308,28 @@ impl Runner<'_> {
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
         let mut finals: Finals = BTreeMap::new();
-        let placements: Vec<(TeamId, u32)> = match &self.plan.qualification {
-            Some(q) => {
-                let Some(order) = self.qualification(q, &ids, source)? else {
-                    let round = u32::try_from(self.report.rounds.len() + 1).unwrap_or(u32::MAX);
-                    let title = q.title.clone();
-                    return Ok(Some(Awaited::RoundResults { title, round }.into()));
-                };
-                let mut placed = Vec::new();
-                for (i, team) in order.iter().enumerate() {
-                    let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                    placed.push((*team, place));
-                    let to = q
-                        .places
-                        .iter()
-                        .find(|(a, b, _)| *a <= place && place <= *b)
-                        .map_or(q.rest, |(a, b, t)| match *t {
-                            // `places 1..16 -> place 1..16`: each keeps its own place.
-                            Target::Place(c, d) if d - c == b - a => {
-                                Target::Place(c + place - a, c + place - a)
-                            }
-                            other => other,
-                        });
-                    let from = Exit {
-                        order: 0,
-                        title: q.title.clone(),
-                    };
-                    self.send(to, &from, *team, &mut inflow, &mut finals);
-                }
-                placed
+        let placements = match &self.plan.qualification {
+            Some(q) => match self.qualify(q, &ids, &mut inflow, &mut finals, source)? {
+                Ok(placements) => placements,
+                Err(pending) => return Ok(Some(pending)),
+            },
+            None => {
+                // Without a qualification, every team enters the first stage.
+                inflow
+                    .entry(0)
+                    .or_default()
+                    .extend(ids.iter().map(|t| (0, *t)));
+                ids.iter().map(|t| (*t, t.0)).collect()
             }
-            None => ids.iter().map(|t| (*t, t.0)).collect(),
         };
-        // Without a qualification, every team enters the first stage.
-        if self.plan.qualification.is_none() {
-            for (team, _) in &placements {
-                inflow.entry(0).or_default().push((0, *team));
-            }
-        }
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
-        let rules = self.plan.ranking;
         for k in 0..self.plan.stages.len() {
             let entrants = inflow.remove(&k).unwrap_or_default();
             if entrants.is_empty() {
                 continue;
             }
-            if let Some(p) = self.stage(
-                k,
-                entrants,
-                &mut book,
-                &rules,
-                &mut inflow,
-                &mut finals,
-                source,
-            )? {
+            if let Some(p) = self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source)? {
                 return Ok(Some(p));
             }
         }
@@ -370,6 +337,45 @@ impl Runner<'_> {
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
+    }
+
+    /// Plays the qualification and sends each team on by its place; the places,
+    /// or what the run waits for.
+    fn qualify(
+        &mut self,
+        q: &plan::Qualification,
+        ids: &[TeamId],
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Result<Vec<(TeamId, u32)>, Pending>, RunError> {
+        let Some(order) = self.qualification(q, ids, source)? else {
+            let round = u32::try_from(self.report.rounds.len() + 1).unwrap_or(u32::MAX);
+            let title = q.title.clone();
+            return Ok(Err(Awaited::RoundResults { title, round }.into()));
+        };
+        let from = Exit {
+            order: 0,
+            title: q.title.clone(),
+        };
+        let mut placed = Vec::new();
+        for (i, team) in order.iter().enumerate() {
+            let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            placed.push((*team, place));
+            let to = q
+                .places
+                .iter()
+                .find(|(a, b, _)| *a <= place && place <= *b)
+                .map_or(q.rest, |(a, b, t)| match *t {
+                    // `places 1..16 -> place 1..16`: each keeps its own place.
+                    Target::Place(c, d) if d - c == b - a => {
+                        Target::Place(c + place - a, c + place - a)
+                    }
+                    other => other,
+                });
+            self.send(to, &from, *team, inflow, finals);
+        }
+        Ok(Ok(placed))
     }
 
     /// Sends `team`, leaving `from`, to a stage, a final place or out.
