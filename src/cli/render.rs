@@ -21,6 +21,24 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     }
     // The report shows standings once the qualification is over; before that,
     // the rounds played so far.
+    rounds_played(&mut out, report, name);
+    standings(&mut out, report, name);
+    stages(&mut out, report, name);
+    final_places(&mut out, report, name);
+    if !report.trophy_points.is_empty() {
+        let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
+        for (team, points) in &report.trophy_points {
+            let _ = writeln!(out, "  {}: {points}", name(*team));
+        }
+    }
+    if let Some((team, prize)) = &report.district_prize {
+        let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
+    }
+    out
+}
+
+/// The rounds played so far, while the qualification is not over.
+fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     if report.standings.is_empty() {
         for r in &report.rounds {
             let _ = writeln!(out, "\nRound {}", r.round);
@@ -42,6 +60,10 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             }
         }
     }
+}
+
+/// The standings after the qualification.
+fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     if !report.standings.is_empty() {
         let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
         let _ = writeln!(
@@ -63,6 +85,10 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             );
         }
     }
+}
+
+/// Each knockout stage's draw and matches.
+fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     for s in &report.stages {
         let _ = writeln!(
             out,
@@ -104,6 +130,10 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             }
         }
     }
+}
+
+/// The final places, right-aligned.
+fn final_places(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     if !report.places.is_empty() {
         let _ = writeln!(out, "\nFinal places");
         let lines: Vec<(String, u32)> = report
@@ -121,16 +151,6 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             let _ = writeln!(out, "{}{standing}  {}", " ".repeat(pad), name(*team));
         }
     }
-    if !report.trophy_points.is_empty() {
-        let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
-        for (team, points) in &report.trophy_points {
-            let _ = writeln!(out, "  {}: {points}", name(*team));
-        }
-    }
-    if let Some((team, prize)) = &report.district_prize {
-        let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
-    }
-    out
 }
 
 /// The text `bfr run` prints on stdout: the report so far, the incidents, and
