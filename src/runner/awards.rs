@@ -3,7 +3,7 @@
 
 use super::plan;
 use super::report::{FinalLine, MatchSeating, Standing};
-use super::{Finals, RunError, Runner, Source, rule_err};
+use super::{Finals, RunError, Runner, Source, Stop};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::seating::Sides;
 use crate::eval::Evaluator;
@@ -65,7 +65,8 @@ impl Runner<'_> {
                     Default::default(),
                 )
                 .map_err(|e| {
-                    RunError::Rule(format!("trophy points for place {place}: {}", e.message))
+                    let message = format!("trophy points for place {place}: {}", e.message);
+                    RunError::new(Stop::Refused, message).at(self.rule_span(rule))
                 })?;
             if matches!(&v, Value::Num(n, _) if n.is_zero()) {
                 continue;
@@ -93,13 +94,15 @@ impl Runner<'_> {
             Some(Seating::Method(m)) => *m,
             Some(Seating::ByBoards(rule)) => {
                 let v = self.call(rule.rule, &[boards]).map_err(|e| {
-                    RunError::Rule(format!(
+                    let message = format!(
                         "the document has no seating rule for a match of {} boards: {e}",
                         boards.normalize()
-                    ))
+                    );
+                    RunError::new(Stop::NoRule, message).at(self.rule_span(rule.rule))
                 })?;
                 meaning_of(rule, &v).ok_or_else(|| {
-                    RunError::Plan(format!("`{}` gave no seating method", rule.name))
+                    let message = format!("`{}` gave no seating method", rule.name);
+                    RunError::new(Stop::Refused, message).at(self.rule_span(rule.rule))
                 })?
             }
         };
@@ -107,20 +110,27 @@ impl Runner<'_> {
             SeatingMethod::AwaySitsFirst => Ok(Some(MatchSeating::AwaySitsFirst {
                 team: sides.sits_first().0,
             })),
-            SeatingMethod::NoRule => Err(RunError::Rule(format!(
-                "the document has no seating rule for a match of {} boards",
-                boards.normalize()
-            ))),
+            SeatingMethod::NoRule => {
+                let message = format!(
+                    "the document has no seating rule for a match of {} boards",
+                    boards.normalize()
+                );
+                Err(RunError::new(Stop::NoRule, message).at(self.stage_span(&stage.name)))
+            }
             SeatingMethod::SegmentChoice => {
                 let (segments, rights) = self.segments(stage, boards)?;
                 let allowed = self.allowed_picks(segments, rights)?;
                 let (home, away) = (sides.home.0, sides.away.0);
                 match source.segment_picks(&stage.name, home, away, &allowed) {
                     None => Ok(Some(MatchSeating::SegmentsToBePicked)),
-                    Some(picks) if !allowed.contains(&picks) => Err(RunError::Rule(format!(
-                        "segment picks {} (home) and {} (away) are not allowed",
-                        picks.0, picks.1
-                    ))),
+                    Some(picks) if !allowed.contains(&picks) => {
+                        let message = format!(
+                            "segment picks {} (home) and {} (away) are not allowed",
+                            picks.0, picks.1
+                        );
+                        let at = rights.picks_valid.and_then(|r| self.rule_span(r));
+                        Err(RunError::new(Stop::Refused, message).at(at))
+                    }
                     Some(picks) => self
                         .segment_rights(segments, rights, sides, picks)
                         .map(Some),
@@ -142,11 +152,14 @@ impl Runner<'_> {
         };
         match (segments, &self.plan.segment_rights) {
             (Some(n), Some(rights)) => Ok((n, rights)),
-            _ => Err(RunError::Plan(format!(
-                "`{}` seats by segments, but the edition does not say how many segments \
-                 (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
-                stage.name
-            ))),
+            _ => {
+                let message = format!(
+                    "`{}` seats by segments, but the edition does not say how many segments \
+                     (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
+                    stage.name
+                );
+                Err(RunError::new(Stop::Incomplete, message).at(self.stage_span(&stage.name)))
+            }
         }
     }
 
@@ -164,7 +177,8 @@ impl Runner<'_> {
                     None => true,
                     Some(rule) => {
                         let picks = [Decimal::from(home), Decimal::from(away)];
-                        self.call(rule, &picks).map_err(rule_err)? == Value::Bool(true)
+                        self.call(rule, &picks).map_err(|e| self.refused(rule, e))?
+                            == Value::Bool(true)
                     }
                 };
                 if ok {
@@ -187,15 +201,16 @@ impl Runner<'_> {
         let mut rights_by_segment = Vec::new();
         for segment in 1..=segments {
             let args = [Decimal::from(segment), picks[0], picks[1]];
-            let v = self.call(rights.rights.rule, &args).map_err(rule_err)?;
+            let v = self
+                .call(rights.rights.rule, &args)
+                .map_err(|e| self.refused(rights.rights.rule, e))?;
             let team = match meaning_of(&rights.rights, &v) {
                 Some(Side::Home) => sides.home,
                 Some(Side::Away) => sides.away,
                 None => {
-                    return Err(RunError::Plan(format!(
-                        "`{}` gave no side",
-                        rights.rights.name
-                    )));
+                    let message = format!("`{}` gave no side", rights.rights.name);
+                    let at = self.rule_span(rights.rights.rule);
+                    return Err(RunError::new(Stop::Refused, message).at(at));
                 }
             };
             rights_by_segment.push((segment, team.0));
@@ -203,6 +218,11 @@ impl Runner<'_> {
         Ok(MatchSeating::SegmentRights {
             rights: rights_by_segment,
         })
+    }
+
+    /// Rule `rule` of the edition failed when the run called it.
+    fn refused(&self, rule: u32, message: String) -> RunError {
+        RunError::new(Stop::Refused, message).at(self.rule_span(rule))
     }
 
     /// Calls a rule of the edition with numbers in its parameters' units.

@@ -4,7 +4,7 @@
 use super::plan;
 use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
-use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, late, rule_err};
+use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err};
 use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
@@ -55,11 +55,13 @@ impl Runner<'_> {
             && usize::try_from(n).ok() != Some(positions.len())
             && usize::try_from(n).ok() != Some(positions.len() + withdrawn_earlier)
         {
-            return Err(RunError::Rule(format!(
+            let message = format!(
                 "stage `{}` is declared for {n} teams but {} arrived",
                 stage.name,
                 positions.len()
-            )));
+            );
+            let at = self.stage_span(&stage.name);
+            return Err(RunError::new(Stop::StageSize, message).at(at));
         }
         let entry = (positions.as_mut_slice(), first_group, withdrawn_earlier);
         let draw = match self.draw(k, entry, book, inflow, finals, source)? {
@@ -129,7 +131,7 @@ impl Runner<'_> {
         source: &mut dyn Source,
     ) -> Result<Result<StageDraw, Pending>, RunError> {
         let Some(stage) = self.plan.stages.get(k) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
         // Withdrawals at the time of the draw: where the stage chooses by ranking, the
         // next team moves up (BC-DRAWS); elsewhere the document has no rule (AMB-10).
@@ -141,8 +143,10 @@ impl Runner<'_> {
         let specific = stage.late_withdrawal == Some(LateWithdrawalReading::SpecificRule);
         // CC-WITHDRAW A and B cover the upper group (the CC losers) only; a withdrawal
         // among the lower group follows the stage's own clause (AMB-8).
-        let late_rules =
-            specific && late::upper_withdrawals(&at_draw, positions, first_group, &stage.title)?;
+        let at = self.stage_span(&stage.name);
+        let late_rules = specific
+            && late::upper_withdrawals(&at_draw, positions, first_group, &stage.title)
+                .map_err(|e| e.at(at))?;
         // Case C needs to know whom this stage's winners beat, whether or not case A
         // or B rearranged it.
         if specific
@@ -162,16 +166,18 @@ impl Runner<'_> {
         // the team it beat takes its place.
         let at_draw = match &self.late_feeder {
             Some(f) if f.next == k && !at_draw.is_empty() => {
-                late::replace_withdrawn_winners(f, positions, &at_draw, finals, &stage.title)?;
+                late::replace_withdrawn_winners(f, positions, &at_draw, finals, &stage.title)
+                    .map_err(|e| e.at(at))?;
                 BTreeSet::new()
             }
             _ => at_draw,
         };
         if !at_draw.is_empty() && stage.draw != DrawKind::RankedChoice {
-            return Err(RunError::Rule(format!(
+            let message = format!(
                 "the document has no rule for a withdrawal at the draw of {}",
                 stage.title
-            )));
+            );
+            return Err(RunError::new(Stop::NoRule, message).at(self.stage_span(&stage.name)));
         }
         let drawn = if late_rules {
             // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
@@ -228,10 +234,12 @@ impl Runner<'_> {
             }
             DrawKind::Choice | DrawKind::RankedChoice => {
                 if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
-                    return Err(RunError::Rule(format!(
+                    let message = format!(
                         "absent captains are not covered at {} (AMB-19)",
                         stage.title
-                    )));
+                    );
+                    let at = self.stage_span(&stage.name);
+                    return Err(RunError::new(Stop::NoRule, message).at(at));
                 }
                 let half = positions.len().div_ceil(2);
                 let split = choice_positions(positions, half, at_draw, DrawWithdrawalRule::MoveUp)
@@ -256,9 +264,10 @@ impl Runner<'_> {
         source: &mut dyn Source,
     ) -> Result<Played, RunError> {
         let Some(stage) = self.plan.stages.get(k) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
-        let withdrawn = announce_draw(stage, pairings, book, source)?;
+        let withdrawn = announce_draw(stage, pairings, book, source)
+            .map_err(|e| e.at(self.stage_span(&stage.name)))?;
         let deductions = source.knockout_deductions(&stage.name);
         let mut matches = Vec::new();
         for p in pairings {
@@ -404,9 +413,10 @@ impl Runner<'_> {
                 Err(e) => return Err(rule_err(e)),
             }
         }
-        Err(RunError::Rule(format!(
-            "{title}: the choice of opponents did not end after every captain chose"
-        )))
+        Err(RunError::new(
+            Stop::Refused,
+            format!("{title}: the choice of opponents did not end after every captain chose"),
+        ))
     }
 }
 
@@ -438,10 +448,13 @@ fn announce_draw(
         .map(TeamId)
         .collect();
     if !withdrawn.is_empty() && !stage.walkovers {
-        return Err(RunError::Rule(format!(
-            "the document has no rule for a withdrawal after the draw of {}",
-            stage.title
-        )));
+        return Err(RunError::new(
+            Stop::NoRule,
+            format!(
+                "the document has no rule for a withdrawal after the draw of {}",
+                stage.title
+            ),
+        ));
     }
     Ok(withdrawn)
 }

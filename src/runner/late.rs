@@ -7,7 +7,7 @@
 
 use super::plan::Target;
 use super::report::{Exit, Standing};
-use super::{Awaited, Finals, Inflow, RunError, Runner, Source, rule_err};
+use super::{Awaited, Finals, Inflow, RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::choice::ChoiceDraw;
 use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
@@ -49,7 +49,7 @@ pub(super) fn place_of(target: Target) -> Option<Standing> {
 /// a stage whose losers take no place has none to give.
 fn shared_place(shared: Option<&Standing>, title: &str) -> Result<Standing, RunError> {
     shared.cloned().ok_or_else(|| {
-        RunError::Plan(format!(
+        RunError::new(Stop::Incomplete, format!(
             "the late-withdrawal rules at {title} give withdrawn teams the place of its losers, but its losers take no place"
         ))
     })
@@ -70,22 +70,34 @@ pub(super) fn replace_withdrawn_winners(
 ) -> Result<(), RunError> {
     for w in withdrawn {
         if !feeder.played {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title}, but its previous stage was not played (case B): the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title}, but its previous stage was not played (case B): the document has no rule (AMB-13)"
+                ),
+            ));
         }
         let Some(loser) = feeder.beaten.get(w) else {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
+                ),
+            ));
         };
         if feeder.beaten_withdrew.contains(loser) {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
+                ),
+            ));
         }
         let Some(slot) = positions.iter_mut().find(|t| *t == w) else {
-            return Err(RunError::Rule(format!("{w} is not in {title}")));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!("{w} is not in {title}"),
+            ));
         };
         *slot = *loser;
         finals.remove(loser);
@@ -105,16 +117,20 @@ pub(super) fn upper_withdrawals(
 ) -> Result<bool, RunError> {
     let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
     if let Some(w) = withdrawn.iter().find(|w| !positions.contains(w)) {
-        return Err(RunError::Rule(format!(
-            "{w} withdraws at the draw of {title}, but it is not in {title}"
-        )));
+        return Err(RunError::new(
+            Stop::Refused,
+            format!("{w} withdraws at the draw of {title}, but it is not in {title}"),
+        ));
     }
     let in_upper = withdrawn.iter().any(|w| upper.contains(w));
     let in_lower = withdrawn.iter().any(|w| lower.contains(w));
     if in_upper && in_lower {
-        return Err(RunError::Rule(format!(
-            "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
-        )));
+        return Err(RunError::new(
+            Stop::NoRule,
+            format!(
+                "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
+            ),
+        ));
     }
     Ok(in_upper)
 }
@@ -164,25 +180,30 @@ impl Runner<'_> {
     ) -> Result<Drawn, RunError> {
         let plan = self.plan;
         let Some(stage) = plan.stages.get(k) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
+        let at = self.stage_span(&stage.name);
         let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
         let (&[u1, u2], &[l1, l2]) = (upper, lower) else {
-            return Err(RunError::Rule(format!(
+            return Err(RunError::new(Stop::NoRule, format!(
                 "the late-withdrawal rules at {} need two teams from each bracket, not {} and {}",
                 stage.title,
                 upper.len(),
                 lower.len()
-            )));
+            )).at(at));
         };
         let Target::Stage(next) = stage.winners else {
-            return Err(RunError::Plan(format!(
-                "the late-withdrawal rules at {} need its winners to go on to a stage",
-                stage.title
-            )));
+            return Err(RunError::new(
+                Stop::Incomplete,
+                format!(
+                    "the late-withdrawal rules at {} need its winners to go on to a stage",
+                    stage.title
+                ),
+            )
+            .at(at));
         };
         let Some(after) = plan.stages.get(next) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
         let n = |d: Decimal| d.to_u32().unwrap_or(0);
         let lengths = LateMatchLengths {
@@ -204,7 +225,10 @@ impl Runner<'_> {
         .map_err(rule_err)?;
         let shared = place_of(stage.losers);
         for t in &planned.shared {
-            finals.insert(*t, shared_place(shared.as_ref(), &stage.title)?);
+            finals.insert(
+                *t,
+                shared_place(shared.as_ref(), &stage.title).map_err(|e| e.at(at))?,
+            );
         }
         let exit = Exit {
             order: stage.order,
@@ -235,7 +259,7 @@ impl Runner<'_> {
         source: &mut dyn Source,
     ) -> Result<Drawn, RunError> {
         let Some(stage) = self.plan.stages.get(k) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
         match feeder {
             lw::Feeder::Choice {

@@ -18,7 +18,8 @@ pub mod simulate;
 use crate::engine::knockout::TeamId;
 pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::ranking::RankingBook;
-use crate::ir::Program;
+use crate::ir::{self, Program};
+use crate::source::Span;
 use awards::final_lines;
 use plan::{Plan, Target};
 use report::{Exit, Report, Standing};
@@ -95,28 +96,124 @@ pub trait Source {
     fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
 }
 
-/// Why a run stopped before the end.
+/// Why a run stopped before the end: a coded problem, with the place in the edition
+/// at fault where there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunError {
-    /// The edition cannot be run as declared.
-    Plan(String),
-    /// The rules or the engine refused an input.
-    Rule(String),
-    /// The VP scale gives no VP for a match (no table for its board count, no row for
-    /// its margin); the span is where the edition's scale failed.
-    NoVp(String, crate::source::Span),
+pub struct RunError {
+    /// What kind of problem; it gives the code.
+    pub kind: Stop,
+    /// What happened, in words.
+    pub message: String,
+    /// The edition's item at fault: the competition, a stage, a rule; for
+    /// [`Stop::NoVp`], where the scale failed. `None` when nothing in the edition is.
+    pub at: Option<Span>,
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+/// The kinds of problem that stop a run, each with a stable code (docs/diagnostics.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// E0711: the edition has no competition (or rule) of the name the run was given.
+    UnknownName,
+    /// E0714: a rule of the edition the run calls fails or gives what the run cannot
+    /// use, or the engine refuses an input.
+    Refused,
+    /// E0715: the VP scale gives no VP for a match (no table for its board count, no
+    /// row for its margin).
+    NoVp,
+    /// E0716: the edition has no rule for a field of this size.
+    FieldSize,
+    /// E0717: a stage receives a different number of teams than it is declared for.
+    StageSize,
+    /// E0718: the document has no rule for what happened: a withdrawal, an absent
+    /// captain, the seating of a match of this length.
+    NoRule,
+    /// E0719: the edition does not say what the run needs: a VP scale, a match's
+    /// segments or who has their seating rights, where the late-withdrawal rules
+    /// send teams.
+    Incomplete,
+}
+
+impl Stop {
+    /// The diagnostic code.
+    pub fn code(self) -> &'static str {
         match self {
-            RunError::Plan(m) | RunError::Rule(m) | RunError::NoVp(m, _) => f.write_str(m),
+            Stop::UnknownName => "E0711",
+            Stop::Refused => "E0714",
+            Stop::NoVp => "E0715",
+            Stop::FieldSize => "E0716",
+            Stop::StageSize => "E0717",
+            Stop::NoRule => "E0718",
+            Stop::Incomplete => "E0719",
         }
     }
 }
 
+impl Stop {
+    /// What a label at the edition's item at fault says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stop::UnknownName => "no such name",
+            Stop::Refused => "the run stopped here",
+            Stop::NoVp => "the edition's VP scale gives no VP here",
+            Stop::FieldSize => "this competition has no rule for a field of this size",
+            Stop::StageSize => "declared for a different number of teams",
+            Stop::NoRule => "the document has no rule for this case here",
+            Stop::Incomplete => "the edition does not say what the run needs here",
+        }
+    }
+
+    /// How to fix it, where there is something to say beyond the message.
+    pub fn help(self) -> Option<&'static str> {
+        match self {
+            Stop::UnknownName => Some(
+                "use a name the edition declares: `competition NAME` for a competition, a rule's name for `--scale`",
+            ),
+            Stop::Refused | Stop::NoVp => None,
+            Stop::FieldSize => Some(
+                "run the competition for a field it has rules for (`min_teams`, `max_teams`), or give the edition the rules for this field",
+            ),
+            Stop::StageSize => Some(
+                "the places and the winners and losers routed into this stage must add up to its `teams`",
+            ),
+            Stop::NoRule => Some(
+                "the document does not cover this case: when the organisers decide it, write their decision in the event file, or give the edition a reading for it",
+            ),
+            Stop::Incomplete => Some("complete the edition as the message says"),
+        }
+    }
+}
+
+impl RunError {
+    /// A problem of `kind`, not tied to a place in the edition.
+    pub fn new(kind: Stop, message: impl Into<String>) -> RunError {
+        RunError {
+            kind,
+            message: message.into(),
+            at: None,
+        }
+    }
+
+    /// The same problem, at `span` in the edition (if known).
+    pub fn at(mut self, span: Option<Span>) -> RunError {
+        self.at = span.or(self.at);
+        self
+    }
+
+    /// The diagnostic code.
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The engine refused an input.
 fn rule_err(e: impl std::fmt::Display) -> RunError {
-    RunError::Rule(e.to_string())
+    RunError::new(Stop::Refused, e.to_string())
 }
 
 /// Options of a run.
@@ -227,7 +324,12 @@ pub fn run(
     options: &Options,
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
-    let plan = plan::plan(program, name, teams).map_err(|e| RunError::Plan(e.0))?;
+    let plan = plan::plan(program, name, teams).map_err(|e| {
+        match program.competitions.iter().find(|c| c.name == name) {
+            Some(c) => RunError::new(Stop::FieldSize, e.0).at(Some(c.span)),
+            None => RunError::new(Stop::UnknownName, e.0),
+        }
+    })?;
     run_plan(program, &plan, teams, options, source)
 }
 
@@ -285,25 +387,28 @@ type Finals = BTreeMap<TeamId, Standing>;
 impl Runner<'_> {
     fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
         if teams < 2 {
-            return Err(RunError::Plan(
-                "a competition needs at least two teams".into(),
-            ));
+            return Err(
+                RunError::new(Stop::FieldSize, "a competition needs at least two teams")
+                    .at(self.competition_span()),
+            );
         }
         if let Some(min) = self.plan.min_teams
             && teams < min
         {
-            return Err(RunError::Plan(format!(
+            let message = format!(
                 "the edition has no rule for {teams} teams: `{}` needs at least {min}",
                 self.plan.name
-            )));
+            );
+            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
         }
         if let Some(max) = self.plan.max_teams
             && teams > max
         {
-            return Err(RunError::Plan(format!(
+            let message = format!(
                 "the edition has no rule for {teams} teams: `{}` takes at most {max}",
                 self.plan.name
-            )));
+            );
+            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
         }
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
@@ -337,6 +442,36 @@ impl Runner<'_> {
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
+    }
+
+    /// The competition as the edition declares it.
+    fn competition(&self) -> Option<&ir::Competition> {
+        let name = &self.plan.name;
+        self.program.competitions.iter().find(|c| c.name == *name)
+    }
+
+    /// Where the edition declares the competition.
+    fn competition_span(&self) -> Option<Span> {
+        self.competition().map(|c| c.span)
+    }
+
+    /// Where the edition declares the qualification.
+    fn qualification_span(&self) -> Option<Span> {
+        self.competition()
+            .and_then(|c| c.qualification.as_ref())
+            .map(|q| q.span)
+    }
+
+    /// Where the edition declares stage `name`.
+    fn stage_span(&self, name: &str) -> Option<Span> {
+        self.competition()
+            .and_then(|c| c.stages.iter().find(|s| s.name == name))
+            .map(|s| s.span)
+    }
+
+    /// Where the edition declares rule `rule`.
+    fn rule_span(&self, rule: u32) -> Option<Span> {
+        self.program.rules.get(rule as usize).map(|r| r.span)
     }
 
     /// Plays the qualification and sends each team on by its place; the places,

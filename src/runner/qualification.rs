@@ -3,7 +3,7 @@
 
 use super::plan;
 use super::report::{Criterion, QualMatch, QualRound, StandingLine};
-use super::{RunError, Runner, Source, rule_err};
+use super::{RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
 use crate::engine::standings::{MatchResult, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
@@ -79,9 +79,10 @@ impl Runner<'_> {
     fn vp_scale(&mut self, q: &plan::Qualification) -> Result<u32, RunError> {
         let scale = match &self.options.scale {
             Some(name) => Some(self.program.rule(name).map(|(i, _)| i).ok_or_else(|| {
-                RunError::Plan(format!(
-                    "the edition has no rule `{name}` to use as the VP scale"
-                ))
+                RunError::new(
+                    Stop::UnknownName,
+                    format!("the edition has no rule `{name}` to use as the VP scale"),
+                )
             })?),
             None => q.scale,
         };
@@ -95,10 +96,11 @@ impl Runner<'_> {
             ));
         }
         scale.ok_or_else(|| {
-            RunError::Plan(format!(
+            RunError::new(Stop::Incomplete, format!(
                 "`{}` names no VP scale: give one in the edition (`vp_scale = RULE`), in the event file (`vp_scale = \"RULE\"`) or to `bfr simulate` (`--scale RULE`)",
                 q.name
             ))
+            .at(self.qualification_span())
         })
     }
 
@@ -119,7 +121,12 @@ impl Runner<'_> {
             let r = crate::engine::round_robin::schedule(&seats)
                 .into_iter()
                 .nth(usize::try_from(round - 1).unwrap_or(usize::MAX))
-                .ok_or_else(|| RunError::Rule(format!("round {round} is not in the schedule")))?;
+                .ok_or_else(|| {
+                    RunError::new(
+                        Stop::Refused,
+                        format!("round {round} is not in the schedule"),
+                    )
+                })?;
             return Ok(Round {
                 pairs: r.pairs,
                 bye: r.bye,
@@ -241,14 +248,14 @@ impl Runner<'_> {
             .program
             .rules
             .get(scale as usize)
-            .ok_or_else(|| RunError::Plan("unknown scale".into()))?;
+            .ok_or_else(|| RunError::new(Stop::Refused, "unknown scale"))?;
         let unit = |i: usize| match rule.params.get(i) {
             Some((_, Type::Num(u))) => u.clone(),
             _ => Unit::none(),
         };
         let margin = home
             .checked_sub(away)
-            .ok_or_else(|| RunError::Rule("an IMP score is too large".into()))?
+            .ok_or_else(|| RunError::new(Stop::Refused, "an IMP score is too large"))?
             .abs();
         let mut args = vec![Value::Num(margin, unit(0))];
         if rule.params.len() > 1 {
@@ -257,19 +264,24 @@ impl Runner<'_> {
         let v = Evaluator::new(self.program)
             .call(scale, args, rule.span)
             .map_err(|e| {
-                RunError::NoVp(
+                RunError::new(
+                    Stop::NoVp,
                     format!(
                         "the VP scale `{}` gives no VP for a margin of {margin} IMP over {boards} boards: {}",
                         rule.name, e.message
                     ),
-                    e.span,
                 )
+                .at(Some(e.span))
             })?;
         let Value::Record(r, fields) = v else {
-            return Err(RunError::Plan(format!(
-                "the VP scale `{}` must return a record with `winner` and `loser`",
-                rule.name
-            )));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!(
+                    "the VP scale `{}` must return a record with `winner` and `loser`",
+                    rule.name
+                ),
+            )
+            .at(Some(rule.span)));
         };
         let info = self.program.records.get(r as usize);
         let field = |name: &str| {
@@ -281,10 +293,14 @@ impl Runner<'_> {
                 })
         };
         let (Some(w), Some(l)) = (field("winner"), field("loser")) else {
-            return Err(RunError::Plan(format!(
-                "the VP scale `{}` must return a record with `winner` and `loser`",
-                rule.name
-            )));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!(
+                    "the VP scale `{}` must return a record with `winner` and `loser`",
+                    rule.name
+                ),
+            )
+            .at(Some(rule.span)));
         };
         Ok(if home >= away { (w, l) } else { (l, w) })
     }

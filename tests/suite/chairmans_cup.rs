@@ -414,9 +414,8 @@ fn a_cancelled_board_on_the_editions_25_0_scale_stops_for_want_of_a_7_board_tabl
         ..Options::default()
     };
     let err = run(&p, "cup", 64, &options, &mut fouled).unwrap_err();
-    let bfr::runner::RunError::NoVp(message, _) = &err else {
-        panic!("{err:?}")
-    };
+    assert_eq!(err.kind, bfr::runner::Stop::NoVp, "{err:?}");
+    let message = &err.message;
     assert!(message.contains("over 7 boards"), "{message}");
     assert!(message.contains("vp25_no_table"), "{message}");
 }

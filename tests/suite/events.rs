@@ -621,7 +621,7 @@ fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
         "withdrawn_at_draw = [8]\nchoices = [\"1>7\"]",
     );
     let (ran, _) = run_text("withdrawn.toml", &text);
-    assert!(codes(&ran).contains(&"E0714"), "{:?}", codes(&ran));
+    assert!(codes(&ran).contains(&"E0718"), "{:?}", codes(&ran));
 }
 
 #[test]

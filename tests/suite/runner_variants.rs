@@ -10,7 +10,7 @@ use crate::support::{
 };
 use bfr::cli::render::standing as words;
 use bfr::ir::Program;
-use bfr::runner::RunError;
+use bfr::runner::Stop;
 use bfr::runner::report::{KoStage, MatchSeating, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,7 +219,9 @@ fn min_teams_is_data() {
     let original = program(&[]);
     let err = try_simulate(&original, 48, 1).unwrap_err();
     assert!(err.to_string().contains("no rule for 48 teams"), "{err}");
-    assert!(matches!(err, RunError::Plan(_)));
+    assert_eq!(err.kind, Stop::FieldSize);
+    assert_eq!(err.code(), "E0716");
+    assert!(err.at.is_some(), "the competition's span");
 
     // `min_teams = 48` alone: the run gets past the limit, and stops where the
     // structure does not fit 48 teams (BC32-A is declared for 32).

@@ -9,7 +9,7 @@ use bfr::cli::render::standing as words;
 use bfr::ir::Program;
 use bfr::runner::report::{Decided, MatchSeating, Report};
 use bfr::runner::simulate::Simulation;
-use bfr::runner::{Arrival, Options, RunError, Source, run};
+use bfr::runner::{Arrival, Options, RunError, Source, Stop, run};
 use rust_decimal::Decimal;
 
 fn options() -> Options {
@@ -191,7 +191,11 @@ fn a_withdrawal_at_a_cc_draw_has_no_rule() {
     let mut source = Scripted::new("cc16");
     source.at_draw = vec![stage(&plain, "cc16").positions[0]];
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => {
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => {
             assert!(m.contains("no rule for a withdrawal at the draw"), "{m}")
         }
         other => panic!("{other:?}"),
@@ -304,7 +308,11 @@ fn case_c_after_case_b_has_no_rule() {
     source.at_draw = vec![field[0], field[1]];
     source.later_at_draw = Some(("bc_po34", vec![field[2]]));
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         other => panic!("{other:?}"),
     }
 }
@@ -401,7 +409,11 @@ fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
     let mut source = Scripted::new("bc04_b");
     source.at_draw = vec![field[0], field[3]];
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         Ok(o) => panic!("the run went on: {:?}", o.pending),
         Err(e) => panic!("{e:?}"),
     }
@@ -420,7 +432,11 @@ fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
     source.after_draw = vec![m.home];
     source.later_at_draw = Some(("bc_po34", vec![m.away]));
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         Ok(o) => panic!("the run went on: {:?}", o.pending),
         Err(e) => panic!("{e:?}"),
     }
