@@ -314,31 +314,36 @@ pub fn simulate(
     match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {
             match out.format {
-                Format::Text => stdout(&outcome.report.render(&|t| format!("Team {t}"))),
+                Format::Text => stdout(&super::render::report(&outcome.report, &|t| {
+                    format!("Team {t}")
+                })),
                 Format::Json => json_line(&serde_json::to_value(&outcome).unwrap_or_default()),
             }
             EXIT_OK
         }
-        Err(crate::runner::RunError::NoVp(message, at)) => {
+        Err(e) => {
+            let mut d = Diagnostic::error(e.code(), e.message.clone(), e.at.unwrap_or_default())
+                .with_label(e.kind.label());
+            if e.at.is_none() {
+                d = d.nowhere();
+            }
+            let help = match e.kind {
+                crate::runner::Stop::NoVp => Some(
+                    "name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale",
+                ),
+                kind => kind.help(),
+            };
+            if let Some(help) = help {
+                d = d.with_help(help);
+            }
             let mut diags = Diagnostics::default();
-            diags.push(
-                Diagnostic::error("E0715", message.clone(), at)
-                    .with_label("the edition's VP scale gives no VP here")
-                    .with_help("name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale"),
-            );
+            diags.push(d);
             match out.format {
                 Format::Text => out.diagnostics(&diags, &loaded.sources),
                 Format::Json => json_line(&serde_json::json!({
-                    "error": message,
+                    "error": e.message,
                     "diagnostics": diagnostics_json(&diags, &loaded.sources),
                 })),
-            }
-            EXIT_FOUND
-        }
-        Err(e) => {
-            match out.format {
-                Format::Text => stderr(&format!("error: {e}\n")),
-                Format::Json => json_line(&serde_json::json!({"error": e.to_string()})),
             }
             EXIT_FOUND
         }

@@ -6,6 +6,7 @@
 
 mod commands;
 mod output;
+pub mod render;
 mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};

@@ -65,7 +65,7 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
             for d in ran.diagnostics.sorted() {
                 stderr(&diag::render(d, &sources, out.colour));
             }
-            stdout(&ran.render());
+            stdout(&super::render::event_run(&ran));
         }
         Format::Json => json(&ran.to_json(&sources)),
     }

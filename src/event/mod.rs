@@ -109,12 +109,15 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             ran.next = next;
             ran.outcome = Some(outcome);
         }
-        Err(runner::RunError::NoVp(message, at)) => {
+        Err(e) if e.kind == runner::Stop::NoVp => {
             let (_, diags) = source.finish_without_outcome();
             ran.diagnostics.extend(diags);
-            let mut d = Diagnostic::error("E0715", message, event.competition.1)
-                .with_label("running this competition stopped")
-                .with_note(at, "the edition's VP scale gives no VP here")
+            let mut d = Diagnostic::error(e.code(), e.message, event.competition.1)
+                .with_label("running this competition stopped");
+            if let Some(at) = e.at {
+                d = d.with_note(at, e.kind.label());
+            }
+            d = d
                 .with_help(
                     "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
                 );
@@ -127,11 +130,17 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             let (_, diags) = source.finish_without_outcome();
             ran.diagnostics.extend(diags);
             let mut d = Diagnostic::error(
-                "E0714",
+                e.code(),
                 format!("the rules cannot run this event: {e}"),
                 event.competition.1,
             )
             .with_label("running this competition stopped");
+            if let Some(at) = e.at {
+                d = d.with_note(at, e.kind.label());
+            }
+            if let Some(help) = e.kind.help() {
+                d = d.with_help(help);
+            }
             if let Some((_, at)) = &event.vp_scale {
                 d = d.with_note(*at, "the VP scale this event names");
             }

@@ -1,6 +1,6 @@
 //! The event as bfr uses it: entries parsed and checked, each with its span.
 
-use super::file::{self, RawEvent, Sp};
+use super::file::{self, RawEvent, RawIncident, RawRound, RawStage, Sp};
 use super::parse::{parse_absent, parse_choice, parse_result, parse_seating};
 use super::span;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -245,11 +245,7 @@ impl Parser {
 /// event, unless the file cannot be used at all (syntax, the team list).
 pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let raw: RawEvent = match if json {
-        file::from_json(text)
-    } else {
-        file::from_toml(text)
-    } {
+    let raw = match read(text, json) {
         Ok(r) => r,
         Err(e) => {
             diags.push(
@@ -265,6 +261,55 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             return (None, diags);
         }
     };
+    let (teams, usable) = team_list(&raw, file, &mut diags);
+    let mut p = Parser {
+        file,
+        diags,
+        ids: teams.iter().map(|t| t.id).collect(),
+    };
+    let rounds = p.rounds(&raw.round);
+    let stages = p.stages(&raw.stage);
+    let incidents = p.incidents(&raw.incident);
+    let diags = p.diags;
+    if !usable {
+        return (None, diags);
+    }
+    let event = Event {
+        file,
+        competition: (
+            raw.competition.value.clone(),
+            span(file, &raw.competition.span),
+        ),
+        seed: raw.seed.value,
+        vp_scale: raw
+            .vp_scale
+            .as_ref()
+            .map(|s| (s.value.clone(), span(file, &s.span))),
+        imp_scale: raw
+            .imp_scale
+            .as_ref()
+            .map(|s| (s.value.clone(), span(file, &s.span))),
+        teams,
+        rounds,
+        stages,
+        incidents,
+        qualification_title: "the qualification".into(),
+        stage_titles: BTreeMap::new(),
+    };
+    (Some(event), diags)
+}
+
+/// The file's structure, from TOML or JSON.
+fn read(text: &str, json: bool) -> Result<RawEvent, file::ReadError> {
+    if json {
+        file::from_json(text)
+    } else {
+        file::from_toml(text)
+    }
+}
+
+/// The teams, numbered 1..=n, each once; and whether the list can be used.
+fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team>, bool) {
     // The teams: numbered 1..=n, each once.
     let mut teams: Vec<Team> = Vec::new();
     let mut fatal = false;
@@ -329,76 +374,91 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             fatal = true;
         }
     }
-    let mut p = Parser {
-        file,
-        diags,
-        ids: teams.iter().map(|t| t.id).collect(),
-    };
-    // Rounds: in order, each once.
-    let mut rounds: Vec<RoundEntry> = Vec::new();
-    for r in &raw.round {
-        let number = r.value.number.value;
-        let at = &r.value.number.span;
-        if number == 0 {
-            p.diags.push(
-                err("E0704", file, at, "rounds are numbered from 1".into()).with_label("round 0"),
-            );
-            continue;
+    (teams, !fatal)
+}
+
+impl Parser {
+    /// Rounds: in order, each once.
+    fn rounds(&mut self, raw: &[Sp<RawRound>]) -> Vec<RoundEntry> {
+        let file = self.file;
+        let mut rounds: Vec<RoundEntry> = Vec::new();
+        for r in raw {
+            let number = r.value.number.value;
+            let at = &r.value.number.span;
+            if number == 0 {
+                self.diags.push(
+                    err("E0704", file, at, "rounds are numbered from 1".into())
+                        .with_label("round 0"),
+                );
+                continue;
+            }
+            if let Some(first) = rounds.iter().find(|x| x.number == number) {
+                self.diags.push(
+                    err("E0704", file, at, format!("round {number} is listed twice"))
+                        .with_label("listed again here; these results are not used")
+                        .with_note(first.span, "first listed here")
+                        .with_help("put all of a round's results in one `[[round]]`"),
+                );
+                continue;
+            }
+            if let Some(last) = rounds.last()
+                && last.number > number
+            {
+                self.diags.push(
+                    err(
+                        "E0704",
+                        file,
+                        at,
+                        format!("round {number} is listed after round {}", last.number),
+                    )
+                    .with_label("out of order")
+                    .with_note(last.span, "listed before it")
+                    .with_help("list the rounds in the order they were played"),
+                );
+            }
+            let results = self.results(&r.value.results);
+            rounds.push(RoundEntry {
+                number,
+                span: span(file, at),
+                results,
+            });
         }
-        if let Some(first) = rounds.iter().find(|x| x.number == number) {
-            p.diags.push(
-                err("E0704", file, at, format!("round {number} is listed twice"))
-                    .with_label("listed again here; these results are not used")
-                    .with_note(first.span, "first listed here")
-                    .with_help("put all of a round's results in one `[[round]]`"),
-            );
-            continue;
-        }
-        if let Some(last) = rounds.last()
-            && last.number > number
-        {
-            p.diags.push(
-                err(
-                    "E0704",
-                    file,
-                    at,
-                    format!("round {number} is listed after round {}", last.number),
-                )
-                .with_label("out of order")
-                .with_note(last.span, "listed before it")
-                .with_help("list the rounds in the order they were played"),
-            );
-        }
-        let results = p.results(&r.value.results);
-        rounds.push(RoundEntry {
-            number,
-            span: span(file, at),
-            results,
-        });
+        rounds
     }
-    // Stages: each once.
-    let mut stages: Vec<StageEntry> = Vec::new();
-    for s in &raw.stage {
-        let name = s.value.name.value.clone();
-        let at = &s.value.name.span;
-        if let Some(first) = stages.iter().find(|x| x.name == name) {
-            p.diags.push(
-                err("E0704", file, at, format!("stage `{name}` is listed twice"))
-                    .with_label("listed again here; this entry is not used")
-                    .with_note(first.span, "first listed here")
-                    .with_help("put all of a stage's choices and results in one `[[stage]]`"),
-            );
-            continue;
+
+    /// Stages: each once.
+    fn stages(&mut self, raw: &[Sp<RawStage>]) -> Vec<StageEntry> {
+        let file = self.file;
+        let mut stages: Vec<StageEntry> = Vec::new();
+        for s in raw {
+            let name = s.value.name.value.clone();
+            let at = &s.value.name.span;
+            if let Some(first) = stages.iter().find(|x| x.name == name) {
+                self.diags.push(
+                    err("E0704", file, at, format!("stage `{name}` is listed twice"))
+                        .with_label("listed again here; this entry is not used")
+                        .with_note(first.span, "first listed here")
+                        .with_help("put all of a stage's choices and results in one `[[stage]]`"),
+                );
+                continue;
+            }
+            stages.push(self.stage(&s.value, name, span(file, at)));
         }
+        stages
+    }
+
+    /// One stage's choices, withdrawals, absences, seating picks and results.
+    fn stage(&mut self, s: &RawStage, name: String, at: Span) -> StageEntry {
+        let file = self.file;
         let mut choices = Vec::new();
-        for c in &s.value.choices {
+        for c in &s.choices {
             match parse_choice(&c.value) {
-                Err(m) => p.diags.push(
+                Err(m) => self.diags.push(
                     err("E0701", file, &c.span, m).with_label("this choice is not understood"),
                 ),
                 Ok((a, b)) => {
-                    let ka = p.known(a, &c.span, "this choice");
-                    let kb = p.known(b, &c.span, "this choice");
+                    let ka = self.known(a, &c.span, "this choice");
+                    let kb = self.known(b, &c.span, "this choice");
                     if ka && kb {
                         choices.push(Choice {
                             chooser: a,
@@ -410,112 +470,90 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             }
         }
         let mut withdrawn = Vec::new();
-        for w in &s.value.withdrawn {
-            if p.known(w.value, &w.span, "this withdrawal") {
+        for w in &s.withdrawn {
+            if self.known(w.value, &w.span, "this withdrawal") {
                 withdrawn.push((w.value, span(file, &w.span)));
             }
         }
         let mut withdrawn_at_draw = Vec::new();
-        for w in &s.value.withdrawn_at_draw {
-            if p.known(w.value, &w.span, "this withdrawal") {
+        for w in &s.withdrawn_at_draw {
+            if self.known(w.value, &w.span, "this withdrawal") {
                 withdrawn_at_draw.push((w.value, span(file, &w.span)));
             }
         }
         let mut absent = Vec::new();
-        for a in &s.value.absent {
+        for a in &s.absent {
             match parse_absent(&a.value) {
-                Err(m) => p.diags.push(
+                Err(m) => self.diags.push(
                     err("E0701", file, &a.span, m).with_label("this absence is not understood"),
                 ),
                 Ok((team, turn)) => {
-                    if p.known(team, &a.span, "this absence") {
+                    if self.known(team, &a.span, "this absence") {
                         absent.push((team, turn, span(file, &a.span)));
                     }
                 }
             }
         }
         let mut seating = Vec::new();
-        for x in &s.value.seating {
+        for x in &s.seating {
             match parse_seating(&x.value) {
-                Err(m) => p.diags.push(
+                Err(m) => self.diags.push(
                     err("E0701", file, &x.span, m).with_label("these picks are not understood"),
                 ),
                 Ok(picks) => seating.push(picks),
             }
         }
-        let results = p.results(&s.value.results);
-        stages.push(StageEntry {
+        let results = self.results(&s.results);
+        StageEntry {
             name,
-            span: span(file, at),
+            span: at,
             choices,
             withdrawn,
             withdrawn_at_draw,
             absent,
             seating,
             results,
-        });
+        }
     }
-    // Incidents: a team, a round or a stage, and a rule.
-    let mut incidents = Vec::new();
-    for i in &raw.incident {
-        let v = &i.value;
-        let known = p.known(v.team.value, &v.team.span, "this incident");
-        let at = match (&v.round, &v.stage) {
-            (Some(r), None) => At::Round(r.value),
-            (None, Some(s)) => At::Stage(s.value.clone()),
-            _ => {
-                p.diags.push(
-                    err(
-                        "E0712",
-                        file,
-                        &i.span,
-                        "an incident names either a `round` or a `stage`".into(),
-                    )
-                    .with_label("this incident")
-                    .with_help("write `round = N` for the qualification, `stage = \"name\"` for a knockout stage"),
-                );
+
+    /// Incidents: a team, a round or a stage, and a rule.
+    fn incidents(&mut self, raw: &[Sp<RawIncident>]) -> Vec<Incident> {
+        let file = self.file;
+        let mut incidents = Vec::new();
+        for i in raw {
+            let v = &i.value;
+            let known = self.known(v.team.value, &v.team.span, "this incident");
+            let at = match (&v.round, &v.stage) {
+                (Some(r), None) => At::Round(r.value),
+                (None, Some(s)) => At::Stage(s.value.clone()),
+                _ => {
+                    self.diags.push(
+                        err(
+                            "E0712",
+                            file,
+                            &i.span,
+                            "an incident names either a `round` or a `stage`".into(),
+                        )
+                        .with_label("this incident")
+                        .with_help("write `round = N` for the qualification, `stage = \"name\"` for a knockout stage"),
+                    );
+                    continue;
+                }
+            };
+            if !known {
                 continue;
             }
-        };
-        if !known {
-            continue;
+            incidents.push(Incident {
+                team: v.team.value,
+                at,
+                rule: v.rule.value.clone(),
+                span: span(file, &i.span),
+                rule_span: span(file, &v.rule.span),
+                note: v.note.as_ref().map(|n| n.value.clone()),
+                penalty: None,
+                effect: None,
+            });
         }
-        incidents.push(Incident {
-            team: v.team.value,
-            at,
-            rule: v.rule.value.clone(),
-            span: span(file, &i.span),
-            rule_span: span(file, &v.rule.span),
-            note: v.note.as_ref().map(|n| n.value.clone()),
-            penalty: None,
-            effect: None,
-        });
+        incidents
     }
-    let diags = p.diags;
-    if fatal {
-        return (None, diags);
-    }
-    let event = Event {
-        file,
-        competition: (
-            raw.competition.value.clone(),
-            span(file, &raw.competition.span),
-        ),
-        seed: raw.seed.value,
-        vp_scale: raw
-            .vp_scale
-            .as_ref()
-            .map(|s| (s.value.clone(), span(file, &s.span))),
-        imp_scale: raw
-            .imp_scale
-            .as_ref()
-            .map(|s| (s.value.clone(), span(file, &s.span))),
-        teams,
-        rounds,
-        stages,
-        incidents,
-        qualification_title: "the qualification".into(),
-        stage_titles: BTreeMap::new(),
-    };
-    (Some(event), diags)
 }

@@ -1,4 +1,5 @@
-//! What `bfr run` prints: the report so far, the incidents, and what comes next.
+//! What `bfr run` hands out besides the report: the incidents as the rules decided
+//! them, and what comes next (`cli::render` puts them into words).
 
 use super::Ran;
 use super::model::{At, Effect, Event};
@@ -6,7 +7,6 @@ use crate::diag;
 use crate::source::Sources;
 use rust_decimal::Decimal;
 use serde::Serialize;
-use std::fmt::Write;
 
 /// A match of the next round or stage, and its result if the file has it.
 #[derive(Debug, Clone, Serialize)]
@@ -109,85 +109,6 @@ pub fn incident_lines(event: &Event) -> Vec<IncidentLine> {
 }
 
 impl Ran {
-    /// The text `bfr run` prints on stdout: the report so far, the incidents, and
-    /// "Next: …" or "The competition is complete."
-    pub fn render(&self) -> String {
-        let Some(outcome) = &self.outcome else {
-            return String::new();
-        };
-        let name = |t: u32| self.name(t);
-        let mut out = outcome.report.render(&name);
-        if !self.incidents.is_empty() {
-            let _ = writeln!(out, "\nIncidents");
-            for i in &self.incidents {
-                let place = match (&i.round, &i.stage) {
-                    (Some(r), _) => format!("round {r}"),
-                    (_, Some(s)) => s.clone(),
-                    _ => String::new(),
-                };
-                let _ = writeln!(
-                    out,
-                    "   {place:<10} {:<24} {} = {} ({}){}",
-                    name(i.team),
-                    i.rule,
-                    i.penalty.as_deref().unwrap_or("?"),
-                    i.applied,
-                    i.note.as_ref().map_or(String::new(), |n| format!(": {n}"))
-                );
-            }
-        }
-        match &self.next {
-            None => {
-                let _ = writeln!(out, "\nThe competition is complete.");
-            }
-            Some(Next::Results {
-                title,
-                matches,
-                bye,
-                ..
-            }) => {
-                let _ = writeln!(out, "\nNext: the results of {title}");
-                for m in matches {
-                    let given = match m.result {
-                        Some((h, a)) => format!("{}:{}", h.normalize(), a.normalize()),
-                        None => "result needed".into(),
-                    };
-                    let _ = writeln!(
-                        out,
-                        "   table {:>2}: {:<24} - {:<24} {given}",
-                        m.table,
-                        format!("{} ({})", name(m.home), m.home),
-                        format!("{} ({})", name(m.away), m.away),
-                    );
-                }
-                if let Some(b) = bye {
-                    let _ = writeln!(out, "   bye: {} ({b})", name(*b));
-                }
-            }
-            Some(Next::Choice {
-                title,
-                chooser,
-                candidates,
-                ..
-            }) => {
-                let among: Vec<String> = candidates
-                    .iter()
-                    .map(|c| format!("{} ({c})", name(*c)))
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "\nNext: {title}: {} ({chooser}) chooses among {}",
-                    name(*chooser),
-                    among.join(", ")
-                );
-            }
-            Some(Next::Halt { message } | Next::Other { message }) => {
-                let _ = writeln!(out, "\nNext: {message}");
-            }
-        }
-        out
-    }
-
     /// `{ "report", "pending", "next", "incidents", "diagnostics" }`.
     pub fn to_json(&self, sources: &Sources) -> serde_json::Value {
         let pending = match (&self.outcome, &self.next) {

@@ -5,9 +5,9 @@ use super::model::{At, Effect, Event, Incident};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
-use crate::ir::{Penalty, Type, Value};
+use crate::ir::{Penalty, Program, Type, Value};
 use crate::runner::plan::{self, Plan};
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::syntax;
 use rust_decimal::Decimal;
 
@@ -80,164 +80,41 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
     if let Some(q) = &plan.qualification {
         event.qualification_title = q.title.clone();
     }
-    let stage_names: Vec<String> = plan.stages.iter().map(|s| s.name.clone()).collect();
     for s in &plan.stages {
         event.stage_titles.insert(s.name.clone(), s.title.clone());
     }
-    let rounds = plan.qualification.as_ref().map_or(0, |q| q.rounds);
-    let no_such_round = |number: u32, at: Span| {
-        let msg = if plan.qualification.is_none() {
-            format!("`{}` has no qualification, so no round {number}", plan.name)
-        } else {
-            format!("the qualification has {rounds} rounds; there is no round {number}")
-        };
-        Diagnostic::error("E0704", msg, at).with_label("no such round")
-    };
-    let unknown_stage = |name: &str, at: Span| {
-        Diagnostic::error(
-            "E0711",
-            format!("`{}` has no stage `{name}`", plan.name),
-            at,
-        )
-        .with_label("unknown stage")
-        .with_help(format!("its stages are {}", stage_names.join(", ")))
-    };
-    event.rounds.retain(|r| {
-        if r.number > rounds {
-            diags.push(no_such_round(r.number, r.span));
-            return false;
-        }
-        true
-    });
-    event.stages.retain(|s| {
-        if !stage_names.contains(&s.name) {
-            diags.push(unknown_stage(&s.name, s.span));
-            return false;
-        }
-        true
-    });
+    let places = Places::of(&plan);
+    event
+        .rounds
+        .retain(|r| match places.round(r.number, r.span) {
+            Some(d) => {
+                diags.push(d);
+                false
+            }
+            None => true,
+        });
+    event
+        .stages
+        .retain(|s| match places.stage(&s.name, s.span) {
+            Some(d) => {
+                diags.push(d);
+                false
+            }
+            None => true,
+        });
+    let file = event.file;
     for inc in &mut event.incidents {
-        match &inc.at {
-            At::Round(r) if *r == 0 || *r > rounds => {
-                diags.push(no_such_round(*r, inc.span));
-                continue;
-            }
-            At::Stage(s) if !stage_names.contains(s) => {
-                diags.push(unknown_stage(s, inc.span));
-                continue;
-            }
-            _ => {}
-        }
-        let (rule_src, in_place) = rule_text(text, inc);
-        let file = if in_place { event.file } else { u32::MAX };
-        let ast = match syntax::parse_expr(&rule_src, file) {
-            Ok(a) => a,
-            Err(d) => {
-                diags.push(if in_place {
-                    d
-                } else {
-                    relocate(d, inc.rule_span)
-                });
-                continue;
-            }
+        let unknown = match &inc.at {
+            At::Round(r) if *r == 0 => Some(places.no_such_round(*r, inc.span)),
+            At::Round(r) => places.round(*r, inc.span),
+            At::Stage(s) => places.stage(s, inc.span),
         };
-        let expr = match checked.check_expr(&ast) {
-            Ok(e) => e,
-            Err(ds) => {
-                for d in ds.sorted() {
-                    diags.push(if in_place {
-                        d.clone()
-                    } else {
-                        relocate(d.clone(), inc.rule_span)
-                    });
-                }
-                continue;
-            }
-        };
-        if !matches!(expr.ty, Type::Penalty(_)) {
-            diags.push(
-                Diagnostic::error(
-                    "E0712",
-                    format!(
-                        "an incident's rule must give a penalty; `{}` gives {}",
-                        inc.rule,
-                        program.type_name(&expr.ty)
-                    ),
-                    inc.rule_span,
-                )
-                .with_label("not a penalty")
-                .with_help("call a rule of the edition that gives a penalty, e.g. `late_arrival_qualification(12 min)`"),
-            );
+        if let Some(d) = unknown {
+            diags.push(d);
             continue;
         }
-        let value = match Evaluator::new(program).eval_closed(&expr) {
-            Ok(v) => v,
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error(
-                        "E0712",
-                        format!("`{}` cannot be evaluated: {}", inc.rule, e.message),
-                        inc.rule_span,
-                    )
-                    .with_label("evaluating this failed"),
-                );
-                continue;
-            }
-        };
-        inc.penalty = Some(value.show(program));
-        let Value::Penalty(p) = value else {
-            continue;
-        };
-        let (unit, phase) = match &inc.at {
-            At::Round(_) => ("VP", "a qualification round"),
-            At::Stage(_) => ("IMP", "a knockout stage"),
-        };
-        inc.effect = match p {
-            Penalty::Warning => Some(Effect::Warning),
-            Penalty::Deduct { amount, unit: u } if u.as_base() == Some(unit) => {
-                Some(Effect::Deduct(amount))
-            }
-            Penalty::Deduct { .. } => {
-                diags.push(
-                    Diagnostic::error(
-                        "E0712",
-                        format!(
-                            "`{}` gives `{}`, but a penalty in {phase} deducts {unit}",
-                            inc.rule,
-                            inc.penalty.clone().unwrap_or_default()
-                        ),
-                        inc.rule_span,
-                    )
-                    .with_label(format!("this penalty is not in {unit}"))
-                    .with_help(if unit == "VP" {
-                        "use the edition's rule for the qualification (a penalty in VP), or name the knockout `stage` the incident happened in"
-                    } else {
-                        "use the edition's rule for the knockout (a penalty in IMP), or name the qualification `round` the incident happened in"
-                    }),
-                );
-                None
-            }
-            Penalty::Refer { to } => Some(Effect::Halt(format!(
-                "referred to \"{to}\": the run cannot decide this"
-            ))),
-            Penalty::Forfeit => Some(Effect::Halt(
-                "the match is forfeited: the run cannot decide this".into(),
-            )),
-        };
-        if let Some(Effect::Halt(m)) = &inc.effect {
-            let where_ = match &inc.at {
-                At::Round(r) => format!("round {r}"),
-                At::Stage(s) => format!("stage `{s}`"),
-            };
-            diags.push(
-                Diagnostic::error(
-                    "E0713",
-                    format!("team {}'s incident in {where_} is {m}", inc.team),
-                    inc.rule_span,
-                )
-                .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
-                .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`"),
-            );
+        if let Some(value) = penalty_of(inc, checked, text, file, &mut diags) {
+            apply(inc, value, program, &mut diags);
         }
     }
     (ok.then_some(plan), diags)
@@ -308,4 +185,186 @@ fn board_scores_to_imps(
         r.b_imps = b;
     }
     ok
+}
+
+/// The rounds and stages a competition has, to check the event's entries against.
+struct Places<'p> {
+    plan: &'p Plan,
+    rounds: u32,
+    stage_names: Vec<String>,
+}
+
+impl<'p> Places<'p> {
+    fn of(plan: &'p Plan) -> Places<'p> {
+        Places {
+            plan,
+            rounds: plan.qualification.as_ref().map_or(0, |q| q.rounds),
+            stage_names: plan.stages.iter().map(|s| s.name.clone()).collect(),
+        }
+    }
+
+    /// A problem with round `number`, written at `at`, if there is no such round.
+    fn round(&self, number: u32, at: Span) -> Option<Diagnostic> {
+        (number > self.rounds).then(|| self.no_such_round(number, at))
+    }
+
+    fn no_such_round(&self, number: u32, at: Span) -> Diagnostic {
+        let msg = if self.plan.qualification.is_none() {
+            format!(
+                "`{}` has no qualification, so no round {number}",
+                self.plan.name
+            )
+        } else {
+            format!(
+                "the qualification has {} rounds; there is no round {number}",
+                self.rounds
+            )
+        };
+        Diagnostic::error("E0704", msg, at).with_label("no such round")
+    }
+
+    /// A problem with stage `name`, written at `at`, if there is no such stage.
+    fn stage(&self, name: &str, at: Span) -> Option<Diagnostic> {
+        if self.stage_names.iter().any(|s| s == name) {
+            return None;
+        }
+        Some(
+            Diagnostic::error(
+                "E0711",
+                format!("`{}` has no stage `{name}`", self.plan.name),
+                at,
+            )
+            .with_label("unknown stage")
+            .with_help(format!("its stages are {}", self.stage_names.join(", "))),
+        )
+    }
+}
+
+/// An incident's rule, parsed, checked and evaluated; `None` (with the problem in
+/// `diags`) when it does not give a penalty.
+fn penalty_of(
+    inc: &Incident,
+    checked: &Checked,
+    text: &str,
+    event_file: FileId,
+    diags: &mut Diagnostics,
+) -> Option<Value> {
+    let program = &checked.program;
+    let (rule_src, in_place) = rule_text(text, inc);
+    let file = if in_place { event_file } else { u32::MAX };
+    let ast = match syntax::parse_expr(&rule_src, file) {
+        Ok(a) => a,
+        Err(d) => {
+            diags.push(if in_place {
+                d
+            } else {
+                relocate(d, inc.rule_span)
+            });
+            return None;
+        }
+    };
+    let expr = match checked.check_expr(&ast) {
+        Ok(e) => e,
+        Err(ds) => {
+            for d in ds.sorted() {
+                diags.push(if in_place {
+                    d.clone()
+                } else {
+                    relocate(d.clone(), inc.rule_span)
+                });
+            }
+            return None;
+        }
+    };
+    if !matches!(expr.ty, Type::Penalty(_)) {
+        diags.push(
+            Diagnostic::error(
+                "E0712",
+                format!(
+                    "an incident's rule must give a penalty; `{}` gives {}",
+                    inc.rule,
+                    program.type_name(&expr.ty)
+                ),
+                inc.rule_span,
+            )
+            .with_label("not a penalty")
+            .with_help("call a rule of the edition that gives a penalty, e.g. `late_arrival_qualification(12 min)`"),
+        );
+        return None;
+    }
+    let value = match Evaluator::new(program).eval_closed(&expr) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "E0712",
+                    format!("`{}` cannot be evaluated: {}", inc.rule, e.message),
+                    inc.rule_span,
+                )
+                .with_label("evaluating this failed"),
+            );
+            return None;
+        }
+    };
+    Some(value)
+}
+
+/// What an incident's penalty does in the run: a deduction in the phase's unit, a
+/// warning, or a stop (a referral, a forfeit), reported as such.
+fn apply(inc: &mut Incident, value: Value, program: &Program, diags: &mut Diagnostics) {
+    inc.penalty = Some(value.show(program));
+    let Value::Penalty(p) = value else {
+        return;
+    };
+    let (unit, phase) = match &inc.at {
+        At::Round(_) => ("VP", "a qualification round"),
+        At::Stage(_) => ("IMP", "a knockout stage"),
+    };
+    inc.effect = match p {
+        Penalty::Warning => Some(Effect::Warning),
+        Penalty::Deduct { amount, unit: u } if u.as_base() == Some(unit) => {
+            Some(Effect::Deduct(amount))
+        }
+        Penalty::Deduct { .. } => {
+            diags.push(
+                Diagnostic::error(
+                    "E0712",
+                    format!(
+                        "`{}` gives `{}`, but a penalty in {phase} deducts {unit}",
+                        inc.rule,
+                        inc.penalty.clone().unwrap_or_default()
+                    ),
+                    inc.rule_span,
+                )
+                .with_label(format!("this penalty is not in {unit}"))
+                .with_help(if unit == "VP" {
+                    "use the edition's rule for the qualification (a penalty in VP), or name the knockout `stage` the incident happened in"
+                } else {
+                    "use the edition's rule for the knockout (a penalty in IMP), or name the qualification `round` the incident happened in"
+                }),
+            );
+            None
+        }
+        Penalty::Refer { to } => Some(Effect::Halt(format!(
+            "referred to \"{to}\": the run cannot decide this"
+        ))),
+        Penalty::Forfeit => Some(Effect::Halt(
+            "the match is forfeited: the run cannot decide this".into(),
+        )),
+    };
+    if let Some(Effect::Halt(m)) = &inc.effect {
+        let where_ = match &inc.at {
+            At::Round(r) => format!("round {r}"),
+            At::Stage(s) => format!("stage `{s}`"),
+        };
+        diags.push(
+            Diagnostic::error(
+                "E0713",
+                format!("team {}'s incident in {where_} is {m}", inc.team),
+                inc.rule_span,
+            )
+            .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
+            .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`"),
+        );
+    }
 }

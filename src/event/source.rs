@@ -242,7 +242,15 @@ impl<'e> EventSource<'e> {
         (None, self.diags)
     }
 
+    /// Reports every entry of the file the run never used, saying `why`.
     fn unused(&mut self, why: &str, completed: &[String]) {
+        self.unused_rounds(why);
+        self.unused_stage_entries(why, completed);
+        self.unused_incidents(why);
+    }
+
+    /// Rounds with results that were never drawn.
+    fn unused_rounds(&mut self, why: &str) {
         let event = self.event;
         for (i, r) in event.rounds.iter().enumerate() {
             if self.rounds_drawn.contains_key(&r.number) || r.results.is_empty() {
@@ -261,6 +269,11 @@ impl<'e> EventSource<'e> {
                 .with_help("a round's draw depends on the results before it: give the earlier results first"),
             );
         }
+    }
+
+    /// Stages never drawn, results of walkovers, choices after the draw was complete.
+    fn unused_stage_entries(&mut self, why: &str, completed: &[String]) {
+        let event = self.event;
         for (i, s) in event.stages.iter().enumerate() {
             let drawn = self.stages_drawn.contains_key(&s.name);
             let made = self.choices_made.get(i).copied().unwrap_or(0);
@@ -321,6 +334,11 @@ impl<'e> EventSource<'e> {
                 );
             }
         }
+    }
+
+    /// Incidents in a round or stage that was never drawn.
+    fn unused_incidents(&mut self, why: &str) {
+        let event = self.event;
         for (i, inc) in event.incidents.iter().enumerate() {
             if self.incidents.get(i).copied().unwrap_or(true) || inc.effect.is_none() {
                 continue;

@@ -2,8 +2,8 @@
 //! points, each match's seating, and the final places.
 
 use super::plan;
-use super::report::FinalLine;
-use super::{RunError, Runner, Source, rule_err};
+use super::report::{FinalLine, MatchSeating, Standing};
+use super::{Finals, RunError, Runner, Source, Stop};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::seating::Sides;
 use crate::eval::Evaluator;
@@ -11,7 +11,6 @@ use crate::ir::competition::{RuleOf, Seating, SegmentRights};
 use crate::ir::vocabulary::{SeatingMethod, Side};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
-use std::collections::BTreeMap;
 
 impl Runner<'_> {
     /// The district team that got furthest: a final place beats any exit, a better
@@ -19,32 +18,12 @@ impl Runner<'_> {
     /// qualification place (CC-DISTRICT).
     pub(super) fn district_prize(
         &self,
-        finals: &BTreeMap<TeamId, String>,
+        finals: &Finals,
         placements: &[(TeamId, u32)],
     ) -> Option<(u32, String)> {
         let prize = self.plan.district_prize.clone()?;
-        let exit_order: BTreeMap<String, u32> = self
-            .plan
-            .stages
-            .iter()
-            .flat_map(|s| {
-                [
-                    (format!("out at {}", s.title), s.order),
-                    (format!("withdrew at {}", s.title), s.order),
-                ]
-            })
-            .collect();
-        let reach = |team: TeamId| -> (u32, u32) {
-            let standing = finals.get(&team).map_or("", String::as_str);
-            match standing
-                .split('/')
-                .next()
-                .and_then(|p| p.parse::<u32>().ok())
-            {
-                Some(place) => (0, place),
-                None => (1, u32::MAX - exit_order.get(standing).copied().unwrap_or(0)),
-            }
-        };
+        // A team without a standing has reached least far.
+        let reach = |team: TeamId| finals.get(&team).map_or((1, u32::MAX), Standing::reach);
         let gh = |team: TeamId| {
             placements
                 .iter()
@@ -61,10 +40,7 @@ impl Runner<'_> {
 
     /// Challenge-trophy points of each team with a final place of its own, from the
     /// edition's rule; a team whose place earns nothing is left out.
-    pub(super) fn trophy_points(
-        &self,
-        finals: &BTreeMap<TeamId, String>,
-    ) -> Result<Vec<(u32, String)>, RunError> {
+    pub(super) fn trophy_points(&self, finals: &Finals) -> Result<Vec<(u32, String)>, RunError> {
         let Some(rule) = self.plan.trophy_points else {
             return Ok(Vec::new());
         };
@@ -79,7 +55,7 @@ impl Runner<'_> {
         };
         let mut out = Vec::new();
         for (team, standing) in finals {
-            let Ok(place) = standing.parse::<u32>() else {
+            let Some(place) = standing.single_place() else {
                 continue;
             };
             let v = Evaluator::new(self.program)
@@ -89,14 +65,15 @@ impl Runner<'_> {
                     Default::default(),
                 )
                 .map_err(|e| {
-                    RunError::Rule(format!("trophy points for place {place}: {}", e.message))
+                    let message = format!("trophy points for place {place}: {}", e.message);
+                    RunError::new(Stop::Refused, message).at(self.rule_span(rule))
                 })?;
             if matches!(&v, Value::Num(n, _) if n.is_zero()) {
                 continue;
             }
             out.push((team.0, v.show(self.program)));
         }
-        out.sort_by_key(|(t, _)| finals.get(&TeamId(*t)).and_then(|s| s.parse::<u32>().ok()));
+        out.sort_by_key(|(t, _)| finals.get(&TeamId(*t)).and_then(Standing::single_place));
         Ok(out)
     }
 
@@ -109,7 +86,7 @@ impl Runner<'_> {
         sides: Sides,
         boards: Decimal,
         source: &mut dyn Source,
-    ) -> Result<Option<String>, RunError> {
+    ) -> Result<Option<MatchSeating>, RunError> {
         // A rule of the match length decides per match: a 64-board play-off that the
         // late-withdrawal rules made is seated by segments (AMB-12).
         let method = match &stage.seating {
@@ -117,35 +94,43 @@ impl Runner<'_> {
             Some(Seating::Method(m)) => *m,
             Some(Seating::ByBoards(rule)) => {
                 let v = self.call(rule.rule, &[boards]).map_err(|e| {
-                    RunError::Rule(format!(
+                    let message = format!(
                         "the document has no seating rule for a match of {} boards: {e}",
                         boards.normalize()
-                    ))
+                    );
+                    RunError::new(Stop::NoRule, message).at(self.rule_span(rule.rule))
                 })?;
                 meaning_of(rule, &v).ok_or_else(|| {
-                    RunError::Plan(format!("`{}` gave no seating method", rule.name))
+                    let message = format!("`{}` gave no seating method", rule.name);
+                    RunError::new(Stop::Refused, message).at(self.rule_span(rule.rule))
                 })?
             }
         };
         match method {
-            SeatingMethod::AwaySitsFirst => Ok(Some(format!(
-                "team {} (away) sits first",
-                sides.sits_first().0
-            ))),
-            SeatingMethod::NoRule => Err(RunError::Rule(format!(
-                "the document has no seating rule for a match of {} boards",
-                boards.normalize()
-            ))),
+            SeatingMethod::AwaySitsFirst => Ok(Some(MatchSeating::AwaySitsFirst {
+                team: sides.sits_first().0,
+            })),
+            SeatingMethod::NoRule => {
+                let message = format!(
+                    "the document has no seating rule for a match of {} boards",
+                    boards.normalize()
+                );
+                Err(RunError::new(Stop::NoRule, message).at(self.stage_span(&stage.name)))
+            }
             SeatingMethod::SegmentChoice => {
                 let (segments, rights) = self.segments(stage, boards)?;
                 let allowed = self.allowed_picks(segments, rights)?;
                 let (home, away) = (sides.home.0, sides.away.0);
                 match source.segment_picks(&stage.name, home, away, &allowed) {
-                    None => Ok(Some("segments: to be picked".into())),
-                    Some(picks) if !allowed.contains(&picks) => Err(RunError::Rule(format!(
-                        "segment picks {} (home) and {} (away) are not allowed",
-                        picks.0, picks.1
-                    ))),
+                    None => Ok(Some(MatchSeating::SegmentsToBePicked)),
+                    Some(picks) if !allowed.contains(&picks) => {
+                        let message = format!(
+                            "segment picks {} (home) and {} (away) are not allowed",
+                            picks.0, picks.1
+                        );
+                        let at = rights.picks_valid.and_then(|r| self.rule_span(r));
+                        Err(RunError::new(Stop::Refused, message).at(at))
+                    }
                     Some(picks) => self
                         .segment_rights(segments, rights, sides, picks)
                         .map(Some),
@@ -167,11 +152,14 @@ impl Runner<'_> {
         };
         match (segments, &self.plan.segment_rights) {
             (Some(n), Some(rights)) => Ok((n, rights)),
-            _ => Err(RunError::Plan(format!(
-                "`{}` seats by segments, but the edition does not say how many segments \
-                 (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
-                stage.name
-            ))),
+            _ => {
+                let message = format!(
+                    "`{}` seats by segments, but the edition does not say how many segments \
+                     (`segments`, `withdrawal_segments`) or who has the rights (`segment_rights`)",
+                    stage.name
+                );
+                Err(RunError::new(Stop::Incomplete, message).at(self.stage_span(&stage.name)))
+            }
         }
     }
 
@@ -189,7 +177,8 @@ impl Runner<'_> {
                     None => true,
                     Some(rule) => {
                         let picks = [Decimal::from(home), Decimal::from(away)];
-                        self.call(rule, &picks).map_err(rule_err)? == Value::Bool(true)
+                        self.call(rule, &picks).map_err(|e| self.refused(rule, e))?
+                            == Value::Bool(true)
                     }
                 };
                 if ok {
@@ -207,25 +196,33 @@ impl Runner<'_> {
         rights: &SegmentRights,
         sides: Sides,
         (home_pick, away_pick): (u32, u32),
-    ) -> Result<String, RunError> {
+    ) -> Result<MatchSeating, RunError> {
         let picks = [Decimal::from(home_pick), Decimal::from(away_pick)];
-        let mut parts = Vec::new();
+        let mut rights_by_segment = Vec::new();
         for segment in 1..=segments {
             let args = [Decimal::from(segment), picks[0], picks[1]];
-            let v = self.call(rights.rights.rule, &args).map_err(rule_err)?;
+            let v = self
+                .call(rights.rights.rule, &args)
+                .map_err(|e| self.refused(rights.rights.rule, e))?;
             let team = match meaning_of(&rights.rights, &v) {
                 Some(Side::Home) => sides.home,
                 Some(Side::Away) => sides.away,
                 None => {
-                    return Err(RunError::Plan(format!(
-                        "`{}` gave no side",
-                        rights.rights.name
-                    )));
+                    let message = format!("`{}` gave no side", rights.rights.name);
+                    let at = self.rule_span(rights.rights.rule);
+                    return Err(RunError::new(Stop::Refused, message).at(at));
                 }
             };
-            parts.push(format!("{segment}: team {}", team.0));
+            rights_by_segment.push((segment, team.0));
         }
-        Ok(format!("seating rights by segment {}", parts.join(", ")))
+        Ok(MatchSeating::SegmentRights {
+            rights: rights_by_segment,
+        })
+    }
+
+    /// Rule `rule` of the edition failed when the run called it.
+    fn refused(&self, rule: u32, message: String) -> RunError {
+        RunError::new(Stop::Refused, message).at(self.rule_span(rule))
     }
 
     /// Calls a rule of the edition with numbers in its parameters' units.
@@ -259,7 +256,7 @@ fn meaning_of<T: Copy>(rule: &RuleOf<T>, v: &Value) -> Option<T> {
 }
 
 /// Places first (1, 2, 3, 4, 5/6 …), then exits by team.
-pub(super) fn final_lines(finals: &BTreeMap<TeamId, String>) -> Vec<FinalLine> {
+pub(super) fn final_lines(finals: &Finals) -> Vec<FinalLine> {
     let mut lines: Vec<FinalLine> = finals
         .iter()
         .map(|(t, s)| FinalLine {
@@ -267,10 +264,6 @@ pub(super) fn final_lines(finals: &BTreeMap<TeamId, String>) -> Vec<FinalLine> {
             team: t.0,
         })
         .collect();
-    let key = |l: &FinalLine| {
-        let first: Option<u32> = l.standing.split('/').next().and_then(|x| x.parse().ok());
-        (first.is_none(), first.unwrap_or(u32::MAX), l.team)
-    };
-    lines.sort_by_key(key);
+    lines.sort_by_key(|l| (l.standing.listing_key(), l.team));
     lines
 }

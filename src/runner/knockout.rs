@@ -2,59 +2,137 @@
 //! withdrawals at the draw), the matches and where winners and losers go next.
 
 use super::plan;
+use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
-use super::{Inflow, Pending, RunError, Runner, Source, late, rule_err};
+use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err};
+use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
-use crate::engine::knockout::outcome::{Decision, resolve_played, resolve_walkover};
-use crate::engine::knockout::ranking::{Bracket, RankingBook, RankingRules};
+use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
+use crate::engine::knockout::outcome::{Decision, MatchOutcome, resolve_played, resolve_walkover};
+use crate::engine::knockout::ranking::{Bracket, RankingBook};
 use crate::engine::knockout::seating::home_and_away;
 use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
 use crate::ir::vocabulary::DrawMethod as DrawKind;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A stage's draw: its pairings and byes, the choices made, and the teams that
+/// withdrew at it.
+struct StageDraw {
+    outcome: DrawOutcome,
+    choices: Vec<(u32, u32)>,
+    withdrawn: BTreeSet<TeamId>,
+}
+
+/// A stage's played matches, or what the run waits for.
+type Played = Result<Vec<KoMatch>, Pending>;
+
 impl Runner<'_> {
-    #[allow(clippy::too_many_arguments)]
+    /// Knockout stage `k` for its `entrants` (feeding stage's order, team): its
+    /// positions, its draw, its matches, and where its teams go next.
     pub(super) fn stage(
         &mut self,
         k: usize,
         entrants: Vec<(u32, TeamId)>,
         book: &mut RankingBook,
-        rules: &RankingRules,
         inflow: &mut Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
+        finals: &mut Finals,
         source: &mut dyn Source,
     ) -> Result<Option<Pending>, RunError> {
         let Some(stage) = self.plan.stages.get(k) else {
             return Ok(None);
         };
-        // Positions by origin (the feeding stage's order), each group by ranking.
-        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
-        for (from, team) in &entrants {
-            groups.entry(*from).or_default().push(*team);
-        }
-        let first_group = groups.values().next().map_or(0, Vec::len);
-        let mut positions = Vec::new();
-        for (_, teams) in groups {
-            positions.extend(book.sort(&teams, self.plan.ranking.tie).map_err(rule_err)?);
-        }
+        let exit = Exit {
+            order: stage.order,
+            title: stage.title.clone(),
+        };
+        let (mut positions, first_group) = self.positions(&entrants, book)?;
         // Teams that withdrew earlier are missing here; any other shortfall is an error.
-        let withdrawn_earlier = finals
-            .values()
-            .filter(|s| s.starts_with("withdrew"))
-            .count();
+        let withdrawn_earlier = finals.values().filter(|s| s.withdrew()).count();
         if let Some(n) = stage.teams
             && usize::try_from(n).ok() != Some(positions.len())
             && usize::try_from(n).ok() != Some(positions.len() + withdrawn_earlier)
         {
-            return Err(RunError::Rule(format!(
+            let message = format!(
                 "stage `{}` is declared for {n} teams but {} arrived",
                 stage.name,
                 positions.len()
-            )));
+            );
+            let at = self.stage_span(&stage.name);
+            return Err(RunError::new(Stop::StageSize, message).at(at));
         }
+        let entry = (positions.as_mut_slice(), first_group, withdrawn_earlier);
+        let draw = match self.draw(k, entry, book, inflow, finals, source)? {
+            Ok(draw) => draw,
+            Err(pending) => return Ok(Some(pending)),
+        };
+        // The late-withdrawal rules may have set this stage's match length.
+        let boards = self
+            .boards_override
+            .get(&k)
+            .copied()
+            .unwrap_or(stage.boards);
+        // A chooser left without an opponent goes through without a match and takes
+        // over no ranking (AMB-7, AMB-9).
+        for team in &draw.outcome.byes {
+            self.send(stage.winners, &exit, *team, inflow, finals);
+        }
+        let pairings = &draw.outcome.pairings;
+        let matches = match self.play(k, pairings, boards, book, inflow, finals, source)? {
+            Ok(matches) => matches,
+            Err(pending) => return Ok(Some(pending)),
+        };
+        self.report.stages.push(KoStage {
+            name: stage.name.clone(),
+            title: stage.title.clone(),
+            order: stage.order,
+            boards,
+            draw: stage.draw,
+            choices: draw.choices,
+            positions: positions.iter().map(|t| t.0).collect(),
+            withdrawn: draw.withdrawn.iter().map(|t| t.0).collect(),
+            byes: draw.outcome.byes.iter().map(|t| t.0).collect(),
+            matches,
+        });
+        Ok(None)
+    }
+
+    /// The entrants in position order: by origin (the feeding stage's order), each
+    /// group by ranking; and the size of the first group.
+    fn positions(
+        &self,
+        entrants: &[(u32, TeamId)],
+        book: &RankingBook,
+    ) -> Result<(Vec<TeamId>, usize), RunError> {
+        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
+        for (from, team) in entrants {
+            groups.entry(*from).or_default().push(*team);
+        }
+        let first_group = groups.values().next().map_or(0, Vec::len);
+        let mut positions = Vec::new();
+        for teams in groups.values() {
+            positions.extend(book.sort(teams, self.plan.ranking.tie).map_err(rule_err)?);
+        }
+        Ok((positions, first_group))
+    }
+
+    /// The draw of stage `k` for its positions (with the size of the first group and
+    /// the number of teams that withdrew earlier): withdrawals at the draw, then the
+    /// late-withdrawal rules' rearrangement or the stage's own method.
+    fn draw(
+        &mut self,
+        k: usize,
+        (positions, first_group, withdrawn_earlier): (&mut [TeamId], usize, usize),
+        book: &RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Result<StageDraw, Pending>, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
+        };
         // Withdrawals at the time of the draw: where the stage chooses by ranking, the
         // next team moves up (BC-DRAWS); elsewhere the document has no rule (AMB-10).
         let at_draw: BTreeSet<TeamId> = source
@@ -62,17 +140,13 @@ impl Runner<'_> {
             .into_iter()
             .map(TeamId)
             .collect();
-        let boards = self
-            .boards_override
-            .get(&k)
-            .copied()
-            .unwrap_or(stage.boards);
-        let specific = stage.late_withdrawal
-            == Some(crate::engine::knockout::late_withdrawal::LateWithdrawalReading::SpecificRule);
+        let specific = stage.late_withdrawal == Some(LateWithdrawalReading::SpecificRule);
         // CC-WITHDRAW A and B cover the upper group (the CC losers) only; a withdrawal
         // among the lower group follows the stage's own clause (AMB-8).
-        let late_rules =
-            specific && late::upper_withdrawals(&at_draw, &positions, first_group, &stage.title)?;
+        let at = self.stage_span(&stage.name);
+        let late_rules = specific
+            && late::upper_withdrawals(&at_draw, positions, first_group, &stage.title)
+                .map_err(|e| e.at(at))?;
         // Case C needs to know whom this stage's winners beat, whether or not case A
         // or B rearranged it.
         if specific
@@ -85,144 +159,118 @@ impl Runner<'_> {
                 played: true,
                 beaten: BTreeMap::new(),
                 beaten_withdrew: BTreeSet::new(),
-                shared: late::place_label(stage.losers),
+                shared: late::place_of(stage.losers),
             });
         }
-        let mut choices = Vec::new();
         // CC-WITHDRAW C: a team that won the rearranged stage withdraws at this draw;
         // the team it beat takes its place.
         let at_draw = match &self.late_feeder {
             Some(f) if f.next == k && !at_draw.is_empty() => {
-                late::replace_withdrawn_winners(f, &mut positions, &at_draw, finals, &stage.title)?;
+                late::replace_withdrawn_winners(f, positions, &at_draw, finals, &stage.title)
+                    .map_err(|e| e.at(at))?;
                 BTreeSet::new()
             }
             _ => at_draw,
         };
         if !at_draw.is_empty() && stage.draw != DrawKind::RankedChoice {
-            return Err(RunError::Rule(format!(
+            let message = format!(
                 "the document has no rule for a withdrawal at the draw of {}",
                 stage.title
-            )));
-        }
-        if !late_rules {
-            for t in &at_draw {
-                finals.insert(*t, format!("withdrew at {}", stage.title));
-            }
-        }
-        let absent = source.absent_choosers(&stage.name);
-        let outcome = if late_rules {
-            // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
-            match self.late_draw(k, &positions, first_group, &at_draw, inflow, finals, source)? {
-                Ok((outcome, made)) => {
-                    choices = made;
-                    outcome
-                }
-                Err(pending) => return Ok(Some(pending)),
-            }
-        } else {
-            match stage.draw {
-                DrawKind::Brackets | DrawKind::Fixed => {
-                    // A team short because of a withdrawal: the best position goes
-                    // through without a match, the rest meet as usual.
-                    let (byes, rest) = if positions.len() % 2 == 1 && withdrawn_earlier > 0 {
-                        positions.split_at(1)
-                    } else {
-                        positions.split_at(0)
-                    };
-                    crate::engine::knockout::DrawOutcome {
-                        pairings: if rest.is_empty() {
-                            Vec::new()
-                        } else {
-                            brackets(rest).map_err(rule_err)?
-                        },
-                        byes: byes.to_vec(),
-                    }
-                }
-                DrawKind::Choice if !absent.is_empty() => {
-                    match self.absent_choice(
-                        &stage.name,
-                        &stage.title,
-                        &positions,
-                        absent,
-                        book,
-                        source,
-                    )? {
-                        Ok((outcome, made)) => {
-                            choices = made;
-                            outcome
-                        }
-                        Err(pending) => return Ok(Some(pending)),
-                    }
-                }
-                DrawKind::Choice | DrawKind::RankedChoice => {
-                    if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
-                        return Err(RunError::Rule(format!(
-                            "absent captains are not covered at {} (AMB-19)",
-                            stage.title
-                        )));
-                    }
-                    let half = positions.len().div_ceil(2);
-                    let split =
-                        choice_positions(&positions, half, &at_draw, DrawWithdrawalRule::MoveUp)
-                            .map_err(rule_err)?;
-                    match self.choose(
-                        &stage.name,
-                        &stage.title,
-                        split.choosers,
-                        split.candidates,
-                        source,
-                    )? {
-                        Ok((outcome, made)) => {
-                            choices = made;
-                            outcome
-                        }
-                        Err(pending) => return Ok(Some(pending)),
-                    }
-                }
-            }
-        };
-        let boards = self.boards_override.get(&k).copied().unwrap_or(boards);
-        // A chooser left without an opponent goes through without a match and takes
-        // over no ranking (AMB-7, AMB-9).
-        for team in &outcome.byes {
-            self.send(
-                stage.winners,
-                stage.order,
-                *team,
-                inflow,
-                finals,
-                &stage.title,
             );
+            return Err(RunError::new(Stop::NoRule, message).at(self.stage_span(&stage.name)));
         }
-        let byes = outcome.byes;
-        let pairings: Vec<Pairing> = outcome.pairings;
-        let drawn = pairings
-            .iter()
-            .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(rule_err)?;
-        source.stage_drawn(&stage.name, &drawn);
-        let mut matches = Vec::new();
-        let bracket = Bracket::Main;
-        let withdrawn: BTreeSet<TeamId> = source
-            .withdrawn_after_draw(&stage.name)
-            .into_iter()
-            .map(TeamId)
-            .collect();
-        if !withdrawn.is_empty() && !stage.walkovers {
-            return Err(RunError::Rule(format!(
-                "the document has no rule for a withdrawal after the draw of {}",
-                stage.title
-            )));
-        }
-        let deductions = source.knockout_deductions(&stage.name);
-        let deducted = |team: u32, imps: Decimal| {
-            deductions
-                .iter()
-                .filter(|(t, _)| *t == team)
-                .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
+        let drawn = if late_rules {
+            // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
+            let entry = (&*positions, first_group, &at_draw);
+            self.late_draw(k, entry, inflow, finals, source)?
+        } else {
+            for team in &at_draw {
+                let exit = Exit {
+                    order: stage.order,
+                    title: stage.title.clone(),
+                };
+                finals.insert(*team, Standing::Withdrew(exit));
+            }
+            let entry = (&*positions, &at_draw, withdrawn_earlier);
+            self.draw_by_method(stage, entry, book, source)?
         };
-        for p in &pairings {
+        Ok(drawn.map(|(outcome, choices)| StageDraw {
+            outcome,
+            choices,
+            withdrawn: at_draw,
+        }))
+    }
+
+    /// A stage drawn by its own method: brackets, or a choice of opponents (with
+    /// absent captains, or with the next team moving up for one that withdrew at
+    /// the draw).
+    fn draw_by_method(
+        &self,
+        stage: &plan::Stage,
+        (positions, at_draw, withdrawn_earlier): (&[TeamId], &BTreeSet<TeamId>, usize),
+        book: &RankingBook,
+        source: &mut dyn Source,
+    ) -> Result<late::Drawn, RunError> {
+        let absent = source.absent_choosers(&stage.name);
+        match stage.draw {
+            DrawKind::Brackets | DrawKind::Fixed => {
+                // A team short because of a withdrawal: the best position goes
+                // through without a match, the rest meet as usual.
+                let (byes, rest) = if positions.len() % 2 == 1 && withdrawn_earlier > 0 {
+                    positions.split_at(1)
+                } else {
+                    positions.split_at(0)
+                };
+                let pairings = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    brackets(rest).map_err(rule_err)?
+                };
+                let byes = byes.to_vec();
+                Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
+            }
+            DrawKind::Choice if !absent.is_empty() => {
+                self.absent_choice(&stage.name, &stage.title, positions, absent, book, source)
+            }
+            DrawKind::Choice | DrawKind::RankedChoice => {
+                if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
+                    let message = format!(
+                        "absent captains are not covered at {} (AMB-19)",
+                        stage.title
+                    );
+                    let at = self.stage_span(&stage.name);
+                    return Err(RunError::new(Stop::NoRule, message).at(at));
+                }
+                let half = positions.len().div_ceil(2);
+                let split = choice_positions(positions, half, at_draw, DrawWithdrawalRule::MoveUp)
+                    .map_err(rule_err)?;
+                let (choosers, candidates) = (split.choosers, split.candidates);
+                self.choose(&stage.name, &stage.title, choosers, candidates, source)
+            }
+        }
+    }
+
+    /// Plays the drawn matches of stage `k`: each is a walkover or asks the source
+    /// for its result; winners and losers go where the stage sends them.
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &mut self,
+        k: usize,
+        pairings: &[Pairing],
+        boards: Decimal,
+        book: &mut RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Played, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
+        };
+        let withdrawn = announce_draw(stage, pairings, book, source)
+            .map_err(|e| e.at(self.stage_span(&stage.name)))?;
+        let deductions = source.knockout_deductions(&stage.name);
+        let mut matches = Vec::new();
+        for p in pairings {
             let sides = home_and_away(p, book, stage.home).map_err(rule_err)?;
             let (hr, ar) = (
                 book.ranking(sides.home).map_err(rule_err)?,
@@ -237,59 +285,23 @@ impl Runner<'_> {
                     let Some((hi, ai)) =
                         source.knockout_result(&stage.name, sides.home.0, sides.away.0, boards)
                     else {
-                        return Ok(Some(Pending {
-                            next: format!(
-                                "{}: the result of team {} v team {}",
-                                stage.title, sides.home.0, sides.away.0
-                            ),
-                        }));
+                        let (title, home, away) = (stage.title.clone(), sides.home.0, sides.away.0);
+                        return Ok(Err(Awaited::MatchResult { title, home, away }.into()));
                     };
                     // Penalties come off the IMP totals before the winner is decided.
-                    let (hi, ai) = (deducted(sides.home.0, hi), deducted(sides.away.0, ai));
-                    let o = resolve_played(
-                        (sides.home, hi),
-                        (sides.away, ai),
-                        book,
-                        self.plan.knockout_tie,
-                    )
-                    .map_err(rule_err)?;
+                    let (hi, ai) = (
+                        deducted(&deductions, sides.home.0, hi),
+                        deducted(&deductions, sides.away.0, ai),
+                    );
+                    let tie = self.plan.knockout_tie;
+                    let o = resolve_played((sides.home, hi), (sides.away, ai), book, tie)
+                        .map_err(rule_err)?;
                     (o, hi, ai)
                 }
             };
-            book.record(bracket, &outcome, rules).map_err(rule_err)?;
-            if let Some(f) = &mut self.late_feeder
-                && f.stage == k
-            {
-                f.beaten.insert(outcome.winner, outcome.loser);
-                if withdrawn.contains(&outcome.loser) {
-                    f.beaten_withdrew.insert(outcome.loser);
-                }
-            }
-            self.send(
-                stage.winners,
-                stage.order,
-                outcome.winner,
-                inflow,
-                finals,
-                &stage.title,
-            );
-            // A team that withdrew plays on nowhere: it is out where it withdrew, or,
-            // where the stage's losers take a place, it lost the walkover and shares
-            // that place (bc_walkover_loser_reading).
-            if withdrawn.contains(&outcome.loser)
-                && !matches!(stage.losers, plan::Target::Place(..))
-            {
-                finals.insert(outcome.loser, format!("withdrew at {}", stage.title));
-            } else {
-                self.send(
-                    stage.losers,
-                    stage.order,
-                    outcome.loser,
-                    inflow,
-                    finals,
-                    &stage.title,
-                );
-            }
+            book.record(Bracket::Main, &outcome, &self.plan.ranking)
+                .map_err(rule_err)?;
+            self.route(k, &outcome, &withdrawn, inflow, finals);
             matches.push(KoMatch {
                 table: p.table,
                 home: sides.home.0,
@@ -301,25 +313,49 @@ impl Runner<'_> {
                 winner: outcome.winner.0,
                 seating: self.seating(stage, sides, boards, source)?,
                 decided_by: match outcome.decision {
-                    Decision::Imps => "imps".into(),
-                    Decision::TieBreak => "tie-break".into(),
-                    Decision::Walkover => "walkover".into(),
+                    Decision::Imps => Decided::Imps,
+                    Decision::TieBreak => Decided::TieBreak,
+                    Decision::Walkover => Decided::Walkover,
                 },
             });
         }
-        self.report.stages.push(KoStage {
-            name: stage.name.clone(),
-            title: stage.title.clone(),
+        Ok(Ok(matches))
+    }
+
+    /// Sends a match's winner and loser on from stage `k`, and notes whom the
+    /// winner beat for the late-withdrawal rules.
+    fn route(
+        &mut self,
+        k: usize,
+        outcome: &MatchOutcome,
+        withdrawn: &BTreeSet<TeamId>,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+    ) {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return;
+        };
+        let exit = Exit {
             order: stage.order,
-            boards,
-            draw: format!("{:?}", stage.draw).to_lowercase(),
-            choices,
-            positions: positions.iter().map(|t| t.0).collect(),
-            withdrawn: at_draw.iter().map(|t| t.0).collect(),
-            byes: byes.iter().map(|t| t.0).collect(),
-            matches,
-        });
-        Ok(None)
+            title: stage.title.clone(),
+        };
+        if let Some(f) = &mut self.late_feeder
+            && f.stage == k
+        {
+            f.beaten.insert(outcome.winner, outcome.loser);
+            if withdrawn.contains(&outcome.loser) {
+                f.beaten_withdrew.insert(outcome.loser);
+            }
+        }
+        self.send(stage.winners, &exit, outcome.winner, inflow, finals);
+        // A team that withdrew plays on nowhere: it is out where it withdrew, or,
+        // where the stage's losers take a place, it lost the walkover and shares
+        // that place (bc_walkover_loser_reading).
+        if withdrawn.contains(&outcome.loser) && !matches!(stage.losers, plan::Target::Place(..)) {
+            finals.insert(outcome.loser, Standing::Withdrew(exit));
+        } else {
+            self.send(stage.losers, &exit, outcome.loser, inflow, finals);
+        }
     }
 
     /// A choice with absent captains (CC-ABSENT): they lose their turn, so the choices
@@ -337,9 +373,8 @@ impl Runner<'_> {
         let (upper, lower) =
             crate::engine::knockout::draw::split_halves(positions).map_err(rule_err)?;
         let Some(made) = source.choices_in_order(stage) else {
-            return Ok(Err(Pending {
-                next: format!("{title}: the captains' choices, in the order made"),
-            }));
+            let title = title.to_string();
+            return Ok(Err(Awaited::ChoicesInOrder { title }.into()));
         };
         let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
         let mut made: Vec<(TeamId, TeamId)> = made
@@ -366,20 +401,60 @@ impl Runner<'_> {
                         .map(|t| t.0)
                         .collect();
                     let Some(chosen) = source.choice(stage, team.0, &candidates) else {
-                        return Ok(Err(Pending {
-                            next: format!(
-                                "{title}: team {} to choose among {candidates:?}",
-                                team.0
-                            ),
-                        }));
+                        return Ok(Err(Awaited::Choice {
+                            title: title.to_string(),
+                            chooser: team.0,
+                            candidates,
+                        }
+                        .into()));
                     };
                     made.push((team, TeamId(chosen)));
                 }
                 Err(e) => return Err(rule_err(e)),
             }
         }
-        Err(RunError::Rule(format!(
-            "{title}: the choice of opponents did not end after every captain chose"
-        )))
+        Err(RunError::new(
+            Stop::Refused,
+            format!("{title}: the choice of opponents did not end after every captain chose"),
+        ))
     }
+}
+
+/// `imps` less the IMPs deducted from `team` (penalties).
+fn deducted(deductions: &[(u32, Decimal)], team: u32, imps: Decimal) -> Decimal {
+    deductions
+        .iter()
+        .filter(|(t, _)| *t == team)
+        .fold(imps, |acc, (_, d)| acc.saturating_sub(*d))
+}
+
+/// Tells the source the stage's draw (home, away by table) and asks which teams
+/// withdrew after it: their matches are walkovers where the stage allows them.
+fn announce_draw(
+    stage: &plan::Stage,
+    pairings: &[Pairing],
+    book: &RankingBook,
+    source: &mut dyn Source,
+) -> Result<BTreeSet<TeamId>, RunError> {
+    let drawn = pairings
+        .iter()
+        .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(rule_err)?;
+    source.stage_drawn(&stage.name, &drawn);
+    let withdrawn: BTreeSet<TeamId> = source
+        .withdrawn_after_draw(&stage.name)
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    if !withdrawn.is_empty() && !stage.walkovers {
+        return Err(RunError::new(
+            Stop::NoRule,
+            format!(
+                "the document has no rule for a withdrawal after the draw of {}",
+                stage.title
+            ),
+        ));
+    }
+    Ok(withdrawn)
 }

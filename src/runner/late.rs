@@ -6,7 +6,8 @@
 //! module applies them to a run.
 
 use super::plan::Target;
-use super::{Pending, RunError, Runner, Source, rule_err};
+use super::report::{Exit, Standing};
+use super::{Awaited, Finals, Inflow, RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::choice::ChoiceDraw;
 use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
@@ -29,19 +30,29 @@ pub(super) struct Feeder {
     pub beaten: BTreeMap<TeamId, TeamId>,
     /// Beaten teams that had withdrawn after the draw (they lost by walkover).
     pub beaten_withdrew: BTreeSet<TeamId>,
-    /// The place its losers share, as a standing (`5/6`).
-    pub shared: String,
+    /// The place its losers share (`5/6`), if they take a place.
+    pub shared: Option<Standing>,
 }
 
 /// A draw's result, or what the run waits for.
-pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), Pending>;
+pub(super) type Drawn = Result<(DrawOutcome, Vec<(u32, u32)>), super::Pending>;
 
-pub(super) fn place_label(t: Target) -> String {
-    match t {
-        Target::Place(a, b) if a == b => a.to_string(),
-        Target::Place(a, b) => format!("{a}/{b}"),
-        _ => String::new(),
+/// The standing of a team sent to `target`, if that is a place.
+pub(super) fn place_of(target: Target) -> Option<Standing> {
+    match target {
+        Target::Place(first, last) => Some(Standing::Place { first, last }),
+        Target::Stage(_) | Target::Out => None,
     }
+}
+
+/// The late-withdrawal rules give a withdrawn team the place of the stage's losers;
+/// a stage whose losers take no place has none to give.
+fn shared_place(shared: Option<&Standing>, title: &str) -> Result<Standing, RunError> {
+    shared.cloned().ok_or_else(|| {
+        RunError::new(Stop::Incomplete, format!(
+            "the late-withdrawal rules at {title} give withdrawn teams the place of its losers, but its losers take no place"
+        ))
+    })
 }
 
 fn boards(n: u32) -> Decimal {
@@ -54,31 +65,43 @@ pub(super) fn replace_withdrawn_winners(
     feeder: &Feeder,
     positions: &mut [TeamId],
     withdrawn: &BTreeSet<TeamId>,
-    finals: &mut BTreeMap<TeamId, String>,
+    finals: &mut Finals,
     title: &str,
 ) -> Result<(), RunError> {
     for w in withdrawn {
         if !feeder.played {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title}, but its previous stage was not played (case B): the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title}, but its previous stage was not played (case B): the document has no rule (AMB-13)"
+                ),
+            ));
         }
         let Some(loser) = feeder.beaten.get(w) else {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title} without having beaten a team: the document has no rule (AMB-13)"
+                ),
+            ));
         };
         if feeder.beaten_withdrew.contains(loser) {
-            return Err(RunError::Rule(format!(
-                "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
-            )));
+            return Err(RunError::new(
+                Stop::NoRule,
+                format!(
+                    "{w} withdraws at the draw of {title}, but the team it beat, {loser}, had itself withdrawn: the document has no rule (AMB-13)"
+                ),
+            ));
         }
         let Some(slot) = positions.iter_mut().find(|t| *t == w) else {
-            return Err(RunError::Rule(format!("{w} is not in {title}")));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!("{w} is not in {title}"),
+            ));
         };
         *slot = *loser;
         finals.remove(loser);
-        finals.insert(*w, feeder.shared.clone());
+        finals.insert(*w, shared_place(feeder.shared.as_ref(), title)?);
     }
     Ok(())
 }
@@ -94,16 +117,20 @@ pub(super) fn upper_withdrawals(
 ) -> Result<bool, RunError> {
     let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
     if let Some(w) = withdrawn.iter().find(|w| !positions.contains(w)) {
-        return Err(RunError::Rule(format!(
-            "{w} withdraws at the draw of {title}, but it is not in {title}"
-        )));
+        return Err(RunError::new(
+            Stop::Refused,
+            format!("{w} withdraws at the draw of {title}, but it is not in {title}"),
+        ));
     }
     let in_upper = withdrawn.iter().any(|w| upper.contains(w));
     let in_lower = withdrawn.iter().any(|w| lower.contains(w));
     if in_upper && in_lower {
-        return Err(RunError::Rule(format!(
-            "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
-        )));
+        return Err(RunError::new(
+            Stop::NoRule,
+            format!(
+                "teams of both groups withdraw at the draw of {title}: the late-withdrawal rules need both teams of the lower group to play, so the document has no rule"
+            ),
+        ));
     }
     Ok(in_upper)
 }
@@ -128,9 +155,12 @@ impl Runner<'_> {
                 break;
             }
             let Some(chosen) = source.choice(stage, chooser.0, &candidates) else {
-                return Ok(Err(Pending {
-                    next: format!("{title}: team {} to choose among {candidates:?}", chooser.0),
-                }));
+                return Ok(Err(Awaited::Choice {
+                    title: title.to_string(),
+                    chooser: chooser.0,
+                    candidates,
+                }
+                .into()));
             };
             draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
             choices.push((chooser.0, chosen));
@@ -140,38 +170,40 @@ impl Runner<'_> {
 
     /// Cases A and B: the upper-bracket teams among `positions` (the first
     /// `upper_count`) that withdrew at the draw are handled by the specific rules.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn late_draw(
         &mut self,
         k: usize,
-        positions: &[TeamId],
-        upper_count: usize,
-        withdrawn: &BTreeSet<TeamId>,
-        inflow: &mut super::Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
+        (positions, upper_count, withdrawn): (&[TeamId], usize, &BTreeSet<TeamId>),
+        inflow: &mut Inflow,
+        finals: &mut Finals,
         source: &mut dyn Source,
     ) -> Result<Drawn, RunError> {
         let plan = self.plan;
         let Some(stage) = plan.stages.get(k) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
+        let at = self.stage_span(&stage.name);
         let (upper, lower) = positions.split_at(upper_count.min(positions.len()));
         let (&[u1, u2], &[l1, l2]) = (upper, lower) else {
-            return Err(RunError::Rule(format!(
+            return Err(RunError::new(Stop::NoRule, format!(
                 "the late-withdrawal rules at {} need two teams from each bracket, not {} and {}",
                 stage.title,
                 upper.len(),
                 lower.len()
-            )));
+            )).at(at));
         };
         let Target::Stage(next) = stage.winners else {
-            return Err(RunError::Plan(format!(
-                "the late-withdrawal rules at {} need its winners to go on to a stage",
-                stage.title
-            )));
+            return Err(RunError::new(
+                Stop::Incomplete,
+                format!(
+                    "the late-withdrawal rules at {} need its winners to go on to a stage",
+                    stage.title
+                ),
+            )
+            .at(at));
         };
         let Some(after) = plan.stages.get(next) else {
-            return Err(RunError::Plan("unknown stage".into()));
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
         let n = |d: Decimal| d.to_u32().unwrap_or(0);
         let lengths = LateMatchLengths {
@@ -191,15 +223,45 @@ impl Runner<'_> {
             LateWithdrawalReading::SpecificRule,
         )
         .map_err(rule_err)?;
-        let shared = place_label(stage.losers);
+        let shared = place_of(stage.losers);
         for t in &planned.shared {
-            finals.insert(*t, shared.clone());
+            finals.insert(
+                *t,
+                shared_place(shared.as_ref(), &stage.title).map_err(|e| e.at(at))?,
+            );
         }
+        let exit = Exit {
+            order: stage.order,
+            title: stage.title.clone(),
+        };
         for t in &planned.withdrawn {
-            finals.insert(*t, format!("withdrew at {}", stage.title));
+            finals.insert(*t, Standing::Withdrew(exit.clone()));
         }
-        let mut played = true;
-        let drawn = match planned.feeder {
+        let played = !matches!(planned.feeder, lw::Feeder::NotPlayed);
+        let drawn = self.feeder_draw(k, planned.feeder, source)?;
+        self.placement(next, stage.order, planned.placement, inflow);
+        self.late_feeder = Some(Feeder {
+            stage: k,
+            next,
+            played,
+            beaten: BTreeMap::new(),
+            beaten_withdrew: BTreeSet::new(),
+            shared,
+        });
+        Ok(drawn)
+    }
+
+    /// The rearranged stage `k`'s draw: a choice, one fixed match, or none.
+    fn feeder_draw(
+        &mut self,
+        k: usize,
+        feeder: lw::Feeder,
+        source: &mut dyn Source,
+    ) -> Result<Drawn, RunError> {
+        let Some(stage) = self.plan.stages.get(k) else {
+            return Err(RunError::new(Stop::Refused, "unknown stage"));
+        };
+        match feeder {
             lw::Feeder::Choice {
                 positions,
                 boards: b,
@@ -211,7 +273,7 @@ impl Runner<'_> {
                     positions.choosers,
                     positions.candidates,
                     source,
-                )?
+                )
             }
             lw::Feeder::Fixed {
                 first,
@@ -224,26 +286,29 @@ impl Runner<'_> {
                     upper: first,
                     lower: second,
                 }];
-                Ok((
-                    DrawOutcome {
-                        pairings,
-                        byes: Vec::new(),
-                    },
-                    Vec::new(),
-                ))
+                let byes = Vec::new();
+                Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
             }
-            lw::Feeder::NotPlayed => {
-                played = false;
-                Ok((DrawOutcome::default(), Vec::new()))
-            }
-        };
-        match planned.placement {
+            lw::Feeder::NotPlayed => Ok(Ok((DrawOutcome::default(), Vec::new()))),
+        }
+    }
+
+    /// The placement match after the rearranged stage (stage `next`): its length,
+    /// and the teams that enter it other than the rearranged stage's winner.
+    fn placement(
+        &mut self,
+        next: usize,
+        from_order: u32,
+        plan: PlacementPlan,
+        inflow: &mut Inflow,
+    ) {
+        match plan {
             PlacementPlan::FromFeeder { boards: b } => {
                 self.boards_override.insert(next, boards(b));
             }
             PlacementPlan::AgainstFeederWinner { team, boards: b } => {
                 self.boards_override.insert(next, boards(b));
-                inflow.entry(next).or_default().push((stage.order, team));
+                inflow.entry(next).or_default().push((from_order, team));
             }
             PlacementPlan::Fixed {
                 first,
@@ -252,18 +317,9 @@ impl Runner<'_> {
             } => {
                 self.boards_override.insert(next, boards(b));
                 let entry = inflow.entry(next).or_default();
-                entry.push((stage.order, first));
-                entry.push((stage.order, second));
+                entry.push((from_order, first));
+                entry.push((from_order, second));
             }
         }
-        self.late_feeder = Some(Feeder {
-            stage: k,
-            next,
-            played,
-            beaten: BTreeMap::new(),
-            beaten_withdrew: BTreeSet::new(),
-            shared,
-        });
-        Ok(drawn)
     }
 }

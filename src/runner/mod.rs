@@ -19,10 +19,11 @@ pub mod simulate;
 use crate::engine::knockout::TeamId;
 pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::ranking::RankingBook;
-use crate::ir::Program;
+use crate::ir::{self, Program};
+use crate::source::Span;
 use awards::final_lines;
 use plan::{Plan, Target};
-use report::Report;
+use report::{Exit, Report, Standing};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,28 +97,124 @@ pub trait Source {
     fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
 }
 
-/// Why a run stopped before the end.
+/// Why a run stopped before the end: a coded problem, with the place in the edition
+/// at fault where there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RunError {
-    /// The edition cannot be run as declared.
-    Plan(String),
-    /// The rules or the engine refused an input.
-    Rule(String),
-    /// The VP scale gives no VP for a match (no table for its board count, no row for
-    /// its margin); the span is where the edition's scale failed.
-    NoVp(String, crate::source::Span),
+pub struct RunError {
+    /// What kind of problem; it gives the code.
+    pub kind: Stop,
+    /// What happened, in words.
+    pub message: String,
+    /// The edition's item at fault: the competition, a stage, a rule; for
+    /// [`Stop::NoVp`], where the scale failed. `None` when nothing in the edition is.
+    pub at: Option<Span>,
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+/// The kinds of problem that stop a run, each with a stable code (docs/diagnostics.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// E0711: the edition has no competition (or rule) of the name the run was given.
+    UnknownName,
+    /// E0714: a rule of the edition the run calls fails or gives what the run cannot
+    /// use, or the engine refuses an input.
+    Refused,
+    /// E0715: the VP scale gives no VP for a match (no table for its board count, no
+    /// row for its margin).
+    NoVp,
+    /// E0716: the edition has no rule for a field of this size.
+    FieldSize,
+    /// E0717: a stage receives a different number of teams than it is declared for.
+    StageSize,
+    /// E0718: the document has no rule for what happened: a withdrawal, an absent
+    /// captain, the seating of a match of this length.
+    NoRule,
+    /// E0719: the edition does not say what the run needs: a VP scale, a match's
+    /// segments or who has their seating rights, where the late-withdrawal rules
+    /// send teams.
+    Incomplete,
+}
+
+impl Stop {
+    /// The diagnostic code.
+    pub fn code(self) -> &'static str {
         match self {
-            RunError::Plan(m) | RunError::Rule(m) | RunError::NoVp(m, _) => f.write_str(m),
+            Stop::UnknownName => "E0711",
+            Stop::Refused => "E0714",
+            Stop::NoVp => "E0715",
+            Stop::FieldSize => "E0716",
+            Stop::StageSize => "E0717",
+            Stop::NoRule => "E0718",
+            Stop::Incomplete => "E0719",
         }
     }
 }
 
+impl Stop {
+    /// What a label at the edition's item at fault says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stop::UnknownName => "no such name",
+            Stop::Refused => "the run stopped here",
+            Stop::NoVp => "the edition's VP scale gives no VP here",
+            Stop::FieldSize => "this competition has no rule for a field of this size",
+            Stop::StageSize => "declared for a different number of teams",
+            Stop::NoRule => "the document has no rule for this case here",
+            Stop::Incomplete => "the edition does not say what the run needs here",
+        }
+    }
+
+    /// How to fix it, where there is something to say beyond the message.
+    pub fn help(self) -> Option<&'static str> {
+        match self {
+            Stop::UnknownName => Some(
+                "use a name the edition declares: `competition NAME` for a competition, a rule's name for `--scale`",
+            ),
+            Stop::Refused | Stop::NoVp => None,
+            Stop::FieldSize => Some(
+                "run the competition for a field it has rules for (`min_teams`, `max_teams`), or give the edition the rules for this field",
+            ),
+            Stop::StageSize => Some(
+                "the places and the winners and losers routed into this stage must add up to its `teams`",
+            ),
+            Stop::NoRule => Some(
+                "the document does not cover this case: when the organisers decide it, write their decision in the event file, or give the edition a reading for it",
+            ),
+            Stop::Incomplete => Some("complete the edition as the message says"),
+        }
+    }
+}
+
+impl RunError {
+    /// A problem of `kind`, not tied to a place in the edition.
+    pub fn new(kind: Stop, message: impl Into<String>) -> RunError {
+        RunError {
+            kind,
+            message: message.into(),
+            at: None,
+        }
+    }
+
+    /// The same problem, at `span` in the edition (if known).
+    pub fn at(mut self, span: Option<Span>) -> RunError {
+        self.at = span.or(self.at);
+        self
+    }
+
+    /// The diagnostic code.
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The engine refused an input.
 fn rule_err(e: impl std::fmt::Display) -> RunError {
-    RunError::Rule(e.to_string())
+    RunError::new(Stop::Refused, e.to_string())
 }
 
 /// Options of a run.
@@ -133,11 +230,82 @@ pub struct Options {
     pub district_teams: BTreeSet<u32>,
 }
 
-/// Where a run stopped, if it did not reach the end.
-#[derive(Debug, Clone, serde::Serialize)]
+/// Where a run stopped, if it did not reach the end: what it waits for, as data and
+/// in words. In JSON, `{"next": words, "kind": …, …fields}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Pending {
-    /// What the run needs next, in words.
+    /// What the run needs next, in words (made from `awaited`, for messages and
+    /// JSON readers).
     pub next: String,
+    /// What the run needs next.
+    #[serde(flatten)]
+    pub awaited: Awaited,
+}
+
+impl From<Awaited> for Pending {
+    fn from(awaited: Awaited) -> Pending {
+        Pending {
+            next: awaited.to_string(),
+            awaited,
+        }
+    }
+}
+
+/// What a run that stopped waits for.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Awaited {
+    /// The results of a qualification round.
+    RoundResults {
+        /// The qualification's title.
+        title: String,
+        /// The round.
+        round: u32,
+    },
+    /// The result of a knockout match.
+    MatchResult {
+        /// The stage's title.
+        title: String,
+        /// The home team.
+        home: u32,
+        /// The away team.
+        away: u32,
+    },
+    /// A captain's choice of opponent.
+    Choice {
+        /// The stage's title.
+        title: String,
+        /// The team whose turn it is.
+        chooser: u32,
+        /// The teams it chooses among, in position order.
+        candidates: Vec<u32>,
+    },
+    /// Every captain's choice in the order made (a choice with absent captains).
+    ChoicesInOrder {
+        /// The stage's title.
+        title: String,
+    },
+}
+
+impl std::fmt::Display for Awaited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Awaited::RoundResults { title, round } => {
+                write!(f, "the results of {title} round {round}")
+            }
+            Awaited::MatchResult { title, home, away } => {
+                write!(f, "{title}: the result of team {home} v team {away}")
+            }
+            Awaited::Choice {
+                title,
+                chooser,
+                candidates,
+            } => write!(f, "{title}: team {chooser} to choose among {candidates:?}"),
+            Awaited::ChoicesInOrder { title } => {
+                write!(f, "{title}: the captains' choices, in the order made")
+            }
+        }
+    }
 }
 
 /// A run's result: what happened, and what comes next if it stopped.
@@ -157,7 +325,12 @@ pub fn run(
     options: &Options,
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
-    let plan = plan::plan(program, name, teams).map_err(|e| RunError::Plan(e.0))?;
+    let plan = plan::plan(program, name, teams).map_err(|e| {
+        match program.competitions.iter().find(|c| c.name == name) {
+            Some(c) => RunError::new(Stop::FieldSize, e.0).at(Some(c.span)),
+            None => RunError::new(Stop::UnknownName, e.0),
+        }
+    })?;
     run_plan(program, &plan, teams, options, source)
 }
 
@@ -209,86 +382,60 @@ struct Runner<'a> {
 /// Teams waiting for a stage: (the feeding stage's order, team).
 type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
 
+/// The final standing of each team that has one so far.
+type Finals = BTreeMap<TeamId, Standing>;
+
 impl Runner<'_> {
     fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
         if teams < 2 {
-            return Err(RunError::Plan(
-                "a competition needs at least two teams".into(),
-            ));
+            return Err(
+                RunError::new(Stop::FieldSize, "a competition needs at least two teams")
+                    .at(self.competition_span()),
+            );
         }
         if let Some(min) = self.plan.min_teams
             && teams < min
         {
-            return Err(RunError::Plan(format!(
+            let message = format!(
                 "the edition has no rule for {teams} teams: `{}` needs at least {min}",
                 self.plan.name
-            )));
+            );
+            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
         }
         if let Some(max) = self.plan.max_teams
             && teams > max
         {
-            return Err(RunError::Plan(format!(
+            let message = format!(
                 "the edition has no rule for {teams} teams: `{}` takes at most {max}",
                 self.plan.name
-            )));
+            );
+            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
         }
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
-        let mut finals: BTreeMap<TeamId, String> = BTreeMap::new();
-        let placements: Vec<(TeamId, u32)> = match &self.plan.qualification {
-            Some(q) => {
-                let Some(order) = self.qualification(q, &ids, source)? else {
-                    let next = format!(
-                        "the results of {} round {}",
-                        q.title,
-                        self.report.rounds.len() + 1
-                    );
-                    return Ok(Some(Pending { next }));
-                };
-                let mut placed = Vec::new();
-                for (i, team) in order.iter().enumerate() {
-                    let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                    placed.push((*team, place));
-                    let to = q
-                        .places
-                        .iter()
-                        .find(|(a, b, _)| *a <= place && place <= *b)
-                        .map_or(q.rest, |(a, b, t)| match *t {
-                            // `places 1..16 -> place 1..16`: each keeps its own place.
-                            Target::Place(c, d) if d - c == b - a => {
-                                Target::Place(c + place - a, c + place - a)
-                            }
-                            other => other,
-                        });
-                    self.send(to, 0, *team, &mut inflow, &mut finals, &q.title);
-                }
-                placed
+        let mut finals: Finals = BTreeMap::new();
+        let placements = match &self.plan.qualification {
+            Some(q) => match self.qualify(q, &ids, &mut inflow, &mut finals, source)? {
+                Ok(placements) => placements,
+                Err(pending) => return Ok(Some(pending)),
+            },
+            None => {
+                // Without a qualification, every team enters the first stage.
+                inflow
+                    .entry(0)
+                    .or_default()
+                    .extend(ids.iter().map(|t| (0, *t)));
+                ids.iter().map(|t| (*t, t.0)).collect()
             }
-            None => ids.iter().map(|t| (*t, t.0)).collect(),
         };
-        // Without a qualification, every team enters the first stage.
-        if self.plan.qualification.is_none() {
-            for (team, _) in &placements {
-                inflow.entry(0).or_default().push((0, *team));
-            }
-        }
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
-        let rules = self.plan.ranking;
         for k in 0..self.plan.stages.len() {
             let entrants = inflow.remove(&k).unwrap_or_default();
             if entrants.is_empty() {
                 continue;
             }
-            if let Some(p) = self.stage(
-                k,
-                entrants,
-                &mut book,
-                &rules,
-                &mut inflow,
-                &mut finals,
-                source,
-            )? {
+            if let Some(p) = self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source)? {
                 return Ok(Some(p));
             }
         }
@@ -298,25 +445,91 @@ impl Runner<'_> {
         Ok(None)
     }
 
+    /// The competition as the edition declares it.
+    fn competition(&self) -> Option<&ir::Competition> {
+        let name = &self.plan.name;
+        self.program.competitions.iter().find(|c| c.name == *name)
+    }
+
+    /// Where the edition declares the competition.
+    fn competition_span(&self) -> Option<Span> {
+        self.competition().map(|c| c.span)
+    }
+
+    /// Where the edition declares the qualification.
+    fn qualification_span(&self) -> Option<Span> {
+        self.competition()
+            .and_then(|c| c.qualification.as_ref())
+            .map(|q| q.span)
+    }
+
+    /// Where the edition declares stage `name`.
+    fn stage_span(&self, name: &str) -> Option<Span> {
+        self.competition()
+            .and_then(|c| c.stages.iter().find(|s| s.name == name))
+            .map(|s| s.span)
+    }
+
+    /// Where the edition declares rule `rule`.
+    fn rule_span(&self, rule: u32) -> Option<Span> {
+        self.program.rules.get(rule as usize).map(|r| r.span)
+    }
+
+    /// Plays the qualification and sends each team on by its place; the places,
+    /// or what the run waits for.
+    fn qualify(
+        &mut self,
+        q: &plan::Qualification,
+        ids: &[TeamId],
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<Result<Vec<(TeamId, u32)>, Pending>, RunError> {
+        let Some(order) = self.qualification(q, ids, source)? else {
+            let round = u32::try_from(self.report.rounds.len() + 1).unwrap_or(u32::MAX);
+            let title = q.title.clone();
+            return Ok(Err(Awaited::RoundResults { title, round }.into()));
+        };
+        let from = Exit {
+            order: 0,
+            title: q.title.clone(),
+        };
+        let mut placed = Vec::new();
+        for (i, team) in order.iter().enumerate() {
+            let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            placed.push((*team, place));
+            let to = q
+                .places
+                .iter()
+                .find(|(a, b, _)| *a <= place && place <= *b)
+                .map_or(q.rest, |(a, b, t)| match *t {
+                    // `places 1..16 -> place 1..16`: each keeps its own place.
+                    Target::Place(c, d) if d - c == b - a => {
+                        Target::Place(c + place - a, c + place - a)
+                    }
+                    other => other,
+                });
+            self.send(to, &from, *team, inflow, finals);
+        }
+        Ok(Ok(placed))
+    }
+
+    /// Sends `team`, leaving `from`, to a stage, a final place or out.
     fn send(
         &self,
         to: Target,
-        from_order: u32,
+        from: &Exit,
         team: TeamId,
         inflow: &mut Inflow,
-        finals: &mut BTreeMap<TeamId, String>,
-        at: &str,
+        finals: &mut Finals,
     ) {
         match to {
-            Target::Stage(k) => inflow.entry(k).or_default().push((from_order, team)),
+            Target::Stage(k) => inflow.entry(k).or_default().push((from.order, team)),
             Target::Out => {
-                finals.insert(team, format!("out at {at}"));
+                finals.insert(team, Standing::Out(from.clone()));
             }
-            Target::Place(a, b) if a == b => {
-                finals.insert(team, a.to_string());
-            }
-            Target::Place(a, b) => {
-                finals.insert(team, format!("{a}/{b}"));
+            Target::Place(first, last) => {
+                finals.insert(team, Standing::Place { first, last });
             }
         }
     }

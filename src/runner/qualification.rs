@@ -2,14 +2,24 @@
 //! results into standings, and the VP each match earns from the edition's scale.
 
 use super::plan;
-use super::report::{QualMatch, QualRound, StandingLine};
-use super::{RunError, Runner, Source, rule_err};
+use super::report::{Criterion, QualMatch, QualRound, StandingLine};
+use super::{RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
-use crate::engine::standings::{MatchResult, Standings};
-use crate::engine::swiss::{SwissInput, draw_first_round, pair_round};
+use crate::engine::standings::{MatchResult, Standings, TieBreak};
+use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
+use crate::ir::vocabulary::QualificationFormat;
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
+
+/// The pairings so far, which the Swiss draw must not repeat.
+#[derive(Default)]
+struct History {
+    /// Every (home, away) played.
+    played: Vec<(u32, u32)>,
+    /// Every team that has had a bye.
+    had_bye: Vec<u32>,
+}
 
 impl Runner<'_> {
     /// Plays the qualification; returns the final order, or `None` when results run out.
@@ -19,11 +29,60 @@ impl Runner<'_> {
         ids: &[TeamId],
         source: &mut dyn Source,
     ) -> Result<Option<Vec<TeamId>>, RunError> {
+        let scale = self.vp_scale(q)?;
+        let team_ids: Vec<u32> = ids.iter().map(|t| t.0).collect();
+        let mut standings = Standings::new(team_ids.iter().copied()).map_err(rule_err)?;
+        let mut history = History::default();
+        let late: Vec<u32> = team_ids
+            .iter()
+            .copied()
+            .filter(|t| self.options.late_starters.contains(t))
+            .collect();
+        let (late_round, carry) = q.late_start.unwrap_or((1, Decimal::ZERO));
+        for round in 1..=q.rounds {
+            let not_playing: &[u32] = if round < late_round { &late } else { &[] };
+            if round == late_round {
+                for t in &late {
+                    standings.adjust(t, carry).map_err(rule_err)?;
+                }
+            }
+            let pairing = self.pair(q, round, &team_ids, not_playing, &standings, &history)?;
+            source.round_drawn(round, &pairing.pairs, pairing.bye);
+            let Some(matches) =
+                self.play_round(q, scale, round, &pairing, &mut standings, source)?
+            else {
+                return Ok(None);
+            };
+            history
+                .played
+                .extend(matches.iter().map(|m| (m.home, m.away)));
+            for (team, vp) in source.qualification_deductions(round) {
+                standings.adjust(&team, -vp).map_err(rule_err)?;
+            }
+            if let Some(b) = pairing.bye {
+                standings
+                    .record_bye(&b, q.bye_score, Decimal::ZERO, Decimal::ZERO)
+                    .map_err(rule_err)?;
+                history.had_bye.push(b);
+            }
+            self.report.rounds.push(QualRound {
+                round,
+                matches,
+                bye: pairing.bye,
+            });
+        }
+        self.final_standings(q, &standings).map(Some)
+    }
+
+    /// The rule that scores the qualification: the one the options name instead of
+    /// the edition's (with a note in the report), or the edition's.
+    fn vp_scale(&mut self, q: &plan::Qualification) -> Result<u32, RunError> {
         let scale = match &self.options.scale {
             Some(name) => Some(self.program.rule(name).map(|(i, _)| i).ok_or_else(|| {
-                RunError::Plan(format!(
-                    "the edition has no rule `{name}` to use as the VP scale"
-                ))
+                RunError::new(
+                    Stop::UnknownName,
+                    format!("the edition has no rule `{name}` to use as the VP scale"),
+                )
             })?),
             None => q.scale,
         };
@@ -36,118 +95,117 @@ impl Runner<'_> {
                 "VP by `{name}` instead of the edition's scale ({named}); the bye score and the late starters' carry-over are the edition's figures"
             ));
         }
-        let scale = scale.ok_or_else(|| {
-            RunError::Plan(format!(
+        scale.ok_or_else(|| {
+            RunError::new(Stop::Incomplete, format!(
                 "`{}` names no VP scale: give one in the edition (`vp_scale = RULE`), in the event file (`vp_scale = \"RULE\"`) or to `bfr simulate` (`--scale RULE`)",
                 q.name
             ))
-        })?;
-        let team_ids: Vec<u32> = ids.iter().map(|t| t.0).collect();
-        let mut standings = Standings::new(team_ids.iter().copied()).map_err(rule_err)?;
-        let mut played: Vec<(u32, u32)> = Vec::new();
-        let mut had_bye: Vec<u32> = Vec::new();
-        let late: Vec<u32> = team_ids
-            .iter()
-            .copied()
-            .filter(|t| self.options.late_starters.contains(t))
-            .collect();
-        let (late_round, carry) = q.late_start.unwrap_or((1, Decimal::ZERO));
-        for round in 1..=q.rounds {
-            let not_playing: Vec<u32> = if round < late_round {
-                late.clone()
-            } else {
-                Vec::new()
-            };
-            if round == late_round {
-                for t in &late {
-                    standings.adjust(t, carry).map_err(rule_err)?;
-                }
-            }
-            let pairing = if q.format == crate::ir::vocabulary::QualificationFormat::RoundRobin {
-                // The schedule is fixed in advance; the seed draws the seats.
-                let mut seats = team_ids.clone();
-                crate::engine::rng::SplitMix64::new(self.options.seed).shuffle(&mut seats);
-                let r = crate::engine::round_robin::schedule(&seats)
-                    .into_iter()
-                    .nth(usize::try_from(round - 1).unwrap_or(usize::MAX))
-                    .ok_or_else(|| {
-                        RunError::Rule(format!("round {round} is not in the schedule"))
-                    })?;
-                crate::engine::swiss::Round {
-                    pairs: r.pairs,
-                    bye: r.bye,
-                }
-            } else if round == 1 {
-                let playing: Vec<u32> = team_ids
-                    .iter()
-                    .copied()
-                    .filter(|t| !not_playing.contains(t))
-                    .collect();
-                draw_first_round(&playing, self.options.seed).map_err(rule_err)?
-            } else {
-                let ranked: Vec<u32> = standings
-                    .rank(&q.tie_break)
-                    .map_err(rule_err)?
-                    .into_iter()
-                    .map(|r| r.team)
-                    .collect();
-                pair_round(&SwissInput {
-                    ranking: &ranked,
-                    played: &played,
-                    had_bye: &had_bye,
-                    not_playing: &not_playing,
-                    later_rounds: 0,
-                })
-                .map_err(rule_err)?
-            };
-            source.round_drawn(round, &pairing.pairs, pairing.bye);
-            let mut matches = Vec::new();
-            for (table, (home, away)) in pairing.pairs.iter().enumerate() {
-                let Some((hi, ai)) = source.qualification_result(round, *home, *away, q.boards)
-                else {
-                    return Ok(None);
-                };
-                // A match with a cancelled board counts as one board shorter (CC-FOULED).
-                let boards = source
-                    .qualification_boards(round, *home, *away)
-                    .unwrap_or(q.boards);
-                let (hv, av) = self.vp(scale, hi, ai, boards)?;
-                standings
-                    .record_match(&MatchResult {
-                        home: *home,
-                        away: *away,
-                        home_vp: hv,
-                        away_vp: av,
-                        home_imps: hi,
-                        away_imps: ai,
-                    })
-                    .map_err(rule_err)?;
-                played.push((*home, *away));
-                matches.push(QualMatch {
-                    table: table + 1,
-                    home: *home,
-                    away: *away,
-                    home_imps: hi,
-                    away_imps: ai,
-                    home_vp: hv,
-                    away_vp: av,
-                });
-            }
-            for (team, vp) in source.qualification_deductions(round) {
-                standings.adjust(&team, -vp).map_err(rule_err)?;
-            }
-            if let Some(b) = pairing.bye {
-                standings
-                    .record_bye(&b, q.bye_score, Decimal::ZERO, Decimal::ZERO)
-                    .map_err(rule_err)?;
-                had_bye.push(b);
-            }
-            self.report.rounds.push(QualRound {
-                round,
-                matches,
-                bye: pairing.bye,
+            .at(self.qualification_span())
+        })
+    }
+
+    /// The pairing of a round: a round robin's fixed schedule (the seed draws the
+    /// seats), a drawn first round, or a Swiss round by the standings so far.
+    fn pair(
+        &self,
+        q: &plan::Qualification,
+        round: u32,
+        team_ids: &[u32],
+        not_playing: &[u32],
+        standings: &Standings<u32>,
+        history: &History,
+    ) -> Result<Round<u32>, RunError> {
+        if q.format == QualificationFormat::RoundRobin {
+            let mut seats = team_ids.to_vec();
+            crate::engine::rng::SplitMix64::new(self.options.seed).shuffle(&mut seats);
+            let r = crate::engine::round_robin::schedule(&seats)
+                .into_iter()
+                .nth(usize::try_from(round - 1).unwrap_or(usize::MAX))
+                .ok_or_else(|| {
+                    RunError::new(
+                        Stop::Refused,
+                        format!("round {round} is not in the schedule"),
+                    )
+                })?;
+            return Ok(Round {
+                pairs: r.pairs,
+                bye: r.bye,
             });
         }
+        if round == 1 {
+            let playing: Vec<u32> = team_ids
+                .iter()
+                .copied()
+                .filter(|t| !not_playing.contains(t))
+                .collect();
+            return draw_first_round(&playing, self.options.seed).map_err(rule_err);
+        }
+        let ranked: Vec<u32> = standings
+            .rank(&q.tie_break)
+            .map_err(rule_err)?
+            .into_iter()
+            .map(|r| r.team)
+            .collect();
+        pair_round(&SwissInput {
+            ranking: &ranked,
+            played: &history.played,
+            had_bye: &history.had_bye,
+            not_playing,
+            later_rounds: 0,
+        })
+        .map_err(rule_err)
+    }
+
+    /// The matches of a drawn round, scored from the source's results; `None` when
+    /// a result is missing.
+    fn play_round(
+        &self,
+        q: &plan::Qualification,
+        scale: u32,
+        round: u32,
+        pairing: &Round<u32>,
+        standings: &mut Standings<u32>,
+        source: &mut dyn Source,
+    ) -> Result<Option<Vec<QualMatch>>, RunError> {
+        let mut matches = Vec::new();
+        for (table, (home, away)) in pairing.pairs.iter().enumerate() {
+            let Some((hi, ai)) = source.qualification_result(round, *home, *away, q.boards) else {
+                return Ok(None);
+            };
+            // A match with a cancelled board counts as one board shorter (CC-FOULED).
+            let boards = source
+                .qualification_boards(round, *home, *away)
+                .unwrap_or(q.boards);
+            let (hv, av) = self.vp(scale, hi, ai, boards)?;
+            standings
+                .record_match(&MatchResult {
+                    home: *home,
+                    away: *away,
+                    home_vp: hv,
+                    away_vp: av,
+                    home_imps: hi,
+                    away_imps: ai,
+                })
+                .map_err(rule_err)?;
+            matches.push(QualMatch {
+                table: table + 1,
+                home: *home,
+                away: *away,
+                home_imps: hi,
+                away_imps: ai,
+                home_vp: hv,
+                away_vp: av,
+            });
+        }
+        Ok(Some(matches))
+    }
+
+    /// The final standings into the report; the teams in their final order.
+    fn final_standings(
+        &mut self,
+        q: &plan::Qualification,
+        standings: &Standings<u32>,
+    ) -> Result<Vec<TeamId>, RunError> {
         let ranked = standings.rank(&q.tie_break).map_err(rule_err)?;
         let mut order = Vec::new();
         for r in &ranked {
@@ -169,11 +227,11 @@ impl Runner<'_> {
                     .decided_by
                     .filter(|i| *i > 0)
                     .and_then(|i| q.tie_break.get(i))
-                    .map(|t| format!("{t:?}")),
+                    .map(|t| criterion(*t)),
             });
             order.push(TeamId(r.team));
         }
-        Ok(Some(order))
+        Ok(order)
     }
 
     /// VP for a match from the edition's scale: the rule takes the margin (and the
@@ -190,14 +248,14 @@ impl Runner<'_> {
             .program
             .rules
             .get(scale as usize)
-            .ok_or_else(|| RunError::Plan("unknown scale".into()))?;
+            .ok_or_else(|| RunError::new(Stop::Refused, "unknown scale"))?;
         let unit = |i: usize| match rule.params.get(i) {
             Some((_, Type::Num(u))) => u.clone(),
             _ => Unit::none(),
         };
         let margin = home
             .checked_sub(away)
-            .ok_or_else(|| RunError::Rule("an IMP score is too large".into()))?
+            .ok_or_else(|| RunError::new(Stop::Refused, "an IMP score is too large"))?
             .abs();
         let mut args = vec![Value::Num(margin, unit(0))];
         if rule.params.len() > 1 {
@@ -206,19 +264,24 @@ impl Runner<'_> {
         let v = Evaluator::new(self.program)
             .call(scale, args, rule.span)
             .map_err(|e| {
-                RunError::NoVp(
+                RunError::new(
+                    Stop::NoVp,
                     format!(
                         "the VP scale `{}` gives no VP for a margin of {margin} IMP over {boards} boards: {}",
                         rule.name, e.message
                     ),
-                    e.span,
                 )
+                .at(Some(e.span))
             })?;
         let Value::Record(r, fields) = v else {
-            return Err(RunError::Plan(format!(
-                "the VP scale `{}` must return a record with `winner` and `loser`",
-                rule.name
-            )));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!(
+                    "the VP scale `{}` must return a record with `winner` and `loser`",
+                    rule.name
+                ),
+            )
+            .at(Some(rule.span)));
         };
         let info = self.program.records.get(r as usize);
         let field = |name: &str| {
@@ -230,11 +293,25 @@ impl Runner<'_> {
                 })
         };
         let (Some(w), Some(l)) = (field("winner"), field("loser")) else {
-            return Err(RunError::Plan(format!(
-                "the VP scale `{}` must return a record with `winner` and `loser`",
-                rule.name
-            )));
+            return Err(RunError::new(
+                Stop::Refused,
+                format!(
+                    "the VP scale `{}` must return a record with `winner` and `loser`",
+                    rule.name
+                ),
+            )
+            .at(Some(rule.span)));
         };
         Ok(if home >= away { (w, l) } else { (l, w) })
+    }
+}
+
+/// A tie-break criterion as the report names it.
+fn criterion(tie_break: TieBreak) -> Criterion {
+    match tie_break {
+        TieBreak::TotalVp => Criterion::TotalVp,
+        TieBreak::SwissPoints => Criterion::SwissPoints,
+        TieBreak::ImpQuotient => Criterion::ImpQuotient,
+        TieBreak::LowerTeamId => Criterion::LowerTeamId,
     }
 }

@@ -1,9 +1,10 @@
-//! What a run produces: every round, draw, result and the final places, as data
-//! (`--format json`) and as terminal tables.
+//! What a run produces: every round, draw, result and the final places, as typed
+//! data. `--format json` is its serde form; the terminal tables are drawn from it by
+//! the command line (`cli::render`).
 
+use crate::ir::vocabulary::{DrawMethod, Meaning};
 use rust_decimal::Decimal;
-use serde::Serialize;
-use std::fmt::Write;
+use serde::{Serialize, Serializer};
 
 /// One qualification match.
 #[derive(Debug, Clone, Serialize)]
@@ -50,8 +51,9 @@ pub struct StandingLine {
     pub imps_won: Decimal,
     /// IMPs lost.
     pub imps_lost: Decimal,
-    /// The criterion that put the team below the one above it.
-    pub decided_by: Option<String>,
+    /// The tie-break criterion that put the team below the one above it, when the
+    /// first criterion did not.
+    pub decided_by: Option<Criterion>,
 }
 
 /// One knockout match.
@@ -73,11 +75,11 @@ pub struct KoMatch {
     pub away_imps: Decimal,
     /// The winner.
     pub winner: u32,
-    /// How the match was decided: `imps`, `tie-break` or `walkover`.
-    pub decided_by: String,
+    /// How the match was decided.
+    pub decided_by: Decided,
     /// Who takes their seats first, or who has seating rights in each segment.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub seating: Option<String>,
+    pub seating: Option<MatchSeating>,
 }
 
 /// One knockout stage.
@@ -91,8 +93,10 @@ pub struct KoStage {
     pub order: u32,
     /// Boards per match.
     pub boards: Decimal,
-    /// How it was drawn.
-    pub draw: String,
+    /// How it was drawn (in JSON, the meaning's name in lower case: `brackets`,
+    /// `choice`, `rankedchoice`, `fixed`).
+    #[serde(serialize_with = "lower_case_name")]
+    pub draw: DrawMethod,
     /// The teams in position order (by origin, then ranking), before withdrawals.
     pub positions: Vec<u32>,
     /// Teams that withdrew at the draw.
@@ -108,8 +112,8 @@ pub struct KoStage {
 /// A team's final standing.
 #[derive(Debug, Clone, Serialize)]
 pub struct FinalLine {
-    /// `1`, `5/6`, or `out at BC32-B`.
-    pub standing: String,
+    /// A place (`1`, `5/6`), or where the team went out or withdrew.
+    pub standing: Standing,
     /// Team id.
     pub team: u32,
 }
@@ -143,126 +147,114 @@ pub struct Report {
     pub trophy_points: Vec<(u32, String)>,
 }
 
-impl Report {
-    /// Terminal tables: the standings after the qualification, each stage's draw
-    /// and results, the final places.
-    pub fn render(&self, name: &dyn Fn(u32) -> String) -> String {
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{} — {} teams, seed {}",
-            self.competition, self.teams, self.seed
-        );
-        for note in &self.notes {
-            let _ = writeln!(out, "Note: {note}");
-        }
-        // The report shows standings once the qualification is over; before that,
-        // the rounds played so far.
-        if self.standings.is_empty() {
-            for r in &self.rounds {
-                let _ = writeln!(out, "\nRound {}", r.round);
-                for m in &r.matches {
-                    let _ = writeln!(
-                        out,
-                        "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
-                        m.table,
-                        name(m.home),
-                        m.home_imps.normalize(),
-                        m.away_imps.normalize(),
-                        name(m.away),
-                        m.home_vp.normalize(),
-                        m.away_vp.normalize()
-                    );
-                }
-                if let Some(b) = r.bye {
-                    let _ = writeln!(out, "   bye: {}", name(b));
-                }
-            }
-        }
-        if !self.standings.is_empty() {
-            let _ = writeln!(out, "\nQualification: {} rounds", self.rounds.len());
-            let _ = writeln!(
-                out,
-                "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  decided by",
-                "place", "team", "VP", "SP", "IMP+", "IMP-"
-            );
-            for l in &self.standings {
-                let _ = writeln!(
-                    out,
-                    "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  {}",
-                    l.place,
-                    name(l.team),
-                    l.vp.normalize(),
-                    l.swiss_points.normalize(),
-                    l.imps_won.normalize(),
-                    l.imps_lost.normalize(),
-                    l.decided_by.as_deref().unwrap_or("")
-                );
-            }
-        }
-        for s in &self.stages {
-            let _ = writeln!(
-                out,
-                "\n{}. {} ({}, {} boards, {})",
-                s.order,
-                s.title,
-                s.name,
-                s.boards.normalize(),
-                s.draw
-            );
-            for team in &s.withdrawn {
-                let _ = writeln!(out, "   {} withdrew at the draw", name(*team));
-            }
-            for (chooser, chosen) in &s.choices {
-                let _ = writeln!(out, "   {} chooses {}", name(*chooser), name(*chosen));
-            }
-            for team in &s.byes {
-                let _ = writeln!(out, "   {} goes through without a match", name(*team));
-            }
-            if s.matches.is_empty() && s.byes.is_empty() {
-                let _ = writeln!(out, "   not played");
-            }
-            for m in &s.matches {
-                let _ = writeln!(
-                    out,
-                    "   table {:>2}: {:<24} (rank {:>2}) {:>4} - {:<4} (rank {:>2}) {:<24} winner {} ({})",
-                    m.table,
-                    name(m.home),
-                    m.home_ranking,
-                    m.home_imps.normalize(),
-                    m.away_imps.normalize(),
-                    m.away_ranking,
-                    name(m.away),
-                    name(m.winner),
-                    m.decided_by
-                );
-                if let Some(seating) = &m.seating {
-                    let _ = writeln!(out, "             {seating}");
-                }
-            }
-        }
-        if !self.places.is_empty() {
-            let _ = writeln!(out, "\nFinal places");
-            let width = self
-                .places
-                .iter()
-                .map(|l| l.standing.chars().count())
-                .max()
-                .unwrap_or(0);
-            for l in &self.places {
-                let pad = width.saturating_sub(l.standing.chars().count());
-                let _ = writeln!(out, "{}{}  {}", " ".repeat(pad), l.standing, name(l.team));
-            }
-        }
-        if !self.trophy_points.is_empty() {
-            let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
-            for (team, points) in &self.trophy_points {
-                let _ = writeln!(out, "  {}: {points}", name(*team));
-            }
-        }
-        if let Some((team, prize)) = &self.district_prize {
-            let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
-        }
-        out
+/// A criterion of the qualification's tie-break chain, as the standings name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Criterion {
+    /// The VP total, adjustments included.
+    TotalVp,
+    /// The sum of the opponents' VP totals.
+    SwissPoints,
+    /// IMPs won divided by IMPs lost.
+    ImpQuotient,
+    /// The lower team number.
+    LowerTeamId,
+}
+
+/// How a knockout match was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decided {
+    /// The winner scored more IMPs.
+    Imps,
+    /// The IMPs were equal and the tie-break decided.
+    TieBreak,
+    /// The loser withdrew after the draw.
+    Walkover,
+}
+
+/// The seating of a knockout match (CC-SEATING).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MatchSeating {
+    /// The away team takes its seats first.
+    AwaySitsFirst {
+        /// The away team.
+        team: u32,
+    },
+    /// The match is seated by segments, and the teams have not picked theirs yet.
+    SegmentsToBePicked,
+    /// Who has the seating rights in each segment.
+    SegmentRights {
+        /// (segment, team), by segment.
+        rights: Vec<(u32, u32)>,
+    },
+}
+
+/// Where a team left the competition: the qualification or a knockout stage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Exit {
+    /// The stage's number in the document; 0 for the qualification.
+    pub order: u32,
+    /// Its title.
+    pub title: String,
+}
+
+/// A team's final standing: a place of its own or shared, or how it left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Standing {
+    /// Places `first` to `last`: one place when they are equal, shared otherwise (`5/6`).
+    Place {
+        /// The best place of the range.
+        first: u32,
+        /// The worst.
+        last: u32,
+    },
+    /// Lost (or placed out) at a stage that gives no place.
+    Out(Exit),
+    /// Withdrew.
+    Withdrew(Exit),
+}
+
+impl Standing {
+    /// Place `n`, alone.
+    pub fn place(n: u32) -> Standing {
+        Standing::Place { first: n, last: n }
     }
+
+    /// The place, when the team has one of its own (not shared, not an exit).
+    pub fn single_place(&self) -> Option<u32> {
+        match self {
+            Standing::Place { first, last } if first == last => Some(*first),
+            _ => None,
+        }
+    }
+
+    /// Whether the team withdrew.
+    pub fn withdrew(&self) -> bool {
+        matches!(self, Standing::Withdrew(_))
+    }
+
+    /// The order of the final list: places by their best place, then every exit
+    /// (the list orders exits by team).
+    pub fn listing_key(&self) -> (bool, u32) {
+        match self {
+            Standing::Place { first, .. } => (false, *first),
+            Standing::Out(_) | Standing::Withdrew(_) => (true, u32::MAX),
+        }
+    }
+
+    /// How far the team got, smaller being further: a place beats any exit, a
+    /// better place a worse one, a later exit an earlier one; going out and
+    /// withdrawing at the same stage reach equally far.
+    pub fn reach(&self) -> (u32, u32) {
+        match self {
+            Standing::Place { first, .. } => (0, *first),
+            Standing::Out(exit) | Standing::Withdrew(exit) => (1, u32::MAX - exit.order),
+        }
+    }
+}
+
+fn lower_case_name<S: Serializer>(draw: &DrawMethod, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&draw.name().to_lowercase())
 }

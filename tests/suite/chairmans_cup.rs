@@ -4,7 +4,8 @@
 //! rankings; every team in exactly one final place or out; places 1–6 filled.
 
 use crate::support::{program_2015 as program, simulate, stage, teams_of};
-use bfr::runner::report::Report;
+use bfr::cli::render::standing as words;
+use bfr::runner::report::{MatchSeating, Report, Standing};
 use bfr::runner::simulate::Simulation;
 use bfr::runner::{Options, run};
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,7 +36,7 @@ fn check_invariants(r: &Report, teams: u32) {
     assert_eq!(teams_of(stage(r, "bc32_a")), bc);
     for t in &gh[64..] {
         let line = r.places.iter().find(|l| l.team == *t).unwrap();
-        assert_eq!(line.standing, "out at Gröna Hissen");
+        assert_eq!(words(&line.standing), "out at Gröna Hissen");
     }
     // BC32-A: brackets 33 v 64, 34 v 63, …
     let place: BTreeMap<u32, usize> = gh.iter().enumerate().map(|(i, t)| (*t, i + 1)).collect();
@@ -65,26 +66,17 @@ fn check_invariants(r: &Report, teams: u32) {
     // in 64-board matches each pair of segments (1+2, 3+4) is split between the teams.
     for s in &r.stages {
         for m in &s.matches {
-            let seating = m.seating.as_deref().unwrap_or("");
+            let seating = m.seating.clone().unwrap();
             if s.boards <= rust_decimal::Decimal::from(32) {
-                assert_eq!(seating, format!("team {} (away) sits first", m.away));
+                assert_eq!(seating, MatchSeating::AwaySitsFirst { team: m.away });
             } else {
-                let owners: Vec<u32> = seating
-                    .split("team ")
-                    .skip(1)
-                    .map(|x| {
-                        x.trim_end_matches(", ")
-                            .split(',')
-                            .next()
-                            .unwrap()
-                            .trim()
-                            .parse()
-                            .unwrap()
-                    })
-                    .collect();
-                assert_eq!(owners.len(), 4, "{seating}");
-                assert_ne!(owners[0], owners[1], "{seating}");
-                assert_ne!(owners[2], owners[3], "{seating}");
+                let MatchSeating::SegmentRights { rights } = &seating else {
+                    panic!("{seating:?}");
+                };
+                let owners: Vec<u32> = rights.iter().map(|(_, team)| *team).collect();
+                assert_eq!(owners.len(), 4, "{seating:?}");
+                assert_ne!(owners[0], owners[1], "{seating:?}");
+                assert_ne!(owners[2], owners[3], "{seating:?}");
                 assert!(owners.iter().all(|t| *t == m.home || *t == m.away));
             }
         }
@@ -93,7 +85,7 @@ fn check_invariants(r: &Report, teams: u32) {
     assert_eq!(r.places.len(), teams as usize);
     let all: BTreeSet<u32> = r.places.iter().map(|l| l.team).collect();
     assert_eq!(all.len(), teams as usize);
-    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    let standings: Vec<String> = r.places.iter().map(|l| words(&l.standing)).collect();
     for p in ["1", "2", "3", "4"] {
         assert_eq!(
             standings.iter().filter(|s| **s == p).count(),
@@ -103,7 +95,13 @@ fn check_invariants(r: &Report, teams: u32) {
     }
     assert_eq!(standings.iter().filter(|s| **s == "5/6").count(), 2);
     // CC-TROPHY: 10, 5, 3 and 2 points for places 1–4, from the edition's rule.
-    let at = |p: &str| r.places.iter().find(|l| l.standing == p).unwrap().team;
+    let at = |p: &str| {
+        r.places
+            .iter()
+            .find(|l| words(&l.standing) == p)
+            .unwrap()
+            .team
+    };
     let trophy: Vec<(u32, &str)> = r
         .trophy_points
         .iter()
@@ -284,13 +282,13 @@ fn the_district_prize_goes_to_the_district_team_that_gets_furthest() {
     let placed = plain
         .places
         .iter()
-        .find(|l| l.standing == "3")
+        .find(|l| l.standing == Standing::place(3))
         .unwrap()
         .team;
     let out_early = plain
         .places
         .iter()
-        .find(|l| l.standing == "out at Gröna Hissen")
+        .find(|l| words(&l.standing) == "out at Gröna Hissen")
         .unwrap()
         .team;
     let r = run(
@@ -307,7 +305,7 @@ fn the_district_prize_goes_to_the_district_team_that_gets_furthest() {
     let same: Vec<u32> = plain
         .places
         .iter()
-        .filter(|l| l.standing == "out at BC32-B")
+        .filter(|l| words(&l.standing) == "out at BC32-B")
         .map(|l| l.team)
         .take(2)
         .collect();
@@ -416,9 +414,8 @@ fn a_cancelled_board_on_the_editions_25_0_scale_stops_for_want_of_a_7_board_tabl
         ..Options::default()
     };
     let err = run(&p, "cup", 64, &options, &mut fouled).unwrap_err();
-    let bfr::runner::RunError::NoVp(message, _) = &err else {
-        panic!("{err:?}")
-    };
+    assert_eq!(err.kind, bfr::runner::Stop::NoVp, "{err:?}");
+    let message = &err.message;
     assert!(message.contains("over 7 boards"), "{message}");
     assert!(message.contains("vp25_no_table"), "{message}");
 }

@@ -309,3 +309,37 @@ fn simulate_runs_the_cup_on_the_editions_scale_and_stops_coded_where_no_table_ex
     assert!(stderr.contains("over 7 boards"), "{stderr}");
     assert!(stderr.contains("--scale RULE"), "{stderr}");
 }
+
+#[test]
+fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
+    let run = |args: &[&str]| {
+        let out = bfr(&[&["--color", "never", "simulate", "rules/2015"], args].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (code(&out), stderr)
+    };
+    // A field the competition has no rule for: E0716 at the competition.
+    let (status, stderr) = run(&["cup", "--teams", "40"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("[E0716]"), "{stderr}");
+    assert!(stderr.contains("needs at least 64"), "{stderr}");
+    assert!(stderr.contains("competition cup"), "{stderr}");
+    // Names the edition does not have: E0711, about no place in it.
+    let (status, stderr) = run(&["cupx", "--teams", "40"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.starts_with("error[E0711]"), "{stderr}");
+    let (status, stderr) = run(&["cup", "--teams", "64", "--scale", "nope"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.starts_with("error[E0711]"), "{stderr}");
+    // JSON: the message and the diagnostic with its code.
+    let out = bfr(&[
+        "--format",
+        "json",
+        "simulate",
+        "rules/2015",
+        "cup",
+        "--teams",
+        "40",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["code"], "E0716", "{v}");
+}

@@ -8,9 +8,10 @@ use crate::support::{
     Change, KNOCKOUT, edition_2015_with as edition_with, root, simulate, stage, teams_of,
     try_simulate,
 };
+use bfr::cli::render::standing as words;
 use bfr::ir::Program;
-use bfr::runner::RunError;
-use bfr::runner::report::{KoStage, Report};
+use bfr::runner::Stop;
+use bfr::runner::report::{KoStage, MatchSeating, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
 const CUP: &str = "chairmans_cup.bfr";
@@ -46,7 +47,7 @@ fn losers(s: &KoStage) -> BTreeSet<u32> {
 fn places(r: &Report) -> BTreeMap<u32, String> {
     r.places
         .iter()
-        .map(|l| (l.team, l.standing.clone()))
+        .map(|l| (l.team, words(&l.standing)))
         .collect()
 }
 
@@ -58,7 +59,7 @@ fn order(r: &Report) -> Vec<u32> {
 /// Every team ends once; places 1–4 once each, 5/6 twice.
 fn complete(r: &Report, teams: u32) {
     assert_eq!(r.places.len(), teams as usize);
-    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    let standings: Vec<String> = r.places.iter().map(|l| words(&l.standing)).collect();
     for p in ["1", "2", "3", "4"] {
         assert_eq!(standings.iter().filter(|s| **s == p).count(), 1, "{p}");
     }
@@ -218,7 +219,9 @@ fn min_teams_is_data() {
     let original = program(&[]);
     let err = try_simulate(&original, 48, 1).unwrap_err();
     assert!(err.to_string().contains("no rule for 48 teams"), "{err}");
-    assert!(matches!(err, RunError::Plan(_)));
+    assert_eq!(err.kind, Stop::FieldSize);
+    assert_eq!(err.code(), "E0716");
+    assert!(err.at.is_some(), "the competition's span");
 
     // `min_teams = 48` alone: the run gets past the limit, and stops where the
     // structure does not fit 48 teams (BC32-A is declared for 32).
@@ -239,7 +242,11 @@ fn min_teams_is_data() {
     let r = simulate(&p, 48, 4);
     assert_eq!(r.teams, 48);
     assert_eq!(r.standings.len(), 48);
-    assert!(r.places.iter().all(|l| l.standing != "out at Gröna Hissen"));
+    assert!(
+        r.places
+            .iter()
+            .all(|l| words(&l.standing) != "out at Gröna Hissen")
+    );
     complete(&r, 48);
     let err = try_simulate(&p, 47, 4).unwrap_err();
     assert!(err.to_string().contains("no rule for 47 teams"), "{err}");
@@ -311,12 +318,11 @@ fn a_changed_reading_of_inheritance_changes_the_rankings() {
 
 /// Who has the seating rights in each segment of a match, from its seating line
 /// ("seating rights by segment 1: team 4, 2: team 9, …").
-fn segment_owners(seating: &str) -> Vec<u32> {
-    seating
-        .trim_start_matches("seating rights by segment ")
-        .split(", ")
-        .map(|part| part.split("team ").nth(1).unwrap().parse().unwrap())
-        .collect()
+fn segment_owners(seating: &MatchSeating) -> Vec<u32> {
+    match seating {
+        MatchSeating::SegmentRights { rights } => rights.iter().map(|(_, team)| *team).collect(),
+        other => panic!("not seated by segments: {other:?}"),
+    }
 }
 
 #[test]
@@ -336,7 +342,7 @@ fn segments_paired_otherwise_give_the_rights_by_the_new_pairs() {
         let mut seen = 0;
         for name in ["cc_qf", "cc_sf", "cc_final"] {
             for m in &stage(report, name).matches {
-                let owners = segment_owners(m.seating.as_deref().unwrap());
+                let owners = segment_owners(m.seating.as_ref().unwrap());
                 assert_eq!(owners.len(), 4);
                 for [a, b] in pairs {
                     assert_ne!(owners[a], owners[b], "{name}: each team has one of a pair");
@@ -362,7 +368,7 @@ fn six_segments_instead_of_four_give_six_seating_rights() {
     let default = simulate(&program(&[]), 64, 9);
     let variant = simulate(&program(&changes), 64, 9);
     let rights =
-        |r: &Report| segment_owners(stage(r, "cc_final").matches[0].seating.as_deref().unwrap());
+        |r: &Report| segment_owners(stage(r, "cc_final").matches[0].seating.as_ref().unwrap());
     assert_eq!(rights(&default).len(), 4);
     let six = rights(&variant);
     assert_eq!(six.len(), 6);

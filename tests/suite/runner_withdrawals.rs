@@ -5,10 +5,11 @@
 //! (CC-ABSENT); a withdrawal at a CC draw has no rule (AMB-10).
 
 use crate::support::{Change, edition_2015_with, program_2015 as program, stage};
+use bfr::cli::render::standing as words;
 use bfr::ir::Program;
-use bfr::runner::report::Report;
+use bfr::runner::report::{Decided, MatchSeating, Report};
 use bfr::runner::simulate::Simulation;
-use bfr::runner::{Arrival, Options, RunError, Source, run};
+use bfr::runner::{Arrival, Options, RunError, Source, Stop, run};
 use rust_decimal::Decimal;
 
 fn options() -> Options {
@@ -107,12 +108,7 @@ impl Source for Scripted {
 }
 
 fn standing(r: &Report, team: u32) -> String {
-    r.places
-        .iter()
-        .find(|l| l.team == team)
-        .unwrap()
-        .standing
-        .clone()
+    words(&r.places.iter().find(|l| l.team == team).unwrap().standing)
 }
 
 #[test]
@@ -152,7 +148,7 @@ fn a_withdrawal_after_the_draw_is_a_walkover() {
     let w = &stage(&r, "bc16_b").matches[0];
     assert_eq!((w.home, w.away), (m.home, m.away));
     assert_eq!(w.winner, m.away);
-    assert_eq!(w.decided_by, "walkover");
+    assert_eq!(w.decided_by, Decided::Walkover);
 }
 
 #[test]
@@ -195,7 +191,11 @@ fn a_withdrawal_at_a_cc_draw_has_no_rule() {
     let mut source = Scripted::new("cc16");
     source.at_draw = vec![stage(&plain, "cc16").positions[0]];
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => {
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => {
             assert!(m.contains("no rule for a withdrawal at the draw"), "{m}")
         }
         other => panic!("{other:?}"),
@@ -252,10 +252,10 @@ fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
     let po = stage(&r, "bc_po34");
     assert_eq!(po.boards, Decimal::from(64));
     // A 64-board match is seated by segments (CC-SEATING, AMB-12).
-    let seating = po.matches[0].seating.clone().unwrap_or_default();
+    let seating = po.matches[0].seating.clone();
     assert!(
-        seating.starts_with("seating rights by segment"),
-        "{seating}"
+        matches!(seating, Some(MatchSeating::SegmentRights { .. })),
+        "{seating:?}"
     );
     let mut teams = po.positions.clone();
     teams.sort_unstable();
@@ -264,7 +264,7 @@ fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
     assert_eq!(teams, bc);
     assert_eq!(standing(&r, field[0]), "5/6");
     assert_eq!(standing(&r, field[1]), "5/6");
-    let standings: Vec<&str> = r.places.iter().map(|l| l.standing.as_str()).collect();
+    let standings: Vec<String> = r.places.iter().map(|l| words(&l.standing)).collect();
     for place in ["1", "2", "3", "4"] {
         assert_eq!(standings.iter().filter(|s| **s == place).count(), 1);
     }
@@ -308,7 +308,11 @@ fn case_c_after_case_b_has_no_rule() {
     source.at_draw = vec![field[0], field[1]];
     source.later_at_draw = Some(("bc_po34", vec![field[2]]));
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         other => panic!("{other:?}"),
     }
 }
@@ -405,7 +409,11 @@ fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
     let mut source = Scripted::new("bc04_b");
     source.at_draw = vec![field[0], field[3]];
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         Ok(o) => panic!("the run went on: {:?}", o.pending),
         Err(e) => panic!("{e:?}"),
     }
@@ -424,7 +432,11 @@ fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
     source.after_draw = vec![m.home];
     source.later_at_draw = Some(("bc_po34", vec![m.away]));
     match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError::Rule(m)) => assert!(m.contains("no rule"), "{m}"),
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
         Ok(o) => panic!("the run went on: {:?}", o.pending),
         Err(e) => panic!("{e:?}"),
     }
@@ -444,9 +456,13 @@ fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
     source.after_draw = vec![m.home];
     let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
     let w = &stage(&r, "bc04_b").matches[0];
-    assert_eq!((w.winner, w.decided_by.as_str()), (m.away, "walkover"));
+    assert_eq!((w.winner, w.decided_by), (m.away, Decided::Walkover));
     assert_eq!(standing(&r, m.home), "5/6");
-    let shared = r.places.iter().filter(|l| l.standing == "5/6").count();
+    let shared = r
+        .places
+        .iter()
+        .filter(|l| words(&l.standing) == "5/6")
+        .count();
     assert_eq!(shared, 2);
     // Before the play-off a walkover loser is still out where it withdrew.
     let plain16 = run(&p, "cup", 64, &options(), &mut Scripted::new("bc16_b"))

@@ -1,0 +1,277 @@
+//! Text for people: a run's report as terminal tables, and what `bfr run` prints
+//! after it (incidents, what comes next). The library hands out typed data; the
+//! words and the layout are made here.
+
+use crate::event::{Next, Ran};
+use crate::ir::vocabulary::Meaning;
+use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing};
+use std::fmt::Write;
+
+/// Terminal tables: the standings after the qualification, each stage's draw
+/// and results, the final places.
+pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — {} teams, seed {}",
+        report.competition, report.teams, report.seed
+    );
+    for note in &report.notes {
+        let _ = writeln!(out, "Note: {note}");
+    }
+    // The report shows standings once the qualification is over; before that,
+    // the rounds played so far.
+    rounds_played(&mut out, report, name);
+    standings(&mut out, report, name);
+    stages(&mut out, report, name);
+    final_places(&mut out, report, name);
+    if !report.trophy_points.is_empty() {
+        let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
+        for (team, points) in &report.trophy_points {
+            let _ = writeln!(out, "  {}: {points}", name(*team));
+        }
+    }
+    if let Some((team, prize)) = &report.district_prize {
+        let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
+    }
+    out
+}
+
+/// The rounds played so far, while the qualification is not over.
+fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+    if report.standings.is_empty() {
+        for r in &report.rounds {
+            let _ = writeln!(out, "\nRound {}", r.round);
+            for m in &r.matches {
+                let _ = writeln!(
+                    out,
+                    "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
+                    m.table,
+                    name(m.home),
+                    m.home_imps.normalize(),
+                    m.away_imps.normalize(),
+                    name(m.away),
+                    m.home_vp.normalize(),
+                    m.away_vp.normalize()
+                );
+            }
+            if let Some(b) = r.bye {
+                let _ = writeln!(out, "   bye: {}", name(b));
+            }
+        }
+    }
+}
+
+/// The standings after the qualification.
+fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+    if !report.standings.is_empty() {
+        let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+        let _ = writeln!(
+            out,
+            "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  decided by",
+            "place", "team", "VP", "SP", "IMP+", "IMP-"
+        );
+        for l in &report.standings {
+            let _ = writeln!(
+                out,
+                "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  {}",
+                l.place,
+                name(l.team),
+                l.vp.normalize(),
+                l.swiss_points.normalize(),
+                l.imps_won.normalize(),
+                l.imps_lost.normalize(),
+                l.decided_by.map_or("", criterion)
+            );
+        }
+    }
+}
+
+/// Each knockout stage's draw and matches.
+fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+    for s in &report.stages {
+        let _ = writeln!(
+            out,
+            "\n{}. {} ({}, {} boards, {})",
+            s.order,
+            s.title,
+            s.name,
+            s.boards.normalize(),
+            s.draw.name().to_lowercase()
+        );
+        for team in &s.withdrawn {
+            let _ = writeln!(out, "   {} withdrew at the draw", name(*team));
+        }
+        for (chooser, chosen) in &s.choices {
+            let _ = writeln!(out, "   {} chooses {}", name(*chooser), name(*chosen));
+        }
+        for team in &s.byes {
+            let _ = writeln!(out, "   {} goes through without a match", name(*team));
+        }
+        if s.matches.is_empty() && s.byes.is_empty() {
+            let _ = writeln!(out, "   not played");
+        }
+        for m in &s.matches {
+            let _ = writeln!(
+                out,
+                "   table {:>2}: {:<24} (rank {:>2}) {:>4} - {:<4} (rank {:>2}) {:<24} winner {} ({})",
+                m.table,
+                name(m.home),
+                m.home_ranking,
+                m.home_imps.normalize(),
+                m.away_imps.normalize(),
+                m.away_ranking,
+                name(m.away),
+                name(m.winner),
+                decided(m.decided_by)
+            );
+            if let Some(seating) = &m.seating {
+                let _ = writeln!(out, "             {}", seating_line(seating));
+            }
+        }
+    }
+}
+
+/// The final places, right-aligned.
+fn final_places(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+    if !report.places.is_empty() {
+        let _ = writeln!(out, "\nFinal places");
+        let lines: Vec<(String, u32)> = report
+            .places
+            .iter()
+            .map(|l| (standing(&l.standing), l.team))
+            .collect();
+        let width = lines
+            .iter()
+            .map(|(s, _)| s.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (standing, team) in &lines {
+            let pad = width.saturating_sub(standing.chars().count());
+            let _ = writeln!(out, "{}{standing}  {}", " ".repeat(pad), name(*team));
+        }
+    }
+}
+
+/// The text `bfr run` prints on stdout: the report so far, the incidents, and
+/// "Next: …" or "The competition is complete."
+pub fn event_run(ran: &Ran) -> String {
+    let Some(outcome) = &ran.outcome else {
+        return String::new();
+    };
+    let name = |t: u32| ran.name(t);
+    let mut out = report(&outcome.report, &name);
+    if !ran.incidents.is_empty() {
+        let _ = writeln!(out, "\nIncidents");
+        for i in &ran.incidents {
+            let place = match (&i.round, &i.stage) {
+                (Some(r), _) => format!("round {r}"),
+                (_, Some(s)) => s.clone(),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "   {place:<10} {:<24} {} = {} ({}){}",
+                name(i.team),
+                i.rule,
+                i.penalty.as_deref().unwrap_or("?"),
+                i.applied,
+                i.note.as_ref().map_or(String::new(), |n| format!(": {n}"))
+            );
+        }
+    }
+    match &ran.next {
+        None => {
+            let _ = writeln!(out, "\nThe competition is complete.");
+        }
+        Some(Next::Results {
+            title,
+            matches,
+            bye,
+            ..
+        }) => {
+            let _ = writeln!(out, "\nNext: the results of {title}");
+            for m in matches {
+                let given = match m.result {
+                    Some((h, a)) => format!("{}:{}", h.normalize(), a.normalize()),
+                    None => "result needed".into(),
+                };
+                let _ = writeln!(
+                    out,
+                    "   table {:>2}: {:<24} - {:<24} {given}",
+                    m.table,
+                    format!("{} ({})", name(m.home), m.home),
+                    format!("{} ({})", name(m.away), m.away),
+                );
+            }
+            if let Some(b) = bye {
+                let _ = writeln!(out, "   bye: {} ({b})", name(*b));
+            }
+        }
+        Some(Next::Choice {
+            title,
+            chooser,
+            candidates,
+            ..
+        }) => {
+            let among: Vec<String> = candidates
+                .iter()
+                .map(|c| format!("{} ({c})", name(*c)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "\nNext: {title}: {} ({chooser}) chooses among {}",
+                name(*chooser),
+                among.join(", ")
+            );
+        }
+        Some(Next::Halt { message } | Next::Other { message }) => {
+            let _ = writeln!(out, "\nNext: {message}");
+        }
+    }
+    out
+}
+
+/// A final standing in words: `1`, `5/6`, `out at BC32-B`, `withdrew at BC04-B`.
+pub fn standing(standing: &Standing) -> String {
+    match standing {
+        Standing::Place { first, last } if first == last => first.to_string(),
+        Standing::Place { first, last } => format!("{first}/{last}"),
+        Standing::Out(exit) => format!("out at {}", exit.title),
+        Standing::Withdrew(exit) => format!("withdrew at {}", exit.title),
+    }
+}
+
+/// How a knockout match was decided, in the table's words.
+fn decided(decided: Decided) -> &'static str {
+    match decided {
+        Decided::Imps => "imps",
+        Decided::TieBreak => "tie-break",
+        Decided::Walkover => "walkover",
+    }
+}
+
+/// A tie-break criterion as the standings table names it.
+fn criterion(criterion: Criterion) -> &'static str {
+    match criterion {
+        Criterion::TotalVp => "TotalVp",
+        Criterion::SwissPoints => "SwissPoints",
+        Criterion::ImpQuotient => "ImpQuotient",
+        Criterion::LowerTeamId => "LowerTeamId",
+    }
+}
+
+/// A match's seating in words.
+pub fn seating_line(seating: &MatchSeating) -> String {
+    match seating {
+        MatchSeating::AwaySitsFirst { team } => format!("team {team} (away) sits first"),
+        MatchSeating::SegmentsToBePicked => "segments: to be picked".into(),
+        MatchSeating::SegmentRights { rights } => {
+            let parts: Vec<String> = rights
+                .iter()
+                .map(|(segment, team)| format!("{segment}: team {team}"))
+                .collect();
+            format!("seating rights by segment {}", parts.join(", "))
+        }
+    }
+}
