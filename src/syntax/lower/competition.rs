@@ -101,12 +101,18 @@ impl Lower {
     fn bounds(&self, p: P) -> R<(Expr, Expr)> {
         let span = self.span(&p);
         let mut bounds = Vec::new();
-        for b in p.into_inner().filter(|b| b.as_rule() == Rule::route_bound) {
-            let inner = b
-                .into_inner()
-                .next()
-                .ok_or_else(|| SyntaxError::internal(span))?;
-            bounds.push(self.expr(inner)?);
+        for b in p.into_inner() {
+            let mut b = b;
+            // `target_bound` holds a `route_bound` or a bare number.
+            while matches!(b.as_rule(), Rule::target_bound | Rule::route_bound) {
+                b = b
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+            }
+            if b.as_rule() != Rule::places_kw && b.as_rule() != Rule::place_kw {
+                bounds.push(self.expr(b)?);
+            }
         }
         let mut it = bounds.into_iter();
         match (it.next(), it.next(), it.next()) {
