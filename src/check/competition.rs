@@ -1,7 +1,7 @@
 //! Competitions and their stages: properties with known meanings, and routing
 //! of winners, losers and qualification places (checked as a graph in `routing`).
 
-use super::declared::{Declared, DeclaredStage, Property, Route, RouteFrom, RouteTarget};
+use super::declared::{Declared, DeclaredStage, Property, RouteFrom, RouteTarget};
 use super::expr::Scope;
 use super::names::did_you_mean;
 use super::vocabulary::{self, Want};
@@ -55,117 +55,7 @@ impl Checker {
             // A stage takes every default it does not set itself.
             let own: Vec<String> = props.iter().map(|p| p.key.clone()).collect();
             props.extend(defaults.iter().filter(|d| !own.contains(&d.key)).cloned());
-            let mut routes = Vec::new();
-            let mut groups: BTreeMap<String, Span> = BTreeMap::new();
-            for r in &s.routes {
-                let from = match (&r.from, s.kind) {
-                    (ast::RouteFrom::Places(a, b), ast::StageKind::Qualification) => {
-                        if a > b || *a == 0 {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "E0306",
-                                    format!("places {a}..{b} contain no place"),
-                                    r.span,
-                                )
-                                .with_help("write the better place first, from 1"),
-                            );
-                        }
-                        RouteFrom::Places(*a, *b)
-                    }
-                    (ast::RouteFrom::Group(g), ast::StageKind::Stage) if g.text == "winners" => {
-                        RouteFrom::Winners
-                    }
-                    (ast::RouteFrom::Group(g), ast::StageKind::Stage) if g.text == "losers" => {
-                        RouteFrom::Losers
-                    }
-                    (ast::RouteFrom::Group(g), ast::StageKind::Qualification)
-                        if g.text == "rest" =>
-                    {
-                        RouteFrom::Rest
-                    }
-                    (ast::RouteFrom::Group(g), kind) => {
-                        let known: &[&str] = match kind {
-                            ast::StageKind::Stage => &["winners", "losers"],
-                            ast::StageKind::Qualification => &["places A..B", "rest"],
-                        };
-                        let mut d = Diagnostic::error(
-                            "E0105",
-                            format!("`{}` is not a group this stage can route", g.text),
-                            g.span,
-                        )
-                        .with_help(format!("route {}", known.join(" or ")));
-                        if let Some(h) = did_you_mean(&g.text, known.iter().copied()) {
-                            d = d.with_help(h);
-                        }
-                        self.diags.push(d);
-                        continue;
-                    }
-                    (ast::RouteFrom::Places(..), ast::StageKind::Stage) => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "E0105",
-                                "only a qualification routes places",
-                                r.span,
-                            )
-                            .with_help("route `winners` and `losers` of a knockout stage"),
-                        );
-                        continue;
-                    }
-                };
-                let key = format!("{from:?}");
-                if let Some(first) = groups.insert(key, r.span) {
-                    self.diags.push(
-                        Diagnostic::error("E0102", "this group is routed twice", r.span)
-                            .with_note(first, "first routed here"),
-                    );
-                }
-                let to = match &r.to {
-                    ast::RouteTarget::Out => RouteTarget::Out,
-                    ast::RouteTarget::Place(a, b) => RouteTarget::Place(*a, *b),
-                    ast::RouteTarget::Stage(n) => match stage_names
-                        .iter()
-                        .position(|x| *x == n.text)
-                    {
-                        Some(p) => RouteTarget::Stage(super::idx(p)),
-                        None => {
-                            let mut d = Diagnostic::error(
-                                "E0101",
-                                format!("unknown stage `{}`", n.text),
-                                n.span,
-                            )
-                            .with_label(format!("`{}` has no stage of this name", decl.name.text));
-                            if let Some(h) = did_you_mean(&n.text, stage_names.iter().copied()) {
-                                d = d.with_help(h);
-                            }
-                            self.diags.push(d);
-                            continue;
-                        }
-                    },
-                };
-                routes.push(Route { from, to });
-            }
-            if s.kind == ast::StageKind::Stage {
-                for (group, from) in [
-                    ("winners", RouteFrom::Winners),
-                    ("losers", RouteFrom::Losers),
-                ] {
-                    if !routes.iter().any(|r| r.from == from) {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "E0404",
-                                format!(
-                                    "stage `{}` does not say where its {group} go",
-                                    s.name.text
-                                ),
-                                s.name.span,
-                            )
-                            .with_help(format!(
-                                "add `{group} -> STAGE`, `{group} -> out` or `{group} -> place N`"
-                            )),
-                        );
-                    }
-                }
-            }
+            let routes = self.stage_routes((index, &decl.name.text), stages.len(), s, &stage_names);
             stages.push(DeclaredStage {
                 name: s.name.text.clone(),
                 title: s.title.clone(),
@@ -316,7 +206,12 @@ impl Checker {
                 ..p.value.clone()
             };
         }
-        let Some(stage) = comp.stages.iter().find(|s| s.name == second.text) else {
+        let Some((stage_index, stage)) = comp
+            .stages
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.name == second.text)
+        else {
             let names: Vec<&str> = comp
                 .stages
                 .iter()
@@ -360,7 +255,22 @@ impl Checker {
             "rest" => Some(RouteFrom::Rest),
             _ => None,
         };
-        if let Some(route) = group.and_then(|g| stage.routes.iter().find(|r| r.from == g)) {
+        let found = group.and_then(|g| stage.routes.iter().position(|r| r.from == g));
+        if let Some((at, route)) = found.and_then(|i| Some((i, stage.routes.get(i)?))) {
+            if self.target_pending(c, stage_index, at) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0412",
+                        format!(
+                            "`{}.{}.{}` goes to places computed from consts, which an expression cannot read",
+                            first.text, second.text, third.text
+                        ),
+                        span,
+                    )
+                    .with_help("read the consts the route names instead"),
+                );
+                return poison();
+            }
             return ir::Expr {
                 kind: ExprKind::Lit(Value::Route(route_words(&comp, &route.to))),
                 ty: Type::Route,

@@ -21,6 +21,7 @@ mod list_loop;
 #[cfg(test)]
 mod list_tests;
 pub mod names;
+mod routes;
 mod routing;
 mod scale;
 mod typing;
@@ -62,6 +63,8 @@ pub(crate) struct Checker {
     pub(crate) lowering_competition: Option<u32>,
     /// Competitions as written, until they are typed.
     pub(crate) declared: Vec<declared::Declared>,
+    /// Routes whose place numbers name consts, computed once the rules are checked.
+    pub(crate) pending_places: Vec<routes::PendingPlaces>,
 }
 
 /// Checks the parsed files of one edition.
@@ -73,6 +76,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         declared_at: BTreeMap::new(),
         lowering_competition: None,
         declared: Vec::new(),
+        pending_places: Vec::new(),
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -98,7 +102,10 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         return (None, c.diags);
     }
     scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
-    routing::check_routing(&c.program, &c.declared, &mut c.diags);
+    // A route whose places could not be computed would only mislead the graph.
+    if c.resolve_places() {
+        routing::check_routing(&c.program, &c.declared, &mut c.diags);
+    }
     check_consts(&c.program, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
@@ -170,6 +177,7 @@ impl Checked {
             declared_at: BTreeMap::new(),
             lowering_competition: None,
             declared: self.declared.clone(),
+            pending_places: Vec::new(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);

@@ -269,8 +269,9 @@ pub struct StageDecl {
 pub enum RouteFrom {
     /// `winners`, `losers`, `rest`: a named group.
     Group(Name),
-    /// `places 1..32`
-    Places(u32, u32),
+    /// `places 1..32`, `places n + 1 place .. 2 * n`: the bounds as written,
+    /// computed at check time.
+    Places(Expr, Expr),
 }
 
 /// Where they go.
@@ -280,8 +281,9 @@ pub enum RouteTarget {
     Stage(Name),
     /// Out of the competition.
     Out,
-    /// A final place, or a shared range of places.
-    Place(u32, u32),
+    /// A final place, or a shared range of places (`place 5..6`); the bounds as
+    /// written, computed at check time (`place 3` has the same bound twice).
+    Place(Expr, Expr),
 }
 
 /// `winners -> cc16`

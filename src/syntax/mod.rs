@@ -180,7 +180,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         string | string_inner => "a quoted text",
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | postfix
         | expr_input => "an expression",
-        number | integer => "a number",
+        number => "a number",
         quantity => "a quantity such as `2 VP`",
         duration | dur_part => "a duration such as `5 min`",
         date | date_lit => "a date such as `2015-07-24`",
@@ -201,6 +201,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         property => "a property `name = value`",
         route | route_from => "a route such as `winners -> next_stage`",
         route_target => "a stage, `out` or `place N`",
+        places_from => "places such as `places 1..32`",
+        places_kw => "`places`",
+        place_kw => "`place`",
+        out_target => "`out`",
+        route_bound | target_bound => {
+            "a place number (a whole number, a const, or arithmetic on them)"
+        }
         call_args | arg => "arguments",
         list_type => "a list type such as `[VP]`",
         list_lit => "a list such as `[1 VP, 2 VP]`",
@@ -354,6 +361,30 @@ mod tests {
         let mut ours = RESERVED.to_vec();
         ours.sort_unstable();
         assert_eq!(words, ours);
+    }
+
+    #[test]
+    fn route_places_are_expressions_and_stage_names_may_start_like_keywords() {
+        let text = "competition c { qualification q { places 1..n -> place_x \
+                    places n + 1 place .. 2 * n -> place 5..m + 4
+                    rest -> outer } \
+                    stage place_x { winners -> place 1  losers -> place n + 1 place } }";
+        let file = parse_file(text, 0).unwrap();
+        let Some(ast::Decl::Competition(c)) = file.items.first().map(|i| &i.decl) else {
+            panic!("a competition");
+        };
+        let routes = &c.stages[0].routes;
+        assert_eq!(routes.len(), 3);
+        assert!(matches!(&routes[0].to, ast::RouteTarget::Stage(n) if n.text == "place_x"));
+        assert!(matches!(&routes[1].from, ast::RouteFrom::Places(a, b)
+            if matches!(a.kind, ast::ExprKind::Binary(..)) && matches!(b.kind, ast::ExprKind::Binary(..))));
+        assert!(matches!(&routes[1].to, ast::RouteTarget::Place(..)));
+        assert!(matches!(&routes[2].to, ast::RouteTarget::Stage(n) if n.text == "outer"));
+        let routes = &c.stages[1].routes;
+        assert!(matches!(&routes[0].to, ast::RouteTarget::Place(a, _)
+            if matches!(a.kind, ast::ExprKind::Number(..))));
+        assert!(matches!(&routes[1].to, ast::RouteTarget::Place(a, _)
+            if matches!(a.kind, ast::ExprKind::Binary(..))));
     }
 
     #[test]

@@ -25,4 +25,5 @@ mod robustness;
 mod runner_draws;
 mod runner_variants;
 mod runner_withdrawals;
+mod stated_once;
 mod variant_edition;

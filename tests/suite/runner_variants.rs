@@ -14,7 +14,7 @@ use bfr::runner::Stop;
 use bfr::runner::report::{KoStage, MatchSeating, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
-const CUP: &str = "chairmans_cup.bfr";
+pub(crate) const CUP: &str = "chairmans_cup.bfr";
 
 /// The checked program of a variant; the variant must check without errors.
 fn program(changes: &[Change]) -> Program {
@@ -80,7 +80,11 @@ fn twelve_qualification_rounds_instead_of_thirteen() {
         .to_string();
     assert!(line.ends_with("= 13"));
     let twelve = line.replace("= 13", "= 12");
-    let p = program(&[Change::Text(CUP, &line, &twelve)]);
+    // The sessions of p. 21 end with the last round: the variant says how its
+    // twelve rounds are grouped.
+    let mut changes = vec![Change::Text(CUP, &line, &twelve)];
+    changes.extend(sessions_of_twelve_rounds());
+    let p = program(&changes);
     for (teams, seed) in [(64, 5), (77, 6)] {
         let r = simulate(&p, teams, seed);
         assert_eq!(r.rounds.len(), 12);
@@ -109,16 +113,37 @@ fn twelve_qualification_rounds_instead_of_thirteen() {
     }
 }
 
+/// The qualification's sessions (p. 21) for twelve rounds: rounds 11 and 12
+/// become sessions 4 and 5.
+pub(crate) fn sessions_of_twelve_rounds() -> Vec<Change<'static>> {
+    vec![
+        Change::Text(
+            "chairmans_cup_conduct.bfr",
+            "10 rounds < r <= 12 rounds => 4 sessions",
+            "10 rounds < r <= 11 rounds => 4 sessions",
+        ),
+        Change::Text(
+            "chairmans_cup_conduct.bfr",
+            "r == 13 rounds             => 5 sessions",
+            "r == 12 rounds             => 5 sessions",
+        ),
+    ]
+}
+
+/// The smallest field, as the edition states it (p. 14): 48 teams instead of 64.
+pub(crate) const MIN_TEAMS_48: Change<'static> = Change::Text(CUP, "= 64 teams", "= 48 teams");
+
 /// 48 teams to the knockout: GH 1–32 to CC32 as before, 33–48 to BC32-A (16
 /// teams), whose 8 winners skip BC32-B and meet BC32-B's 8 winners in BC16-A;
-/// BC32-B is the 16 CC32 losers alone. From BC16-A on nothing changes.
-fn forty_eight_to_the_knockout() -> Vec<Change<'static>> {
+/// BC32-B is the 16 CC32 losers alone. From BC16-A on nothing changes. The BC's
+/// places are a const the qualification's routes read.
+pub(crate) fn forty_eight_to_the_knockout() -> Vec<Change<'static>> {
     vec![
-        Change::Text(KNOCKOUT, "min_teams = 64", "min_teams = 48"),
+        MIN_TEAMS_48,
         Change::Text(
-            KNOCKOUT,
-            "places 33..64 -> bc32_a",
-            "places 33..48 -> bc32_a",
+            CUP,
+            "bc_knockout_places: place ref CC-PHASES p.14 \"Chairman's Cup\" = 32 places",
+            "bc_knockout_places: place ref CC-PHASES p.14 \"Chairman's Cup\" = 16 places",
         ),
         Change::InStage("bc32_a", "teams = 32", "teams = 16"),
         Change::InStage("bc32_a", "winners -> bc32_b", "winners -> bc16_a"),
@@ -223,9 +248,9 @@ fn min_teams_is_data() {
     assert_eq!(err.code(), "E0716");
     assert!(err.at.is_some(), "the competition's span");
 
-    // `min_teams = 48` alone: the run gets past the limit, and stops where the
+    // `min_teams` of 48 alone: the run gets past the limit, and stops where the
     // structure does not fit 48 teams (BC32-A is declared for 32).
-    let lowered = program(&[Change::Text(KNOCKOUT, "min_teams = 64", "min_teams = 48")]);
+    let lowered = program(&[MIN_TEAMS_48]);
     let err = try_simulate(&lowered, 48, 1).unwrap_err();
     assert!(!err.to_string().contains("no rule for"), "{err}");
     assert!(

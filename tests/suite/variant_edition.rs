@@ -73,7 +73,10 @@ fn a_variant_competition_structure_is_data_too() {
         .find(|l| l.starts_with("const cc_gh_rounds"))
         .expect("the rounds are a const")
         .to_string();
-    let mut variant = edition_with(&[("chairmans_cup.bfr", &line, &line.replace("= 13", "= 12"))]);
+    let twelve = line.replace("= 13", "= 12");
+    let mut changes = vec![Change::Text("chairmans_cup.bfr", &line, &twelve)];
+    changes.extend(crate::runner_variants::sessions_of_twelve_rounds());
+    let mut variant = edition_2015_with(&changes);
     assert!(!variant.diagnostics.has_errors());
     assert_eq!(eval(&mut variant, ROUNDS), "12");
 }

@@ -1,7 +1,6 @@
 //! Lowering a competition declaration: its properties, stages and routes.
 
 use super::{Lower, P, R, string_value};
-use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::{Rule, SyntaxError};
 
@@ -86,8 +85,8 @@ impl Lower {
         };
         let from = match from.into_inner().next() {
             Some(f) if f.as_rule() == Rule::places_from => {
-                let (a, b) = self.two_ints(f)?;
-                RouteFrom::Places(a, b.unwrap_or(a))
+                let (a, b) = self.bounds(f)?;
+                RouteFrom::Places(a, b)
             }
             Some(f) => RouteFrom::Group(self.name(&f)),
             None => return Err(SyntaxError::internal(span)),
@@ -95,8 +94,8 @@ impl Lower {
         let to = match to.into_inner().next() {
             Some(t) if t.as_rule() == Rule::out_target => RouteTarget::Out,
             Some(t) if t.as_rule() == Rule::place_target => {
-                let (a, b) = self.two_ints(t)?;
-                RouteTarget::Place(a, b.unwrap_or(a))
+                let (a, b) = self.bounds(t)?;
+                RouteTarget::Place(a, b)
             }
             Some(t) => RouteTarget::Stage(self.name(&t)),
             None => return Err(SyntaxError::internal(span)),
@@ -104,18 +103,28 @@ impl Lower {
         Ok(Route { from, to, span })
     }
 
-    fn two_ints(&self, p: P) -> R<(u32, Option<u32>)> {
-        let mut nums = Vec::new();
-        for n in p.into_inner() {
-            let v = n.as_str().parse::<u32>().map_err(|_| {
-                self.err(&n, format!("`{}` is too large a place number", n.as_str()))
-            })?;
-            nums.push(v);
+    /// The bounds of `places A..B` or `place A[..B]`: one bound stands for both.
+    fn bounds(&self, p: P) -> R<(Expr, Expr)> {
+        let span = self.span(&p);
+        let mut bounds = Vec::new();
+        for b in p.into_inner() {
+            let mut b = b;
+            // `target_bound` holds a `route_bound` or a bare number.
+            while matches!(b.as_rule(), Rule::target_bound | Rule::route_bound) {
+                b = b
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| SyntaxError::internal(span))?;
+            }
+            if b.as_rule() != Rule::places_kw && b.as_rule() != Rule::place_kw {
+                bounds.push(self.expr(b)?);
+            }
         }
-        match nums.as_slice() {
-            [a] => Ok((*a, None)),
-            [a, b] => Ok((*a, Some(*b))),
-            _ => Err(SyntaxError::internal(Span::default())),
+        let mut it = bounds.into_iter();
+        match (it.next(), it.next(), it.next()) {
+            (Some(a), None, None) => Ok((a.clone(), a)),
+            (Some(a), Some(b), None) => Ok((a, b)),
+            _ => Err(SyntaxError::internal(span)),
         }
     }
 }
