@@ -7,7 +7,7 @@ use super::report::{KoMatch, KoStage};
 use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err};
 use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
-use crate::engine::knockout::absent::{AbsentChoiceRules, run_choice_with_absentees};
+use crate::engine::knockout::absent::{AbsenceRule, AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::{Decision, MatchOutcome, resolve_played, resolve_walkover};
@@ -229,18 +229,18 @@ impl Runner<'_> {
                 let byes = byes.to_vec();
                 Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
             }
-            DrawKind::Choice if !absent.is_empty() => {
-                self.absent_choice(&stage.name, &stage.title, positions, absent, book, source)
-            }
-            DrawKind::Choice | DrawKind::RankedChoice => {
-                if stage.draw == DrawKind::RankedChoice && !absent.is_empty() {
+            DrawKind::Choice | DrawKind::RankedChoice if !absent.is_empty() => {
+                if stage.absent_captains == AbsenceRule::Reject {
                     let message = format!(
-                        "absent captains are not covered at {} (AMB-19)",
+                        "the edition has no rule for absent captains at {} (`absent_captains`)",
                         stage.title
                     );
                     let at = self.stage_span(&stage.name);
                     return Err(RunError::new(Stop::NoRule, message).at(at));
                 }
+                self.absent_choice(stage, positions, absent, book, source)
+            }
+            DrawKind::Choice | DrawKind::RankedChoice => {
                 let half = positions.len().div_ceil(2);
                 let split = choice_positions(positions, half, at_draw, DrawWithdrawalRule::MoveUp)
                     .map_err(rule_err)?;
@@ -349,9 +349,11 @@ impl Runner<'_> {
         }
         self.send(stage.winners, &exit, outcome.winner, inflow, finals);
         // A team that withdrew plays on nowhere: it is out where it withdrew, or,
-        // where the stage's losers take a place, it lost the walkover and shares
-        // that place (bc_walkover_loser_reading).
-        if withdrawn.contains(&outcome.loser) && !matches!(stage.losers, plan::Target::Place(..)) {
+        // where the stage's losers take a place and the edition reads a walkover as a
+        // lost match (`walkover_loser`), it shares that place.
+        let takes_place =
+            self.plan.walkover_loser_takes_place && matches!(stage.losers, plan::Target::Place(..));
+        if withdrawn.contains(&outcome.loser) && !takes_place {
             finals.insert(outcome.loser, Standing::Withdrew(exit));
         } else {
             self.send(stage.losers, &exit, outcome.loser, inflow, finals);
@@ -363,8 +365,7 @@ impl Runner<'_> {
     /// choose, the source is asked for that choice; without it, the run waits for it.
     fn absent_choice(
         &self,
-        stage: &str,
-        title: &str,
+        stage: &plan::Stage,
         positions: &[TeamId],
         absent: Vec<(u32, crate::engine::knockout::absent::Arrival)>,
         book: &RankingBook,
@@ -372,8 +373,8 @@ impl Runner<'_> {
     ) -> Result<late::Drawn, RunError> {
         let (upper, lower) =
             crate::engine::knockout::draw::split_halves(positions).map_err(rule_err)?;
-        let Some(made) = source.choices_in_order(stage) else {
-            let title = title.to_string();
+        let Some(made) = source.choices_in_order(&stage.name) else {
+            let title = stage.title.clone();
             return Ok(Err(Awaited::ChoicesInOrder { title }.into()));
         };
         let arrivals = absent.into_iter().map(|(t, a)| (TeamId(t), a)).collect();
@@ -382,8 +383,9 @@ impl Runner<'_> {
             .map(|(a, b)| (TeamId(a), TeamId(b)))
             .collect();
         let rules = AbsentChoiceRules {
+            absence: stage.absent_captains,
+            leftover: self.plan.absent_leftovers,
             numbering: self.plan.table_numbers,
-            ..AbsentChoiceRules::default()
         };
         // Each round either ends or adds a choice; there are at most as many choices
         // as choosers.
@@ -400,9 +402,9 @@ impl Runner<'_> {
                         .filter(|t| !made.iter().any(|(_, c)| c == *t))
                         .map(|t| t.0)
                         .collect();
-                    let Some(chosen) = source.choice(stage, team.0, &candidates) else {
+                    let Some(chosen) = source.choice(&stage.name, team.0, &candidates) else {
                         return Ok(Err(Awaited::Choice {
-                            title: title.to_string(),
+                            title: stage.title.clone(),
                             chooser: team.0,
                             candidates,
                         }
@@ -415,7 +417,10 @@ impl Runner<'_> {
         }
         Err(RunError::new(
             Stop::Refused,
-            format!("{title}: the choice of opponents did not end after every captain chose"),
+            format!(
+                "{}: the choice of opponents did not end after every captain chose",
+                stage.title
+            ),
         ))
     }
 }
