@@ -368,6 +368,15 @@ fn show_key(k: Decimal, ty: &Type, units: &ir::Program) -> String {
     }
 }
 
+/// One end of an interval: the order key and whether it is included.
+type End = Option<(Decimal, bool)>;
+
+/// An uncovered stretch between two rows: `from` is how far the rows reach
+/// (and whether that point itself is covered), `to` where the next row begins.
+type Hole = (End, End);
+
+/// Reports a scale's rows that contain nothing, lie outside the domain or
+/// overlap an earlier row, then every hole the rows leave.
 fn coverage(
     c: &mut Checker,
     name: &ast::Name,
@@ -377,12 +386,27 @@ fn coverage(
     whole: bool,
     ty: &Type,
 ) {
+    check_rows(c, intervals, &domain);
     // Only the units are needed to write quantities; a copy keeps `c` free.
     let units = ir::Program {
         units: c.program.units.clone(),
         ..ir::Program::default()
     };
     let show_key = |k: Decimal| show_key(k, ty, &units);
+    for hole in find_holes(intervals, &domain, whole) {
+        let describe = describe_hole(hole, whole, &show_key);
+        c.diags.push(hole_diagnostic(
+            name,
+            param,
+            &describe,
+            domain.map(|(_, s)| s),
+        ));
+    }
+}
+
+/// Each row on its own: it must contain a value, meet the domain, and not
+/// overlap a row before it.
+fn check_rows(c: &mut Checker, intervals: &[(Interval, Span)], domain: &Option<(Interval, Span)>) {
     for (i, (a, span)) in intervals.iter().enumerate() {
         if a.is_empty() {
             c.diags.push(
@@ -391,7 +415,7 @@ fn coverage(
             );
             continue;
         }
-        if let Some((d, dspan)) = &domain
+        if let Some((d, dspan)) = domain
             && !d.intersects(a)
         {
             c.diags.push(
@@ -416,7 +440,11 @@ fn coverage(
             }
         }
     }
-    // Holes: sweep the rows in order of their lower ends.
+}
+
+/// The non-empty rows in order of their lower ends (an open-below row first;
+/// at equal ends the inclusive one first).
+fn sorted_rows(intervals: &[(Interval, Span)]) -> Vec<&Interval> {
     let mut rows: Vec<&Interval> = intervals
         .iter()
         .map(|(i, _)| i)
@@ -428,7 +456,14 @@ fn coverage(
         (_, None) => std::cmp::Ordering::Greater,
         (Some(x), Some(y)) => x.0.cmp(&y.0).then(y.1.cmp(&x.1)),
     });
-    let (start, end) = match &domain {
+    rows
+}
+
+/// Where coverage must start and end: the domain's ends if there is one,
+/// otherwise the lowest row's lower end and the highest upper end (so only
+/// holes between rows count).
+fn sweep_ends(rows: &[&Interval], domain: &Option<(Interval, Span)>) -> (End, End) {
+    match domain {
         Some((d, _)) => (d.lo, d.hi),
         None => (
             rows.first().and_then(|r| r.lo),
@@ -444,10 +479,21 @@ fn coverage(
                 })
                 .flatten(),
         ),
-    };
+    }
+}
+
+/// The holes: sweep the rows in order of their lower ends, remembering how far
+/// they reach, and note every gap before the next row and after the last.
+fn find_holes(
+    intervals: &[(Interval, Span)],
+    domain: &Option<(Interval, Span)>,
+    whole: bool,
+) -> Vec<Hole> {
+    let rows = sorted_rows(intervals);
+    let (start, end) = sweep_ends(&rows, domain);
     let mut holes = Vec::new();
     // `reach`: everything up to here is covered (None: nothing yet, from -inf).
-    let mut reach: Option<(Decimal, bool)> = start.map(|(v, inc)| (v, !inc));
+    let mut reach: End = start.map(|(v, inc)| (v, !inc));
     let mut unbounded_above = false;
     for r in &rows {
         let gap = match (reach, r.lo) {
@@ -487,66 +533,79 @@ fn coverage(
             holes.push((reach, None));
         }
     }
-    for (from, to) in holes {
-        let describe = match (from, to) {
-            (Some((a, a_covered)), Some((b, b_inc))) if whole => {
-                let first = if a_covered { succ(a) } else { a };
-                let last = if b_inc { pred(b) } else { b };
-                if first == last {
-                    format!("= {}", show_key(first))
-                } else {
-                    format!("from {} to {}", show_key(first), show_key(last))
-                }
+    holes
+}
+
+/// A hole in words, after "no row for n": `= 9`, `from 9 to 11`,
+/// `over 5 min and under 10 min`, `all inputs`.
+fn describe_hole((from, to): Hole, whole: bool, show_key: &dyn Fn(Decimal) -> String) -> String {
+    match (from, to) {
+        (Some((a, a_covered)), Some((b, b_inc))) if whole => {
+            let first = if a_covered { succ(a) } else { a };
+            let last = if b_inc { pred(b) } else { b };
+            if first == last {
+                format!("= {}", show_key(first))
+            } else {
+                format!("from {} to {}", show_key(first), show_key(last))
             }
-            (Some((a, a_covered)), Some((b, b_inc))) => format!(
-                "{} {} {} {}",
+        }
+        (Some((a, a_covered)), Some((b, b_inc))) => format!(
+            "{} {} {} {}",
+            if a_covered { "over" } else { "from" },
+            show_key(a),
+            if b_inc {
+                "and under"
+            } else {
+                "up to and including"
+            },
+            show_key(b),
+        ),
+        (Some((a, a_covered)), None) => {
+            format!(
+                "{} {}",
                 if a_covered { "over" } else { "from" },
-                show_key(a),
+                show_key(a)
+            )
+        }
+        (None, Some((b, b_inc))) => {
+            format!(
+                "{} {}",
                 if b_inc {
-                    "and under"
+                    "under"
                 } else {
                     "up to and including"
                 },
-                show_key(b),
-            ),
-            (Some((a, a_covered)), None) => {
-                format!(
-                    "{} {}",
-                    if a_covered { "over" } else { "from" },
-                    show_key(a)
-                )
-            }
-            (None, Some((b, b_inc))) => {
-                format!(
-                    "{} {}",
-                    if b_inc {
-                        "under"
-                    } else {
-                        "up to and including"
-                    },
-                    show_key(b)
-                )
-            }
-            (None, None) => "all inputs".into(),
-        };
-        let d = if let Some((_, dspan)) = &domain {
-            Diagnostic::error(
-                "E0302",
-                format!("scale `{}` has no row for {param} {describe}", name.text),
-                name.span,
+                show_key(b)
             )
-            .with_label("the domain is not covered")
-            .with_note(*dspan, "the declared domain")
-            .with_help("add a row for these inputs, or narrow the domain")
-        } else {
-            Diagnostic::warning(
-                "W0301",
-                format!("no rule of `{}` covers {param} {describe}", name.text),
-                name.span,
-            )
-            .with_label("a hole between the rows")
-            .with_help("if the document really has no rule here, keep it; otherwise add a row")
-        };
-        c.diags.push(d);
+        }
+        (None, None) => "all inputs".into(),
+    }
+}
+
+/// A hole is an error when a domain promises coverage, otherwise a warning:
+/// the document may really have no rule there.
+fn hole_diagnostic(
+    name: &ast::Name,
+    param: &str,
+    describe: &str,
+    domain: Option<Span>,
+) -> Diagnostic {
+    if let Some(dspan) = domain {
+        Diagnostic::error(
+            "E0302",
+            format!("scale `{}` has no row for {param} {describe}", name.text),
+            name.span,
+        )
+        .with_label("the domain is not covered")
+        .with_note(dspan, "the declared domain")
+        .with_help("add a row for these inputs, or narrow the domain")
+    } else {
+        Diagnostic::warning(
+            "W0301",
+            format!("no rule of `{}` covers {param} {describe}", name.text),
+            name.span,
+        )
+        .with_label("a hole between the rows")
+        .with_help("if the document really has no rule here, keep it; otherwise add a row")
     }
 }
