@@ -10,6 +10,9 @@ use crate::source::Span;
 use crate::syntax::ast;
 
 impl Checker {
+    /// `match x { … }`: the scrutinee must be an enum; every arm names one of
+    /// its variants once (or is `_`), no arm is unreachable, and the arms'
+    /// values join into one type.
     pub(super) fn match_expr(
         &mut self,
         scrutinee: &ast::Expr,
@@ -18,42 +21,15 @@ impl Checker {
         scope: &mut Scope,
     ) -> ir::Expr {
         let s = self.expr(scrutinee, scope);
-        let info = match &s.ty {
-            Type::Enum(e) => self.program.enums.get(*e as usize).cloned(),
-            Type::Error => None,
-            other => {
-                let t = self.program.type_name(other);
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0201",
-                        format!("`match` needs an enum value, found `{t}`"),
-                        scrutinee.span,
-                    )
-                    .with_help("use `if … then … else …` for other values"),
-                );
-                None
-            }
-        };
+        let info = self.scrutinee_enum(&s.ty, scrutinee.span);
         let mut out_arms = Vec::new();
         let mut covered = vec![false; info.as_ref().map_or(0, |i| i.variants.len())];
         let mut seen_wildcard = false;
         let mut ty: Option<Type> = None;
         for (pattern, value) in arms {
             let v = self.expr(value, scope);
-            ty = match &ty {
-                None => Some(v.ty.clone()),
-                Some(t) => match t.join(&v.ty) {
-                    Some(joined) => Some(joined),
-                    None => {
-                        self.mismatch(t, &v.ty, value.span);
-                        Some(t.clone())
-                    }
-                },
-            };
-            let pat_span = pattern
-                .as_ref()
-                .and_then(|p| Some(p.first()?.span.to(p.last()?.span)))
-                .unwrap_or(value.span);
+            ty = Some(self.join_arm_type(ty, &v.ty, value.span));
+            let pat_span = pattern_span(pattern.as_deref()).unwrap_or(value.span);
             if seen_wildcard {
                 self.diags.push(
                     Diagnostic::error("E0303", "this arm can never be reached", pat_span)
@@ -63,89 +39,137 @@ impl Checker {
             }
             let variant = match (pattern, &info) {
                 (None, _) => {
-                    if !covered.is_empty() && covered.iter().all(|c| *c) {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "E0303",
-                                "this `_` arm can never be reached",
-                                value.span,
-                            )
-                            .with_label("every variant already has an arm"),
-                        );
-                    }
+                    self.wildcard_arm(&covered, value.span);
                     seen_wildcard = true;
                     None
                 }
-                (Some(p), Some(info)) => {
-                    let last = p.last();
-                    let qualifier_ok = match p.as_slice() {
-                        [_] => true,
-                        [q, _] => q.text == info.name,
-                        _ => false,
-                    };
-                    match last {
-                        Some(l) if qualifier_ok => {
-                            match info.variants.iter().position(|v| *v == l.text) {
-                                Some(pos) => {
-                                    if covered.get(pos).copied().unwrap_or(false) {
-                                        self.diags.push(
-                                            Diagnostic::error(
-                                                "E0303",
-                                                format!("`{}` already has an arm", l.text),
-                                                pat_span,
-                                            )
-                                            .with_label("this arm can never be reached"),
-                                        );
-                                    }
-                                    if let Some(c) = covered.get_mut(pos) {
-                                        *c = true;
-                                    }
-                                    Some(super::idx(pos))
-                                }
-                                None => {
-                                    self.unknown_variant(info, &l.text, l.span);
-                                    None
-                                }
-                            }
-                        }
-                        _ => {
-                            self.diags.push(Diagnostic::error(
-                                "E0104",
-                                format!("this pattern is not a variant of `{}`", info.name),
-                                pat_span,
-                            ));
-                            None
-                        }
-                    }
-                }
+                (Some(p), Some(info)) => self.variant_arm(p, info, &mut covered, pat_span),
                 (Some(_), None) => None,
             };
             out_arms.push((variant, v));
         }
-        if let Some(info) = &info {
-            let missing: Vec<&str> = info
-                .variants
-                .iter()
-                .zip(&covered)
-                .filter(|(_, c)| !**c)
-                .map(|(v, _)| v.as_str())
-                .collect();
-            if !seen_wildcard && !missing.is_empty() {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0304",
-                        format!("`match` has no arm for {}", list(&missing)),
-                        span,
-                    )
-                    .with_help("add the missing arms, or a `_ => value` arm"),
-                );
-            }
+        if let Some(info) = &info
+            && !seen_wildcard
+        {
+            self.missing_arms(info, &covered, span);
         }
         mk(
             ExprKind::Match(Box::new(s), out_arms),
             ty.unwrap_or(Type::Error),
             span,
         )
+    }
+
+    /// The enum a `match` is over; `None` (reported unless already an error)
+    /// when the scrutinee is not an enum.
+    fn scrutinee_enum(&mut self, ty: &Type, span: Span) -> Option<ir::EnumInfo> {
+        match ty {
+            Type::Enum(e) => self.program.enums.get(*e as usize).cloned(),
+            Type::Error => None,
+            other => {
+                let t = self.program.type_name(other);
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0201",
+                        format!("`match` needs an enum value, found `{t}`"),
+                        span,
+                    )
+                    .with_help("use `if … then … else …` for other values"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The type of the arms so far joined with one more arm's; on a mismatch
+    /// the arms so far keep their type.
+    fn join_arm_type(&mut self, so_far: Option<Type>, arm: &Type, span: Span) -> Type {
+        match so_far {
+            None => arm.clone(),
+            Some(t) => match t.join(arm) {
+                Some(joined) => joined,
+                None => {
+                    self.mismatch(&t, arm, span);
+                    t
+                }
+            },
+        }
+    }
+
+    /// A `_` arm after every variant already has one can never be reached.
+    fn wildcard_arm(&mut self, covered: &[bool], span: Span) {
+        if !covered.is_empty() && covered.iter().all(|c| *c) {
+            self.diags.push(
+                Diagnostic::error("E0303", "this `_` arm can never be reached", span)
+                    .with_label("every variant already has an arm"),
+            );
+        }
+    }
+
+    /// The variant an arm's pattern (`V` or `Enum.V`) names, marked covered;
+    /// `None` (reported) for a pattern that names no variant of `info`.
+    fn variant_arm(
+        &mut self,
+        p: &[ast::Name],
+        info: &ir::EnumInfo,
+        covered: &mut [bool],
+        pat_span: Span,
+    ) -> Option<u32> {
+        let qualifier_ok = match p {
+            [_] => true,
+            [q, _] => q.text == info.name,
+            _ => false,
+        };
+        let l = match p.last() {
+            Some(l) if qualifier_ok => l,
+            _ => {
+                self.diags.push(Diagnostic::error(
+                    "E0104",
+                    format!("this pattern is not a variant of `{}`", info.name),
+                    pat_span,
+                ));
+                return None;
+            }
+        };
+        let Some(pos) = info.variants.iter().position(|v| *v == l.text) else {
+            self.unknown_variant(info, &l.text, l.span);
+            return None;
+        };
+        if covered.get(pos).copied().unwrap_or(false) {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0303",
+                    format!("`{}` already has an arm", l.text),
+                    pat_span,
+                )
+                .with_label("this arm can never be reached"),
+            );
+        }
+        if let Some(c) = covered.get_mut(pos) {
+            *c = true;
+        }
+        Some(super::idx(pos))
+    }
+
+    /// Without a `_` arm, every variant needs an arm of its own.
+    fn missing_arms(&mut self, info: &ir::EnumInfo, covered: &[bool], span: Span) {
+        let missing: Vec<&str> = info
+            .variants
+            .iter()
+            .zip(covered)
+            .filter(|(_, c)| !**c)
+            .map(|(v, _)| v.as_str())
+            .collect();
+        if !missing.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0304",
+                    format!("`match` has no arm for {}", list(&missing)),
+                    span,
+                )
+                .with_help("add the missing arms, or a `_ => value` arm"),
+            );
+        }
     }
 
     pub(super) fn record(
@@ -218,4 +242,10 @@ impl Checker {
             .collect();
         mk(ExprKind::Record(r, values), Type::Record(r), span)
     }
+}
+
+/// From a pattern's first name to its last; `None` for `_`.
+fn pattern_span(pattern: Option<&[ast::Name]>) -> Option<Span> {
+    let p = pattern?;
+    Some(p.first()?.span.to(p.last()?.span))
 }

@@ -85,6 +85,8 @@ impl Checker {
         });
     }
 
+    /// A table keyed by one enum: every variant gets a row, from its own row
+    /// or from the `_` row.
     fn lower_table(
         &mut self,
         t: &ast::TableDecl,
@@ -93,25 +95,8 @@ impl Checker {
         scope: &mut Scope,
     ) -> RuleBody {
         let empty = RuleBody::Table { rows: Vec::new() };
-        let enum_index = match params {
-            [(_, Type::Enum(e))] => *e,
-            [(_, Type::Error)] => return empty,
-            _ => {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0201",
-                        format!(
-                            "table `{}` must have one parameter of an enum type",
-                            t.name.text
-                        ),
-                        t.name.span,
-                    )
-                    .with_help(
-                        "a table is keyed by an enum; use a `scale` for ranges or a `fn` otherwise",
-                    ),
-                );
-                return empty;
-            }
+        let Some(enum_index) = self.table_key(t, params) else {
+            return empty;
         };
         let Some(info) = self.program.enums.get(enum_index as usize).cloned() else {
             return empty;
@@ -132,37 +117,88 @@ impl Checker {
                     }
                     wildcard = Some((v, value.span));
                 }
-                Some(k) => match info.variants.iter().position(|x| *x == k.text) {
-                    Some(pos) => {
-                        if let Some(first) = first_at.get(pos).copied().flatten() {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "E0102",
-                                    format!("`{}` has two rows", k.text),
-                                    k.span,
-                                )
-                                .with_note(first, "first row here")
-                                .with_help("keep one row per key"),
-                            );
-                        } else if let (Some(slot), Some(at)) =
-                            (rows.get_mut(pos), first_at.get_mut(pos))
-                        {
-                            *slot = Some(v);
-                            *at = Some(k.span);
-                        }
-                    }
-                    None => self.unknown_variant(&info, &k.text, k.span),
-                },
+                Some(k) => self.keyed_row(&info, k, v, &mut rows, &mut first_at),
             }
         }
+        self.table_coverage(t, &info, &rows, wildcard.as_ref().map(|(_, s)| *s));
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                r.or_else(|| wildcard.as_ref().map(|(w, _)| w.clone()))
+                    .unwrap_or_else(|| poison(t.name.span))
+            })
+            .collect();
+        RuleBody::Table { rows }
+    }
+
+    /// The enum a table is keyed by; `None` when its one parameter already
+    /// failed, or (reported) when it does not have exactly one enum parameter.
+    fn table_key(&mut self, t: &ast::TableDecl, params: &[(String, Type)]) -> Option<u32> {
+        match params {
+            [(_, Type::Enum(e))] => Some(*e),
+            [(_, Type::Error)] => None,
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0201",
+                        format!(
+                            "table `{}` must have one parameter of an enum type",
+                            t.name.text
+                        ),
+                        t.name.span,
+                    )
+                    .with_help(
+                        "a table is keyed by an enum; use a `scale` for ranges or a `fn` otherwise",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Files row `v` under variant `k`; the first row of a key stands, a
+    /// second one is reported, and so is a key that is no variant.
+    fn keyed_row(
+        &mut self,
+        info: &ir::EnumInfo,
+        k: &ast::Name,
+        v: ir::Expr,
+        rows: &mut [Option<ir::Expr>],
+        first_at: &mut [Option<Span>],
+    ) {
+        let Some(pos) = info.variants.iter().position(|x| *x == k.text) else {
+            self.unknown_variant(info, &k.text, k.span);
+            return;
+        };
+        if let Some(first) = first_at.get(pos).copied().flatten() {
+            self.diags.push(
+                Diagnostic::error("E0102", format!("`{}` has two rows", k.text), k.span)
+                    .with_note(first, "first row here")
+                    .with_help("keep one row per key"),
+            );
+        } else if let (Some(slot), Some(at)) = (rows.get_mut(pos), first_at.get_mut(pos)) {
+            *slot = Some(v);
+            *at = Some(k.span);
+        }
+    }
+
+    /// Without a `_` row every variant needs its own; with one, some variant
+    /// must be left for it.
+    fn table_coverage(
+        &mut self,
+        t: &ast::TableDecl,
+        info: &ir::EnumInfo,
+        rows: &[Option<ir::Expr>],
+        wildcard: Option<Span>,
+    ) {
         let missing: Vec<&str> = info
             .variants
             .iter()
-            .zip(&rows)
+            .zip(rows)
             .filter(|(_, r)| r.is_none())
             .map(|(v, _)| v.as_str())
             .collect();
-        match (&wildcard, missing.is_empty()) {
+        match (wildcard, missing.is_empty()) {
             (None, false) => self.diags.push(
                 Diagnostic::error(
                     "E0304",
@@ -172,21 +208,13 @@ impl Checker {
                 .with_label(format!("every `{}` needs a row", info.name))
                 .with_help("add the missing rows, or a `_ => value` row for the rest"),
             ),
-            (Some((_, span)), true) => self.diags.push(
-                Diagnostic::error("E0303", "this `_` row can never be used", *span)
+            (Some(span), true) => self.diags.push(
+                Diagnostic::error("E0303", "this `_` row can never be used", span)
                     .with_label("every key already has its own row")
                     .with_help("remove it"),
             ),
             _ => {}
         }
-        let rows = rows
-            .into_iter()
-            .map(|r| {
-                r.or_else(|| wildcard.as_ref().map(|(w, _)| w.clone()))
-                    .unwrap_or_else(|| poison(t.name.span))
-            })
-            .collect();
-        RuleBody::Table { rows }
     }
 
     pub(super) fn unknown_variant(&mut self, info: &ir::EnumInfo, name: &str, span: Span) {

@@ -6,6 +6,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{self, ExprKind, Penalty, Type, Unit, Value};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp};
+use rust_decimal::Decimal;
 
 /// Local names in scope: parameters and `let`s, innermost last.
 #[derive(Debug, Default)]
@@ -98,99 +99,27 @@ impl Checker {
         })
     }
 
+    /// Types one expression: dispatches on its kind, one helper per form.
     fn expr_inner(&mut self, e: &ast::Expr, hint: Option<&Type>, scope: &mut Scope) -> ir::Expr {
         let span = e.span;
         use ast::ExprKind as K;
         match &e.kind {
-            K::Number(n) => mk(
-                ExprKind::Lit(Value::Num(*n, Unit::none())),
-                Type::number(),
-                span,
-            ),
-            K::Quantity(n, u) => {
-                let Some(unit) = self.resolve_unit(u) else {
-                    return poison(span);
-                };
-                if self.unit_is_whole(&unit) && !n.fract().is_zero() {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0205",
-                            format!(
-                                "`{unit}` counts whole things; `{}` is not whole",
-                                n.normalize()
-                            ),
-                            span,
-                        )
-                        .with_help("write a whole number"),
-                    );
-                }
-                mk(
-                    ExprKind::Lit(Value::Num(*n, unit.clone())),
-                    Type::Num(unit),
-                    span,
-                )
-            }
-            K::Duration(s) => mk(ExprKind::Lit(Value::Duration(*s)), Type::Duration, span),
-            K::Text(t) => mk(ExprKind::Lit(Value::Text(t.clone())), Type::Text, span),
-            K::Bool(b) => mk(ExprKind::Lit(Value::Bool(*b)), Type::Bool, span),
-            K::Date(d) => mk(ExprKind::Lit(Value::Date(date(d))), Type::Date, span),
-            K::Time(m) => mk(ExprKind::Lit(Value::Time(*m)), Type::Time, span),
-            K::DateTime(d, m) => mk(
-                ExprKind::Lit(Value::DateTime(date(d), *m)),
-                Type::DateTime,
-                span,
-            ),
+            K::Number(n) => lit(Value::Num(*n, Unit::none()), Type::number(), span),
+            K::Quantity(n, u) => self.quantity_literal(*n, u, span),
+            K::Duration(s) => lit(Value::Duration(*s), Type::Duration, span),
+            K::Text(t) => lit(Value::Text(t.clone()), Type::Text, span),
+            K::Bool(b) => lit(Value::Bool(*b), Type::Bool, span),
+            K::Date(d) => lit(Value::Date(date(d)), Type::Date, span),
+            K::Time(m) => lit(Value::Time(*m), Type::Time, span),
+            K::DateTime(d, m) => lit(Value::DateTime(date(d), *m), Type::DateTime, span),
             K::Path(segments) => self.path(segments, span, scope, false),
             K::Call { callee, args } => self.call(callee, args, span, scope),
-            K::Member(base, field) => {
-                let b = self.expr(base, scope);
-                self.field(b, field, span)
-            }
-            K::Neg(x) => {
-                let x = self.expr(x, scope);
-                if !matches!(x.ty, Type::Num(_) | Type::Duration | Type::Error) {
-                    self.diags.push(Diagnostic::error(
-                        "E0201",
-                        format!("`{}` cannot be negated", self.program.type_name(&x.ty)),
-                        span,
-                    ));
-                }
-                let ty = x.ty.clone();
-                mk(ExprKind::Neg(Box::new(x)), ty, span)
-            }
-            K::Not(x) => {
-                let x = self.expect(x, &Type::Bool, scope);
-                mk(ExprKind::Not(Box::new(x)), Type::Bool, span)
-            }
-            K::Binary(op, a, b) => {
-                let (a, b) = self.pair_hinted(a, b, None, scope);
-                let ty = self.binary_type(*op, &a, &b, span);
-                mk(ExprKind::Binary(*op, Box::new(a), Box::new(b)), ty, span)
-            }
-            K::If(c, t, f) => {
-                let c = self.expect(c, &Type::Bool, scope);
-                let (t, f) = self.pair_hinted(t, f, hint, scope);
-                let ty = match t.ty.join(&f.ty) {
-                    Some(ty) => ty,
-                    None => {
-                        self.mismatch(&t.ty, &f.ty, f.span);
-                        t.ty.clone()
-                    }
-                };
-                mk(
-                    ExprKind::If(Box::new(c), Box::new(t), Box::new(f)),
-                    ty,
-                    span,
-                )
-            }
-            K::Let(name, value, body) => {
-                let v = self.expr(value, scope);
-                let slot = scope.push(&name.text, v.ty.clone());
-                let b = self.expr_hinted(body, hint, scope);
-                scope.pop();
-                let ty = b.ty.clone();
-                mk(ExprKind::Let(slot, Box::new(v), Box::new(b)), ty, span)
-            }
+            K::Member(base, field) => self.member(base, field, span, scope),
+            K::Neg(x) => self.neg(x, span, scope),
+            K::Not(x) => self.not(x, span, scope),
+            K::Binary(op, a, b) => self.binary(*op, a, b, span, scope),
+            K::If(c, t, f) => self.if_expr(c, t, f, hint, span, scope),
+            K::Let(name, value, body) => self.let_expr(name, value, body, hint, span, scope),
             K::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, span, scope),
             K::Record(name, fields) => self.record(name, fields, span, scope),
             K::List(items, annotation) => {
@@ -198,58 +127,168 @@ impl Checker {
             }
             K::Index(list, position) => self.index(list, position, span, scope),
             K::Lambda(..) => self.misplaced_lambda(span),
-            K::Penalty(p) => match p {
-                ast::PenaltyExpr::Warning => lit_penalty(Penalty::Warning, span),
-                ast::PenaltyExpr::Forfeit => lit_penalty(Penalty::Forfeit, span),
-                ast::PenaltyExpr::Refer(to) => lit_penalty(Penalty::Refer { to: to.clone() }, span),
-                ast::PenaltyExpr::Deduct(amount) => {
-                    let a = self.expr(amount, scope);
-                    match &a.ty {
-                        Type::Num(u) if !u.is_none() => {}
-                        Type::Error => {}
-                        other => {
-                            let found = self.program.type_name(other);
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "E0201",
-                                    format!(
-                                        "a deduction needs a quantity with a unit, found `{found}`"
-                                    ),
-                                    amount.span,
-                                )
-                                .with_help("write the unit: `deduct 2 VP`"),
-                            );
-                        }
-                    }
-                    // A deduction of nothing, or of less than nothing, is a bonus in disguise.
-                    let literal = match &a.kind {
-                        ExprKind::Lit(Value::Num(n, _)) => Some(*n),
-                        ExprKind::Neg(x) => match &x.kind {
-                            ExprKind::Lit(Value::Num(n, _)) => Some(-*n),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    if let Some(n) = literal
-                        && n <= rust_decimal::Decimal::ZERO
-                    {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "E0206",
-                                format!("a deduction must be more than zero, not {}", n.normalize()),
-                                amount.span,
-                            )
-                            .with_help("write the amount taken away, e.g. `deduct 2 VP`; use `warning` for no deduction"),
-                        );
-                    }
-                    let unit = match &a.ty {
-                        Type::Num(u) => Some(u.clone()),
-                        _ => None,
-                    };
-                    mk(ExprKind::Deduct(Box::new(a)), Type::Penalty(unit), span)
-                }
-            },
+            K::Penalty(p) => self.penalty(p, span, scope),
         }
+    }
+
+    /// `5 VP`: the unit must be declared, and a unit that counts whole things
+    /// takes only whole numbers.
+    fn quantity_literal(&mut self, n: Decimal, u: &ast::UnitExpr, span: Span) -> ir::Expr {
+        let Some(unit) = self.resolve_unit(u) else {
+            return poison(span);
+        };
+        if self.unit_is_whole(&unit) && !n.fract().is_zero() {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0205",
+                    format!(
+                        "`{unit}` counts whole things; `{}` is not whole",
+                        n.normalize()
+                    ),
+                    span,
+                )
+                .with_help("write a whole number"),
+            );
+        }
+        lit(Value::Num(n, unit.clone()), Type::Num(unit), span)
+    }
+
+    /// `base.field`
+    fn member(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Name,
+        span: Span,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        let b = self.expr(base, scope);
+        self.field(b, field, span)
+    }
+
+    /// `-x`: only numbers and durations have a negative.
+    fn neg(&mut self, x: &ast::Expr, span: Span, scope: &mut Scope) -> ir::Expr {
+        let x = self.expr(x, scope);
+        if !matches!(x.ty, Type::Num(_) | Type::Duration | Type::Error) {
+            self.diags.push(Diagnostic::error(
+                "E0201",
+                format!("`{}` cannot be negated", self.program.type_name(&x.ty)),
+                span,
+            ));
+        }
+        let ty = x.ty.clone();
+        mk(ExprKind::Neg(Box::new(x)), ty, span)
+    }
+
+    /// `not x`
+    fn not(&mut self, x: &ast::Expr, span: Span, scope: &mut Scope) -> ir::Expr {
+        let x = self.expect(x, &Type::Bool, scope);
+        mk(ExprKind::Not(Box::new(x)), Type::Bool, span)
+    }
+
+    /// `a op b`: the operands are typed as a pair, then the operator decides.
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        let (a, b) = self.pair_hinted(a, b, None, scope);
+        let ty = self.binary_type(op, &a, &b, span);
+        mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, span)
+    }
+
+    /// `if c then t else f`: both branches must join into one type.
+    fn if_expr(
+        &mut self,
+        c: &ast::Expr,
+        t: &ast::Expr,
+        f: &ast::Expr,
+        hint: Option<&Type>,
+        span: Span,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        let c = self.expect(c, &Type::Bool, scope);
+        let (t, f) = self.pair_hinted(t, f, hint, scope);
+        let ty = match t.ty.join(&f.ty) {
+            Some(ty) => ty,
+            None => {
+                self.mismatch(&t.ty, &f.ty, f.span);
+                t.ty.clone()
+            }
+        };
+        mk(
+            ExprKind::If(Box::new(c), Box::new(t), Box::new(f)),
+            ty,
+            span,
+        )
+    }
+
+    /// `let name = value in body`: the name holds a slot while the body is typed.
+    fn let_expr(
+        &mut self,
+        name: &ast::Name,
+        value: &ast::Expr,
+        body: &ast::Expr,
+        hint: Option<&Type>,
+        span: Span,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        let v = self.expr(value, scope);
+        let slot = scope.push(&name.text, v.ty.clone());
+        let b = self.expr_hinted(body, hint, scope);
+        scope.pop();
+        let ty = b.ty.clone();
+        mk(ExprKind::Let(slot, Box::new(v), Box::new(b)), ty, span)
+    }
+
+    /// A penalty: warning, forfeit and referral are literals; a deduction is typed.
+    fn penalty(&mut self, p: &ast::PenaltyExpr, span: Span, scope: &mut Scope) -> ir::Expr {
+        match p {
+            ast::PenaltyExpr::Warning => lit_penalty(Penalty::Warning, span),
+            ast::PenaltyExpr::Forfeit => lit_penalty(Penalty::Forfeit, span),
+            ast::PenaltyExpr::Refer(to) => lit_penalty(Penalty::Refer { to: to.clone() }, span),
+            ast::PenaltyExpr::Deduct(amount) => self.deduct(amount, span, scope),
+        }
+    }
+
+    /// `deduct amount`: a quantity with a unit, and not a literal of zero or less.
+    fn deduct(&mut self, amount: &ast::Expr, span: Span, scope: &mut Scope) -> ir::Expr {
+        let a = self.expr(amount, scope);
+        match &a.ty {
+            Type::Num(u) if !u.is_none() => {}
+            Type::Error => {}
+            other => {
+                let found = self.program.type_name(other);
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0201",
+                        format!("a deduction needs a quantity with a unit, found `{found}`"),
+                        amount.span,
+                    )
+                    .with_help("write the unit: `deduct 2 VP`"),
+                );
+            }
+        }
+        // A deduction of nothing, or of less than nothing, is a bonus in disguise.
+        if let Some(n) = literal_number(&a)
+            && n <= Decimal::ZERO
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0206",
+                    format!("a deduction must be more than zero, not {}", n.normalize()),
+                    amount.span,
+                )
+                .with_help("write the amount taken away, e.g. `deduct 2 VP`; use `warning` for no deduction"),
+            );
+        }
+        let unit = match &a.ty {
+            Type::Num(u) => Some(u.clone()),
+            _ => None,
+        };
+        mk(ExprKind::Deduct(Box::new(a)), Type::Penalty(unit), span)
     }
 
     fn unit_is_whole(&self, unit: &Unit) -> bool {
@@ -462,6 +501,24 @@ impl Checker {
                 }
             }
         }
+    }
+}
+
+/// A literal: its value is its own IR.
+fn lit(value: Value, ty: Type, span: Span) -> ir::Expr {
+    mk(ExprKind::Lit(value), ty, span)
+}
+
+/// The number a literal (or a negated literal) stands for; `None` for anything
+/// computed.
+fn literal_number(e: &ir::Expr) -> Option<Decimal> {
+    match &e.kind {
+        ExprKind::Lit(Value::Num(n, _)) => Some(*n),
+        ExprKind::Neg(x) => match &x.kind {
+            ExprKind::Lit(Value::Num(n, _)) => Some(-*n),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -112,24 +112,59 @@ pub struct SwissInput<'a, T> {
 
 /// Pair one round (see the module documentation for the method).
 pub fn pair_round<T: Clone + Ord>(input: &SwissInput<'_, T>) -> Result<Round<T>, PairingError<T>> {
+    check_ranking(input.ranking)?;
+    // Vertices are the playing teams in rank order; the bye vertex, if any, comes last.
+    let teams = playing_teams(input);
+    let n = teams.len();
+    let bye = (n % 2 == 1).then_some(n);
+    let mut m = possible_pairs(input, &teams, bye)?;
+    let team_at = |v: usize| teams.get(v).map(|t| (*t).clone());
+
+    m.make_perfect()
+        .map_err(|v| PairingError::NoPairing { stuck: team_at(v) })?;
+
+    if input.later_rounds > 0 {
+        let vertices = n + usize::from(bye.is_some());
+        // Dirac: with minimum degree >= half the vertices in every later round, any choice
+        // now keeps later rounds pairable, and the plain method below is already exact.
+        if m.min_degree().saturating_sub(input.later_rounds) * 2 < vertices {
+            let rows = m.small_rows().ok_or(PairingError::LookaheadTooExpensive)?;
+            return pair_with_lookahead(SmallGraph::new(rows), n, bye, input.later_rounds, team_at);
+        }
+    }
+    pair_in_rank_order(&mut m, n, bye, team_at)
+}
+
+/// A team may stand in the ranking once.
+fn check_ranking<T: Clone + Ord>(ranking: &[T]) -> Result<(), PairingError<T>> {
     let mut rank_of: BTreeMap<&T, usize> = BTreeMap::new();
-    for (i, t) in input.ranking.iter().enumerate() {
+    for (i, t) in ranking.iter().enumerate() {
         if rank_of.insert(t, i).is_some() {
             return Err(PairingError::DuplicateTeam(t.clone()));
         }
     }
-    // Vertices are the playing teams in rank order; the bye vertex, if any, comes last.
+    Ok(())
+}
+
+/// The ranking without the teams that do not play this round.
+fn playing_teams<'a, T: Ord>(input: &SwissInput<'a, T>) -> Vec<&'a T> {
     let resting: std::collections::BTreeSet<&T> = input.not_playing.iter().collect();
-    let teams: Vec<&T> = input
+    input
         .ranking
         .iter()
         .filter(|t| !resting.contains(t))
-        .collect();
-    let vertex_of: BTreeMap<&T, usize> = teams.iter().enumerate().map(|(i, t)| (*t, i)).collect();
-    let n = teams.len();
-    let bye = (n % 2 == 1).then_some(n);
-    let mut m = DenseMatcher::new(n + usize::from(bye.is_some()));
+        .collect()
+}
 
+/// The graph of pairs still allowed: every two playing teams that have not
+/// met, and the bye vertex with every team that has not had a bye.
+fn possible_pairs<T: Clone + Ord>(
+    input: &SwissInput<'_, T>,
+    teams: &[&T],
+    bye: Option<usize>,
+) -> Result<DenseMatcher, PairingError<T>> {
+    let vertex_of: BTreeMap<&T, usize> = teams.iter().enumerate().map(|(i, t)| (*t, i)).collect();
+    let mut m = DenseMatcher::new(teams.len() + usize::from(bye.is_some()));
     for (a, b) in input.played {
         if a == b {
             return Err(PairingError::SelfPairing(a.clone()));
@@ -150,21 +185,18 @@ pub fn pair_round<T: Clone + Ord>(input: &SwissInput<'_, T>) -> Result<Round<T>,
             }
         }
     }
-    let team_at = |v: usize| teams.get(v).map(|t| (*t).clone());
+    Ok(m)
+}
 
-    m.make_perfect()
-        .map_err(|v| PairingError::NoPairing { stuck: team_at(v) })?;
-
-    if input.later_rounds > 0 {
-        let vertices = n + usize::from(bye.is_some());
-        // Dirac: with minimum degree >= half the vertices in every later round, any choice
-        // now keeps later rounds pairable, and the plain method below is already exact.
-        if m.min_degree().saturating_sub(input.later_rounds) * 2 < vertices {
-            let rows = m.small_rows().ok_or(PairingError::LookaheadTooExpensive)?;
-            return pair_with_lookahead(SmallGraph::new(rows), n, bye, input.later_rounds, team_at);
-        }
-    }
-
+/// The plain per-round method on a graph known to have a perfect matching:
+/// the bye from the bottom, then each highest unpaired team takes the
+/// best-ranked opponent that still leaves a perfect matching.
+fn pair_in_rank_order<T>(
+    m: &mut DenseMatcher,
+    n: usize,
+    bye: Option<usize>,
+    team_at: impl Fn(usize) -> Option<T>,
+) -> Result<Round<T>, PairingError<T>> {
     let mut round = Round {
         pairs: Vec::with_capacity(n / 2),
         bye: None,

@@ -10,7 +10,9 @@ pub mod examples;
 mod list;
 pub mod trace;
 
-use crate::ir::{Builtin, Expr, ExprKind, Penalty, Program, RuleBody, Unit, Value};
+use crate::ir::{
+    BinOp, Builtin, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type, Unit, Value,
+};
 use crate::source::Span;
 use rust_decimal::prelude::*;
 use trace::TraceNode;
@@ -83,6 +85,7 @@ impl<'p> Evaluator<'p> {
         stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, frame))
     }
 
+    /// Evaluates one expression: dispatches on its kind, one helper per form.
     fn eval_inner(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
         let span = e.span;
         match &e.kind {
@@ -92,99 +95,151 @@ impl<'p> Evaluator<'p> {
                 .cloned()
                 .ok_or_else(|| Self::fail("internal error: a local has no value", span)),
             ExprKind::Call(i, args) => {
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a, frame)?);
-                }
+                let values = self.eval_all(args, frame)?;
                 self.call(*i, values, span)
             }
-            ExprKind::RuleRef(i) => Ok(Value::Rule(
-                self.program
-                    .rules
-                    .get(*i as usize)
-                    .map_or("?".into(), |r| r.name.clone()),
-            )),
-            ExprKind::Builtin(b, args) => {
-                let mut values = Vec::with_capacity(args.len());
-                for a in args {
-                    values.push(self.eval(a, frame)?);
-                }
-                match values.as_slice() {
-                    [Value::List(xs)] if matches!(b, Builtin::Min | Builtin::Max) => {
-                        list::extreme(*b, xs, span)
-                    }
-                    _ if b.is_list_builtin() => list::builtin(*b, values, &e.ty, span),
-                    _ => builtin(*b, &values).map_err(|m| Self::fail(m, span)),
-                }
-            }
+            ExprKind::RuleRef(i) => Ok(self.rule_ref(*i)),
+            ExprKind::Builtin(b, args) => self.eval_builtin(*b, args, &e.ty, span, frame),
             ExprKind::List(_) | ExprKind::Index(..) | ExprKind::Loop { .. } => {
                 self.eval_list(e, frame)
             }
-            ExprKind::Neg(x) => {
-                let v = self.eval(x, frame)?;
-                arith::negate(&v).map_err(|m| Self::fail(m, span))
+            ExprKind::Neg(x) => self.eval_neg(x, span, frame),
+            ExprKind::Not(x) => self.eval_not(x, span, frame),
+            ExprKind::Binary(op, a, b) => self.eval_binary(*op, a, b, span, frame),
+            ExprKind::If(c, t, f) => self.eval_if(c, t, f, frame),
+            ExprKind::Let(slot, value, body) => self.eval_let(*slot, value, body, frame),
+            ExprKind::Match(s, arms) => self.eval_match(s, arms, span, frame),
+            ExprKind::Record(r, fields) => Ok(Value::Record(*r, self.eval_all(fields, frame)?)),
+            ExprKind::Field(x, i) => self.eval_field(x, *i, span, frame),
+            ExprKind::Deduct(x) => self.eval_deduct(x, span, frame),
+        }
+    }
+
+    /// Evaluates expressions left to right, stopping at the first failure.
+    fn eval_all(&mut self, es: &[Expr], frame: &mut Vec<Value>) -> Result<Vec<Value>, EvalError> {
+        let mut values = Vec::with_capacity(es.len());
+        for e in es {
+            values.push(self.eval(e, frame)?);
+        }
+        Ok(values)
+    }
+
+    /// A rule named as a value (`?` for an index no rule has).
+    fn rule_ref(&self, i: u32) -> Value {
+        Value::Rule(
+            self.program
+                .rules
+                .get(i as usize)
+                .map_or("?".into(), |r| r.name.clone()),
+        )
+    }
+
+    /// A builtin call: `min`/`max` of one list and the list builtins go to
+    /// [`list`]; the rest take scalars.
+    fn eval_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R {
+        let values = self.eval_all(args, frame)?;
+        match values.as_slice() {
+            [Value::List(xs)] if matches!(b, Builtin::Min | Builtin::Max) => {
+                list::extreme(b, xs, span)
             }
-            ExprKind::Not(x) => match self.eval(x, frame)? {
-                Value::Bool(b) => Ok(Value::Bool(!b)),
-                _ => Err(Self::fail("`not` needs true or false", span)),
-            },
-            ExprKind::Binary(op, a, b) => {
-                let x = self.eval(a, frame)?;
-                // `and` / `or` decide on the left side when they can.
-                match (op, &x) {
-                    (crate::ir::BinOp::And, Value::Bool(false)) => return Ok(x),
-                    (crate::ir::BinOp::Or, Value::Bool(true)) => return Ok(x),
-                    _ => {}
-                }
-                let y = self.eval(b, frame)?;
-                arith::binary(*op, &x, &y).map_err(|m| Self::fail(m, span))
+            _ if b.is_list_builtin() => list::builtin(b, values, ty, span),
+            _ => builtin(b, &values).map_err(|m| Self::fail(m, span)),
+        }
+    }
+
+    fn eval_neg(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
+        let v = self.eval(x, frame)?;
+        arith::negate(&v).map_err(|m| Self::fail(m, span))
+    }
+
+    fn eval_not(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
+        match self.eval(x, frame)? {
+            Value::Bool(b) => Ok(Value::Bool(!b)),
+            _ => Err(Self::fail("`not` needs true or false", span)),
+        }
+    }
+
+    fn eval_binary(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R {
+        let x = self.eval(a, frame)?;
+        // `and` / `or` decide on the left side when they can.
+        match (op, &x) {
+            (BinOp::And, Value::Bool(false)) => return Ok(x),
+            (BinOp::Or, Value::Bool(true)) => return Ok(x),
+            _ => {}
+        }
+        let y = self.eval(b, frame)?;
+        arith::binary(op, &x, &y).map_err(|m| Self::fail(m, span))
+    }
+
+    fn eval_if(&mut self, c: &Expr, t: &Expr, f: &Expr, frame: &mut Vec<Value>) -> R {
+        match self.eval(c, frame)? {
+            Value::Bool(true) => self.eval(t, frame),
+            Value::Bool(false) => self.eval(f, frame),
+            _ => Err(Self::fail("the condition is not true or false", c.span)),
+        }
+    }
+
+    fn eval_let(&mut self, slot: u32, value: &Expr, body: &Expr, frame: &mut Vec<Value>) -> R {
+        let v = self.eval(value, frame)?;
+        set_local(frame, slot, v);
+        self.eval(body, frame)
+    }
+
+    /// The first arm whose variant is the scrutinee's (or `_`) gives the value.
+    fn eval_match(
+        &mut self,
+        s: &Expr,
+        arms: &[(Option<u32>, Expr)],
+        span: Span,
+        frame: &mut Vec<Value>,
+    ) -> R {
+        let v = self.eval(s, frame)?;
+        let Value::Enum(_, variant) = v else {
+            return Err(Self::fail("`match` needs an enum value", s.span));
+        };
+        for (pattern, value) in arms {
+            if pattern.is_none_or(|p| p == variant) {
+                return self.eval(value, frame);
             }
-            ExprKind::If(c, t, f) => match self.eval(c, frame)? {
-                Value::Bool(true) => self.eval(t, frame),
-                Value::Bool(false) => self.eval(f, frame),
-                _ => Err(Self::fail("the condition is not true or false", c.span)),
-            },
-            ExprKind::Let(slot, value, body) => {
-                let v = self.eval(value, frame)?;
-                set_local(frame, *slot, v);
-                self.eval(body, frame)
+        }
+        Err(Self::fail("no arm of this `match` applies", span))
+    }
+
+    fn eval_field(&mut self, x: &Expr, i: u32, span: Span, frame: &mut Vec<Value>) -> R {
+        match self.eval(x, frame)? {
+            Value::Record(_, mut values) if (i as usize) < values.len() => {
+                Ok(values.swap_remove(i as usize))
             }
-            ExprKind::Match(s, arms) => {
-                let v = self.eval(s, frame)?;
-                let Value::Enum(_, variant) = v else {
-                    return Err(Self::fail("`match` needs an enum value", s.span));
-                };
-                for (pattern, value) in arms {
-                    if pattern.is_none_or(|p| p == variant) {
-                        return self.eval(value, frame);
-                    }
-                }
-                Err(Self::fail("no arm of this `match` applies", span))
-            }
-            ExprKind::Record(r, fields) => {
-                let mut values = Vec::with_capacity(fields.len());
-                for f in fields {
-                    values.push(self.eval(f, frame)?);
-                }
-                Ok(Value::Record(*r, values))
-            }
-            ExprKind::Field(x, i) => match self.eval(x, frame)? {
-                Value::Record(_, mut values) if (*i as usize) < values.len() => {
-                    Ok(values.swap_remove(*i as usize))
-                }
-                _ => Err(Self::fail("this value has no such field", span)),
-            },
-            ExprKind::Deduct(x) => match self.eval(x, frame)? {
-                Value::Num(amount, _) if amount <= Decimal::ZERO => Err(Self::fail(
-                    format!(
-                        "a deduction must be more than zero, not {}",
-                        amount.normalize()
-                    ),
-                    span,
-                )),
-                Value::Num(amount, unit) => Ok(Value::Penalty(Penalty::Deduct { amount, unit })),
-                _ => Err(Self::fail("a deduction needs a quantity", span)),
-            },
+            _ => Err(Self::fail("this value has no such field", span)),
+        }
+    }
+
+    /// A deduction of a computed amount must still be more than zero.
+    fn eval_deduct(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
+        match self.eval(x, frame)? {
+            Value::Num(amount, _) if amount <= Decimal::ZERO => Err(Self::fail(
+                format!(
+                    "a deduction must be more than zero, not {}",
+                    amount.normalize()
+                ),
+                span,
+            )),
+            Value::Num(amount, unit) => Ok(Value::Penalty(Penalty::Deduct { amount, unit })),
+            _ => Err(Self::fail("a deduction needs a quantity", span)),
         }
     }
 
@@ -197,78 +252,38 @@ impl<'p> Evaluator<'p> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
-        for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
-            if let (true, Value::Num(n, _)) = (whole, value)
-                && !n.fract().is_zero()
-            {
-                return Err(Self::fail(
-                    format!(
-                        "`{name}` of `{}` counts whole things; {} is not whole",
-                        rule.name,
-                        value.show(program)
-                    ),
-                    span,
-                ));
-            }
-        }
+        check_whole_args(rule, &args, program, span)?;
         self.depth += 1;
-        if let Some(t) = &mut self.trace {
-            let inputs = rule
-                .params
-                .iter()
-                .zip(&args)
-                .map(|((n, _), v)| (n.clone(), v.show(program)))
-                .collect();
-            t.push(TraceNode::enter(rule, inputs));
-        }
+        self.trace_enter(rule, &args);
         let mut frame = args;
         frame.resize(
             rule.locals.max(rule.params.len() as u32) as usize,
             Value::Bool(false),
         );
-        let (result, detail) = match &rule.body {
-            RuleBody::Const { value } => (self.eval(value, &mut frame), None),
-            RuleBody::Fn { body } => (self.eval(body, &mut frame), None),
-            RuleBody::Table { rows } => match frame.first() {
-                Some(Value::Enum(e, v)) => {
-                    let key = program
-                        .enums
-                        .get(*e as usize)
-                        .and_then(|info| info.variants.get(*v as usize))
-                        .cloned()
-                        .unwrap_or_default();
-                    match rows.get(*v as usize) {
-                        Some(row) => (self.eval(row, &mut frame), Some(format!("row `{key}`"))),
-                        None => (Err(Self::fail("no row for this key", span)), None),
-                    }
-                }
-                _ => (Err(Self::fail("a table needs an enum key", span)), None),
-            },
-            RuleBody::Scale { arms } => {
-                let input = frame.first().cloned().unwrap_or(Value::Bool(false));
-                match arms.iter().find(|a| in_range(&input, a)) {
-                    Some(arm) => (
-                        self.eval(&arm.value, &mut frame),
-                        Some(format!("row `{}`", arm.text)),
-                    ),
-                    None => {
-                        let param = rule.params.first().map_or("input", |(n, _)| n.as_str());
-                        (
-                            Err(Self::fail(
-                                format!(
-                                    "no row of `{}` covers {param} = {}",
-                                    rule.name,
-                                    input.show(program)
-                                ),
-                                span,
-                            )),
-                            None,
-                        )
-                    }
-                }
-            }
-        };
+        let (result, detail) = self.eval_body(rule, &mut frame, span);
         self.depth -= 1;
+        self.trace_leave(detail, &result);
+        result
+    }
+
+    /// Opens a trace node for a call of `rule`, if tracing.
+    fn trace_enter(&mut self, rule: &Rule, args: &[Value]) {
+        let program = self.program;
+        if let Some(t) = &mut self.trace {
+            let inputs = rule
+                .params
+                .iter()
+                .zip(args)
+                .map(|((n, _), v)| (n.clone(), v.show(program)))
+                .collect();
+            t.push(TraceNode::enter(rule, inputs));
+        }
+    }
+
+    /// Closes the current trace node with the call's result and hangs it
+    /// under its caller's, if tracing.
+    fn trace_leave(&mut self, detail: Option<String>, result: &R) {
+        let program = self.program;
         if let Some(t) = &mut self.trace
             && let Some(mut node) = t.pop()
         {
@@ -278,8 +293,103 @@ impl<'p> Evaluator<'p> {
                 parent.children.push(node);
             }
         }
-        result
     }
+
+    /// Evaluates a rule's body in its frame; the detail says which row of a
+    /// table or scale applied, for the trace.
+    fn eval_body(
+        &mut self,
+        rule: &Rule,
+        frame: &mut Vec<Value>,
+        span: Span,
+    ) -> (R, Option<String>) {
+        match &rule.body {
+            RuleBody::Const { value } => (self.eval(value, frame), None),
+            RuleBody::Fn { body } => (self.eval(body, frame), None),
+            RuleBody::Table { rows } => self.eval_table(rows, frame, span),
+            RuleBody::Scale { arms } => self.eval_scale(rule, arms, frame, span),
+        }
+    }
+
+    /// A table: the row of the key's variant.
+    fn eval_table(
+        &mut self,
+        rows: &[Expr],
+        frame: &mut Vec<Value>,
+        span: Span,
+    ) -> (R, Option<String>) {
+        let Some(Value::Enum(e, v)) = frame.first() else {
+            return (Err(Self::fail("a table needs an enum key", span)), None);
+        };
+        let (e, v) = (*e, *v);
+        let key = self
+            .program
+            .enums
+            .get(e as usize)
+            .and_then(|info| info.variants.get(v as usize))
+            .cloned()
+            .unwrap_or_default();
+        match rows.get(v as usize) {
+            Some(row) => (self.eval(row, frame), Some(format!("row `{key}`"))),
+            None => (Err(Self::fail("no row for this key", span)), None),
+        }
+    }
+
+    /// A scale: the first row whose range holds the input.
+    fn eval_scale(
+        &mut self,
+        rule: &Rule,
+        arms: &[ScaleArm],
+        frame: &mut Vec<Value>,
+        span: Span,
+    ) -> (R, Option<String>) {
+        let input = frame.first().cloned().unwrap_or(Value::Bool(false));
+        match arms.iter().find(|a| in_range(&input, a)) {
+            Some(arm) => (
+                self.eval(&arm.value, frame),
+                Some(format!("row `{}`", arm.text)),
+            ),
+            None => {
+                let param = rule.params.first().map_or("input", |(n, _)| n.as_str());
+                (
+                    Err(Self::fail(
+                        format!(
+                            "no row of `{}` covers {param} = {}",
+                            rule.name,
+                            input.show(self.program)
+                        ),
+                        span,
+                    )),
+                    None,
+                )
+            }
+        }
+    }
+}
+
+/// A parameter that counts whole things refuses a fraction, naming the
+/// parameter and the rule.
+fn check_whole_args(
+    rule: &Rule,
+    args: &[Value],
+    program: &Program,
+    span: Span,
+) -> Result<(), EvalError> {
+    for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
+        if let (true, Value::Num(n, _)) = (whole, value)
+            && !n.fract().is_zero()
+        {
+            return Err(Evaluator::fail(
+                format!(
+                    "`{name}` of `{}` counts whole things; {} is not whole",
+                    rule.name,
+                    value.show(program)
+                ),
+                span,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Gives local `slot` a value, growing the frame if it is the first use.
@@ -293,7 +403,7 @@ fn set_local(frame: &mut Vec<Value>, slot: u32, v: Value) {
     }
 }
 
-fn in_range(x: &Value, arm: &crate::ir::ScaleArm) -> bool {
+fn in_range(x: &Value, arm: &ScaleArm) -> bool {
     let Some(k) = x.order_key() else {
         return false;
     };

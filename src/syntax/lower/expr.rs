@@ -9,169 +9,177 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 impl Lower {
+    /// Lowers one expression node: dispatches on its rule, one helper per form.
     pub(super) fn expr_inner(&self, p: P) -> R<Expr> {
-        let span = self.span(&p);
         match p.as_rule() {
-            Rule::expr | Rule::paren | Rule::assertion => {
-                let inner = p
-                    .into_inner()
-                    .next()
-                    .ok_or_else(|| SyntaxError::internal(span))?;
-                self.expr(inner)
-            }
+            Rule::expr | Rule::paren | Rule::assertion => self.wrapped(p),
             Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
                 self.binary_chain(p)
             }
-            Rule::not_expr => {
-                let nots = p
-                    .clone()
-                    .into_inner()
-                    .filter(|c| c.as_rule() == Rule::not_op)
-                    .count();
-                let mut operand = None;
-                for c in p.into_inner() {
-                    if c.as_rule() != Rule::not_op {
-                        operand = Some(self.nested(nots, span, || self.expr(c))?);
-                    }
-                }
-                let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
-                for _ in 0..nots {
-                    e = Expr {
-                        kind: ExprKind::Not(Box::new(e)),
-                        span,
-                    };
-                }
-                Ok(e)
-            }
-            Rule::unary => {
-                let negs = p
-                    .clone()
-                    .into_inner()
-                    .filter(|c| c.as_rule() == Rule::neg)
-                    .count();
-                let mut operand = None;
-                for c in p.into_inner() {
-                    if c.as_rule() != Rule::neg {
-                        operand = Some(self.nested(negs, span, || self.expr(c))?);
-                    }
-                }
-                let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
-                for _ in 0..negs {
-                    e = Expr {
-                        kind: ExprKind::Neg(Box::new(e)),
-                        span,
-                    };
-                }
-                Ok(e)
-            }
+            Rule::not_expr => self.prefixed(p, Rule::not_op, ExprKind::Not),
+            Rule::unary => self.prefixed(p, Rule::neg, ExprKind::Neg),
             Rule::postfix => self.postfix(p),
-            Rule::if_expr => {
-                let mut it = p.into_inner();
-                match (it.next(), it.next(), it.next()) {
-                    (Some(c), Some(t), Some(e)) => self.nested(1, span, || {
-                        Ok(Expr {
-                            kind: ExprKind::If(
-                                Box::new(self.expr(c)?),
-                                Box::new(self.expr(t)?),
-                                Box::new(self.expr(e)?),
-                            ),
-                            span,
-                        })
-                    }),
-                    _ => Err(SyntaxError::internal(span)),
-                }
-            }
-            Rule::let_expr => {
-                let mut it = p.into_inner();
-                match (it.next(), it.next(), it.next()) {
-                    (Some(n), Some(v), Some(b)) => self.nested(1, span, || {
-                        Ok(Expr {
-                            kind: ExprKind::Let(
-                                self.name(&n),
-                                Box::new(self.expr(v)?),
-                                Box::new(self.expr(b)?),
-                            ),
-                            span,
-                        })
-                    }),
-                    _ => Err(SyntaxError::internal(span)),
-                }
-            }
-            Rule::match_expr => {
-                let mut it = p.into_inner();
-                let scrutinee = it.next().ok_or_else(|| SyntaxError::internal(span))?;
-                let scrutinee = self.nested(1, span, || self.expr(scrutinee))?;
-                let mut arms = Vec::new();
-                for arm in it {
-                    let mut a = arm.into_inner();
-                    let (Some(pat), Some(value)) = (a.next(), a.next()) else {
-                        continue;
-                    };
-                    let pat = match pat.into_inner().next() {
-                        Some(x) if x.as_rule() == Rule::path => {
-                            Some(x.into_inner().map(|n| self.name(&n)).collect())
-                        }
-                        _ => None,
-                    };
-                    arms.push((pat, self.nested(1, span, || self.expr(value))?));
-                }
-                Ok(Expr {
-                    kind: ExprKind::Match(Box::new(scrutinee), arms),
-                    span,
-                })
-            }
-            Rule::record_lit => {
-                let mut it = p.into_inner();
-                let name = it.next().ok_or_else(|| SyntaxError::internal(span))?;
-                let mut fields = Vec::new();
-                for f in it {
-                    let mut fi = f.into_inner();
-                    if let (Some(n), Some(v)) = (fi.next(), fi.next()) {
-                        fields.push((self.name(&n), self.nested(1, span, || self.expr(v))?));
-                    }
-                }
-                Ok(Expr {
-                    kind: ExprKind::Record(self.name(&name), fields),
-                    span,
-                })
-            }
-            Rule::penalty => {
-                let inner = p
-                    .into_inner()
-                    .next()
-                    .ok_or_else(|| SyntaxError::internal(span))?;
-                let kind = match inner.as_rule() {
-                    Rule::warning_p => PenaltyExpr::Warning,
-                    Rule::forfeit_p => PenaltyExpr::Forfeit,
-                    Rule::refer_p => PenaltyExpr::Refer(
-                        inner
-                            .into_inner()
-                            .find(|p| p.as_rule() == Rule::string)
-                            .map_or(String::new(), |s| string_value(&s)),
-                    ),
-                    _ => {
-                        let amount = inner
-                            .into_inner()
-                            .find(|p| p.as_rule() != Rule::deduct_kw)
-                            .ok_or_else(|| SyntaxError::internal(span))?;
-                        let amount = if amount.as_rule() == Rule::path {
-                            self.path(amount)
-                        } else if amount.as_rule() == Rule::paren {
-                            self.nested(1, span, || self.expr(amount))?
-                        } else {
-                            self.literal(amount)?
-                        };
-                        PenaltyExpr::Deduct(Box::new(amount))
-                    }
-                };
-                Ok(Expr {
-                    kind: ExprKind::Penalty(kind),
-                    span,
-                })
-            }
+            Rule::if_expr => self.if_expr(p),
+            Rule::let_expr => self.let_expr(p),
+            Rule::match_expr => self.match_expr(p),
+            Rule::record_lit => self.record_lit(p),
+            Rule::penalty => self.penalty(p),
             Rule::list_lit => self.list_lit(p),
             Rule::path => Ok(self.path(p)),
             _ => self.literal(p),
+        }
+    }
+
+    /// A node that only wraps one expression (`expr`, parentheses, an assertion).
+    fn wrapped(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| SyntaxError::internal(span))?;
+        self.expr(inner)
+    }
+
+    /// `not not x`, `- - x`: the operand sits one level deeper per prefix
+    /// operator (`op` is the operator's rule), and each operator wraps it once.
+    fn prefixed(&self, p: P, op: Rule, wrap: fn(Box<Expr>) -> ExprKind) -> R<Expr> {
+        let span = self.span(&p);
+        let count = p.clone().into_inner().filter(|c| c.as_rule() == op).count();
+        let mut operand = None;
+        for c in p.into_inner() {
+            if c.as_rule() != op {
+                operand = Some(self.nested(count, span, || self.expr(c))?);
+            }
+        }
+        let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
+        for _ in 0..count {
+            e = Expr {
+                kind: wrap(Box::new(e)),
+                span,
+            };
+        }
+        Ok(e)
+    }
+
+    /// `if c then t else e`
+    fn if_expr(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        match (it.next(), it.next(), it.next()) {
+            (Some(c), Some(t), Some(e)) => self.nested(1, span, || {
+                Ok(Expr {
+                    kind: ExprKind::If(
+                        Box::new(self.expr(c)?),
+                        Box::new(self.expr(t)?),
+                        Box::new(self.expr(e)?),
+                    ),
+                    span,
+                })
+            }),
+            _ => Err(SyntaxError::internal(span)),
+        }
+    }
+
+    /// `let n = v in body`
+    fn let_expr(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        match (it.next(), it.next(), it.next()) {
+            (Some(n), Some(v), Some(b)) => self.nested(1, span, || {
+                Ok(Expr {
+                    kind: ExprKind::Let(
+                        self.name(&n),
+                        Box::new(self.expr(v)?),
+                        Box::new(self.expr(b)?),
+                    ),
+                    span,
+                })
+            }),
+            _ => Err(SyntaxError::internal(span)),
+        }
+    }
+
+    /// `match x { A.b => …, _ => … }`; a `_` arm has no pattern path.
+    fn match_expr(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let scrutinee = it.next().ok_or_else(|| SyntaxError::internal(span))?;
+        let scrutinee = self.nested(1, span, || self.expr(scrutinee))?;
+        let mut arms = Vec::new();
+        for arm in it {
+            let mut a = arm.into_inner();
+            let (Some(pat), Some(value)) = (a.next(), a.next()) else {
+                continue;
+            };
+            let pat = match pat.into_inner().next() {
+                Some(x) if x.as_rule() == Rule::path => {
+                    Some(x.into_inner().map(|n| self.name(&n)).collect())
+                }
+                _ => None,
+            };
+            arms.push((pat, self.nested(1, span, || self.expr(value))?));
+        }
+        Ok(Expr {
+            kind: ExprKind::Match(Box::new(scrutinee), arms),
+            span,
+        })
+    }
+
+    /// `Name { field: value, … }`
+    fn record_lit(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = it.next().ok_or_else(|| SyntaxError::internal(span))?;
+        let mut fields = Vec::new();
+        for f in it {
+            let mut fi = f.into_inner();
+            if let (Some(n), Some(v)) = (fi.next(), fi.next()) {
+                fields.push((self.name(&n), self.nested(1, span, || self.expr(v))?));
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Record(self.name(&name), fields),
+            span,
+        })
+    }
+
+    /// A penalty: a warning, a forfeit, a referral, or a deduction.
+    fn penalty(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| SyntaxError::internal(span))?;
+        let kind = match inner.as_rule() {
+            Rule::warning_p => PenaltyExpr::Warning,
+            Rule::forfeit_p => PenaltyExpr::Forfeit,
+            Rule::refer_p => PenaltyExpr::Refer(
+                inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::string)
+                    .map_or(String::new(), |s| string_value(&s)),
+            ),
+            _ => PenaltyExpr::Deduct(Box::new(self.deduct_amount(inner, span)?)),
+        };
+        Ok(Expr {
+            kind: ExprKind::Penalty(kind),
+            span,
+        })
+    }
+
+    /// What a deduction takes: a path, a parenthesised expression or a literal
+    /// (`span` is the whole penalty's, for nesting and internal errors).
+    fn deduct_amount(&self, deduct: P, span: Span) -> R<Expr> {
+        let amount = deduct
+            .into_inner()
+            .find(|p| p.as_rule() != Rule::deduct_kw)
+            .ok_or_else(|| SyntaxError::internal(span))?;
+        if amount.as_rule() == Rule::path {
+            Ok(self.path(amount))
+        } else if amount.as_rule() == Rule::paren {
+            self.nested(1, span, || self.expr(amount))
+        } else {
+            self.literal(amount)
         }
     }
 
