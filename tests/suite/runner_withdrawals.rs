@@ -474,3 +474,55 @@ fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
     let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
     assert_eq!(standing(&r, m16.home), "withdrew at BC16-B");
 }
+
+#[test]
+fn read_otherwise_the_loser_of_a_bc04_b_walkover_withdrew_without_a_place() {
+    // The other reading of bc_walkover_loser_reading: a walkover is no lost match,
+    // so the team that withdrew leaves without a place.
+    let p = program_with_reading(
+        "= BcWalkoverLoser.SharesLosersPlace",
+        "= BcWalkoverLoser.NoPlace",
+    );
+    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
+        .unwrap()
+        .report;
+    let m = stage(&plain, "bc04_b").matches[0].clone();
+    let mut source = Scripted::new("bc04_b");
+    source.after_draw = vec![m.home];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    assert_eq!(standing(&r, m.home), "withdrew at BC04-B");
+    let shared = r
+        .places
+        .iter()
+        .filter(|l| words(&l.standing) == "5/6")
+        .count();
+    assert_eq!(shared, 1, "only the other BC04-B loser shares 5/6");
+}
+
+#[test]
+fn absent_captains_in_a_bonus_cup_choice_have_no_rule_unless_cc_absent_is_read_for_the_bc_too() {
+    // AMB-19: CC-ABSENT is written for the CC; the edition reads it for the CC only,
+    // so an absent captain at the BC08-A choice has no rule. Read for the BC too, the
+    // turn passes on and the run asks for the choices in the order made.
+    let plain = run(
+        &program(),
+        "cup",
+        64,
+        &options(),
+        &mut Scripted::new("bc08_a"),
+    )
+    .unwrap()
+    .report;
+    let chooser = stage(&plain, "bc08_a").positions[0];
+    let absent = |p: &Program| {
+        let mut source = Scripted::new("bc08_a");
+        source.absent = vec![(chooser, Arrival::Never)];
+        run(p, "cup", 64, &options(), &mut source)
+    };
+    let err = absent(&program()).unwrap_err();
+    assert_eq!(err.kind, Stop::NoRule, "{err}");
+    let both = program_with_reading("= Amb19AbsentScope.CcOnly", "= Amb19AbsentScope.CcAndBc");
+    let outcome = absent(&both).unwrap();
+    let next = outcome.pending.map(|p| p.next).unwrap_or_default();
+    assert!(next.contains("BC08-A"), "{next}");
+}
