@@ -65,9 +65,15 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
         }
         match out.format {
             Format::Text => stdout(&format!(
-                "{}: {} files, {rules} rules, {texts} texts, {competitions} competitions, {examples} examples: {errors} errors, {warnings} warnings\n",
+                "{}: {}, {}, {}, {}, {}: {}, {}\n",
                 path.display(),
-                loaded.files,
+                counted(loaded.files, "file"),
+                counted(rules, "rule"),
+                counted(texts, "text"),
+                counted(competitions, "competition"),
+                counted(examples, "example"),
+                counted(errors, "error"),
+                counted(warnings, "warning"),
             )),
             Format::Json => reports.push(serde_json::json!({
                 "edition": path.display().to_string(),
@@ -347,5 +353,14 @@ pub fn simulate(
             }
             EXIT_FOUND
         }
+    }
+}
+
+/// `1 file`, `2 files`, `0 errors`.
+fn counted(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
     }
 }

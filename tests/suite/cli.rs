@@ -40,7 +40,7 @@ fn exit_0_with_warnings_only() {
     let out = bfr(&["check", "--color", "never", WARNING_ONLY]);
     assert_eq!(code(&out), 0);
     assert!(stderr(&out).contains("[W0201]"));
-    assert!(stdout(&out).contains("0 errors, 1 warnings"));
+    assert!(stdout(&out).contains("0 errors, 1 warning"));
 }
 
 #[test]

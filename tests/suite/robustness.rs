@@ -186,7 +186,7 @@ fn ten_megabytes_of_valid_rules_check_cleanly() {
     assert_eq!(
         stdout,
         format!(
-            "big.bfr: 1 files, {rules} rules, 0 texts, 0 competitions, 0 examples: 0 errors, 0 warnings\n"
+            "big.bfr: 1 file, {rules} rules, 0 texts, 0 competitions, 0 examples: 0 errors, 0 warnings\n"
         )
     );
 }
