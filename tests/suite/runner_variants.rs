@@ -513,3 +513,23 @@ fn inheritance_in_the_consolation_bracket_only_changes_the_rankings() {
         ["cc16", "cc_qf", "bc16_b", "bc08_b"].map(|s| rankings(&variant, s)),
     );
 }
+
+#[test]
+fn equal_rankings_ordered_otherwise_change_the_bonus_cup_positions() {
+    // AMB-1: equal rankings in a sorted group go to the better qualification place;
+    // a variant puts the teams that came from the CC first.
+    let changes = [Change::Text(
+        READINGS,
+        "= Amb01EqualRankings.QualificationPlacement",
+        "= Amb01EqualRankings.GivenOrder",
+    )];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    let positions = |r: &Report| -> Vec<Vec<u32>> {
+        ["bc16_b", "bc08_a", "bc08_b", "bc04_a", "bc04_b"]
+            .iter()
+            .map(|s| stage(r, s).positions.clone())
+            .collect()
+    };
+    assert_ne!(positions(&default), positions(&variant));
+}
