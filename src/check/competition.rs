@@ -162,13 +162,8 @@ impl Checker {
         rest: &[ast::Name],
         span: Span,
     ) -> ir::Expr {
-        let poison = || ir::Expr {
-            kind: ExprKind::Lit(Value::Bool(false)),
-            ty: Type::Error,
-            span,
-        };
         let Some(comp) = self.declared.get(c as usize).cloned() else {
-            return poison();
+            return poison(span);
         };
         if self.lowering_competition == Some(c) {
             self.diags.push(
@@ -183,7 +178,7 @@ impl Checker {
                 .with_label("the competition is still being read here")
                 .with_help("name the value in a `const` and use it in both places"),
             );
-            return poison();
+            return poison(span);
         }
         let Some(second) = rest.first() else {
             self.diags.push(
@@ -198,7 +193,7 @@ impl Checker {
                     comp.stages.first().map_or("property", |s| s.name.as_str())
                 )),
             );
-            return poison();
+            return poison(span);
         };
         if let Some(p) = Property::find(&comp.properties, &second.text) {
             return ir::Expr {
@@ -206,28 +201,9 @@ impl Checker {
                 ..p.value.clone()
             };
         }
-        let Some((stage_index, stage)) = comp
-            .stages
-            .iter()
-            .enumerate()
-            .find(|(_, s)| s.name == second.text)
-        else {
-            let names: Vec<&str> = comp
-                .stages
-                .iter()
-                .map(|s| s.name.as_str())
-                .chain(comp.properties.iter().map(|p| p.key.as_str()))
-                .collect();
-            let mut d = Diagnostic::error(
-                "E0105",
-                format!("`{}` has no stage or property `{}`", comp.name, second.text),
-                second.span,
-            );
-            if let Some(h) = did_you_mean(&second.text, names) {
-                d = d.with_help(h);
-            }
-            self.diags.push(d);
-            return poison();
+        let Some(stage_index) = comp.stages.iter().position(|s| s.name == second.text) else {
+            self.diags.push(no_stage_or_property(&comp, second));
+            return poison(span);
         };
         let Some(third) = rest.get(1) else {
             self.diags.push(
@@ -241,7 +217,24 @@ impl Checker {
                     first.text, second.text
                 )),
             );
-            return poison();
+            return poison(span);
+        };
+        let path = [first, second, third];
+        self.stage_member(c, &comp, stage_index, path, span)
+    }
+
+    /// `competition.stage.member`, once the competition and stage are known:
+    /// a property of the stage, or where its winners, losers or rest go.
+    fn stage_member(
+        &mut self,
+        c: u32,
+        comp: &Declared,
+        stage_index: usize,
+        [first, second, third]: [&ast::Name; 3],
+        span: Span,
+    ) -> ir::Expr {
+        let Some(stage) = comp.stages.get(stage_index) else {
+            return poison(span);
         };
         if let Some(p) = Property::find(&stage.properties, &third.text) {
             return ir::Expr {
@@ -256,53 +249,86 @@ impl Checker {
             _ => None,
         };
         let found = group.and_then(|g| stage.routes.iter().position(|r| r.from == g));
-        if let Some((at, route)) = found.and_then(|i| Some((i, stage.routes.get(i)?))) {
-            if self.target_pending(c, stage_index, at) {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0412",
-                        format!(
-                            "`{}.{}.{}` goes to places computed from consts, which an expression cannot read",
-                            first.text, second.text, third.text
-                        ),
-                        span,
-                    )
-                    .with_help("read the consts the route names instead"),
-                );
-                return poison();
-            }
-            return ir::Expr {
-                kind: ExprKind::Lit(Value::Route(route_words(&comp, &route.to))),
-                ty: Type::Route,
-                span,
-            };
-        }
-        let names: Vec<&str> = stage
-            .properties
-            .iter()
-            .map(|p| p.key.as_str())
-            .chain(["winners", "losers", "rest"])
-            .collect();
-        let mut d = Diagnostic::error(
-            "E0105",
-            format!("stage `{}` has no property `{}`", stage.name, third.text),
-            third.span,
-        );
-        d = match did_you_mean(&third.text, names) {
-            Some(h) => d.with_help(h),
-            None => d.with_help(format!(
-                "its properties are {}",
-                super::expr::list(
-                    &stage
-                        .properties
-                        .iter()
-                        .map(|p| p.key.as_str())
-                        .collect::<Vec<_>>()
-                )
-            )),
+        let Some((at, route)) = found.and_then(|i| Some((i, stage.routes.get(i)?))) else {
+            self.diags.push(no_stage_property(stage, third));
+            return poison(span);
         };
-        self.diags.push(d);
-        poison()
+        if self.target_pending(c, stage_index, at) {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0412",
+                    format!(
+                        "`{}.{}.{}` goes to places computed from consts, which an expression cannot read",
+                        first.text, second.text, third.text
+                    ),
+                    span,
+                )
+                .with_help("read the consts the route names instead"),
+            );
+            return poison(span);
+        }
+        ir::Expr {
+            kind: ExprKind::Lit(Value::Route(route_words(comp, &route.to))),
+            ty: Type::Route,
+            span,
+        }
+    }
+}
+
+/// The placeholder for a path that could not be read; its error is already reported.
+fn poison(span: Span) -> ir::Expr {
+    ir::Expr {
+        kind: ExprKind::Lit(Value::Bool(false)),
+        ty: Type::Error,
+        span,
+    }
+}
+
+/// `competition.name` where `name` is neither a stage nor a property of it.
+fn no_stage_or_property(comp: &Declared, second: &ast::Name) -> Diagnostic {
+    let names: Vec<&str> = comp
+        .stages
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(comp.properties.iter().map(|p| p.key.as_str()))
+        .collect();
+    let d = Diagnostic::error(
+        "E0105",
+        format!("`{}` has no stage or property `{}`", comp.name, second.text),
+        second.span,
+    );
+    match did_you_mean(&second.text, names) {
+        Some(h) => d.with_help(h),
+        None => d,
+    }
+}
+
+/// `competition.stage.name` where `name` is neither a property of the stage
+/// nor one of its routed groups.
+fn no_stage_property(stage: &DeclaredStage, third: &ast::Name) -> Diagnostic {
+    let names: Vec<&str> = stage
+        .properties
+        .iter()
+        .map(|p| p.key.as_str())
+        .chain(["winners", "losers", "rest"])
+        .collect();
+    let d = Diagnostic::error(
+        "E0105",
+        format!("stage `{}` has no property `{}`", stage.name, third.text),
+        third.span,
+    );
+    match did_you_mean(&third.text, names) {
+        Some(h) => d.with_help(h),
+        None => d.with_help(format!(
+            "its properties are {}",
+            super::expr::list(
+                &stage
+                    .properties
+                    .iter()
+                    .map(|p| p.key.as_str())
+                    .collect::<Vec<_>>()
+            )
+        )),
     }
 }
 

@@ -51,133 +51,158 @@ fn date_prop(program: &Program, stage: &DeclaredStage) -> Option<ir::Date> {
 /// Routing as a graph: no cycles, team counts that add up, no stage fed by a
 /// stage played after it.
 pub(crate) fn check_routing(program: &Program, declared: &[Declared], diags: &mut Diagnostics) {
-    'competitions: for comp in declared {
-        // Cycles.
-        let n = comp.stages.len();
-        let edges: Vec<Vec<usize>> = comp
-            .stages
-            .iter()
-            .map(|s| {
-                s.routes
-                    .iter()
-                    .filter_map(|r| match r.to {
-                        RouteTarget::Stage(t) => Some(t as usize),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut state = vec![0u8; n];
-        for start in 0..n {
-            if let Some(cycle) = find_cycle(start, &edges, &mut state, &mut Vec::new()) {
-                let names: Vec<String> = cycle
-                    .iter()
-                    .filter_map(|i| comp.stages.get(*i).map(|s| format!("`{}`", s.name)))
-                    .collect();
-                if let Some(s) = cycle.first().and_then(|i| comp.stages.get(*i)) {
-                    diags.push(
-                        Diagnostic::error(
-                            "E0402",
-                            format!("the routing of `{}` goes round in a circle", comp.name),
-                            s.span,
-                        )
-                        .with_label(format!("{} → back here", names.join(" → ")))
-                        .with_help("every route must lead on to a later stage, `out` or a place"),
-                    );
-                }
-                // One cycle per competition; its team counts mean nothing.
-                continue 'competitions;
+    for comp in declared {
+        if let Some(cycle) = first_cycle(comp) {
+            if let Some(d) = cycle_error(comp, &cycle) {
+                diags.push(d);
             }
+            // One cycle per competition; its team counts mean nothing.
+            continue;
         }
-        // Team counts.
         let teams: Vec<Option<Decimal>> = comp
             .stages
             .iter()
             .map(|s| number_prop(program, s, "teams"))
             .collect();
-        let mut inflow: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
-        let mut fed = vec![false; n];
-        for (i, s) in comp.stages.iter().enumerate() {
-            for r in &s.routes {
-                let RouteTarget::Stage(t) = r.to else {
-                    continue;
-                };
-                let t = t as usize;
-                if let Some(f) = fed.get_mut(t) {
-                    *f = true;
-                }
-                let size = match r.from {
-                    RouteFrom::Places(a, b) => Some(Decimal::from(b.saturating_sub(a) + 1)),
-                    RouteFrom::Winners | RouteFrom::Losers => teams
-                        .get(i)
-                        .copied()
-                        .flatten()
-                        .and_then(|x| x.checked_div(Decimal::TWO)),
-                    RouteFrom::Rest => None,
-                };
-                if let Some(slot) = inflow.get_mut(t) {
-                    *slot = match (*slot, size) {
-                        (Some(a), Some(b)) => a.checked_add(b),
-                        _ => None,
-                    };
-                }
-            }
-            // Stages fed by a stage played later (same day: by the part of day).
-            if let Some((day, part)) = start_of(program, s) {
-                for r in &s.routes {
-                    let RouteTarget::Stage(t) = r.to else {
-                        continue;
-                    };
-                    let Some(target) = comp.stages.get(t as usize) else {
-                        continue;
-                    };
-                    let Some((tday, tpart)) = start_of(program, target) else {
-                        continue;
-                    };
-                    let same_day_but_earlier = tday == day
-                        && matches!((part, tpart), (Some((e, a)), Some((f, b))) if e == f && b <= a);
-                    if tday < day || same_day_but_earlier {
-                        diags.push(
-                            Diagnostic::error(
-                                "E0406",
-                                format!(
-                                    "`{}` ({}) is played before `{}` ({}), which feeds it",
-                                    target.name,
-                                    when(program, tday, tpart),
-                                    s.name,
-                                    when(program, day, part)
-                                ),
-                                target.span,
-                            )
-                            .with_note(s.span, "the stage that feeds it")
-                            .with_help("check the days and parts of day of both stages"),
-                        );
-                    }
-                }
-            }
-        }
+        check_feeding_order(program, comp, diags);
         check_orders_and_places(program, comp, &teams, diags);
-        for (i, s) in comp.stages.iter().enumerate() {
-            let (Some(Some(declared)), Some(Some(arriving)), Some(true)) =
-                (teams.get(i), inflow.get(i), fed.get(i))
-            else {
+        check_team_counts(comp, &teams, diags);
+    }
+}
+
+/// The first cycle in a competition's routing between stages, as stage indices.
+fn first_cycle(comp: &Declared) -> Option<Vec<usize>> {
+    let n = comp.stages.len();
+    let edges: Vec<Vec<usize>> = comp
+        .stages
+        .iter()
+        .map(|s| {
+            s.routes
+                .iter()
+                .filter_map(|r| match r.to {
+                    RouteTarget::Stage(t) => Some(t as usize),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let mut state = vec![0u8; n];
+    (0..n).find_map(|start| find_cycle(start, &edges, &mut state, &mut Vec::new()))
+}
+
+/// The error for a routing cycle, at its first stage.
+fn cycle_error(comp: &Declared, cycle: &[usize]) -> Option<Diagnostic> {
+    let names: Vec<String> = cycle
+        .iter()
+        .filter_map(|i| comp.stages.get(*i).map(|s| format!("`{}`", s.name)))
+        .collect();
+    let s = cycle.first().and_then(|i| comp.stages.get(*i))?;
+    Some(
+        Diagnostic::error(
+            "E0402",
+            format!("the routing of `{}` goes round in a circle", comp.name),
+            s.span,
+        )
+        .with_label(format!("{} → back here", names.join(" → ")))
+        .with_help("every route must lead on to a later stage, `out` or a place"),
+    )
+}
+
+/// How many teams a route carries from a stage of `from_teams` teams: a range
+/// of places, or half the teams for its winners or losers; unknown for the rest.
+fn group_size(from: &RouteFrom, from_teams: Option<Decimal>) -> Option<Decimal> {
+    match *from {
+        RouteFrom::Places(a, b) => Some(Decimal::from(b.saturating_sub(a) + 1)),
+        RouteFrom::Winners | RouteFrom::Losers => {
+            from_teams.and_then(|x| x.checked_div(Decimal::TWO))
+        }
+        RouteFrom::Rest => None,
+    }
+}
+
+/// No stage is played before (or, on the same day, in the same or an earlier
+/// part of the day than) a stage that feeds it.
+fn check_feeding_order(program: &Program, comp: &Declared, diags: &mut Diagnostics) {
+    for s in &comp.stages {
+        let Some((day, part)) = start_of(program, s) else {
+            continue;
+        };
+        for r in &s.routes {
+            let RouteTarget::Stage(t) = r.to else {
                 continue;
             };
-            if declared != arriving {
+            let Some(target) = comp.stages.get(t as usize) else {
+                continue;
+            };
+            let Some((tday, tpart)) = start_of(program, target) else {
+                continue;
+            };
+            let same_day_but_earlier = tday == day
+                && matches!((part, tpart), (Some((e, a)), Some((f, b))) if e == f && b <= a);
+            if tday < day || same_day_but_earlier {
                 diags.push(
                     Diagnostic::error(
-                        "E0403",
+                        "E0406",
                         format!(
-                            "stage `{}` is declared for {} teams, but its routes bring {}",
+                            "`{}` ({}) is played before `{}` ({}), which feeds it",
+                            target.name,
+                            when(program, tday, tpart),
                             s.name,
-                            declared.normalize(),
-                            arriving.normalize()
+                            when(program, day, part)
                         ),
-                        s.span,
+                        target.span,
                     )
-                    .with_help("check `teams` here and the routes that lead here"),
+                    .with_note(s.span, "the stage that feeds it")
+                    .with_help("check the days and parts of day of both stages"),
                 );
             }
+        }
+    }
+}
+
+/// A stage that routes lead to is declared for as many teams as they bring.
+fn check_team_counts(comp: &Declared, teams: &[Option<Decimal>], diags: &mut Diagnostics) {
+    let n = comp.stages.len();
+    let mut inflow: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
+    let mut fed = vec![false; n];
+    for (i, s) in comp.stages.iter().enumerate() {
+        for r in &s.routes {
+            let RouteTarget::Stage(t) = r.to else {
+                continue;
+            };
+            let t = t as usize;
+            if let Some(f) = fed.get_mut(t) {
+                *f = true;
+            }
+            let size = group_size(&r.from, teams.get(i).copied().flatten());
+            if let Some(slot) = inflow.get_mut(t) {
+                *slot = match (*slot, size) {
+                    (Some(a), Some(b)) => a.checked_add(b),
+                    _ => None,
+                };
+            }
+        }
+    }
+    for (i, s) in comp.stages.iter().enumerate() {
+        let (Some(Some(declared)), Some(Some(arriving)), Some(true)) =
+            (teams.get(i), inflow.get(i), fed.get(i))
+        else {
+            continue;
+        };
+        if declared != arriving {
+            diags.push(
+                Diagnostic::error(
+                    "E0403",
+                    format!(
+                        "stage `{}` is declared for {} teams, but its routes bring {}",
+                        s.name,
+                        declared.normalize(),
+                        arriving.normalize()
+                    ),
+                    s.span,
+                )
+                .with_help("check `teams` here and the routes that lead here"),
+            );
         }
     }
 }
@@ -241,66 +266,70 @@ fn check_orders_and_places(
                 .with_help("give every stage its own `order`"),
             );
         }
-        let mut qual: Vec<(u32, u32)> = Vec::new();
-        for r in &s.routes {
-            if let RouteFrom::Places(a, b) = r.from {
-                if let Some((c, d)) = qual.iter().find(|(c, d)| a <= *d && *c <= b) {
-                    diags.push(
-                        Diagnostic::error(
-                            "E0405",
-                            format!("places {a}..{b} of `{}` overlap places {c}..{d}", s.name),
-                            s.span,
-                        )
-                        .with_help("route each place of the qualification once"),
-                    );
-                }
-                qual.push((a, b));
-            }
-            let RouteTarget::Place(a, b) = r.to else {
-                continue;
-            };
-            let group = match r.from {
-                RouteFrom::Winners | RouteFrom::Losers => teams
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .and_then(|t| t.checked_div(Decimal::TWO)),
-                RouteFrom::Places(x, y) => Some(Decimal::from(y.saturating_sub(x) + 1)),
-                RouteFrom::Rest => None,
-            };
-            let size = Decimal::from(b.saturating_sub(a) + 1);
-            if let Some(g) = group
-                && g != size
-            {
+        check_stage_places(s, teams.get(i).copied().flatten(), &mut finals, diags);
+    }
+}
+
+/// One stage's routes: its qualification places do not overlap, each group
+/// going to final places fits them, and no final place is given twice;
+/// `finals` holds the final places the earlier stages give.
+fn check_stage_places<'a>(
+    s: &'a DeclaredStage,
+    stage_teams: Option<Decimal>,
+    finals: &mut Vec<(u32, u32, &'a DeclaredStage)>,
+    diags: &mut Diagnostics,
+) {
+    let mut qual: Vec<(u32, u32)> = Vec::new();
+    for r in &s.routes {
+        if let RouteFrom::Places(a, b) = r.from {
+            if let Some((c, d)) = qual.iter().find(|(c, d)| a <= *d && *c <= b) {
                 diags.push(
                     Diagnostic::error(
                         "E0405",
-                        format!(
-                            "{} teams of `{}` go to {} place(s), {a}..{b}",
-                            g.normalize(),
-                            s.name,
-                            size
-                        ),
+                        format!("places {a}..{b} of `{}` overlap places {c}..{d}", s.name),
                         s.span,
                     )
-                    .with_help("a group shares exactly as many places as it has teams"),
+                    .with_help("route each place of the qualification once"),
                 );
             }
-            if let Some((c, d, other)) = finals.iter().find(|(c, d, _)| a <= *d && *c <= b) {
-                diags.push(
-                    Diagnostic::error(
-                        "E0405",
-                        format!(
-                            "place(s) {a}..{b} from `{}` are also given by `{}` ({c}..{d})",
-                            s.name, other.name
-                        ),
-                        s.span,
-                    )
-                    .with_note(other.span, "the other stage")
-                    .with_help("give every final place once"),
-                );
-            }
-            finals.push((a, b, s));
+            qual.push((a, b));
         }
+        let RouteTarget::Place(a, b) = r.to else {
+            continue;
+        };
+        let group = group_size(&r.from, stage_teams);
+        let size = Decimal::from(b.saturating_sub(a) + 1);
+        if let Some(g) = group
+            && g != size
+        {
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    format!(
+                        "{} teams of `{}` go to {} place(s), {a}..{b}",
+                        g.normalize(),
+                        s.name,
+                        size
+                    ),
+                    s.span,
+                )
+                .with_help("a group shares exactly as many places as it has teams"),
+            );
+        }
+        if let Some((c, d, other)) = finals.iter().find(|(c, d, _)| a <= *d && *c <= b) {
+            diags.push(
+                Diagnostic::error(
+                    "E0405",
+                    format!(
+                        "place(s) {a}..{b} from `{}` are also given by `{}` ({c}..{d})",
+                        s.name, other.name
+                    ),
+                    s.span,
+                )
+                .with_note(other.span, "the other stage")
+                .with_help("give every final place once"),
+            );
+        }
+        finals.push((a, b, s));
     }
 }

@@ -6,6 +6,7 @@ use crate::diag::{self, Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
 use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
+use crate::ir::Example;
 use crate::source::Sources;
 use crate::syntax;
 use std::path::{Path, PathBuf};
@@ -133,50 +134,10 @@ pub fn test(out: &Output, path: &Path) -> u8 {
         let (line, col) = loaded.sources.line_col(ex.span.file, ex.span.start);
         let place = format!("{}:{line}:{col}", loaded.sources.name(ex.span.file));
         let source = ex.source.as_ref().map_or("-".to_string(), |s| s.id.clone());
-        let (ok, detail) = match (&outcome, ex.contradicts) {
-            (Outcome::Holds, false) => (true, "ok".to_string()),
-            (Outcome::Fails { .. }, true) => (
-                true,
-                "ok (contradicts its rule, as the document does)".to_string(),
-            ),
-            (Outcome::Holds, true) => {
-                failures.push(
-                    Diagnostic::error(
-                        "E0502",
-                        format!("example \"{}\" is marked `contradicts` but holds", ex.title),
-                        ex.span,
-                    )
-                    .with_help("remove `contradicts`: the rule and the example now agree"),
-                );
-                (false, "FAILED (marked contradicts, but holds)".to_string())
-            }
-            (Outcome::Fails { span, sides }, false) => {
-                let mut d = Diagnostic::error(
-                    "E0501",
-                    format!("example \"{}\" does not hold", ex.title),
-                    *span,
-                );
-                if let Some((l, r)) = sides {
-                    d = d.with_label(format!("the left side is {l}, the right side is {r}"));
-                }
-                failures.push(d.with_note(ex.span, "in this example"));
-                (false, "FAILED".to_string())
-            }
-            (Outcome::Error(e), _) => {
-                failures.push(
-                    Diagnostic::error(
-                        "E0503",
-                        format!(
-                            "example \"{}\" cannot be evaluated: {}",
-                            ex.title, e.message
-                        ),
-                        e.span,
-                    )
-                    .with_note(ex.span, "in this example"),
-                );
-                (false, format!("FAILED ({})", e.message))
-            }
-        };
+        let (ok, detail, failure) = judge_example(ex, &outcome);
+        if let Some(d) = failure {
+            failures.push(d);
+        }
         if ok {
             passed += 1;
         } else {
@@ -198,6 +159,61 @@ pub fn test(out: &Output, path: &Path) -> u8 {
         })),
     }
     if failed > 0 { EXIT_FOUND } else { EXIT_OK }
+}
+
+/// Whether an example passed given how it came out, what to print after it,
+/// and the error when it failed. An example marked `contradicts` passes when it fails.
+fn judge_example(ex: &Example, outcome: &Outcome) -> (bool, String, Option<Diagnostic>) {
+    match (outcome, ex.contradicts) {
+        (Outcome::Holds, false) => (true, "ok".to_string(), None),
+        (Outcome::Fails { .. }, true) => (
+            true,
+            "ok (contradicts its rule, as the document does)".to_string(),
+            None,
+        ),
+        (Outcome::Holds, true) => (
+            false,
+            "FAILED (marked contradicts, but holds)".to_string(),
+            Some(
+                Diagnostic::error(
+                    "E0502",
+                    format!("example \"{}\" is marked `contradicts` but holds", ex.title),
+                    ex.span,
+                )
+                .with_help("remove `contradicts`: the rule and the example now agree"),
+            ),
+        ),
+        (Outcome::Fails { span, sides }, false) => {
+            let mut d = Diagnostic::error(
+                "E0501",
+                format!("example \"{}\" does not hold", ex.title),
+                *span,
+            );
+            if let Some((l, r)) = sides {
+                d = d.with_label(format!("the left side is {l}, the right side is {r}"));
+            }
+            (
+                false,
+                "FAILED".to_string(),
+                Some(d.with_note(ex.span, "in this example")),
+            )
+        }
+        (Outcome::Error(e), _) => (
+            false,
+            format!("FAILED ({})", e.message),
+            Some(
+                Diagnostic::error(
+                    "E0503",
+                    format!(
+                        "example \"{}\" cannot be evaluated: {}",
+                        ex.title, e.message
+                    ),
+                    e.span,
+                )
+                .with_note(ex.span, "in this example"),
+            ),
+        ),
+    }
 }
 
 /// `bfr eval` and `bfr explain`

@@ -84,7 +84,29 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     let Some(plan) = plan else {
         return ran;
     };
-    let options = Options {
+    let options = run_options(&event);
+    let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
+    let mut source = EventSource::new(&event);
+    match runner::run_plan(&checked.program, &plan, teams, &options, &mut source) {
+        Ok(outcome) => {
+            let (next, diags) = source.finish(&outcome);
+            ran.diagnostics.extend(diags);
+            ran.next = next;
+            ran.outcome = Some(outcome);
+        }
+        Err(e) => {
+            let (_, diags) = source.finish_without_outcome();
+            ran.diagnostics.extend(diags);
+            ran.diagnostics.push(stopped(e, &event));
+        }
+    }
+    ran
+}
+
+/// The runner's options an event file sets: its seed, VP scale, late starters
+/// and district teams.
+fn run_options(event: &Event) -> Options {
+    Options {
         seed: event.seed,
         scale: event.vp_scale.as_ref().map(|(s, _)| s.clone()),
         late_starters: event
@@ -99,55 +121,40 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             .filter(|t| t.district)
             .map(|t| t.id)
             .collect(),
-    };
-    let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
-    let mut source = EventSource::new(&event);
-    match runner::run_plan(&checked.program, &plan, teams, &options, &mut source) {
-        Ok(outcome) => {
-            let (next, diags) = source.finish(&outcome);
-            ran.diagnostics.extend(diags);
-            ran.next = next;
-            ran.outcome = Some(outcome);
-        }
-        Err(e) if e.kind == runner::Stop::NoVp => {
-            let (_, diags) = source.finish_without_outcome();
-            ran.diagnostics.extend(diags);
-            let mut d = Diagnostic::error(e.code(), e.message, event.competition.1)
-                .with_label("running this competition stopped");
-            if let Some(at) = e.at {
-                d = d.with_note(at, e.kind.label());
-            }
-            d = d
-                .with_help(
-                    "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
-                );
-            if let Some((_, at)) = &event.vp_scale {
-                d = d.with_note(*at, "the VP scale this event names");
-            }
-            ran.diagnostics.push(d);
-        }
-        Err(e) => {
-            let (_, diags) = source.finish_without_outcome();
-            ran.diagnostics.extend(diags);
-            let mut d = Diagnostic::error(
-                e.code(),
-                format!("the rules cannot run this event: {e}"),
-                event.competition.1,
-            )
-            .with_label("running this competition stopped");
-            if let Some(at) = e.at {
-                d = d.with_note(at, e.kind.label());
-            }
-            if let Some(help) = e.kind.help() {
-                d = d.with_help(help);
-            }
-            if let Some((_, at)) = &event.vp_scale {
-                d = d.with_note(*at, "the VP scale this event names");
-            }
-            ran.diagnostics.push(d);
-        }
     }
-    ran
+}
+
+/// The error for a run the rules stopped, at the event's competition: a
+/// missing VP gets its own message and help.
+fn stopped(e: runner::RunError, event: &Event) -> Diagnostic {
+    let mut d = if e.kind == runner::Stop::NoVp {
+        let mut d = Diagnostic::error(e.code(), e.message, event.competition.1)
+            .with_label("running this competition stopped");
+        if let Some(at) = e.at {
+            d = d.with_note(at, e.kind.label());
+        }
+        d.with_help(
+            "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
+        )
+    } else {
+        let mut d = Diagnostic::error(
+            e.code(),
+            format!("the rules cannot run this event: {e}"),
+            event.competition.1,
+        )
+        .with_label("running this competition stopped");
+        if let Some(at) = e.at {
+            d = d.with_note(at, e.kind.label());
+        }
+        if let Some(help) = e.kind.help() {
+            d = d.with_help(help);
+        }
+        d
+    };
+    if let Some((_, at)) = &event.vp_scale {
+        d = d.with_note(*at, "the VP scale this event names");
+    }
+    d
 }
 
 /// A span in `file` from a byte range.

@@ -1,0 +1,324 @@
+//! The runner's questions answered from the event file: the [`Source`] impl of
+//! [`EventSource`], which marks each entry it uses.
+
+use super::{EventSource, Status, Waiting, describe_draw, list, pair};
+use crate::diag::Diagnostic;
+use crate::event::model::{At, MatchResult};
+use crate::runner::Source;
+use rust_decimal::Decimal;
+
+impl Source for EventSource<'_> {
+    fn qualification_boards(&mut self, round: u32, home: u32, away: u32) -> Option<Decimal> {
+        let i = self.round_index(round)?;
+        let entry = self.event.rounds.get(i)?;
+        entry.results.iter().find(|r| r.is(home, away))?.boards
+    }
+
+    fn qualification_result(
+        &mut self,
+        round: u32,
+        home: u32,
+        away: u32,
+        _boards: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        if let Some(m) = self.halt(&At::Round(round)) {
+            self.waiting = Some(Waiting::Halt(format!("round {round}: {m}")));
+            return None;
+        }
+        let found = self.round_index(round).and_then(|i| {
+            take_result(
+                &self.event.rounds.get(i)?.results,
+                self.rounds.get_mut(i)?,
+                home,
+                away,
+            )
+        });
+        if found.is_none() {
+            self.waiting = Some(Waiting::Round(round));
+        }
+        found
+    }
+
+    fn choice(&mut self, stage: &str, chooser: u32, candidates: &[u32]) -> Option<u32> {
+        let wait = Waiting::Choice {
+            stage: stage.to_string(),
+            chooser,
+            candidates: candidates.to_vec(),
+        };
+        let Some(i) = self.stage_index(stage) else {
+            self.waiting = Some(wait);
+            return None;
+        };
+        let made = self.choices_made.get(i).copied().unwrap_or(0);
+        let next = self
+            .event
+            .stages
+            .get(i)
+            .and_then(|s| s.choices.get(made))
+            .cloned();
+        let blocked = self.choices_blocked.get(i).copied().unwrap_or(false);
+        let Some(c) = next.filter(|_| !blocked) else {
+            self.waiting = Some(wait);
+            return None;
+        };
+        let title = self.event.stage_title(stage);
+        let problem = if c.chooser != chooser {
+            Some(
+                Diagnostic::error(
+                    "E0708",
+                    format!(
+                        "team {} chooses out of turn: in {title} it is team {chooser}'s turn to choose (among {})",
+                        c.chooser,
+                        list(candidates)
+                    ),
+                    c.span,
+                )
+                .with_label(format!("team {chooser} chooses next"))
+                .with_help("list the choices in the order they were made: the upper half chooses in ranking order"),
+            )
+        } else if !candidates.contains(&c.chosen) {
+            Some(
+                Diagnostic::error(
+                    "E0709",
+                    format!(
+                        "team {chooser} cannot choose team {}: in {title} it chooses among {}",
+                        c.chosen,
+                        list(candidates)
+                    ),
+                    c.span,
+                )
+                .with_label(format!("team {} is not among the candidates", c.chosen))
+                .with_help("a team chooses among the lower half's teams not yet chosen"),
+            )
+        } else {
+            None
+        };
+        if let Some(d) = problem {
+            self.diags.push(d);
+            if let Some(b) = self.choices_blocked.get_mut(i) {
+                *b = true;
+            }
+            self.waiting = Some(wait);
+            return None;
+        }
+        if let Some(m) = self.choices_made.get_mut(i) {
+            *m += 1;
+        }
+        Some(c.chosen)
+    }
+
+    fn knockout_result(
+        &mut self,
+        stage: &str,
+        home: u32,
+        away: u32,
+        _boards: Decimal,
+    ) -> Option<(Decimal, Decimal)> {
+        if let Some(m) = self.halt(&At::Stage(stage.to_string())) {
+            let title = self.event.stage_title(stage);
+            self.waiting = Some(Waiting::Halt(format!("{title}: {m}")));
+            return None;
+        }
+        let found = self.stage_index(stage).and_then(|i| {
+            take_result(
+                &self.event.stages.get(i)?.results,
+                self.stages.get_mut(i)?,
+                home,
+                away,
+            )
+        });
+        if found.is_none() {
+            self.waiting = Some(Waiting::Stage(stage.to_string()));
+        }
+        found
+    }
+
+    fn qualification_deductions(&mut self, round: u32) -> Vec<(u32, Decimal)> {
+        self.deductions(&At::Round(round))
+    }
+
+    fn knockout_deductions(&mut self, stage: &str) -> Vec<(u32, Decimal)> {
+        self.deductions(&At::Stage(stage.to_string()))
+    }
+
+    fn segment_picks(
+        &mut self,
+        stage: &str,
+        home: u32,
+        away: u32,
+        _allowed: &[(u32, u32)],
+    ) -> Option<(u32, u32)> {
+        let i = self.stage_index(stage)?;
+        self.event
+            .stages
+            .get(i)?
+            .seating
+            .iter()
+            .find(|(a, b, _, _)| (*a, *b) == (home, away) || (*a, *b) == (away, home))
+            .map(|(_, _, h, w)| (*h, *w))
+    }
+
+    fn withdrawn_at_draw(&mut self, stage: &str) -> Vec<u32> {
+        self.stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+            .map(|e| e.withdrawn_at_draw.iter().map(|(t, _)| *t).collect())
+            .unwrap_or_default()
+    }
+
+    fn absent_choosers(&mut self, stage: &str) -> Vec<(u32, crate::runner::Arrival)> {
+        use crate::runner::Arrival;
+        self.stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+            .map(|e| {
+                e.absent
+                    .iter()
+                    .map(|(t, turn, _)| (*t, turn.map_or(Arrival::Never, Arrival::BeforeTurn)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn choices_in_order(&mut self, stage: &str) -> Option<Vec<(u32, u32)>> {
+        // With absent captains the turns change, so the runner takes all the choices
+        // at once; they count as used.
+        let i = self.stage_index(stage)?;
+        let choices: Vec<(u32, u32)> = self
+            .event
+            .stages
+            .get(i)?
+            .choices
+            .iter()
+            .map(|c| (c.chooser, c.chosen))
+            .collect();
+        if let Some(m) = self.choices_made.get_mut(i) {
+            *m = choices.len();
+        }
+        Some(choices)
+    }
+
+    fn withdrawn_after_draw(&mut self, stage: &str) -> Vec<u32> {
+        let Some(i) = self.stage_index(stage) else {
+            return Vec::new();
+        };
+        let (Some(entry), Some(status)) = (self.event.stages.get(i), self.withdrawn.get(i)) else {
+            return Vec::new();
+        };
+        entry
+            .withdrawn
+            .iter()
+            .zip(status)
+            .filter(|(_, s)| **s == Status::Used)
+            .map(|((t, _), _)| *t)
+            .collect()
+    }
+
+    fn round_drawn(&mut self, round: u32, pairs: &[(u32, u32)], bye: Option<u32>) {
+        self.rounds_drawn.insert(round, (pairs.to_vec(), bye));
+        for inc in &self.event.incidents {
+            if inc.at == At::Round(round)
+                && bye != Some(inc.team)
+                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("team {} does not play in round {round}: this incident applies to nothing", inc.team),
+                        inc.span,
+                    )
+                    .with_label("no match of this team in the round")
+                    .with_help("name the round in which the team played"),
+                );
+            }
+        }
+        if let Some(i) = self.round_index(round)
+            && let Some(entry) = self.event.rounds.get(i)
+        {
+            let status = self.check_results(
+                &entry.results,
+                pairs,
+                bye,
+                &format!("in round {round}"),
+                true,
+            );
+            if let Some(s) = self.rounds.get_mut(i) {
+                *s = status;
+            }
+        }
+        for (a, b) in pairs {
+            self.met.entry(pair(*a, *b)).or_insert(round);
+        }
+    }
+
+    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
+        self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
+        // A penalty for a team that does not play here would silently apply to nothing.
+        let title = self.event.stage_title(stage);
+        for inc in &self.event.incidents {
+            if inc.at == At::Stage(stage.to_string())
+                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0712",
+                        format!("team {} does not play a match in {title}: this incident applies to nothing", inc.team),
+                        inc.span,
+                    )
+                    .with_label("no match of this team in the stage")
+                    .with_help("name the stage or round in which the team played"),
+                );
+            }
+        }
+        let Some(i) = self.stage_index(stage) else {
+            return;
+        };
+        let Some(entry) = self.event.stages.get(i) else {
+            return;
+        };
+        let title = self.event.stage_title(stage);
+        let status = self.check_results(&entry.results, pairs, None, &format!("in {title}"), false);
+        if let Some(s) = self.stages.get_mut(i) {
+            *s = status;
+        }
+        let mut wd = Vec::new();
+        for (t, at) in &entry.withdrawn {
+            if pairs.iter().any(|(h, a)| h == t || a == t) {
+                wd.push(Status::Used);
+            } else {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0710",
+                        format!("team {t} is not in {title}: its withdrawal is not used"),
+                        *at,
+                    )
+                    .with_label("not drawn in this stage")
+                    .with_help(format!(
+                        "the draw in {title}: {}",
+                        describe_draw(pairs, None)
+                    )),
+                );
+                wd.push(Status::Reported);
+            }
+        }
+        if let Some(s) = self.withdrawn.get_mut(i) {
+            *s = wd;
+        }
+    }
+}
+
+/// The IMPs (home's, away's) of the first valid, unused result for this pair, which
+/// is then marked used.
+fn take_result(
+    results: &[MatchResult],
+    status: &mut [Status],
+    home: u32,
+    away: u32,
+) -> Option<(Decimal, Decimal)> {
+    let j = results
+        .iter()
+        .enumerate()
+        .position(|(j, r)| r.is(home, away) && status.get(j) == Some(&Status::Valid))?;
+    if let Some(s) = status.get_mut(j) {
+        *s = Status::Used;
+    }
+    results.get(j).map(|r| r.imps_for(home))
+}

@@ -1,0 +1,320 @@
+//! The runner's [`Source`] over an event file: results, choices, deductions and
+//! withdrawals come from the file; what is missing stops the run; what is wrong is
+//! recorded as a diagnostic with the entry's span.
+//!
+//! [`Source`]: crate::runner::Source
+
+use super::model::{At, Effect, Event, MatchResult};
+use super::render::{Next, NextMatch};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::runner::Outcome;
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, BTreeSet};
+
+mod answers;
+mod unused;
+
+/// What became of an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    /// Not looked at yet.
+    Unseen,
+    /// Checked against the draw: it is for a drawn match (and not yet used).
+    Valid,
+    /// The run used it.
+    Used,
+    /// A problem was reported about it.
+    Reported,
+}
+
+/// Why the run stopped, as the source saw it.
+#[derive(Debug, Clone)]
+enum Waiting {
+    Round(u32),
+    Stage(String),
+    Choice {
+        stage: String,
+        chooser: u32,
+        candidates: Vec<u32>,
+    },
+    Halt(String),
+}
+
+/// A round's draw: (home, away) in table order, and the bye.
+type Drawn = (Vec<(u32, u32)>, Option<u32>);
+
+/// A [`Source`](crate::runner::Source) that answers from an [`Event`].
+pub struct EventSource<'e> {
+    event: &'e Event,
+    rounds: Vec<Vec<Status>>,
+    stages: Vec<Vec<Status>>,
+    withdrawn: Vec<Vec<Status>>,
+    choices_made: Vec<usize>,
+    choices_blocked: Vec<bool>,
+    incidents: Vec<bool>,
+    rounds_drawn: BTreeMap<u32, Drawn>,
+    stages_drawn: BTreeMap<String, Vec<(u32, u32)>>,
+    met: BTreeMap<(u32, u32), u32>,
+    waiting: Option<Waiting>,
+    diags: Diagnostics,
+}
+
+fn pair(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
+fn list(teams: &[u32]) -> String {
+    let v: Vec<String> = teams.iter().map(u32::to_string).collect();
+    v.join(", ")
+}
+
+impl<'e> EventSource<'e> {
+    /// A source over `event`.
+    pub fn new(event: &'e Event) -> Self {
+        EventSource {
+            event,
+            rounds: event
+                .rounds
+                .iter()
+                .map(|r| vec![Status::Unseen; r.results.len()])
+                .collect(),
+            stages: event
+                .stages
+                .iter()
+                .map(|s| vec![Status::Unseen; s.results.len()])
+                .collect(),
+            withdrawn: event
+                .stages
+                .iter()
+                .map(|s| vec![Status::Unseen; s.withdrawn.len()])
+                .collect(),
+            choices_made: vec![0; event.stages.len()],
+            choices_blocked: vec![false; event.stages.len()],
+            incidents: vec![false; event.incidents.len()],
+            rounds_drawn: BTreeMap::new(),
+            stages_drawn: BTreeMap::new(),
+            met: BTreeMap::new(),
+            waiting: None,
+            diags: Diagnostics::default(),
+        }
+    }
+
+    fn round_index(&self, round: u32) -> Option<usize> {
+        self.event.rounds.iter().position(|r| r.number == round)
+    }
+
+    fn stage_index(&self, stage: &str) -> Option<usize> {
+        self.event.stages.iter().position(|s| s.name == stage)
+    }
+
+    /// A halting incident at `at`, if any (marked as used).
+    fn halt(&mut self, at: &At) -> Option<String> {
+        for (i, inc) in self.event.incidents.iter().enumerate() {
+            if &inc.at == at
+                && let Some(Effect::Halt(m)) = &inc.effect
+            {
+                if let Some(u) = self.incidents.get_mut(i) {
+                    *u = true;
+                }
+                return Some(format!("team {}'s incident: {m}", inc.team));
+            }
+        }
+        None
+    }
+
+    /// Deductions at `at` (marking every applicable incident there as used).
+    fn deductions(&mut self, at: &At) -> Vec<(u32, Decimal)> {
+        let mut out = Vec::new();
+        for (i, inc) in self.event.incidents.iter().enumerate() {
+            if &inc.at != at {
+                continue;
+            }
+            match &inc.effect {
+                Some(Effect::Deduct(d)) => out.push((inc.team, *d)),
+                Some(Effect::Warning) => {}
+                _ => continue,
+            }
+            if let Some(u) = self.incidents.get_mut(i) {
+                *u = true;
+            }
+        }
+        out
+    }
+
+    /// Checks the results listed for a draw against it; returns each entry's status.
+    fn check_results(
+        &mut self,
+        results: &[MatchResult],
+        pairs: &[(u32, u32)],
+        bye: Option<u32>,
+        place: &str,
+        repeats: bool,
+    ) -> Vec<Status> {
+        let drawn: BTreeSet<(u32, u32)> = pairs.iter().map(|(a, b)| pair(*a, *b)).collect();
+        let mut status = Vec::new();
+        let mut seen: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+        for (j, r) in results.iter().enumerate() {
+            let key = pair(r.a, r.b);
+            if drawn.contains(&key) {
+                if let Some(first) = seen.get(&key).and_then(|k| results.get(*k)) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0707",
+                            format!(
+                                "the result of team {} v team {} {place} is given twice",
+                                r.a, r.b
+                            ),
+                            r.span,
+                        )
+                        .with_label("given again here; not used")
+                        .with_note(first.span, "the result used")
+                        .with_help("keep one result per match"),
+                    );
+                    status.push(Status::Reported);
+                } else {
+                    seen.insert(key, j);
+                    status.push(Status::Valid);
+                }
+                continue;
+            }
+            if repeats && let Some(round) = self.met.get(&key) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0706",
+                        format!(
+                            "team {} and team {} already met in round {round}: teams meet at most once in the qualification",
+                            r.a, r.b
+                        ),
+                        r.span,
+                    )
+                    .with_label(format!("a repeat opponent {place}"))
+                    .with_help(format!(
+                        "the draw {place}: {}",
+                        describe_draw(pairs, bye)
+                    )),
+                );
+                status.push(Status::Reported);
+                continue;
+            }
+            let whom = |t: u32| match pairs.iter().find(|(h, a)| *h == t || *a == t) {
+                Some((h, a)) => format!("team {t} plays team {}", if *h == t { a } else { h }),
+                None if bye == Some(t) => format!("team {t} has the bye"),
+                None => format!("team {t} does not play"),
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    "E0705",
+                    format!(
+                        "this result is for a match that was not drawn: {} and {} {place}",
+                        whom(r.a),
+                        whom(r.b)
+                    ),
+                    r.span,
+                )
+                .with_label("not a match of the draw")
+                .with_help(format!("the draw {place}: {}", describe_draw(pairs, bye))),
+            );
+            status.push(Status::Reported);
+        }
+        status
+    }
+
+    /// After a run: every entry that was never used, and what comes next.
+    pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Diagnostics) {
+        let why = match &outcome.pending {
+            Some(p) => format!("the run stopped before it, at {}", p.next),
+            None => "the competition is complete without it".to_string(),
+        };
+        // After a stop that is already reported (a referral, a wrong choice), what
+        // follows was not reached because of it: not a problem of its own.
+        let reported_stop = matches!(self.waiting, Some(Waiting::Halt(_)))
+            || self.choices_blocked.iter().any(|b| *b);
+        if !reported_stop {
+            let completed: Vec<String> = outcome
+                .report
+                .stages
+                .iter()
+                .map(|s| s.name.clone())
+                .collect();
+            self.unused(&why, &completed);
+        }
+        let next = outcome.pending.as_ref().map(|p| self.next(&p.next));
+        (next, self.diags)
+    }
+
+    /// After a run that failed: every problem found so far.
+    pub fn finish_without_outcome(self) -> (Option<Next>, Diagnostics) {
+        (None, self.diags)
+    }
+
+    fn next(&self, pending: &str) -> Next {
+        let event = self.event;
+        let given = |results: &[MatchResult], h: u32, a: u32| {
+            results.iter().find(|r| r.is(h, a)).map(|r| r.imps_for(h))
+        };
+        let table = |pairs: &[(u32, u32)], results: &[MatchResult]| {
+            pairs
+                .iter()
+                .enumerate()
+                .map(|(i, (h, a))| NextMatch {
+                    table: i + 1,
+                    home: *h,
+                    away: *a,
+                    result: given(results, *h, *a),
+                })
+                .collect::<Vec<_>>()
+        };
+        match &self.waiting {
+            Some(Waiting::Halt(m)) => Next::Halt { message: m.clone() },
+            Some(Waiting::Round(r)) => {
+                let (pairs, bye) = self.rounds_drawn.get(r).cloned().unwrap_or_default();
+                let results = self
+                    .round_index(*r)
+                    .and_then(|i| event.rounds.get(i))
+                    .map_or(&[][..], |e| &e.results[..]);
+                Next::Results {
+                    title: format!("{} round {r}", event.qualification_title),
+                    round: Some(*r),
+                    stage: None,
+                    matches: table(&pairs, results),
+                    bye,
+                }
+            }
+            Some(Waiting::Stage(s)) => {
+                let pairs = self.stages_drawn.get(s).cloned().unwrap_or_default();
+                let results = self
+                    .stage_index(s)
+                    .and_then(|i| event.stages.get(i))
+                    .map_or(&[][..], |e| &e.results[..]);
+                Next::Results {
+                    title: event.stage_title(s),
+                    round: None,
+                    stage: Some(s.clone()),
+                    matches: table(&pairs, results),
+                    bye: None,
+                }
+            }
+            Some(Waiting::Choice {
+                stage,
+                chooser,
+                candidates,
+            }) => Next::Choice {
+                title: event.stage_title(stage),
+                stage: stage.clone(),
+                chooser: *chooser,
+                candidates: candidates.clone(),
+            },
+            None => Next::Other {
+                message: pending.to_string(),
+            },
+        }
+    }
+}
+
+fn describe_draw(pairs: &[(u32, u32)], bye: Option<u32>) -> String {
+    let mut parts: Vec<String> = pairs.iter().map(|(h, a)| format!("{h}-{a}")).collect();
+    if let Some(b) = bye {
+        parts.push(format!("bye {b}"));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,126 @@
+//! The report after a run of the entries of an event file the run never used:
+//! rounds never drawn, stage entries never reached, incidents never applied.
+
+use super::{EventSource, Status, Waiting};
+use crate::diag::Diagnostic;
+use crate::event::model::At;
+
+impl EventSource<'_> {
+    /// Reports every entry of the file the run never used, saying `why`.
+    pub(super) fn unused(&mut self, why: &str, completed: &[String]) {
+        self.unused_rounds(why);
+        self.unused_stage_entries(why, completed);
+        self.unused_incidents(why);
+    }
+
+    /// Rounds with results that were never drawn.
+    fn unused_rounds(&mut self, why: &str) {
+        let event = self.event;
+        for (i, r) in event.rounds.iter().enumerate() {
+            if self.rounds_drawn.contains_key(&r.number) || r.results.is_empty() {
+                continue;
+            }
+            self.diags.push(
+                Diagnostic::error(
+                    "E0710",
+                    format!("round {} was never drawn: {why}", r.number),
+                    r.span,
+                )
+                .with_label(format!(
+                    "{} results not used",
+                    self.rounds.get(i).map_or(0, Vec::len)
+                ))
+                .with_help("a round's draw depends on the results before it: give the earlier results first"),
+            );
+        }
+    }
+
+    /// Stages never drawn, results of walkovers, choices after the draw was complete.
+    fn unused_stage_entries(&mut self, why: &str, completed: &[String]) {
+        let event = self.event;
+        for (i, s) in event.stages.iter().enumerate() {
+            let drawn = self.stages_drawn.contains_key(&s.name);
+            let made = self.choices_made.get(i).copied().unwrap_or(0);
+            let blocked = self.choices_blocked.get(i).copied().unwrap_or(false);
+            let title = event.stage_title(&s.name);
+            if !drawn {
+                let waiting_here = matches!(&self.waiting, Some(Waiting::Choice { stage, .. }) if *stage == s.name);
+                let empty = s.choices.is_empty()
+                    && s.withdrawn.is_empty()
+                    && s.withdrawn_at_draw.is_empty()
+                    && s.absent.is_empty()
+                    && s.seating.is_empty()
+                    && s.results.is_empty();
+                if !waiting_here && !blocked && made == 0 && !empty {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0710",
+                            format!("{title} (`{}`) was never drawn: {why}", s.name),
+                            s.span,
+                        )
+                        .with_label("this stage's entries are not used")
+                        .with_help(
+                            "a stage is drawn when the stages and rounds before it are complete",
+                        ),
+                    );
+                }
+                continue;
+            }
+            // In a stage that was played to the end, a result never asked for was for
+            // a match decided without play (a walkover).
+            if completed.contains(&s.name) {
+                let statuses = self.stages.get(i).cloned().unwrap_or_default();
+                for (r, status) in s.results.iter().zip(statuses) {
+                    if status == Status::Valid {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "E0710",
+                                format!("this result was not needed: the match in {title} was decided without play"),
+                                r.span,
+                            )
+                            .with_label("not used")
+                            .with_help("a team withdrew after the draw, so the match was a walkover; remove the result"),
+                        );
+                    }
+                }
+            }
+            for c in s.choices.iter().skip(made) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0710",
+                        format!(
+                            "this choice was not needed: the draw of {title} was complete without it"
+                        ),
+                        c.span,
+                    )
+                    .with_label("not used")
+                    .with_help("the last chooser gets the team left over; remove this choice"),
+                );
+            }
+        }
+    }
+
+    /// Incidents in a round or stage that was never drawn.
+    fn unused_incidents(&mut self, why: &str) {
+        let event = self.event;
+        for (i, inc) in event.incidents.iter().enumerate() {
+            if self.incidents.get(i).copied().unwrap_or(true) || inc.effect.is_none() {
+                continue;
+            }
+            let (reached, place) = match &inc.at {
+                At::Round(r) => (self.rounds_drawn.contains_key(r), format!("round {r}")),
+                At::Stage(s) => (self.stages_drawn.contains_key(s), event.stage_title(s)),
+            };
+            if !reached {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0710",
+                        format!("this incident is in {place}, which was never drawn: {why}"),
+                        inc.span,
+                    )
+                    .with_label("not applied"),
+                );
+            }
+        }
+    }
+}
