@@ -99,6 +99,9 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
             s.boards.normalize(),
             s.draw.name().to_lowercase()
         );
+        if let Some(line) = how_played(&s.played) {
+            let _ = writeln!(out, "   {line}");
+        }
         for team in &s.withdrawn {
             let _ = writeln!(out, "   {} withdrew at the draw", name(*team));
         }
@@ -274,4 +277,35 @@ pub fn seating_line(seating: &MatchSeating) -> String {
             format!("seating rights by segment {}", parts.join(", "))
         }
     }
+}
+
+/// A stage's day, part of the day and manner of play on one line, if the edition
+/// says any of it.
+fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let when: Vec<&str> = [p.day.as_deref(), p.part.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !when.is_empty() {
+        parts.push(when.join(" "));
+    }
+    match p.screens {
+        Some(true) => parts.push("screens".into()),
+        Some(false) => parts.push("no screens".into()),
+        None => {}
+    }
+    if let Some(system) = &p.system {
+        parts.push(format!("system {system}"));
+    }
+    if let Some(n) = p.segments {
+        parts.push(format!("{n} segments"));
+    }
+    if p.halftime_change {
+        parts.push("change at half-time".into());
+    }
+    if let Some(c) = &p.carry_over {
+        parts.push(format!("carry-over {c}"));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }

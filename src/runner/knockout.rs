@@ -95,6 +95,7 @@ impl Runner<'_> {
             withdrawn: draw.withdrawn.iter().map(|t| t.0).collect(),
             byes: draw.outcome.byes.iter().map(|t| t.0).collect(),
             matches,
+            played: stage.played.clone(),
         });
         Ok(None)
     }

@@ -2,6 +2,7 @@
 //! once by `check`) resolved for one field size, with the vocabulary's meanings
 //! turned into the engine's parameters. No property is looked up by name here.
 
+use super::report::HowPlayed;
 use crate::engine::knockout::absent::{AbsenceRule, LeftoverPlacement};
 use crate::engine::knockout::choice::TableNumbering;
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
@@ -83,6 +84,8 @@ pub struct Stage {
     pub withdrawal_segments: Option<u32>,
     /// Whether an absent captain's turn passes on here (`absent_captains`).
     pub absent_captains: AbsenceRule,
+    /// When and how it is played.
+    pub played: HowPlayed,
 }
 
 /// A competition ready to run.
@@ -201,6 +204,7 @@ fn stage(field: &Field, s: &ir::competition::Stage) -> Result<Stage, PlanError> 
         segments: s.segments,
         withdrawal_segments: s.withdrawal_segments,
         absent_captains: s.absent_captains.meaning.into(),
+        played: how_played(field.program, s),
     })
 }
 
@@ -284,4 +288,29 @@ fn qualification(
         places: q.places.clone(),
         rest: q.rest,
     })
+}
+
+/// A stage's schedule and manner of play, in the edition's words.
+fn how_played(program: &Program, s: &ir::competition::Stage) -> HowPlayed {
+    // An enum value is shown by its label (`förmiddag`), else by its name.
+    let words = |v: &Value| match v {
+        Value::Enum(e, i) => program
+            .enums
+            .get(*e as usize)
+            .and_then(|info| {
+                let label = info.labels.get(*i as usize).cloned().flatten();
+                label.or_else(|| info.variants.get(*i as usize).cloned())
+            })
+            .unwrap_or_else(|| v.show(program)),
+        _ => v.show(program),
+    };
+    HowPlayed {
+        day: s.schedule.day.map(|d| Value::Date(d).show(program)),
+        part: s.schedule.part.as_ref().map(words),
+        screens: s.schedule.screens,
+        system: s.schedule.system.as_ref().map(words),
+        segments: s.segments,
+        halftime_change: s.halftime_change,
+        carry_over: s.carry_over.as_ref().map(|q| q.shown.clone()),
+    }
 }

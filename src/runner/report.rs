@@ -107,6 +107,34 @@ pub struct KoStage {
     pub choices: Vec<(u32, u32)>,
     /// The matches.
     pub matches: Vec<KoMatch>,
+    /// When and how it is played, as the edition states it.
+    pub played: HowPlayed,
+}
+
+/// When and how a stage is played, as the edition states it: what a director posts
+/// beside the draw. Enum values are the edition's own words for them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct HowPlayed {
+    /// The day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day: Option<String>,
+    /// The part of the day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// Whether screens are used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub screens: Option<bool>,
+    /// The system level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// Segments of a match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segments: Option<u32>,
+    /// Whether the teams change at half-time.
+    pub halftime_change: bool,
+    /// IMPs carried into a match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carry_over: Option<String>,
 }
 
 /// A team's final standing.

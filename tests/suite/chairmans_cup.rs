@@ -419,3 +419,39 @@ fn a_cancelled_board_on_the_editions_25_0_scale_stops_for_want_of_a_7_board_tabl
     assert!(message.contains("over 7 boards"), "{message}");
     assert!(message.contains("vp25_no_table"), "{message}");
 }
+
+#[test]
+fn each_stage_says_when_and_how_it_is_played_in_the_editions_words() {
+    let r = simulate(&program(), 64, 3);
+    let played = |name: &str| stage(&r, name).played.clone();
+    let qf = played("cc_qf");
+    assert_eq!(qf.day.as_deref(), Some("Tue 2015-07-28"));
+    assert_eq!(qf.part.as_deref(), Some("heldag"));
+    assert_eq!(
+        qf.screens,
+        Some(true),
+        "CC-SCREENS: from the quarterfinal on"
+    );
+    assert_eq!(qf.system.as_deref(), Some("A-nivå"));
+    assert_eq!(qf.segments, Some(4));
+    let bc = played("bc32_b");
+    assert_eq!(
+        (
+            bc.day.as_deref(),
+            bc.part.as_deref(),
+            bc.screens,
+            bc.system.as_deref()
+        ),
+        (
+            Some("Mon 2015-07-27"),
+            Some("eftermiddag"),
+            Some(false),
+            Some("B-nivå")
+        )
+    );
+    let text = bfr::cli::render::report(&r, &|t| format!("Team {t}"));
+    assert!(
+        text.contains("6. CC Kvartsfinal (cc_qf, 64 boards, choice)\n   Tue 2015-07-28 heldag; screens; system A-nivå; 4 segments\n"),
+        "{text}"
+    );
+}
