@@ -66,6 +66,9 @@ fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String
 fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     if !report.standings.is_empty() {
         let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+        if let Some(line) = report.qualification_played.as_ref().and_then(how_played) {
+            let _ = writeln!(out, "{line}");
+        }
         let _ = writeln!(
             out,
             "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  decided by",
@@ -283,10 +286,11 @@ pub fn seating_line(seating: &MatchSeating) -> String {
 /// says any of it.
 fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
-    let when: Vec<&str> = [p.day.as_deref(), p.part.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let days = match (&p.day, &p.last_day) {
+        (Some(first), Some(last)) => Some(format!("{first} – {last}")),
+        (day, _) => day.clone(),
+    };
+    let when: Vec<String> = [days, p.part.clone()].into_iter().flatten().collect();
     if !when.is_empty() {
         parts.push(when.join(" "));
     }

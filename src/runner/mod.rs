@@ -351,6 +351,7 @@ pub fn run_plan(
             seed: options.seed,
             teams,
             notes: Vec::new(),
+            qualification_played: plan.qualification.as_ref().map(|q| q.played.clone()),
             rounds: Vec::new(),
             standings: Vec::new(),
             stages: Vec::new(),

@@ -41,6 +41,8 @@ pub struct Qualification {
     pub late_start: Option<(u32, Decimal)>,
     /// The order of the final standings.
     pub tie_break: Vec<TieBreak>,
+    /// When and how it is played.
+    pub played: HowPlayed,
     /// Places routed on: `a..=b` go to the target.
     pub places: Vec<(u32, u32, Target)>,
     /// Where everyone else goes.
@@ -204,7 +206,7 @@ fn stage(field: &Field, s: &ir::competition::Stage) -> Result<Stage, PlanError> 
         segments: s.segments,
         withdrawal_segments: s.withdrawal_segments,
         absent_captains: s.absent_captains.meaning.into(),
-        played: how_played(field.program, s),
+        played: how_played(field.program, &s.schedule, s),
     })
 }
 
@@ -287,11 +289,26 @@ fn qualification(
         tie_break,
         places: q.places.clone(),
         rest: q.rest,
+        played: schedule_words(field.program, &q.schedule),
     })
 }
 
 /// A stage's schedule and manner of play, in the edition's words.
-fn how_played(program: &Program, s: &ir::competition::Stage) -> HowPlayed {
+fn how_played(
+    program: &Program,
+    schedule: &ir::competition::Schedule,
+    s: &ir::competition::Stage,
+) -> HowPlayed {
+    HowPlayed {
+        segments: s.segments,
+        halftime_change: s.halftime_change,
+        carry_over: s.carry_over.as_ref().map(|q| q.shown.clone()),
+        ..schedule_words(program, schedule)
+    }
+}
+
+/// A schedule in the edition's words.
+fn schedule_words(program: &Program, s: &ir::competition::Schedule) -> HowPlayed {
     // An enum value is shown by its label (`förmiddag`), else by its name.
     let words = |v: &Value| match v {
         Value::Enum(e, i) => program
@@ -305,12 +322,11 @@ fn how_played(program: &Program, s: &ir::competition::Stage) -> HowPlayed {
         _ => v.show(program),
     };
     HowPlayed {
-        day: s.schedule.day.map(|d| Value::Date(d).show(program)),
-        part: s.schedule.part.as_ref().map(words),
-        screens: s.schedule.screens,
-        system: s.schedule.system.as_ref().map(words),
-        segments: s.segments,
-        halftime_change: s.halftime_change,
-        carry_over: s.carry_over.as_ref().map(|q| q.shown.clone()),
+        day: s.day.map(|d| Value::Date(d).show(program)),
+        last_day: s.last_day.map(|d| Value::Date(d).show(program)),
+        part: s.part.as_ref().map(words),
+        screens: s.screens,
+        system: s.system.as_ref().map(words),
+        ..HowPlayed::default()
     }
 }

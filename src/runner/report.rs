@@ -115,9 +115,12 @@ pub struct KoStage {
 /// beside the draw. Enum values are the edition's own words for them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct HowPlayed {
-    /// The day.
+    /// The day (a qualification: its first day).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub day: Option<String>,
+    /// A qualification's last day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_day: Option<String>,
     /// The part of the day.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub part: Option<String>,
@@ -159,6 +162,8 @@ pub struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Qualification rounds.
+    /// When and how the qualification is played, as the edition states it.
+    pub qualification_played: Option<HowPlayed>,
     pub rounds: Vec<QualRound>,
     /// Final qualification standings.
     pub standings: Vec<StandingLine>,

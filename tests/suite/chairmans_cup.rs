@@ -449,7 +449,23 @@ fn each_stage_says_when_and_how_it_is_played_in_the_editions_words() {
             Some("B-nivå")
         )
     );
+    let gh = r.qualification_played.clone().unwrap();
+    assert_eq!(
+        (
+            gh.day.as_deref(),
+            gh.last_day.as_deref(),
+            gh.system.as_deref()
+        ),
+        (
+            Some("Sat 2015-07-25"),
+            Some("Sun 2015-07-26"),
+            Some("B-nivå")
+        )
+    );
     let text = bfr::cli::render::report(&r, &|t| format!("Team {t}"));
+    assert!(
+        text.contains("Qualification: 13 rounds\nSat 2015-07-25 – Sun 2015-07-26; system B-nivå\n")
+    );
     assert!(
         text.contains("6. CC Kvartsfinal (cc_qf, 64 boards, choice)\n   Tue 2015-07-28 heldag; screens; system A-nivå; 4 segments\n"),
         "{text}"
