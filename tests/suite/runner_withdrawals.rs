@@ -526,3 +526,32 @@ fn absent_captains_in_a_bonus_cup_choice_have_no_rule_unless_cc_absent_is_read_f
     let next = outcome.pending.map(|p| p.next).unwrap_or_default();
     assert!(next.contains("BC08-A"), "{next}");
 }
+
+#[test]
+fn read_by_bc04_bs_own_clause_a_cc_teams_withdrawal_moves_the_bc_team_ranked_3_up() {
+    // AMB-11: the edition lets CC-WITHDRAW's specific rules win over BC04-B's own
+    // clause. Read the other way, the team ranked 3 moves up to choose beside the
+    // remaining CC team.
+    let p = program_with_reading(
+        "= Amb11CcLoserWithdraws.SpecificRule",
+        "= Amb11CcLoserWithdraws.StageMoveUp",
+    );
+    let field = bc04_b_field(&program());
+    let (cc1, cc2, bc3) = (field[0], field[1], field[2]);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![cc1];
+    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let s = stage(&r, "bc04_b");
+    assert_eq!(s.withdrawn, vec![cc1]);
+    // The remaining CC team chooses the last BC team; the BC team moved up to choose
+    // has no one left and goes through (AMB-7). Under case A the two BC teams meet.
+    let bc4 = field[3];
+    let pairs: Vec<[u32; 2]> = s
+        .matches
+        .iter()
+        .map(|m| [m.home.min(m.away), m.home.max(m.away)])
+        .collect();
+    assert_eq!(pairs, [[cc2.min(bc4), cc2.max(bc4)]]);
+    assert_eq!(s.byes, vec![bc3]);
+    assert_eq!(standing(&r, cc1), "withdrew at BC04-B");
+}
