@@ -408,15 +408,7 @@ fn a_cc_team_and_a_bc_team_withdrawing_at_the_bc04_b_draw_has_no_rule() {
     let field = bc04_b_field(&p);
     let mut source = Scripted::new("bc04_b");
     source.at_draw = vec![field[0], field[3]];
-    match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError {
-            kind: Stop::NoRule,
-            message: m,
-            ..
-        }) => assert!(m.contains("no rule"), "{m}"),
-        Ok(o) => panic!("the run went on: {:?}", o.pending),
-        Err(e) => panic!("{e:?}"),
-    }
+    assert_no_rule(run(&p, "cup", 64, &options(), &mut source));
 }
 
 #[test]
@@ -431,15 +423,7 @@ fn case_c_for_the_winner_of_a_walkover_has_no_rule() {
     let mut source = Scripted::new("bc04_b");
     source.after_draw = vec![m.home];
     source.later_at_draw = Some(("bc_po34", vec![m.away]));
-    match run(&p, "cup", 64, &options(), &mut source) {
-        Err(RunError {
-            kind: Stop::NoRule,
-            message: m,
-            ..
-        }) => assert!(m.contains("no rule"), "{m}"),
-        Ok(o) => panic!("the run went on: {:?}", o.pending),
-        Err(e) => panic!("{e:?}"),
-    }
+    assert_no_rule(run(&p, "cup", 64, &options(), &mut source));
 }
 
 #[test]
@@ -448,13 +432,7 @@ fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
     // sjättepristagare": the team that withdrew after the draw lost a walkover, so it
     // shares 5/6 (bc_walkover_loser_reading).
     let p = program();
-    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
-        .unwrap()
-        .report;
-    let m = stage(&plain, "bc04_b").matches[0].clone();
-    let mut source = Scripted::new("bc04_b");
-    source.after_draw = vec![m.home];
-    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let (m, r) = home_withdraws_after_the_draw(&p, "bc04_b");
     let w = &stage(&r, "bc04_b").matches[0];
     assert_eq!((w.winner, w.decided_by), (m.away, Decided::Walkover));
     assert_eq!(standing(&r, m.home), "5/6");
@@ -465,13 +443,7 @@ fn the_loser_of_a_bc04_b_walkover_shares_5_6() {
         .count();
     assert_eq!(shared, 2);
     // Before the play-off a walkover loser is still out where it withdrew.
-    let plain16 = run(&p, "cup", 64, &options(), &mut Scripted::new("bc16_b"))
-        .unwrap()
-        .report;
-    let m16 = stage(&plain16, "bc16_b").matches[0].clone();
-    let mut source = Scripted::new("bc16_b");
-    source.after_draw = vec![m16.home];
-    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let (m16, r) = home_withdraws_after_the_draw(&p, "bc16_b");
     assert_eq!(standing(&r, m16.home), "withdrew at BC16-B");
 }
 
@@ -483,13 +455,7 @@ fn read_otherwise_the_loser_of_a_bc04_b_walkover_withdrew_without_a_place() {
         "= BcWalkoverLoser.SharesLosersPlace",
         "= BcWalkoverLoser.NoPlace",
     );
-    let plain = run(&p, "cup", 64, &options(), &mut Scripted::new("bc04_b"))
-        .unwrap()
-        .report;
-    let m = stage(&plain, "bc04_b").matches[0].clone();
-    let mut source = Scripted::new("bc04_b");
-    source.after_draw = vec![m.home];
-    let r = run(&p, "cup", 64, &options(), &mut source).unwrap().report;
+    let (m, r) = home_withdraws_after_the_draw(&p, "bc04_b");
     assert_eq!(standing(&r, m.home), "withdrew at BC04-B");
     let shared = r
         .places
@@ -554,4 +520,33 @@ fn read_by_bc04_bs_own_clause_a_cc_teams_withdrawal_moves_the_bc_team_ranked_3_u
     assert_eq!(pairs, [[cc2.min(bc4), cc2.max(bc4)]]);
     assert_eq!(s.byes, vec![bc3]);
     assert_eq!(standing(&r, cc1), "withdrew at BC04-B");
+}
+
+/// A run that stopped because the document has no rule for what happened.
+fn assert_no_rule(result: Result<bfr::runner::Outcome, RunError>) {
+    match result {
+        Err(RunError {
+            kind: Stop::NoRule,
+            message: m,
+            ..
+        }) => assert!(m.contains("no rule"), "{m}"),
+        Ok(o) => panic!("the run went on: {:?}", o.pending),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+/// The first match of `stage` as drawn, and the run in which its home team
+/// withdraws after the draw.
+fn home_withdraws_after_the_draw(
+    p: &Program,
+    stage_name: &'static str,
+) -> (bfr::runner::report::KoMatch, Report) {
+    let plain = run(p, "cup", 64, &options(), &mut Scripted::new(stage_name))
+        .unwrap()
+        .report;
+    let m = stage(&plain, stage_name).matches[0].clone();
+    let mut source = Scripted::new(stage_name);
+    source.after_draw = vec![m.home];
+    let r = run(p, "cup", 64, &options(), &mut source).unwrap().report;
+    (m, r)
 }
