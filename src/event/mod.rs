@@ -5,7 +5,7 @@
 //! the teams, the results of each qualification round, each knockout stage's
 //! choices, withdrawals and results, and incidents whose penalty the edition's own
 //! rules decide. [`run`] reads it, checks it against the edition and drives the
-//! [`runner`](crate::runner) through an [`EventSource`]; problems are
+//! [`crate::runner`] through an [`EventSource`]; problems are
 //! [`Diagnostic`]s with codes `E07xx` and spans into the file.
 
 mod file;

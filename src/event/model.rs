@@ -168,9 +168,9 @@ pub struct Event {
     pub stages: Vec<StageEntry>,
     /// Incidents in the order listed.
     pub incidents: Vec<Incident>,
-    /// The qualification's title (after [`resolve`]).
+    /// The qualification's title (set when the event is resolved against the edition).
     pub qualification_title: String,
-    /// Stage titles by name (after [`resolve`]).
+    /// Stage titles by name (set when the event is resolved against the edition).
     pub stage_titles: BTreeMap<String, String>,
 }
 
