@@ -85,3 +85,75 @@ fn a_default_bfr_does_not_know_is_reported_once() {
     let codes: Vec<&str> = loaded.diagnostics.sorted().iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E0105"]);
 }
+
+#[test]
+fn the_property_table_names_the_meanings_typing_reads() {
+    use crate::check::vocabulary::{Scope, Want, property};
+    use crate::ir::vocabulary as v;
+    use crate::ir::vocabulary::Meaning;
+    let read: [(&str, Scope, &str); 26] = [
+        ("equal_rankings", Scope::Competition, v::EqualRankings::WHAT),
+        ("inheritance", Scope::Competition, v::Inheritance::WHAT),
+        (
+            "walkover_inheritance",
+            Scope::Competition,
+            v::WalkoverInheritance::WHAT,
+        ),
+        ("knockout_tie", Scope::Competition, v::KnockoutTie::WHAT),
+        ("table_numbers", Scope::Competition, v::TableNumbering::WHAT),
+        (
+            "inheritance_scope",
+            Scope::Competition,
+            v::InheritanceScope::WHAT,
+        ),
+        (
+            "absent_leftovers",
+            Scope::Competition,
+            v::LeftoverPlacement::WHAT,
+        ),
+        ("late_chooser", Scope::Competition, v::LateChooser::WHAT),
+        (
+            "chooser_without_opponent",
+            Scope::Competition,
+            v::ChooserWithoutOpponent::WHAT,
+        ),
+        (
+            "lower_withdrawal",
+            Scope::Competition,
+            v::LowerWithdrawal::WHAT,
+        ),
+        ("walkover_loser", Scope::Competition, v::WalkoverLoser::WHAT),
+        ("format", Scope::Qualification, v::QualificationFormat::WHAT),
+        ("first_round", Scope::Qualification, v::FirstRound::WHAT),
+        ("home", Scope::Qualification, v::HomeTeam::WHAT),
+        ("pairing", Scope::Qualification, v::Pairing::WHAT),
+        ("bye", Scope::Qualification, v::Bye::WHAT),
+        (
+            "swiss_points",
+            Scope::Qualification,
+            v::SwissPointsBasis::WHAT,
+        ),
+        (
+            "imp_quotient",
+            Scope::Qualification,
+            v::ImpQuotientEdges::WHAT,
+        ),
+        ("draw", Scope::Stage, v::DrawMethod::WHAT),
+        ("tie_break", Scope::Stage, v::KnockoutCriterion::WHAT),
+        ("home", Scope::Stage, v::HomeTeam::WHAT),
+        ("absent_captains", Scope::Stage, v::AbsentCaptains::WHAT),
+        ("positions", Scope::Stage, v::PositionsBy::WHAT),
+        ("late_withdrawal", Scope::Stage, v::LateWithdrawal::WHAT),
+        ("seating", Scope::Stage, v::SeatingMethod::WHAT),
+        ("tie_break", Scope::Qualification, "criteria"),
+    ];
+    for (key, scope, what) in read {
+        let want = property(key, scope).map(|p| p.want);
+        let expected = match want {
+            Some(Want::Meaning(name) | Want::MeaningOrRule(name)) => name,
+            Some(Want::Criteria) => "criteria",
+            other => panic!("`{key}`: {other:?}"),
+        };
+        assert_eq!(expected, what, "`{key}` in {scope:?}");
+    }
+}

@@ -273,24 +273,19 @@ impl Runner<'_> {
                 )
                 .at(Some(e.span))
             })?;
-        let Value::Record(r, fields) = v else {
-            return Err(RunError::new(
-                Stop::Refused,
-                format!(
-                    "the VP scale `{}` must return a record with `winner` and `loser`",
-                    rule.name
-                ),
-            )
-            .at(Some(rule.span)));
-        };
-        let info = self.program.records.get(r as usize);
-        let field = |name: &str| {
-            info.and_then(|i| i.fields.iter().position(|(n, _)| n == name))
+        // The scale's result is a record; its `winner` and `loser` are the VP.
+        let field = |name: &str| match &v {
+            Value::Record(r, fields) => self
+                .program
+                .records
+                .get(*r as usize)
+                .and_then(|i| i.fields.iter().position(|(n, _)| n == name))
                 .and_then(|p| fields.get(p))
                 .and_then(|v| match v {
                     Value::Num(n, _) => Some(*n),
                     _ => None,
-                })
+                }),
+            _ => None,
         };
         let (Some(w), Some(l)) = (field("winner"), field("loser")) else {
             return Err(RunError::new(
