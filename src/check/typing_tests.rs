@@ -157,3 +157,27 @@ fn the_property_table_names_the_meanings_typing_reads() {
         assert_eq!(expected, what, "`{key}` in {scope:?}");
     }
 }
+
+#[test]
+fn a_list_ends_at_its_bracket_not_at_the_comment_after_it() {
+    let text = r#"
+enum Crit ref T-1 { VictoryPoints, Points }
+competition league "League" ref T-1 {
+  qualification q "Q" ref T-1 {
+    rounds = 3
+    boards = 8
+    tie_break = [Crit.VictoryPoints, Crit.Points] // not a criterion ]
+    rest -> out
+  }
+}
+"#;
+    let loaded = load_texts(vec![("t.bfr".into(), text.as_bytes().to_vec())]);
+    let d = loaded.diagnostics.sorted();
+    let e = d.iter().find(|d| d.code == "E0408").unwrap();
+    let written = "[Crit.VictoryPoints, Crit.Points]";
+    let start = text.find(written).unwrap();
+    assert_eq!(
+        (e.span.start as usize, e.span.end as usize),
+        (start, start + written.len())
+    );
+}

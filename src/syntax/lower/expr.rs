@@ -285,9 +285,24 @@ impl Lower {
 
     /// `[a, b, c]` and `[] as [T]`; each value sits one level deeper.
     fn list_lit(&self, p: P) -> R<Expr> {
-        // pest keeps the spaces it skipped looking for `as`; they are not the list's.
+        // pest keeps the spaces and comments it skipped looking for `as`; they are not
+        // the list's, which ends at its `]` unless an annotation follows.
         let mut span = self.span(&p);
-        let written = p.as_str().trim_end().len();
+        let text = p.as_str();
+        let annotated = p
+            .clone()
+            .into_inner()
+            .any(|c| c.as_rule() == Rule::list_annotation);
+        // The `]` is the first one after the last value (or the `[`).
+        let after_values = p
+            .clone()
+            .into_inner()
+            .last()
+            .map_or(1, |c| c.as_span().end().saturating_sub(p.as_span().start()));
+        let written = match text.get(after_values..).and_then(|rest| rest.find(']')) {
+            Some(close) if !annotated => after_values + close + 1,
+            _ => text.trim_end().len(),
+        };
         span.end = span
             .start
             .saturating_add(u32::try_from(written).unwrap_or(0));
