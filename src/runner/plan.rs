@@ -33,8 +33,9 @@ pub struct Qualification {
     pub boards: Decimal,
     /// The rule that turns an IMP margin into VP, if the edition names one.
     pub scale: Option<u32>,
-    /// Who is home in a match.
-    pub home: HomeTeam,
+    /// Who is home in a match (`home`); `None` keeps the pairing's own order (the
+    /// draw's, or a round robin's schedule).
+    pub home: Option<HomeTeam>,
     /// VP for a bye.
     pub bye_score: Decimal,
     /// The round late starters begin in, and the VP they carry over.
@@ -280,10 +281,7 @@ fn qualification(
         rounds,
         boards: Decimal::from(field.count(q.boards, &q.name, "boards")?),
         scale: q.vp_scale,
-        home: q
-            .home
-            .as_ref()
-            .map_or(HomeTeam::BetterRanking, |h| h.meaning),
+        home: q.home.as_ref().map(|h| h.meaning),
         bye_score: q.bye_score.as_ref().map_or(Decimal::ZERO, |b| b.amount),
         late_start: q.late_start.as_ref().map(|(r, c)| (*r, c.amount)),
         tie_break,

@@ -8,7 +8,7 @@ use crate::engine::knockout::TeamId;
 use crate::engine::standings::{MatchResult, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
-use crate::ir::vocabulary::QualificationFormat;
+use crate::ir::vocabulary::{HomeTeam, QualificationFormat};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
 
@@ -46,7 +46,10 @@ impl Runner<'_> {
                     standings.adjust(t, carry).map_err(rule_err)?;
                 }
             }
-            let pairing = self.pair(q, round, &team_ids, not_playing, &standings, &history)?;
+            let mut pairing = self.pair(q, round, &team_ids, not_playing, &standings, &history)?;
+            if q.home == Some(HomeTeam::BetterRanking) {
+                home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
+            }
             source.round_drawn(round, &pairing.pairs, pairing.bye);
             let Some(matches) =
                 self.play_round(q, scale, round, &pairing, &mut standings, source)?
@@ -302,6 +305,29 @@ impl Runner<'_> {
 }
 
 /// A tie-break criterion as the report names it.
+/// Makes the better-ranked team of each pair the home team (AMB-23's reading for
+/// Gröna Hissen), ranked by the standings at the draw; before round 1 that is the
+/// edition's tie-break chain on equal scores.
+fn home_is_better_ranked(
+    pairing: &mut Round<u32>,
+    standings: &Standings<u32>,
+    tie_break: &[TieBreak],
+) -> Result<(), RunError> {
+    let place: std::collections::BTreeMap<u32, usize> = standings
+        .rank(tie_break)
+        .map_err(rule_err)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| (r.team, i))
+        .collect();
+    for (home, away) in &mut pairing.pairs {
+        if place.get(away) < place.get(home) {
+            std::mem::swap(home, away);
+        }
+    }
+    Ok(())
+}
+
 fn criterion(tie_break: TieBreak) -> Criterion {
     match tie_break {
         TieBreak::TotalVp => Criterion::TotalVp,

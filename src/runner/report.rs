@@ -161,9 +161,9 @@ pub struct Report {
     /// What a reader of the report should know about how it was run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// Qualification rounds.
     /// When and how the qualification is played, as the edition states it.
     pub qualification_played: Option<HowPlayed>,
+    /// Qualification rounds.
     pub rounds: Vec<QualRound>,
     /// Final qualification standings.
     pub standings: Vec<StandingLine>,

@@ -320,6 +320,53 @@ fn a_changed_reading_of_the_home_team_changes_who_is_home() {
 }
 
 #[test]
+fn gröna_hissen_home_is_the_better_ranked_team_unless_the_reading_says_first_drawn() {
+    // AMB-23: the edition reads Gröna Hissen's home team as the better-ranked one. Before
+    // round 1 every team stands equal and the chain ends with the lower team number; a
+    // variant reads it as the team drawn first.
+    let round_1_homes = |r: &Report| -> Vec<(u32, u32)> {
+        r.rounds[0]
+            .matches
+            .iter()
+            .map(|m| (m.home, m.away))
+            .collect()
+    };
+    let default = simulate(&program(&[]), 64, 9);
+    assert!(
+        round_1_homes(&default)
+            .iter()
+            .all(|(home, away)| home < away),
+        "round 1: the better-ranked (lower-numbered) team is home: {:?}",
+        round_1_homes(&default)
+    );
+    let variant = simulate(
+        &program(&[Change::Text(
+            READINGS,
+            "= Amb23GhHome.BetterRanking",
+            "= Amb23GhHome.UpperPosition",
+        )]),
+        64,
+        9,
+    );
+    let drawn = round_1_homes(&variant);
+    assert!(
+        drawn.iter().any(|(home, away)| home > away),
+        "round 1: the first team drawn is home, whatever its number: {drawn:?}"
+    );
+    let unordered = |pairs: Vec<(u32, u32)>| -> BTreeSet<(u32, u32)> {
+        pairs
+            .into_iter()
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .collect()
+    };
+    assert_eq!(
+        unordered(round_1_homes(&default)),
+        unordered(drawn),
+        "the reading changes who is home, not who meets whom"
+    );
+}
+
+#[test]
 fn a_changed_reading_of_inheritance_changes_the_rankings() {
     // AMB-2: cumulative inheritance against "the last opponent only".
     let default = simulate(&program(&[]), 64, 9);
