@@ -15,6 +15,7 @@ use crate::engine::knockout::ranking::{Bracket, RankingBook};
 use crate::engine::knockout::seating::home_and_away;
 use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
 use crate::ir::vocabulary::DrawMethod as DrawKind;
+use crate::ir::vocabulary::{LateChooser, LowerWithdrawal, PositionsBy};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -48,7 +49,7 @@ impl Runner<'_> {
             order: stage.order,
             title: stage.title.clone(),
         };
-        let (mut positions, first_group) = self.positions(&entrants, book)?;
+        let (mut positions, first_group) = self.positions(stage, &entrants, book)?;
         // Teams that withdrew earlier are missing here; any other shortfall is an error.
         let withdrawn_earlier = finals.values().filter(|s| s.withdrew()).count();
         if let Some(n) = stage.teams
@@ -100,23 +101,28 @@ impl Runner<'_> {
         Ok(None)
     }
 
-    /// The entrants in position order: by origin (the feeding stage's order), each
-    /// group by ranking; and the size of the first group.
+    /// The entrants in position order by the stage's `positions`: by origin (the
+    /// feeding stage's order), each group by ranking; and the size of the first group.
     fn positions(
         &self,
+        stage: &plan::Stage,
         entrants: &[(u32, TeamId)],
         book: &RankingBook,
     ) -> Result<(Vec<TeamId>, usize), RunError> {
-        let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
-        for (from, team) in entrants {
-            groups.entry(*from).or_default().push(*team);
+        match stage.positions {
+            PositionsBy::Origin => {
+                let mut groups: BTreeMap<u32, Vec<TeamId>> = BTreeMap::new();
+                for (from, team) in entrants {
+                    groups.entry(*from).or_default().push(*team);
+                }
+                let first_group = groups.values().next().map_or(0, Vec::len);
+                let mut positions = Vec::new();
+                for teams in groups.values() {
+                    positions.extend(book.sort(teams, self.plan.ranking.tie).map_err(rule_err)?);
+                }
+                Ok((positions, first_group))
+            }
         }
-        let first_group = groups.values().next().map_or(0, Vec::len);
-        let mut positions = Vec::new();
-        for teams in groups.values() {
-            positions.extend(book.sort(teams, self.plan.ranking.tie).map_err(rule_err)?);
-        }
-        Ok((positions, first_group))
     }
 
     /// The draw of stage `k` for its positions (with the size of the first group and
@@ -243,8 +249,12 @@ impl Runner<'_> {
             }
             DrawKind::Choice | DrawKind::RankedChoice => {
                 let half = positions.len().div_ceil(2);
-                let split = choice_positions(positions, half, at_draw, DrawWithdrawalRule::MoveUp)
-                    .map_err(rule_err)?;
+                // A withdrawal among the choosers moves the next team up (BC-DRAWS); one
+                // among the teams chosen from leaves the choosers as they are.
+                let rule = match self.plan.choice.lower_withdrawal {
+                    LowerWithdrawal::ChoosersUnchangedLastGoesThrough => DrawWithdrawalRule::MoveUp,
+                };
+                let split = choice_positions(positions, half, at_draw, rule).map_err(rule_err)?;
                 let (choosers, candidates) = (split.choosers, split.candidates);
                 self.choose(&stage.name, &stage.title, choosers, candidates, source)
             }
@@ -390,8 +400,11 @@ impl Runner<'_> {
         };
         // Each round either ends or adds a choice; there are at most as many choices
         // as choosers.
+        let run_choice = match self.plan.choice.late_chooser {
+            LateChooser::FirstTurnAfterArrival => run_choice_with_absentees,
+        };
         for _ in 0..=upper.len() {
-            match run_choice_with_absentees(&upper, &lower, &arrivals, &made, book, &rules) {
+            match run_choice(&upper, &lower, &arrivals, &made, book, &rules) {
                 Ok(outcome) => {
                     let made = made.iter().map(|(a, b)| (a.0, b.0)).collect();
                     return Ok(Ok((outcome, made)));

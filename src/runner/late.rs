@@ -13,6 +13,7 @@ use crate::engine::knockout::late_withdrawal::{
     self as lw, LateMatchLengths, LateWithdrawalReading, PlacementPlan, UpperLoser,
 };
 use crate::engine::knockout::{DrawOutcome, Pairing, TeamId};
+use crate::ir::vocabulary::ChooserWithoutOpponent;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use std::collections::{BTreeMap, BTreeSet};
@@ -165,7 +166,11 @@ impl Runner<'_> {
             draw.choose(chooser, TeamId(chosen)).map_err(rule_err)?;
             choices.push((chooser.0, chosen));
         }
-        Ok(Ok((draw.finish().map_err(rule_err)?, choices)))
+        // Choosers left without a candidate go through without a match.
+        let outcome = match self.plan.choice.chooser_without_opponent {
+            ChooserWithoutOpponent::LastChooserGoesThrough => draw.finish(),
+        };
+        Ok(Ok((outcome.map_err(rule_err)?, choices)))
     }
 
     /// Cases A and B: the upper-bracket teams among `positions` (the first

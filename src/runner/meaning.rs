@@ -104,13 +104,22 @@ impl From<v::TableNumbering> for TableNumbering {
     }
 }
 
-impl From<v::TieBreakCriterion> for TieBreak {
-    fn from(m: v::TieBreakCriterion) -> Self {
-        match m {
-            v::TieBreakCriterion::VictoryPoints => Self::TotalVp,
-            v::TieBreakCriterion::SwissPoints => Self::SwissPoints,
-            v::TieBreakCriterion::ImpQuotient => Self::ImpQuotient,
-            v::TieBreakCriterion::LowerTeamId => Self::LowerTeamId,
-        }
+/// A criterion of the tie-break chain as the engine ranks by it, read with the
+/// qualification's readings of Swiss points (`swiss_points`) and of the IMP
+/// quotient's edges (`imp_quotient`).
+pub(super) fn tie_break(
+    m: v::TieBreakCriterion,
+    swiss_points: v::SwissPointsBasis,
+    imp_quotient: v::ImpQuotientEdges,
+) -> TieBreak {
+    match m {
+        v::TieBreakCriterion::VictoryPoints => TieBreak::TotalVp,
+        v::TieBreakCriterion::SwissPoints => match swiss_points {
+            v::SwissPointsBasis::OpponentsCurrentTotals => TieBreak::SwissPoints,
+        },
+        v::TieBreakCriterion::ImpQuotient => match imp_quotient {
+            v::ImpQuotientEdges::InfinityThenTeamId => TieBreak::ImpQuotient,
+        },
+        v::TieBreakCriterion::LowerTeamId => TieBreak::LowerTeamId,
     }
 }

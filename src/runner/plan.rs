@@ -13,7 +13,10 @@ use crate::engine::standings::TieBreak;
 use crate::eval::Evaluator;
 use crate::ir::competition::Count;
 pub use crate::ir::competition::Target;
-use crate::ir::vocabulary::{self, DrawMethod, HomeTeam, QualificationFormat};
+use crate::ir::vocabulary::{
+    self, Bye, ChooserWithoutOpponent, DrawMethod, FirstRound, HomeTeam, LateChooser,
+    LowerWithdrawal, Pairing, PositionsBy, QualificationFormat,
+};
 use crate::ir::{self, Program, Value};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -33,6 +36,13 @@ pub struct Qualification {
     pub boards: Decimal,
     /// The rule that turns an IMP margin into VP, if the edition names one.
     pub scale: Option<u32>,
+    /// How a Swiss's first round is paired (`first_round`; left out, the
+    /// vocabulary's first meaning).
+    pub first_round: FirstRound,
+    /// How the rounds after the first are paired (`pairing`).
+    pub pairing: Pairing,
+    /// Who gets the bye in an odd field (`bye`).
+    pub bye: Bye,
     /// Who is home in a match (`home`); `None` keeps the pairing's own order (the
     /// draw's, or a round robin's schedule).
     pub home: Option<HomeTeam>,
@@ -87,6 +97,8 @@ pub struct Stage {
     pub withdrawal_segments: Option<u32>,
     /// Whether an absent captain's turn passes on here (`absent_captains`).
     pub absent_captains: AbsenceRule,
+    /// How its positions are ordered (`positions`).
+    pub positions: PositionsBy,
     /// When and how it is played.
     pub played: HowPlayed,
 }
@@ -124,6 +136,20 @@ pub struct Plan {
     pub walkover_loser_takes_place: bool,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
+    /// How a choice of opponents goes when captains are late or teams withdraw.
+    pub choice: ChoiceReadings,
+}
+
+/// The competition's readings of a choice of opponents (`late_chooser`,
+/// `chooser_without_opponent`, `lower_withdrawal`).
+#[derive(Debug, Clone, Copy)]
+pub struct ChoiceReadings {
+    /// When a captain who arrives late chooses.
+    pub late_chooser: LateChooser,
+    /// What a chooser left without a candidate does.
+    pub chooser_without_opponent: ChooserWithoutOpponent,
+    /// What a withdrawal among the teams chosen from does.
+    pub lower_withdrawal: LowerWithdrawal,
 }
 
 /// Why a competition cannot be run as declared.
@@ -185,6 +211,11 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         absent_leftovers: r.absent_leftovers.meaning.into(),
         walkover_loser_takes_place: r.walkover_loser.meaning
             == vocabulary::WalkoverLoser::SharesLosersPlace,
+        choice: ChoiceReadings {
+            late_chooser: r.late_chooser.meaning,
+            chooser_without_opponent: r.chooser_without_opponent.meaning,
+            lower_withdrawal: r.lower_withdrawal.meaning,
+        },
     })
 }
 
@@ -207,6 +238,7 @@ fn stage(field: &Field, s: &ir::competition::Stage) -> Result<Stage, PlanError> 
         segments: s.segments,
         withdrawal_segments: s.withdrawal_segments,
         absent_captains: s.absent_captains.meaning.into(),
+        positions: s.positions.meaning,
         played: how_played(field.program, &s.schedule, s),
     })
 }
@@ -268,7 +300,12 @@ fn qualification(
             )));
         }
     };
-    let mut tie_break: Vec<TieBreak> = q.tie_break.iter().map(|c| (*c).into()).collect();
+    let (swiss_points, imp_quotient) = (q.swiss_points.meaning, q.imp_quotient.meaning);
+    let mut tie_break: Vec<TieBreak> = q
+        .tie_break
+        .iter()
+        .map(|c| super::meaning::tie_break(*c, swiss_points, imp_quotient))
+        .collect();
     // The standings must be a total order: the team number settles what the
     // edition's chain leaves equal.
     if !tie_break.contains(&TieBreak::LowerTeamId) {
@@ -281,6 +318,9 @@ fn qualification(
         rounds,
         boards: Decimal::from(field.count(q.boards, &q.name, "boards")?),
         scale: q.vp_scale,
+        first_round: q.first_round.as_ref().map_or(FirstRound::Drawn, |f| f.meaning),
+        pairing: q.pairing.meaning,
+        bye: q.bye.meaning,
         home: q.home.as_ref().map(|h| h.meaning),
         bye_score: q.bye_score.as_ref().map_or(Decimal::ZERO, |b| b.amount),
         late_start: q.late_start.as_ref().map(|(r, c)| (*r, c.amount)),

@@ -8,7 +8,7 @@ use crate::engine::knockout::TeamId;
 use crate::engine::standings::{MatchResult, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
-use crate::ir::vocabulary::{HomeTeam, QualificationFormat};
+use crate::ir::vocabulary::{Bye, FirstRound, HomeTeam, Pairing, QualificationFormat};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
 
@@ -141,7 +141,10 @@ impl Runner<'_> {
                 .copied()
                 .filter(|t| !not_playing.contains(t))
                 .collect();
-            return draw_first_round(&playing, self.options.seed).map_err(rule_err);
+            return match q.first_round {
+                FirstRound::Drawn => draw_first_round(&playing, self.options.seed),
+            }
+            .map_err(rule_err);
         }
         let ranked: Vec<u32> = standings
             .rank(&q.tie_break)
@@ -149,14 +152,20 @@ impl Runner<'_> {
             .into_iter()
             .map(|r| r.team)
             .collect();
-        pair_round(&SwissInput {
+        let input = SwissInput {
             ranking: &ranked,
             played: &history.played,
             had_bye: &history.had_bye,
             not_playing,
             later_rounds: 0,
-        })
-        .map_err(rule_err)
+        };
+        // The engine's one Swiss method: standings order with a feasibility check,
+        // the bye to the lowest-ranked team without one.
+        match (q.pairing, q.bye) {
+            (Pairing::StandingsWithFeasibilityCheck, Bye::LowestRankedWithoutBye) => {
+                pair_round(&input).map_err(rule_err)
+            }
+        }
     }
 
     /// The matches of a drawn round, scored from the source's results; `None` when
