@@ -117,6 +117,8 @@ vocabulary! {
         BetterRanking,
         /// The team in the upper position of the draw (the chooser in a choice).
         UpperPosition,
+        /// The team placed better in the qualification, whatever it inherited since.
+        BetterQualificationPlacement,
     }
 }
 

@@ -26,6 +26,7 @@ impl From<v::HomeTeam> for HomeReading {
         match m {
             v::HomeTeam::BetterRanking => Self::BetterRanking,
             v::HomeTeam::UpperPosition => Self::UpperPosition,
+            v::HomeTeam::BetterQualificationPlacement => Self::BetterQualificationPlacement,
         }
     }
 }

@@ -318,7 +318,10 @@ fn qualification(
         rounds,
         boards: Decimal::from(field.count(q.boards, &q.name, "boards")?),
         scale: q.vp_scale,
-        first_round: q.first_round.as_ref().map_or(FirstRound::Drawn, |f| f.meaning),
+        first_round: q
+            .first_round
+            .as_ref()
+            .map_or(FirstRound::Drawn, |f| f.meaning),
         pairing: q.pairing.meaning,
         bye: q.bye.meaning,
         home: q.home.as_ref().map(|h| h.meaning),

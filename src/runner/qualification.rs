@@ -47,8 +47,12 @@ impl Runner<'_> {
                 }
             }
             let mut pairing = self.pair(q, round, &team_ids, not_playing, &standings, &history)?;
-            if q.home == Some(HomeTeam::BetterRanking) {
-                home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
+            match q.home {
+                // During the qualification its placement is the current ranking.
+                Some(HomeTeam::BetterRanking | HomeTeam::BetterQualificationPlacement) => {
+                    home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
+                }
+                Some(HomeTeam::UpperPosition) | None => {}
             }
             source.round_drawn(round, &pairing.pairs, pairing.bye);
             let Some(matches) =

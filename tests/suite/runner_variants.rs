@@ -11,7 +11,7 @@ use crate::support::{
 use bfr::cli::render::standing as words;
 use bfr::ir::Program;
 use bfr::runner::Stop;
-use bfr::runner::report::{KoStage, MatchSeating, Report};
+use bfr::runner::report::{Decided, KoStage, MatchSeating, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) const CUP: &str = "chairmans_cup.bfr";
@@ -579,4 +579,100 @@ fn equal_rankings_ordered_otherwise_change_the_bonus_cup_positions() {
             .collect()
     };
     assert_ne!(positions(&default), positions(&variant));
+}
+
+/// Each team's place in the qualification (Gröna Hissen) of a run.
+fn qualification_place(r: &Report) -> BTreeMap<u32, usize> {
+    r.standings.iter().map(|l| (l.team, l.place)).collect()
+}
+
+/// With seed 30 the final is a tie in IMPs between the better-ranked team and the
+/// one better placed in Gröna Hissen, two different teams: both readings below
+/// have something to decide.
+const FINAL_TIED: u64 = 30;
+
+#[test]
+fn a_knockout_tie_goes_by_the_qualification_placement_unless_read_as_the_current_ranking() {
+    // AMB-32: "placering i Gröna Hissen" read literally (the edition), or as the
+    // current, inherited ranking.
+    let check = |r: &Report, by_ranking: bool| -> u32 {
+        let gh = qualification_place(r);
+        let mut decided = 0;
+        for s in &r.stages {
+            for m in s
+                .matches
+                .iter()
+                .filter(|m| m.decided_by == Decided::TieBreak)
+            {
+                assert_eq!(
+                    m.home_imps, m.away_imps,
+                    "{}: a tie-break decides a tie",
+                    s.name
+                );
+                let better = if by_ranking {
+                    if m.home_ranking < m.away_ranking {
+                        m.home
+                    } else {
+                        m.away
+                    }
+                } else if gh[&m.home] < gh[&m.away] {
+                    m.home
+                } else {
+                    m.away
+                };
+                assert_eq!(m.winner, better, "{} table {}", s.name, m.table);
+                decided += 1;
+            }
+        }
+        decided
+    };
+    let default = simulate(&program(&[]), 64, FINAL_TIED);
+    let variant = simulate(
+        &program(&[Change::Text(
+            READINGS,
+            "= Amb32KnockoutTie.QualificationPlacement",
+            "= Amb32KnockoutTie.CurrentRanking",
+        )]),
+        64,
+        FINAL_TIED,
+    );
+    assert!(check(&default, false) > 0 && check(&variant, true) > 0);
+    assert_ne!(
+        stage(&default, "cc_final").matches[0].winner,
+        stage(&variant, "cc_final").matches[0].winner,
+        "the tied final changes its winner"
+    );
+}
+
+#[test]
+fn the_final_s_home_team_is_the_better_ranked_unless_read_as_the_better_qualification_place() {
+    // AMB-20: the final's home team is not stated; the edition reads it as the
+    // better-ranked team, a variant as the one better placed in Gröna Hissen.
+    let home_of_final = |r: &Report| {
+        let m = &stage(r, "cc_final").matches[0];
+        (m.home, m.away, m.home_ranking, m.away_ranking)
+    };
+    let default = simulate(&program(&[]), 64, FINAL_TIED);
+    let (home, away, home_ranking, away_ranking) = home_of_final(&default);
+    assert!(home_ranking < away_ranking, "the better ranking is home");
+    let variant = simulate(
+        &program(&[Change::Text(
+            READINGS,
+            "= Amb20FinalHome.BetterRanking",
+            "= Amb20FinalHome.BetterQualificationPlacement",
+        )]),
+        64,
+        FINAL_TIED,
+    );
+    let gh = qualification_place(&variant);
+    let (v_home, v_away, ..) = home_of_final(&variant);
+    assert!(
+        gh[&v_home] < gh[&v_away],
+        "the better Gröna Hissen place is home"
+    );
+    assert_eq!(
+        (v_home, v_away),
+        (away, home),
+        "the same two teams, the other way round"
+    );
 }

@@ -11,6 +11,7 @@ use bfr::runner::report::{Decided, MatchSeating, Report};
 use bfr::runner::simulate::Simulation;
 use bfr::runner::{Arrival, Options, RunError, Source, Stop, run};
 use rust_decimal::Decimal;
+use std::collections::BTreeSet;
 
 fn options() -> Options {
     Options {
@@ -549,4 +550,95 @@ fn home_withdraws_after_the_draw(
     source.after_draw = vec![m.home];
     let r = run(p, "cup", 64, &options(), &mut source).unwrap().report;
     (m, r)
+}
+
+/// The ranking `team` carries into its first match after `after` (the stage it left).
+fn ranking_later(r: &Report, after: &str, team: u32) -> u32 {
+    let k = r.stages.iter().position(|s| s.name == after).unwrap();
+    r.stages[k + 1..]
+        .iter()
+        .flat_map(|s| &s.matches)
+        .find_map(|m| match team {
+            t if t == m.home => Some(m.home_ranking),
+            t if t == m.away => Some(m.away_ranking),
+            _ => None,
+        })
+        .expect("the team plays on")
+}
+
+#[test]
+fn a_walkover_winner_inherits_the_better_ranking_unless_read_otherwise() {
+    // AMB-9: a walkover counts as a win, so the winner takes over the withdrawn
+    // team's better ranking (the edition); a variant gives no inheritance for it.
+    let (m, r) = home_withdraws_after_the_draw(&program(), "bc16_b");
+    assert!(
+        m.home_ranking < m.away_ranking,
+        "the withdrawn home team was better ranked"
+    );
+    assert_eq!(ranking_later(&r, "bc16_b", m.away), m.home_ranking);
+    let variant = program_with_reading(
+        "= Amb09WalkoverInheritance.WalkoverInherits",
+        "= Amb09WalkoverInheritance.WalkoverDoesNotInherit",
+    );
+    let (v, r) = home_withdraws_after_the_draw(&variant, "bc16_b");
+    assert_eq!(
+        (v.home, v.away),
+        (m.home, m.away),
+        "the same match was drawn"
+    );
+    assert_eq!(ranking_later(&r, "bc16_b", v.away), v.away_ranking);
+}
+
+#[test]
+fn leftovers_of_absent_captains_go_by_the_current_ranking_unless_read_as_the_qualification_placement()
+ {
+    // AMB-18: the absent choosers who never arrive get the teams left over, the best
+    // placed the worst placed; "placed" is the current ranking (the edition) or the
+    // Gröna Hissen placement. Two CC16 choosers whose inherited rankings order them
+    // otherwise than their Gröna Hissen places are absent throughout.
+    let leftovers = |p: &Program| -> Vec<(u32, u32)> {
+        let plain = run(p, "cup", 64, &options(), &mut Scripted::new("cc16"))
+            .unwrap()
+            .report;
+        let gh: std::collections::BTreeMap<u32, usize> =
+            plain.standings.iter().map(|l| (l.team, l.place)).collect();
+        let positions = stage(&plain, "cc16").positions.clone();
+        let (upper, lower) = positions.split_at(8);
+        let (i, j) = (0..8)
+            .flat_map(|i| (i + 1..8).map(move |j| (i, j)))
+            .find(|&(i, j)| gh[&upper[i]] > gh[&upper[j]])
+            .expect("two choosers ranked otherwise than placed");
+        let mut left = lower.to_vec();
+        let present = upper.iter().enumerate().filter(|(k, _)| *k != i && *k != j);
+        let choices: Vec<(u32, u32)> = present.map(|(_, c)| (*c, left.remove(0))).collect();
+        let mut source = Scripted::new("cc16");
+        source.absent = vec![(upper[i], Arrival::Never), (upper[j], Arrival::Never)];
+        source.choices = Some(choices);
+        let r = run(p, "cup", 64, &options(), &mut source).unwrap().report;
+        [upper[i], upper[j]]
+            .iter()
+            .map(|absent| {
+                let m = stage(&r, "cc16")
+                    .matches
+                    .iter()
+                    .find(|m| m.home == *absent || m.away == *absent)
+                    .unwrap();
+                (*absent, if m.home == *absent { m.away } else { m.home })
+            })
+            .collect()
+    };
+    let by_ranking = leftovers(&program());
+    let by_placement = leftovers(&program_with_reading(
+        "= Amb18AbsentOrder.CurrentRanking",
+        "= Amb18AbsentOrder.QualificationPlacement",
+    ));
+    // The better-ranked absentee (listed first) gets the worse leftover by ranking;
+    // by placement it is the other way round.
+    assert_ne!(by_ranking, by_placement);
+    let opponents = |v: &[(u32, u32)]| -> BTreeSet<u32> { v.iter().map(|(_, o)| *o).collect() };
+    assert_eq!(
+        opponents(&by_ranking),
+        opponents(&by_placement),
+        "the same two teams are left over"
+    );
 }

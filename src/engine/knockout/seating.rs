@@ -19,6 +19,8 @@ pub enum HomeReading {
     BetterRanking,
     /// The team in the upper position of the pairing (in a choice: the chooser).
     UpperPosition,
+    /// The better qualification placement, whatever the rankings inherited since.
+    BetterQualificationPlacement,
 }
 
 /// The home and away team of a match.
@@ -44,6 +46,13 @@ pub fn home_and_away(pairing: &Pairing, book: &RankingBook, reading: HomeReading
     let home = match reading {
         HomeReading::BetterRanking => book.better_of(a, b, TieOrder::QualificationPlacement)?,
         HomeReading::UpperPosition => a,
+        HomeReading::BetterQualificationPlacement => {
+            if book.qualification(b)? < book.qualification(a)? {
+                b
+            } else {
+                a
+            }
+        }
     };
     let away = if home == a { b } else { a };
     Ok(Sides { home, away })
