@@ -11,11 +11,13 @@
 mod file;
 mod model;
 mod parse;
+mod record;
 mod render;
 mod resolve;
 mod source;
 
 pub use model::{At, Choice, Effect, Event, Incident, MatchResult, RoundEntry, StageEntry, Team};
+pub use record::{MadeDraw, write_draws};
 pub use render::{IncidentLine, Next, NextMatch};
 pub use source::EventSource;
 
@@ -42,6 +44,9 @@ pub struct Ran {
     pub incidents: Vec<IncidentLine>,
     /// Team names by id.
     pub names: BTreeMap<u32, String>,
+    /// Draws the run made that the file does not record yet (`--write-draw`
+    /// writes them in).
+    pub unrecorded: Vec<MadeDraw>,
     /// Every problem found, in the file and during the run.
     pub diagnostics: Diagnostics,
 }
@@ -74,6 +79,7 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         also: Vec::new(),
         incidents: Vec::new(),
         names: BTreeMap::new(),
+        unrecorded: Vec::new(),
         diagnostics: Diagnostics::default(),
     };
     let (event, diags) = model::parse(text, file, is_json(name));
@@ -93,6 +99,7 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     let mut source = EventSource::new(&event);
     let (report, pending) =
         runner::run_plan_partial(&checked.program, &plan, teams, &options, &mut source);
+    ran.unrecorded = source.unrecorded();
     match pending {
         Ok(pending) => {
             let outcome = Outcome { report, pending };

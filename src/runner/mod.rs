@@ -29,6 +29,9 @@ use report::{Exit, Report, Standing};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A round's draw: (home, away) in table order, and the bye.
+pub type RoundDraw = (Vec<(u32, u32)>, Option<u32>);
+
 /// What happens at the tables.
 pub trait Source {
     /// The IMPs of a qualification match (home, away), if known.
@@ -99,7 +102,7 @@ pub trait Source {
     fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
     /// A qualification round's draw as recorded (home, away in table order, and the
     /// bye), if the source records one: it stands instead of the draw the rules make.
-    fn recorded_round_draw(&mut self, _round: u32) -> Option<(Vec<(u32, u32)>, Option<u32>)> {
+    fn recorded_round_draw(&mut self, _round: u32) -> Option<RoundDraw> {
         None
     }
     /// A knockout stage's draw as recorded (the pairs in table order), if the source

@@ -105,8 +105,8 @@ mod tests {
         assert_eq!(
             check(&[(1, 3), (3, 9)], &[], &playing, &met),
             [
-                DrawProblem::NotHere(9),
                 DrawProblem::Twice(3),
+                DrawProblem::NotHere(9),
                 DrawProblem::Missing(2),
                 DrawProblem::Missing(4)
             ]

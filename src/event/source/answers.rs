@@ -249,7 +249,7 @@ impl Source for EventSource<'_> {
         }
     }
 
-    fn recorded_round_draw(&mut self, round: u32) -> Option<(Vec<(u32, u32)>, Option<u32>)> {
+    fn recorded_round_draw(&mut self, round: u32) -> Option<crate::runner::RoundDraw> {
         self.recorded(DrawAt::Round(round))
             .map(|d| (d.matches(), d.bye.map(|(b, _)| b)))
     }
@@ -272,6 +272,7 @@ impl Source for EventSource<'_> {
 
     fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
         self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
+        self.stage_order.push(stage.to_string());
         // A penalty for a team that does not play here would silently apply to nothing.
         let title = self.event.stage_title(stage);
         for inc in &self.event.incidents {

@@ -5,9 +5,39 @@
 use super::{EventSource, Waiting, describe_draw};
 use crate::diag::Diagnostic;
 use crate::event::model::RecordedDraw;
+use crate::event::record::MadeDraw;
 use crate::runner::{DrawAt, DrawProblem, Verdict};
 
 impl EventSource<'_> {
+    /// The draws made in this run that the file does not record: every round and
+    /// stage drawn, in order.
+    pub fn unrecorded(&self) -> Vec<MadeDraw> {
+        let mut out = Vec::new();
+        for (round, (pairs, bye)) in &self.rounds_drawn {
+            if self.recorded(DrawAt::Round(*round)).is_none() {
+                out.push(MadeDraw {
+                    round: Some(*round),
+                    stage: None,
+                    pairs: pairs.clone(),
+                    bye: *bye,
+                });
+            }
+        }
+        for stage in &self.stage_order {
+            if let Some(pairs) = self.stages_drawn.get(stage)
+                && self.recorded(DrawAt::Stage(stage)).is_none()
+            {
+                out.push(MadeDraw {
+                    round: None,
+                    stage: Some(stage.clone()),
+                    pairs: pairs.clone(),
+                    bye: None,
+                });
+            }
+        }
+        out
+    }
+
     /// The recorded draw of a round or stage, if the file has one.
     pub(super) fn recorded(&self, at: DrawAt<'_>) -> Option<&RecordedDraw> {
         match at {

@@ -55,6 +55,8 @@ pub struct EventSource<'e> {
     incidents: Vec<bool>,
     rounds_drawn: BTreeMap<u32, Drawn>,
     stages_drawn: BTreeMap<String, Vec<(u32, u32)>>,
+    /// The stages in the order they were drawn.
+    stage_order: Vec<String>,
     met: BTreeMap<(u32, u32), u32>,
     /// What the run waits for: the first is what comes next; stages played at the
     /// same time may wait too.
@@ -96,6 +98,7 @@ impl<'e> EventSource<'e> {
             incidents: vec![false; event.incidents.len()],
             rounds_drawn: BTreeMap::new(),
             stages_drawn: BTreeMap::new(),
+            stage_order: Vec::new(),
             met: BTreeMap::new(),
             waiting: Vec::new(),
             diags: Diagnostics::default(),
