@@ -111,6 +111,12 @@ pub enum Command {
         edition: PathBuf,
         /// The event file (`.toml`, or `.json`); see docs/events.md.
         event: PathBuf,
+        /// Write every draw made and not yet recorded into the event file (as
+        /// `draw = [...]` of its round or stage), so that it stands: a later
+        /// correction of an earlier result does not change it. Only when the run
+        /// has no errors; the file is replaced atomically, comments kept.
+        #[arg(long)]
+        write_draw: bool,
     },
     /// Internals for bfr's developers.
     Debug {
@@ -184,7 +190,11 @@ pub fn run(cli: &Cli) -> u8 {
             };
             commands::simulate(&out, edition, competition, *teams, &options)
         }
-        Command::Run { edition, event } => run::run(&out, edition, event),
+        Command::Run {
+            edition,
+            event,
+            write_draw,
+        } => run::run(&out, edition, event, *write_draw),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

@@ -37,9 +37,16 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     out
 }
 
+/// Whether the qualification has rounds still to play.
+fn qualification_open(report: &Report) -> bool {
+    report
+        .qualification_rounds
+        .is_some_and(|n| usize::try_from(n).is_ok_and(|n| report.rounds.len() < n))
+}
+
 /// The rounds played so far, while the qualification is not over.
 fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
-    if report.standings.is_empty() {
+    if qualification_open(report) {
         for r in &report.rounds {
             let _ = writeln!(out, "\nRound {}", r.round);
             for m in &r.matches {
@@ -62,10 +69,19 @@ fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String
     }
 }
 
-/// The standings after the qualification.
+/// The standings after the qualification, or after the last round played.
 fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     if !report.standings.is_empty() {
-        let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+        if qualification_open(report) {
+            let _ = writeln!(
+                out,
+                "\nStandings after round {} of {}",
+                report.rounds.len(),
+                report.qualification_rounds.unwrap_or(0)
+            );
+        } else {
+            let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+        }
         if let Some(line) = report.qualification_played.as_ref().and_then(how_played) {
             let _ = writeln!(out, "{line}");
         }
@@ -190,12 +206,23 @@ pub fn event_run(ran: &Ran) -> String {
         None => {
             let _ = writeln!(out, "\nThe competition is complete.");
         }
-        Some(Next::Results {
+        Some(next) => next_lines(&mut out, next, &name),
+    }
+    for next in &ran.also {
+        next_lines(&mut out, next, &name);
+    }
+    out
+}
+
+/// "Next: …": what the run waits for, with the draw when it is known.
+fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
+    match next {
+        Next::Results {
             title,
             matches,
             bye,
             ..
-        }) => {
+        } => {
             let _ = writeln!(out, "\nNext: the results of {title}");
             for m in matches {
                 let given = match m.result {
@@ -214,12 +241,12 @@ pub fn event_run(ran: &Ran) -> String {
                 let _ = writeln!(out, "   bye: {} ({b})", name(*b));
             }
         }
-        Some(Next::Choice {
+        Next::Choice {
             title,
             chooser,
             candidates,
             ..
-        }) => {
+        } => {
             let among: Vec<String> = candidates
                 .iter()
                 .map(|c| format!("{} ({c})", name(*c)))
@@ -231,11 +258,10 @@ pub fn event_run(ran: &Ran) -> String {
                 among.join(", ")
             );
         }
-        Some(Next::Halt { message } | Next::Other { message }) => {
+        Next::Halt { message } | Next::Other { message } => {
             let _ = writeln!(out, "\nNext: {message}");
         }
     }
-    out
 }
 
 /// A final standing in words: `1`, `5/6`, `out at BC32-B`, `withdrew at BC04-B`.

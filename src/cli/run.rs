@@ -8,7 +8,7 @@ use crate::edition;
 use std::path::Path;
 
 /// `bfr run`
-pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
+pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: bool) -> u8 {
     let io = |path: &Path, message: String| {
         match out.format {
             Format::Text => stderr(&format!("error: {message}\n")),
@@ -70,8 +70,59 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path) -> u8 {
         Format::Json => json(&ran.to_json(&sources)),
     }
     if ran.diagnostics.has_errors() || ran.outcome.is_none() {
-        EXIT_FOUND
-    } else {
-        EXIT_OK
+        if write_draw {
+            stderr("no draw written: fix the errors first\n");
+        }
+        return EXIT_FOUND;
     }
+    if write_draw {
+        return write_draws(event_path, &text, &ran);
+    }
+    EXIT_OK
+}
+
+/// `--write-draw`: the draws made and not yet recorded, written into the event
+/// file; the new text goes to a file beside it, which then replaces it, so the
+/// file is never half written.
+fn write_draws(event_path: &Path, text: &str, ran: &crate::event::Ran) -> u8 {
+    if ran.unrecorded.is_empty() {
+        stderr("every draw made is already recorded in the file\n");
+        return EXIT_OK;
+    }
+    let json = crate::event::is_json(&event_path.display().to_string());
+    let new = match crate::event::write_draws(text, json, &ran.unrecorded) {
+        Ok(t) => t,
+        Err(e) => {
+            stderr(&format!("error: the draws cannot be written: {e}\n"));
+            return EXIT_IO;
+        }
+    };
+    let name = event_path
+        .file_name()
+        .map_or_else(|| "event".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = event_path.with_file_name(format!(".{name}.draw-tmp"));
+    let written = std::fs::write(&tmp, new).and_then(|()| std::fs::rename(&tmp, event_path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        stderr(&format!(
+            "error: {}\n",
+            crate::edition::io_error(event_path, &e)
+        ));
+        return EXIT_IO;
+    }
+    let what: Vec<String> = ran
+        .unrecorded
+        .iter()
+        .map(|d| match (&d.round, &d.stage) {
+            (Some(r), _) => format!("round {r}"),
+            (_, Some(s)) => format!("stage `{s}`"),
+            _ => String::new(),
+        })
+        .collect();
+    stderr(&format!(
+        "recorded the draw of {} in {}\n",
+        what.join(", "),
+        event_path.display()
+    ));
+    EXIT_OK
 }

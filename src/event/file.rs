@@ -77,6 +77,10 @@ pub struct RawTeam {
 pub struct RawRound {
     pub number: Sp<u32>,
     #[serde(default)]
+    pub draw: Option<Sp<Vec<Sp<String>>>>,
+    #[serde(default)]
+    pub bye: Option<Sp<u32>>,
+    #[serde(default)]
     pub results: Vec<Sp<String>>,
 }
 
@@ -85,6 +89,8 @@ pub struct RawRound {
 #[serde(deny_unknown_fields)]
 pub struct RawStage {
     pub name: Sp<String>,
+    #[serde(default)]
+    pub draw: Option<Sp<Vec<Sp<String>>>>,
     #[serde(default)]
     pub choices: Vec<Sp<String>>,
     #[serde(default)]

@@ -11,11 +11,13 @@
 mod file;
 mod model;
 mod parse;
+mod record;
 mod render;
 mod resolve;
 mod source;
 
 pub use model::{At, Choice, Effect, Event, Incident, MatchResult, RoundEntry, StageEntry, Team};
+pub use record::{MadeDraw, write_draws};
 pub use render::{IncidentLine, Next, NextMatch};
 pub use source::EventSource;
 
@@ -35,10 +37,16 @@ pub struct Ran {
     /// What comes next, with the draw of the round or stage if it is known; `None`
     /// when the competition is complete (or the file could not be run).
     pub next: Option<Next>,
+    /// What else the run waits for: stages played at the same time as the one in
+    /// `next`.
+    pub also: Vec<Next>,
     /// Every incident and what the rules made of it.
     pub incidents: Vec<IncidentLine>,
     /// Team names by id.
     pub names: BTreeMap<u32, String>,
+    /// Draws the run made that the file does not record yet (`--write-draw`
+    /// writes them in).
+    pub unrecorded: Vec<MadeDraw>,
     /// Every problem found, in the file and during the run.
     pub diagnostics: Diagnostics,
 }
@@ -68,8 +76,10 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         file,
         outcome: None,
         next: None,
+        also: Vec::new(),
         incidents: Vec::new(),
         names: BTreeMap::new(),
+        unrecorded: Vec::new(),
         diagnostics: Diagnostics::default(),
     };
     let (event, diags) = model::parse(text, file, is_json(name));
@@ -87,17 +97,33 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     let options = run_options(&event);
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
     let mut source = EventSource::new(&event);
-    match runner::run_plan(&checked.program, &plan, teams, &options, &mut source) {
-        Ok(outcome) => {
-            let (next, diags) = source.finish(&outcome);
+    let (report, pending) =
+        runner::run_plan_partial(&checked.program, &plan, teams, &options, &mut source);
+    ran.unrecorded = source.unrecorded();
+    match pending {
+        Ok(pending) => {
+            let outcome = Outcome { report, pending };
+            let (next, also, diags) = source.finish(&outcome);
             ran.diagnostics.extend(diags);
             ran.next = next;
+            ran.also = also;
             ran.outcome = Some(outcome);
         }
         Err(e) => {
+            // The report as far as it got stands; the problem stops what follows.
             let (_, diags) = source.finish_without_outcome();
             ran.diagnostics.extend(diags);
-            ran.diagnostics.push(stopped(e, &event));
+            let message = format!("the rules cannot run this event: {e}");
+            ran.diagnostics.push(stopped(e.clone(), &event));
+            let awaited = runner::Awaited::Stopped {
+                code: e.code().to_string(),
+                message: e.message.clone(),
+            };
+            ran.next = Some(Next::Halt { message });
+            ran.outcome = Some(Outcome {
+                report,
+                pending: Some(awaited.into()),
+            });
         }
     }
     ran
@@ -124,9 +150,35 @@ fn run_options(event: &Event) -> Options {
     }
 }
 
-/// The error for a run the rules stopped, at the event's competition: a
-/// missing VP gets its own message and help.
+/// The entry of the event file a run stopped at, if it stopped at one.
+fn entry_at_fault(about: Option<&runner::About>, event: &Event) -> Option<Span> {
+    let stage = |name: &str| event.stages.iter().find(|s| s.name == name);
+    match about? {
+        runner::About::WithdrawnAtDraw(s) => stage(s)?.withdrawn_at_draw.first().map(|w| w.1),
+        runner::About::WithdrawnAfterDraw(s) => stage(s)?.withdrawn.first().map(|w| w.1),
+        runner::About::Absent(s) => stage(s)?.absent.first().map(|a| a.2),
+    }
+}
+
+/// The error for a run the rules stopped: at the entry of the file it stopped at,
+/// or at the event's competition. A missing VP gets its own message and help.
 fn stopped(e: runner::RunError, event: &Event) -> Diagnostic {
+    if let Some(at) = entry_at_fault(e.about.as_ref(), event) {
+        let mut d = Diagnostic::error(
+            e.code(),
+            format!("the rules cannot run this event: {e}"),
+            at,
+        )
+        .with_label("the run stopped here: the report above goes as far as this")
+        .with_note(event.competition.1, "in this competition");
+        if let Some(edition) = e.at {
+            d = d.with_note(edition, e.kind.label());
+        }
+        if let Some(help) = e.kind.help() {
+            d = d.with_help(help);
+        }
+        return d;
+    }
     let mut d = if e.kind == runner::Stop::NoVp {
         let mut d = Diagnostic::error(e.code(), e.message, event.competition.1)
             .with_label("running this competition stopped");

@@ -1,7 +1,7 @@
 //! The event as bfr uses it: entries parsed and checked, each with its span.
 
 use super::file::{self, RawEvent, RawIncident, RawRound, RawStage, Sp};
-use super::parse::{parse_absent, parse_choice, parse_result, parse_seating};
+use super::parse::{parse_absent, parse_choice, parse_pair, parse_result, parse_seating};
 use super::span;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
@@ -60,6 +60,34 @@ impl MatchResult {
     }
 }
 
+/// A draw as recorded in the file: it stands once made.
+#[derive(Debug, Clone)]
+pub struct RecordedDraw {
+    /// The matches, (home, away) in table order, each with where it is written.
+    pub pairs: Vec<(u32, u32, Span)>,
+    /// The team with the bye, and where it is written.
+    pub bye: Option<(u32, Span)>,
+    /// Where the draw is written.
+    pub span: Span,
+}
+
+impl RecordedDraw {
+    /// The matches, (home, away) in table order.
+    pub fn matches(&self) -> Vec<(u32, u32)> {
+        self.pairs.iter().map(|(a, b, _)| (*a, *b)).collect()
+    }
+
+    /// Where team `t` is written in the draw (the draw itself if nowhere).
+    pub fn span_of(&self, t: u32) -> Span {
+        self.pairs
+            .iter()
+            .find(|(a, b, _)| *a == t || *b == t)
+            .map(|(_, _, s)| *s)
+            .or(self.bye.filter(|(b, _)| *b == t).map(|(_, s)| s))
+            .unwrap_or(self.span)
+    }
+}
+
 /// `[[round]]`: a qualification round's results.
 #[derive(Debug, Clone)]
 pub struct RoundEntry {
@@ -67,6 +95,8 @@ pub struct RoundEntry {
     pub number: u32,
     /// Where the entry is.
     pub span: Span,
+    /// The round's draw, when recorded.
+    pub draw: Option<RecordedDraw>,
     /// The results.
     pub results: Vec<MatchResult>,
 }
@@ -89,6 +119,8 @@ pub struct StageEntry {
     pub name: String,
     /// Where the entry is.
     pub span: Span,
+    /// The stage's draw, when recorded.
+    pub draw: Option<RecordedDraw>,
     /// Choices in the order made.
     pub choices: Vec<Choice>,
     /// Teams that withdrew after the draw.
@@ -378,6 +410,30 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
 }
 
 impl Parser {
+    /// A recorded draw: its matches as written (the run checks them against the
+    /// rules); `None` when a match is not understood.
+    fn draw(&mut self, d: &Sp<Vec<Sp<String>>>, bye: Option<&Sp<u32>>) -> Option<RecordedDraw> {
+        let mut pairs = Vec::new();
+        let mut ok = true;
+        for m in &d.value {
+            match parse_pair(&m.value) {
+                Ok((a, b)) => pairs.push((a, b, span(self.file, &m.span))),
+                Err(message) => {
+                    self.diags.push(
+                        err("E0701", self.file, &m.span, message)
+                            .with_label("this match of the draw is not understood"),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok.then(|| RecordedDraw {
+            pairs,
+            bye: bye.map(|b| (b.value, span(self.file, &b.span))),
+            span: span(self.file, &d.span),
+        })
+    }
+
     /// Rounds: in order, each once.
     fn rounds(&mut self, raw: &[Sp<RawRound>]) -> Vec<RoundEntry> {
         let file = self.file;
@@ -417,9 +473,15 @@ impl Parser {
                 );
             }
             let results = self.results(&r.value.results);
+            let draw = r
+                .value
+                .draw
+                .as_ref()
+                .and_then(|d| self.draw(d, r.value.bye.as_ref()));
             rounds.push(RoundEntry {
                 number,
                 span: span(file, at),
+                draw,
                 results,
             });
         }
@@ -504,9 +566,11 @@ impl Parser {
             }
         }
         let results = self.results(&s.results);
+        let draw = s.draw.as_ref().and_then(|d| self.draw(d, None));
         StageEntry {
             name,
             span: at,
+            draw,
             choices,
             withdrawn,
             withdrawn_at_draw,

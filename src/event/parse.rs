@@ -130,3 +130,12 @@ pub fn parse_choice(text: &str) -> Result<(u32, u32), String> {
     let b = b.trim().parse::<u32>().map_err(|_| shape())?;
     Ok((a, b))
 }
+
+/// Parses a match of a recorded draw, `"12-7"`: the home team, then the away team.
+pub fn parse_pair(text: &str) -> Result<(u32, u32), String> {
+    let shape = || format!("`{text}` is not a match of a draw; write `home-away`, e.g. `12-7`");
+    let (a, b) = text.split_once('-').ok_or_else(shape)?;
+    let a = a.trim().parse::<u32>().map_err(|_| shape())?;
+    let b = b.trim().parse::<u32>().map_err(|_| shape())?;
+    Ok((a, b))
+}

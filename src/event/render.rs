@@ -18,6 +18,7 @@ pub struct NextMatch {
     /// Away team.
     pub away: u32,
     /// The IMPs (home, away), if given.
+    #[serde(serialize_with = "imps_as_numbers")]
     pub result: Option<(Decimal, Decimal)>,
 }
 
@@ -120,6 +121,12 @@ impl Ran {
             "report": self.outcome.as_ref().map(|o| &o.report),
             "pending": pending,
             "next": self.next,
+            "also_next": self.also,
+            "teams": self
+                .names
+                .iter()
+                .map(|(id, name)| serde_json::json!({ "id": id, "name": name }))
+                .collect::<Vec<_>>(),
             "incidents": self.incidents,
             "diagnostics": self
                 .diagnostics
@@ -129,4 +136,14 @@ impl Ran {
                 .collect::<Vec<_>>(),
         })
     }
+}
+
+/// A result's IMPs as JSON numbers, like the report's quantities.
+fn imps_as_numbers<S: serde::Serializer>(
+    result: &Option<(Decimal, Decimal)>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use rust_decimal::prelude::ToPrimitive;
+    let pair = result.map(|(h, a)| (h.to_f64(), a.to_f64()));
+    serde::Serialize::serialize(&pair, serializer)
 }

@@ -2,9 +2,12 @@
 //! withdrawals at the draw), the matches and where winners and losers go next.
 
 use super::plan;
+use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
-use super::{Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err};
+use super::{
+    About, Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err,
+};
 use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsenceRule, AbsentChoiceRules, run_choice_with_absentees};
@@ -174,7 +177,7 @@ impl Runner<'_> {
         let at_draw = match &self.late_feeder {
             Some(f) if f.next == k && !at_draw.is_empty() => {
                 late::replace_withdrawn_winners(f, positions, &at_draw, finals, &stage.title)
-                    .map_err(|e| e.at(at))?;
+                    .map_err(|e| e.at(at).about(About::WithdrawnAtDraw(stage.name.clone())))?;
                 BTreeSet::new()
             }
             _ => at_draw,
@@ -184,7 +187,18 @@ impl Runner<'_> {
                 "the document has no rule for a withdrawal at the draw of {}",
                 stage.title
             );
-            return Err(RunError::new(Stop::NoRule, message).at(self.stage_span(&stage.name)));
+            return Err(RunError::new(Stop::NoRule, message)
+                .at(self.stage_span(&stage.name))
+                .about(About::WithdrawnAtDraw(stage.name.clone())));
+        }
+        if !late_rules && let Some(recorded) = source.recorded_stage_draw(&stage.name) {
+            let entry = (&*positions, &at_draw, withdrawn_earlier);
+            let drawn = self.recorded_stage(stage, entry, recorded, book, finals, source)?;
+            return Ok(drawn.map(|(outcome, choices)| StageDraw {
+                outcome,
+                choices,
+                withdrawn: at_draw,
+            }));
         }
         let drawn = if late_rules {
             // CC-WITHDRAW A and B: the specific rules rearrange this stage and the next.
@@ -206,6 +220,85 @@ impl Runner<'_> {
             choices,
             withdrawn: at_draw,
         }))
+    }
+
+    /// A stage's draw as recorded: checked (every team of the stage once), compared
+    /// with the draw the rules make where the rules make one (brackets; a choice is
+    /// the captains'), and used; refused, the run stops before the stage.
+    fn recorded_stage(
+        &self,
+        stage: &plan::Stage,
+        (positions, at_draw, withdrawn_earlier): (&[TeamId], &BTreeSet<TeamId>, usize),
+        recorded: Vec<(u32, u32)>,
+        book: &RankingBook,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Result<late::Drawn, RunError> {
+        for team in at_draw {
+            let exit = Exit {
+                order: stage.order,
+                title: stage.title.clone(),
+            };
+            finals.insert(*team, Standing::Withdrew(exit));
+        }
+        let playing: BTreeSet<u32> = positions
+            .iter()
+            .filter(|t| !at_draw.contains(t))
+            .map(|t| t.0)
+            .collect();
+        let paired: BTreeSet<u32> = recorded.iter().flat_map(|(a, b)| [*a, *b]).collect();
+        // In an odd field one team goes through without a match: the best position
+        // left out of the recorded pairs.
+        let byes: Vec<u32> = if playing.len() % 2 == 1 {
+            positions
+                .iter()
+                .map(|t| t.0)
+                .filter(|t| playing.contains(t) && !paired.contains(t))
+                .take(1)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let problems = recorded::check(&recorded, &byes, &playing, &BTreeMap::new());
+        let verdict = if !problems.is_empty() {
+            Verdict::Refused(problems)
+        } else if matches!(stage.draw, DrawKind::Brackets | DrawKind::Fixed) {
+            let entry = (positions, at_draw, withdrawn_earlier);
+            match self.draw_by_method(stage, entry, book, source)? {
+                Ok((made, _)) => {
+                    let pairs: Vec<(u32, u32)> = made
+                        .pairings
+                        .iter()
+                        .map(|p| (p.upper.0, p.lower.0))
+                        .collect();
+                    let made_byes: Vec<u32> = made.byes.iter().map(|t| t.0).collect();
+                    if recorded::same(&recorded, &byes, &pairs, &made_byes) {
+                        Verdict::Same
+                    } else {
+                        Verdict::Differs(pairs, made_byes)
+                    }
+                }
+                Err(_) => Verdict::Same,
+            }
+        } else {
+            Verdict::Same
+        };
+        source.draw_verdict(DrawAt::Stage(&stage.name), &verdict);
+        if let Verdict::Refused(_) = verdict {
+            let title = stage.title.clone();
+            return Ok(Err(Awaited::RecordedDraw { title }.into()));
+        }
+        let pairings = recorded
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| Pairing {
+                table: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                upper: TeamId(*a),
+                lower: TeamId(*b),
+            })
+            .collect();
+        let byes = byes.into_iter().map(TeamId).collect();
+        Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
     }
 
     /// A stage drawn by its own method: brackets, or a choice of opponents (with
@@ -243,7 +336,8 @@ impl Runner<'_> {
                         stage.title
                     );
                     let at = self.stage_span(&stage.name);
-                    return Err(RunError::new(Stop::NoRule, message).at(at));
+                    let about = About::Absent(stage.name.clone());
+                    return Err(RunError::new(Stop::NoRule, message).at(at).about(about));
                 }
                 self.absent_choice(stage, positions, absent, book, source)
             }
@@ -473,7 +567,8 @@ fn announce_draw(
                 "the document has no rule for a withdrawal after the draw of {}",
                 stage.title
             ),
-        ));
+        )
+        .about(About::WithdrawnAfterDraw(stage.name.clone())));
     }
     Ok(withdrawn)
 }

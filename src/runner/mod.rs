@@ -13,6 +13,7 @@ mod late;
 mod meaning;
 pub mod plan;
 mod qualification;
+pub mod recorded;
 pub mod report;
 pub mod simulate;
 
@@ -23,9 +24,13 @@ use crate::ir::{self, Program};
 use crate::source::Span;
 use awards::final_lines;
 use plan::{Plan, Target};
+pub use recorded::{DrawAt, DrawProblem, Verdict};
 use report::{Exit, Report, Standing};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A round's draw: (home, away) in table order, and the bye.
+pub type RoundDraw = (Vec<(u32, u32)>, Option<u32>);
 
 /// What happens at the tables.
 pub trait Source {
@@ -95,6 +100,19 @@ pub trait Source {
     /// A knockout stage has been drawn, as (home, away) in table order, before any of
     /// its results is asked for.
     fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
+    /// A qualification round's draw as recorded (home, away in table order, and the
+    /// bye), if the source records one: it stands instead of the draw the rules make.
+    fn recorded_round_draw(&mut self, _round: u32) -> Option<RoundDraw> {
+        None
+    }
+    /// A knockout stage's draw as recorded (the pairs in table order), if the source
+    /// records one: it stands instead of the draw the rules make.
+    fn recorded_stage_draw(&mut self, _stage: &str) -> Option<Vec<(u32, u32)>> {
+        None
+    }
+    /// The runner's verdict on a recorded draw: refused (the run stops before it),
+    /// different from the rules' draw, or the same.
+    fn draw_verdict(&mut self, _at: DrawAt<'_>, _verdict: &Verdict) {}
 }
 
 /// Why a run stopped before the end: a coded problem, with the place in the edition
@@ -108,6 +126,20 @@ pub struct RunError {
     /// The edition's item at fault: the competition, a stage, a rule; for
     /// [`Stop::NoVp`], where the scale failed. `None` when nothing in the edition is.
     pub at: Option<Span>,
+    /// What the source gave that the run stopped at, where it was something it
+    /// gave (a withdrawal, an absent captain): a source points its problem there.
+    pub about: Option<About>,
+}
+
+/// The source's entry a run stopped at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum About {
+    /// Teams that withdrew at the draw of a stage.
+    WithdrawnAtDraw(String),
+    /// Teams that withdrew after the draw of a stage.
+    WithdrawnAfterDraw(String),
+    /// Absent captains at a stage's choice.
+    Absent(String),
 }
 
 /// The kinds of problem that stop a run, each with a stable code (docs/diagnostics.md).
@@ -191,7 +223,14 @@ impl RunError {
             kind,
             message: message.into(),
             at: None,
+            about: None,
         }
+    }
+
+    /// The same problem, about the source's entry `about`.
+    pub fn about(mut self, about: About) -> RunError {
+        self.about = Some(about);
+        self
     }
 
     /// The same problem, at `span` in the edition (if known).
@@ -285,6 +324,18 @@ pub enum Awaited {
         /// The stage's title.
         title: String,
     },
+    /// A stage's draw as recorded, corrected: the one recorded breaks the rules.
+    RecordedDraw {
+        /// The stage's title.
+        title: String,
+    },
+    /// Nothing the source can give: the run stopped on a problem (its code and words).
+    Stopped {
+        /// The problem's code.
+        code: String,
+        /// The problem, in words.
+        message: String,
+    },
 }
 
 impl std::fmt::Display for Awaited {
@@ -303,6 +354,15 @@ impl std::fmt::Display for Awaited {
             } => write!(f, "{title}: team {chooser} to choose among {candidates:?}"),
             Awaited::ChoicesInOrder { title } => {
                 write!(f, "{title}: the captains' choices, in the order made")
+            }
+            Awaited::RecordedDraw { title } => {
+                write!(
+                    f,
+                    "{title}: its draw as recorded, corrected to keep the rules"
+                )
+            }
+            Awaited::Stopped { code, message } => {
+                write!(f, "nothing more: the run stopped ({code}: {message})")
             }
         }
     }
@@ -342,6 +402,22 @@ pub fn run_plan(
     options: &Options,
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
+    let (report, pending) = run_plan_partial(program, plan, teams, options, source);
+    Ok(Outcome {
+        report,
+        pending: pending?,
+    })
+}
+
+/// Runs a competition already resolved for a field of `teams`, and keeps the report
+/// as far as it got even when a problem stops the run.
+pub fn run_plan_partial(
+    program: &Program,
+    plan: &Plan,
+    teams: u32,
+    options: &Options,
+    source: &mut dyn Source,
+) -> (Report, Result<Option<Pending>, RunError>) {
     let mut runner = Runner {
         program,
         plan,
@@ -352,6 +428,7 @@ pub fn run_plan(
             teams,
             notes: Vec::new(),
             qualification_played: plan.qualification.as_ref().map(|q| q.played.clone()),
+            qualification_rounds: plan.qualification.as_ref().map(|q| q.rounds),
             rounds: Vec::new(),
             standings: Vec::new(),
             stages: Vec::new(),
@@ -362,11 +439,8 @@ pub fn run_plan(
         boards_override: BTreeMap::new(),
         late_feeder: None,
     };
-    let pending = runner.go(teams, source)?;
-    Ok(Outcome {
-        report: runner.report,
-        pending,
-    })
+    let pending = runner.go(teams, source);
+    (runner.report, pending)
 }
 
 struct Runner<'a> {
@@ -431,19 +505,45 @@ impl Runner<'_> {
         };
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
+        // Stages go in the document's order; one that waits holds up only the stages
+        // its teams go on to, so stages played at the same time take results
+        // independently.
+        let mut first_pending = None;
+        let mut held: BTreeSet<usize> = BTreeSet::new();
         for k in 0..self.plan.stages.len() {
+            if held.contains(&k) {
+                held.extend(self.onward(k));
+                continue;
+            }
             let entrants = inflow.remove(&k).unwrap_or_default();
             if entrants.is_empty() {
                 continue;
             }
             if let Some(p) = self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source)? {
-                return Ok(Some(p));
+                first_pending.get_or_insert(p);
+                held.extend(self.onward(k));
             }
+        }
+        if first_pending.is_some() {
+            return Ok(first_pending);
         }
         self.report.places = final_lines(&finals);
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
+    }
+
+    /// The stages stage `k` sends its winners or losers to.
+    fn onward(&self, k: usize) -> Vec<usize> {
+        self.plan.stages.get(k).map_or_else(Vec::new, |s| {
+            [s.winners, s.losers]
+                .into_iter()
+                .filter_map(|t| match t {
+                    Target::Stage(j) => Some(j),
+                    _ => None,
+                })
+                .collect()
+        })
     }
 
     /// The competition as the edition declares it.

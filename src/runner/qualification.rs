@@ -2,6 +2,7 @@
 //! results into standings, and the VP each match earns from the edition's scale.
 
 use super::plan;
+use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Criterion, QualMatch, QualRound, StandingLine};
 use super::{RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
@@ -11,12 +12,15 @@ use crate::eval::Evaluator;
 use crate::ir::vocabulary::{Bye, FirstRound, HomeTeam, Pairing, QualificationFormat};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The pairings so far, which the Swiss draw must not repeat.
 #[derive(Default)]
 struct History {
     /// Every (home, away) played.
     played: Vec<(u32, u32)>,
+    /// The round in which two teams (lower id first) met.
+    met: BTreeMap<(u32, u32), u32>,
     /// Every team that has had a bye.
     had_bye: Vec<u32>,
 }
@@ -46,14 +50,23 @@ impl Runner<'_> {
                     standings.adjust(t, carry).map_err(rule_err)?;
                 }
             }
-            let mut pairing = self.pair(q, round, &team_ids, not_playing, &standings, &history)?;
-            match q.home {
-                // During the qualification its placement is the current ranking.
-                Some(HomeTeam::BetterRanking | HomeTeam::BetterQualificationPlacement) => {
-                    home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
-                }
-                Some(HomeTeam::UpperPosition) | None => {}
-            }
+            let made = self
+                .pair(q, round, &team_ids, not_playing, &standings, &history)
+                .and_then(|mut pairing| {
+                    match q.home {
+                        // During the qualification its placement is the current ranking.
+                        Some(HomeTeam::BetterRanking | HomeTeam::BetterQualificationPlacement) => {
+                            home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
+                        }
+                        Some(HomeTeam::UpperPosition) | None => {}
+                    }
+                    Ok(pairing)
+                });
+            let Some(pairing) =
+                self.recorded_or(round, made, &team_ids, not_playing, &history, source)?
+            else {
+                return Ok(None);
+            };
             source.round_drawn(round, &pairing.pairs, pairing.bye);
             let Some(matches) =
                 self.play_round(q, scale, round, &pairing, &mut standings, source)?
@@ -63,6 +76,12 @@ impl Runner<'_> {
             history
                 .played
                 .extend(matches.iter().map(|m| (m.home, m.away)));
+            for m in &matches {
+                history
+                    .met
+                    .entry((m.home.min(m.away), m.home.max(m.away)))
+                    .or_insert(round);
+            }
             for (team, vp) in source.qualification_deductions(round) {
                 standings.adjust(&team, -vp).map_err(rule_err)?;
             }
@@ -72,10 +91,14 @@ impl Runner<'_> {
                     .map_err(rule_err)?;
                 history.had_bye.push(b);
             }
+            // The standings at every moment: after each round, as after the last.
+            let (lines, _) = self.standing_lines(q, &standings)?;
+            self.report.standings.clone_from(&lines);
             self.report.rounds.push(QualRound {
                 round,
                 matches,
                 bye: pairing.bye,
+                standings: lines,
             });
         }
         self.final_standings(q, &standings).map(Some)
@@ -222,8 +245,65 @@ impl Runner<'_> {
         q: &plan::Qualification,
         standings: &Standings<u32>,
     ) -> Result<Vec<TeamId>, RunError> {
+        let (lines, order) = self.standing_lines(q, standings)?;
+        self.report.standings = lines;
+        Ok(order)
+    }
+
+    /// The draw of a round: the one recorded, if the source has one and it keeps
+    /// the rules (checked, and compared with the draw the rules `made`), or the
+    /// one the rules made. `None` when the recorded draw is refused.
+    fn recorded_or(
+        &self,
+        round: u32,
+        made: Result<Round<u32>, RunError>,
+        team_ids: &[u32],
+        not_playing: &[u32],
+        history: &History,
+        source: &mut dyn Source,
+    ) -> Result<Option<Round<u32>>, RunError> {
+        let Some((pairs, bye)) = source.recorded_round_draw(round) else {
+            return made.map(Some);
+        };
+        let playing: BTreeSet<u32> = team_ids
+            .iter()
+            .copied()
+            .filter(|t| !not_playing.contains(t))
+            .collect();
+        let byes: Vec<u32> = bye.into_iter().collect();
+        let problems = recorded::check(&pairs, &byes, &playing, &history.met);
+        let verdict = if !problems.is_empty() {
+            Verdict::Refused(problems)
+        } else {
+            match &made {
+                Ok(m) => {
+                    let made_byes: Vec<u32> = m.bye.into_iter().collect();
+                    if recorded::same(&pairs, &byes, &m.pairs, &made_byes) {
+                        Verdict::Same
+                    } else {
+                        Verdict::Differs(m.pairs.clone(), made_byes)
+                    }
+                }
+                // The rules cannot draw this round (now): the record stands alone.
+                Err(_) => Verdict::Same,
+            }
+        };
+        source.draw_verdict(DrawAt::Round(round), &verdict);
+        if matches!(verdict, Verdict::Refused(_)) {
+            return Ok(None);
+        }
+        Ok(Some(Round { pairs, bye }))
+    }
+
+    /// The standings as report lines, and the teams in their order.
+    fn standing_lines(
+        &self,
+        q: &plan::Qualification,
+        standings: &Standings<u32>,
+    ) -> Result<(Vec<StandingLine>, Vec<TeamId>), RunError> {
         let ranked = standings.rank(&q.tie_break).map_err(rule_err)?;
         let mut order = Vec::new();
+        let mut lines = Vec::new();
         for r in &ranked {
             let rec = standings.record(&r.team);
             let vp = rec
@@ -231,7 +311,7 @@ impl Runner<'_> {
                 .transpose()
                 .map_err(rule_err)?
                 .unwrap_or_default();
-            self.report.standings.push(StandingLine {
+            lines.push(StandingLine {
                 place: r.place,
                 team: r.team,
                 vp,
@@ -247,7 +327,7 @@ impl Runner<'_> {
             });
             order.push(TeamId(r.team));
         }
-        Ok(order)
+        Ok((lines, order))
     }
 
     /// VP for a match from the edition's scale: the rule takes the margin (and the
@@ -326,7 +406,7 @@ fn home_is_better_ranked(
     standings: &Standings<u32>,
     tie_break: &[TieBreak],
 ) -> Result<(), RunError> {
-    let place: std::collections::BTreeMap<u32, usize> = standings
+    let place: BTreeMap<u32, usize> = standings
         .rank(tie_break)
         .map_err(rule_err)?
         .into_iter()

@@ -16,12 +16,16 @@ pub struct QualMatch {
     /// Away team id.
     pub away: u32,
     /// IMPs of the home team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub home_imps: Decimal,
     /// IMPs of the away team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub away_imps: Decimal,
     /// VP of the home team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub home_vp: Decimal,
     /// VP of the away team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub away_vp: Decimal,
 }
 
@@ -34,6 +38,8 @@ pub struct QualRound {
     pub matches: Vec<QualMatch>,
     /// The team with the bye.
     pub bye: Option<u32>,
+    /// The standings after this round (deductions and the bye included).
+    pub standings: Vec<StandingLine>,
 }
 
 /// One line of the qualification standings.
@@ -44,12 +50,16 @@ pub struct StandingLine {
     /// Team id.
     pub team: u32,
     /// Total VP, adjustments and carry-over included.
+    #[serde(with = "rust_decimal::serde::float")]
     pub vp: Decimal,
     /// Swiss points.
+    #[serde(with = "rust_decimal::serde::float")]
     pub swiss_points: Decimal,
     /// IMPs won.
+    #[serde(with = "rust_decimal::serde::float")]
     pub imps_won: Decimal,
     /// IMPs lost.
+    #[serde(with = "rust_decimal::serde::float")]
     pub imps_lost: Decimal,
     /// The tie-break criterion that put the team below the one above it, when the
     /// first criterion did not.
@@ -70,8 +80,10 @@ pub struct KoMatch {
     /// The away team's ranking before the match.
     pub away_ranking: u32,
     /// IMPs of the home team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub home_imps: Decimal,
     /// IMPs of the away team.
+    #[serde(with = "rust_decimal::serde::float")]
     pub away_imps: Decimal,
     /// The winner.
     pub winner: u32,
@@ -92,6 +104,7 @@ pub struct KoStage {
     /// Its number in the document.
     pub order: u32,
     /// Boards per match.
+    #[serde(with = "rust_decimal::serde::float")]
     pub boards: Decimal,
     /// How it was drawn (in JSON, the meaning's name in lower case: `brackets`,
     /// `choice`, `rankedchoice`, `fixed`).
@@ -163,9 +176,12 @@ pub struct Report {
     pub notes: Vec<String>,
     /// When and how the qualification is played, as the edition states it.
     pub qualification_played: Option<HowPlayed>,
-    /// Qualification rounds.
+    /// The number of rounds the qualification has.
+    pub qualification_rounds: Option<u32>,
+    /// Qualification rounds played.
     pub rounds: Vec<QualRound>,
-    /// Final qualification standings.
+    /// The qualification standings after the last round played (final once every
+    /// round is played).
     pub standings: Vec<StandingLine>,
     /// Knockout stages in order.
     pub stages: Vec<KoStage>,

@@ -109,8 +109,10 @@ fn every_check_code_has_a_case() {
         );
         // E05xx and E06xx come from `bfr test` and `bfr eval`: tested below; E07xx
         // from `bfr run` (and `bfr simulate`): tests/events.rs has a case for each.
-        let run_time =
-            code.starts_with("E05") || code.starts_with("E06") || code.starts_with("E07");
+        let run_time = code.starts_with("E05")
+            || code.starts_with("E06")
+            || code.starts_with("E07")
+            || code.starts_with("W07");
         if run_time || covered_elsewhere.contains(&code.as_str()) {
             continue;
         }
@@ -326,8 +328,10 @@ fn every_case_is_a_test() {
         diagnostics::CASES.len()
     );
     // Every E07xx code of the source has an event case or a run case.
-    for code in 700..=719 {
-        let code = format!("E0{code}");
+    for code in (700..=720)
+        .map(|c| format!("E0{c}"))
+        .chain(["W0720".to_string()])
+    {
         assert!(
             events::CASES.iter().any(|c| c.starts_with(&code))
                 || runs::CASES.iter().any(|c| c.starts_with(&code)),

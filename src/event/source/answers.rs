@@ -4,7 +4,7 @@
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
 use crate::diag::Diagnostic;
 use crate::event::model::{At, MatchResult};
-use crate::runner::Source;
+use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
 
 impl Source for EventSource<'_> {
@@ -22,7 +22,7 @@ impl Source for EventSource<'_> {
         _boards: Decimal,
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Round(round)) {
-            self.waiting = Some(Waiting::Halt(format!("round {round}: {m}")));
+            self.wait(Waiting::Halt(format!("round {round}: {m}")));
             return None;
         }
         let found = self.round_index(round).and_then(|i| {
@@ -34,7 +34,7 @@ impl Source for EventSource<'_> {
             )
         });
         if found.is_none() {
-            self.waiting = Some(Waiting::Round(round));
+            self.wait(Waiting::Round(round));
         }
         found
     }
@@ -46,7 +46,7 @@ impl Source for EventSource<'_> {
             candidates: candidates.to_vec(),
         };
         let Some(i) = self.stage_index(stage) else {
-            self.waiting = Some(wait);
+            self.wait(wait);
             return None;
         };
         let made = self.choices_made.get(i).copied().unwrap_or(0);
@@ -58,7 +58,7 @@ impl Source for EventSource<'_> {
             .cloned();
         let blocked = self.choices_blocked.get(i).copied().unwrap_or(false);
         let Some(c) = next.filter(|_| !blocked) else {
-            self.waiting = Some(wait);
+            self.wait(wait);
             return None;
         };
         let title = self.event.stage_title(stage);
@@ -98,7 +98,7 @@ impl Source for EventSource<'_> {
             if let Some(b) = self.choices_blocked.get_mut(i) {
                 *b = true;
             }
-            self.waiting = Some(wait);
+            self.wait(wait);
             return None;
         }
         if let Some(m) = self.choices_made.get_mut(i) {
@@ -116,7 +116,7 @@ impl Source for EventSource<'_> {
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Stage(stage.to_string())) {
             let title = self.event.stage_title(stage);
-            self.waiting = Some(Waiting::Halt(format!("{title}: {m}")));
+            self.wait(Waiting::Halt(format!("{title}: {m}")));
             return None;
         }
         let found = self.stage_index(stage).and_then(|i| {
@@ -128,7 +128,7 @@ impl Source for EventSource<'_> {
             )
         });
         if found.is_none() {
-            self.waiting = Some(Waiting::Stage(stage.to_string()));
+            self.wait(Waiting::Stage(stage.to_string()));
         }
         found
     }
@@ -249,8 +249,30 @@ impl Source for EventSource<'_> {
         }
     }
 
+    fn recorded_round_draw(&mut self, round: u32) -> Option<crate::runner::RoundDraw> {
+        self.recorded(DrawAt::Round(round))
+            .map(|d| (d.matches(), d.bye.map(|(b, _)| b)))
+    }
+
+    fn recorded_stage_draw(&mut self, stage: &str) -> Option<Vec<(u32, u32)>> {
+        let draw = self.recorded(DrawAt::Stage(stage))?.matches();
+        // The draw is the record: the choices that made it are not asked again.
+        if let Some(i) = self.stage_index(stage) {
+            let n = self.event.stages.get(i).map_or(0, |s| s.choices.len());
+            if let Some(m) = self.choices_made.get_mut(i) {
+                *m = n;
+            }
+        }
+        Some(draw)
+    }
+
+    fn draw_verdict(&mut self, at: DrawAt<'_>, verdict: &Verdict) {
+        self.verdict(at, verdict);
+    }
+
     fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
         self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
+        self.stage_order.push(stage.to_string());
         // A penalty for a team that does not play here would silently apply to nothing.
         let title = self.event.stage_title(stage);
         for inc in &self.event.incidents {

@@ -12,6 +12,7 @@ use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod answers;
+mod draws;
 mod unused;
 
 /// What became of an entry.
@@ -54,8 +55,12 @@ pub struct EventSource<'e> {
     incidents: Vec<bool>,
     rounds_drawn: BTreeMap<u32, Drawn>,
     stages_drawn: BTreeMap<String, Vec<(u32, u32)>>,
+    /// The stages in the order they were drawn.
+    stage_order: Vec<String>,
     met: BTreeMap<(u32, u32), u32>,
-    waiting: Option<Waiting>,
+    /// What the run waits for: the first is what comes next; stages played at the
+    /// same time may wait too.
+    waiting: Vec<Waiting>,
     diags: Diagnostics,
 }
 
@@ -93,9 +98,18 @@ impl<'e> EventSource<'e> {
             incidents: vec![false; event.incidents.len()],
             rounds_drawn: BTreeMap::new(),
             stages_drawn: BTreeMap::new(),
+            stage_order: Vec::new(),
             met: BTreeMap::new(),
-            waiting: None,
+            waiting: Vec::new(),
             diags: Diagnostics::default(),
+        }
+    }
+
+    /// Notes what the run waits for (once each).
+    fn wait(&mut self, w: Waiting) {
+        let key = |w: &Waiting| format!("{w:?}");
+        if !self.waiting.iter().any(|x| key(x) == key(&w)) {
+            self.waiting.push(w);
         }
     }
 
@@ -220,14 +234,14 @@ impl<'e> EventSource<'e> {
     }
 
     /// After a run: every entry that was never used, and what comes next.
-    pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Diagnostics) {
+    pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Vec<Next>, Diagnostics) {
         let why = match &outcome.pending {
             Some(p) => format!("the run stopped before it, at {}", p.next),
             None => "the competition is complete without it".to_string(),
         };
         // After a stop that is already reported (a referral, a wrong choice), what
         // follows was not reached because of it: not a problem of its own.
-        let reported_stop = matches!(self.waiting, Some(Waiting::Halt(_)))
+        let reported_stop = self.waiting.iter().any(|w| matches!(w, Waiting::Halt(_)))
             || self.choices_blocked.iter().any(|b| *b);
         if !reported_stop {
             let completed: Vec<String> = outcome
@@ -238,8 +252,9 @@ impl<'e> EventSource<'e> {
                 .collect();
             self.unused(&why, &completed);
         }
-        let next = outcome.pending.as_ref().map(|p| self.next(&p.next));
-        (next, self.diags)
+        let next = outcome.pending.as_ref().map(|p| self.next(0, &p.next));
+        let also = (1..self.waiting.len()).map(|i| self.next(i, "")).collect();
+        (next, also, self.diags)
     }
 
     /// After a run that failed: every problem found so far.
@@ -247,7 +262,7 @@ impl<'e> EventSource<'e> {
         (None, self.diags)
     }
 
-    fn next(&self, pending: &str) -> Next {
+    fn next(&self, i: usize, pending: &str) -> Next {
         let event = self.event;
         let given = |results: &[MatchResult], h: u32, a: u32| {
             results.iter().find(|r| r.is(h, a)).map(|r| r.imps_for(h))
@@ -264,7 +279,7 @@ impl<'e> EventSource<'e> {
                 })
                 .collect::<Vec<_>>()
         };
-        match &self.waiting {
+        match self.waiting.get(i) {
             Some(Waiting::Halt(m)) => Next::Halt { message: m.clone() },
             Some(Waiting::Round(r)) => {
                 let (pairs, bye) = self.rounds_drawn.get(r).cloned().unwrap_or_default();

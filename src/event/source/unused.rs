@@ -44,7 +44,10 @@ impl EventSource<'_> {
             let blocked = self.choices_blocked.get(i).copied().unwrap_or(false);
             let title = event.stage_title(&s.name);
             if !drawn {
-                let waiting_here = matches!(&self.waiting, Some(Waiting::Choice { stage, .. }) if *stage == s.name);
+                let waiting_here = self
+                    .waiting
+                    .iter()
+                    .any(|w| matches!(w, Waiting::Choice { stage, .. } if *stage == s.name));
                 let empty = s.choices.is_empty()
                     && s.withdrawn.is_empty()
                     && s.withdrawn_at_draw.is_empty()

@@ -1,0 +1,137 @@
+//! Recorded draws: the source gives the draw written in the file, and reports the
+//! runner's verdict on it — a broken rule (E0720, the run stops before it) or a
+//! draw the rules would not have made (W0720, it stands).
+
+use super::{EventSource, Waiting, describe_draw};
+use crate::diag::Diagnostic;
+use crate::event::model::RecordedDraw;
+use crate::event::record::MadeDraw;
+use crate::runner::{DrawAt, DrawProblem, Verdict};
+
+impl EventSource<'_> {
+    /// The draws made in this run that the file does not record: every round and
+    /// stage drawn, in order.
+    pub fn unrecorded(&self) -> Vec<MadeDraw> {
+        let mut out = Vec::new();
+        for (round, (pairs, bye)) in &self.rounds_drawn {
+            if self.recorded(DrawAt::Round(*round)).is_none() {
+                out.push(MadeDraw {
+                    round: Some(*round),
+                    stage: None,
+                    pairs: pairs.clone(),
+                    bye: *bye,
+                });
+            }
+        }
+        for stage in &self.stage_order {
+            if let Some(pairs) = self.stages_drawn.get(stage)
+                && self.recorded(DrawAt::Stage(stage)).is_none()
+            {
+                out.push(MadeDraw {
+                    round: None,
+                    stage: Some(stage.clone()),
+                    pairs: pairs.clone(),
+                    bye: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// The recorded draw of a round or stage, if the file has one.
+    pub(super) fn recorded(&self, at: DrawAt<'_>) -> Option<&RecordedDraw> {
+        match at {
+            DrawAt::Round(r) => self
+                .round_index(r)
+                .and_then(|i| self.event.rounds.get(i))
+                .and_then(|e| e.draw.as_ref()),
+            DrawAt::Stage(s) => self
+                .stage_index(s)
+                .and_then(|i| self.event.stages.get(i))
+                .and_then(|e| e.draw.as_ref()),
+        }
+    }
+
+    /// Reports the runner's verdict on a recorded draw.
+    pub(super) fn verdict(&mut self, at: DrawAt<'_>, verdict: &Verdict) {
+        let Some(draw) = self.recorded(at).cloned() else {
+            return;
+        };
+        let place = match at {
+            DrawAt::Round(r) => format!("round {r}"),
+            DrawAt::Stage(s) => self.event.stage_title(s),
+        };
+        match verdict {
+            Verdict::Same => {}
+            Verdict::Differs(pairs, byes) => {
+                let rules = describe_draw(pairs, byes.first().copied());
+                self.diags.push(
+                    Diagnostic::warning(
+                        "W0720",
+                        format!("the draw of {place} as recorded is not the draw the rules make now; it stands"),
+                        draw.span,
+                    )
+                    .with_label("the draw as recorded")
+                    .with_help(format!(
+                        "the rules draw {place} from the results as they stand now: {rules}; a correction of an earlier result after the draw does not change a draw made (keep the record), but check the draw if it was written by hand"
+                    )),
+                );
+            }
+            Verdict::Refused(problems) => {
+                for p in problems {
+                    self.diags.push(problem(&draw, &place, p));
+                }
+                if let DrawAt::Stage(s) = at
+                    && let Some(i) = self.stage_index(s)
+                    && let Some(b) = self.choices_blocked.get_mut(i)
+                {
+                    *b = true;
+                }
+                self.wait(Waiting::Halt(format!(
+                    "{place}: the draw as recorded breaks the rules; correct it in the file (see the errors)"
+                )));
+            }
+        }
+    }
+}
+
+/// The diagnostic for one broken rule of a recorded draw.
+fn problem(draw: &RecordedDraw, place: &str, p: &DrawProblem) -> Diagnostic {
+    let (at, message, label, help) = match p {
+        DrawProblem::NotHere(t) => (
+            draw.span_of(*t),
+            format!("team {t} does not play in {place}, but the draw as recorded has it"),
+            format!("team {t} is not in {place}"),
+            format!("only the teams that play in {place} can be drawn there; correct the record"),
+        ),
+        DrawProblem::Twice(t) => (
+            draw.span_of(*t),
+            format!("team {t} is drawn twice in {place}"),
+            format!("team {t} again"),
+            "every team plays one match of a draw".to_string(),
+        ),
+        DrawProblem::Missing(t) => (
+            draw.span,
+            format!("team {t} plays in {place}, but the draw as recorded leaves it out"),
+            format!("no match (or bye) of team {t}"),
+            "every team of the round or stage has a match, or the bye (`bye = N`)".to_string(),
+        ),
+        DrawProblem::Rematch(a, b, round) => (
+            draw.span_of(*a),
+            format!(
+                "team {a} and team {b} already met in round {round}: teams meet at most once in the qualification"
+            ),
+            "a repeat opponent".to_string(),
+            "draw the round again without repeat opponents, or correct the record".to_string(),
+        ),
+        DrawProblem::Itself(t) => (
+            draw.span_of(*t),
+            format!("team {t} is drawn against itself in {place}"),
+            "a team cannot play itself".to_string(),
+            "correct the record".to_string(),
+        ),
+    };
+    Diagnostic::error("E0720", message, at)
+        .with_label(label)
+        .with_help(help)
+}

@@ -1,0 +1,195 @@
+//! The event file is the record: a 20-team event (`tests/fixtures/twenty`) played
+//! round by round with each draw written in (`bfr run --write-draw`). Corrections
+//! and late penalties change the standings, never a recorded draw; a recorded draw
+//! that breaks a rule is refused (E0720), one the rules would not make now is a
+//! warning (W0720); stages played at the same time take results independently.
+
+use crate::support::{TempDir, bfr, root};
+use bfr::check::Checked;
+use bfr::edition::load;
+use bfr::event::Ran;
+use bfr::source::Sources;
+use std::sync::OnceLock;
+
+const EDITION: &str = "tests/fixtures/twenty";
+const AFTER_3: &str = "tests/fixtures/twenty/after-round-3.toml";
+
+fn edition() -> &'static (Checked, Sources) {
+    static E: OnceLock<(Checked, Sources)> = OnceLock::new();
+    E.get_or_init(|| {
+        let loaded = load(&root().join(EDITION)).unwrap();
+        (
+            loaded.checked.expect("the twenty edition checks"),
+            loaded.sources,
+        )
+    })
+}
+
+fn run(text: &str) -> Ran {
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    bfr::event::run(checked, &mut sources, "event.toml", text)
+}
+
+fn base() -> String {
+    std::fs::read_to_string(root().join(AFTER_3)).unwrap()
+}
+
+fn codes(ran: &Ran) -> Vec<&'static str> {
+    ran.diagnostics.sorted().iter().map(|d| d.code).collect()
+}
+
+fn order(ran: &Ran) -> Vec<u32> {
+    let o = ran.outcome.as_ref().unwrap();
+    o.report.standings.iter().map(|l| l.team).collect()
+}
+
+fn pairs(ran: &Ran, round: u32) -> Vec<(u32, u32)> {
+    let o = ran.outcome.as_ref().unwrap();
+    let r = o.report.rounds.iter().find(|r| r.round == round).unwrap();
+    r.matches.iter().map(|m| (m.home, m.away)).collect()
+}
+
+/// Drops every `draw = [...]` line: the event as it was before draws were recorded.
+fn without_draws(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("draw = "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn standings_are_shown_after_every_round() {
+    let ran = run(&base());
+    assert!(ran.diagnostics.is_empty());
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 3);
+    assert_eq!(o.report.qualification_rounds, Some(4));
+    for r in &o.report.rounds {
+        assert_eq!(r.standings.len(), 20, "round {}", r.round);
+    }
+    assert_eq!(o.report.standings.len(), 20);
+    // The standings after round 1: Örebro's 45:9 (20 VP) and Gävle's 39:5 lead.
+    let first: Vec<u32> = o.report.rounds[0]
+        .standings
+        .iter()
+        .map(|l| l.team)
+        .take(2)
+        .collect();
+    assert_eq!(first, [2, 9]);
+    // A tie decided by the chain says which criterion decided it.
+    assert!(o.report.standings.iter().any(|l| l.decided_by.is_some()));
+}
+
+#[test]
+fn a_correction_to_round_1_after_round_3_keeps_rounds_2_and_3_as_drawn() {
+    let before = run(&base());
+    let corrected_text = base().replacen("\"19-8 44:40\"", "\"19-8 14:40\"", 1);
+    let after = run(&corrected_text);
+    assert!(
+        !codes(&after).iter().any(|c| c.starts_with('E')),
+        "{:?}",
+        codes(&after)
+    );
+    assert_ne!(order(&before), order(&after), "the standings change");
+    for round in [2, 3] {
+        assert_eq!(pairs(&before, round), pairs(&after, round), "round {round}");
+    }
+    // Härnösand (8) won 40:14 now: 20 VP in round 1 instead of 8.
+    let o = after.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds[0].matches[0].away_vp.to_string(), "20");
+    // Without the recorded draws, the same correction re-draws rounds 2 and 3 and
+    // their results no longer fit: what the record prevents.
+    let unrecorded = run(&without_draws(&corrected_text));
+    assert!(
+        codes(&unrecorded).contains(&"E0705"),
+        "{:?}",
+        codes(&unrecorded)
+    );
+}
+
+#[test]
+fn a_late_penalty_for_round_2_added_after_round_3_applies_there_only() {
+    let text = format!(
+        "{}\n[[incident]]\nteam = 6\nround = 2\nrule = \"late_arrival(12 min)\"\n",
+        base()
+    );
+    let ran = run(&text);
+    assert!(
+        !codes(&ran).iter().any(|c| c.starts_with('E')),
+        "{:?}",
+        codes(&ran)
+    );
+    let o = ran.outcome.as_ref().unwrap();
+    let vp = |r: &bfr::runner::report::QualRound| {
+        r.standings
+            .iter()
+            .find(|l| l.team == 6)
+            .unwrap()
+            .vp
+            .to_string()
+    };
+    let plain = run(&base());
+    let p = plain.outcome.as_ref().unwrap();
+    // 3 VP off from round 2 on; round 1 untouched.
+    assert_eq!(vp(&o.report.rounds[0]), vp(&p.report.rounds[0]));
+    assert_eq!(vp(&p.report.rounds[1]), "32.5");
+    assert_eq!(vp(&o.report.rounds[1]), "29.5");
+    assert_eq!(pairs(&ran, 3), pairs(&plain, 3));
+}
+
+#[test]
+fn a_recorded_draw_with_a_rematch_is_refused_and_the_run_stops_before_it() {
+    // Round 3 recorded with 9-2, who met in round 2.
+    let text = base().replacen(
+        "draw = [\"9-6\", \"4-7\", \"12-3\", \"10-14\", \"2-5\"",
+        "draw = [\"9-2\", \"4-7\", \"12-3\", \"10-14\", \"6-5\"",
+        1,
+    );
+    let ran = run(&text);
+    assert!(codes(&ran).contains(&"E0720"), "{:?}", codes(&ran));
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 2, "rounds 1 and 2 are reported");
+}
+
+#[test]
+fn a_legal_draw_the_rules_would_not_make_is_a_warning_and_stands() {
+    // Round 3 with two matches' opponents swapped: legal, not the rules' draw
+    // (round 4's recorded draw, made from the real round 3, is left out).
+    let full = base();
+    let text = full[..full.find("[[round]]\nnumber = 4").unwrap()]
+        .replacen("draw = [\"9-6\", \"4-7\"", "draw = [\"9-7\", \"4-6\"", 1)
+        .replacen(
+            "\"9-6 19:27\", \"4-7 28:23\"",
+            "\"9-7 19:27\", \"4-6 28:23\"",
+            1,
+        );
+    assert_ne!(text, full);
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["W0720"]);
+    assert_eq!(pairs(&ran, 3)[..2], [(9, 7), (4, 6)]);
+}
+
+#[test]
+fn bfr_run_write_draw_records_the_next_draw_and_keeps_comments() {
+    let dir = TempDir::new("write-draw");
+    let path = dir.0.join("event.toml");
+    let text = without_draws(&base());
+    std::fs::write(&path, &text).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("recorded the draw of round 1, round 2, round 3, round 4"),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        written,
+        base(),
+        "the draws written are the ones recorded by hand"
+    );
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 0);
+    assert!(stderr.contains("already recorded"), "{stderr}");
+}
