@@ -12,6 +12,7 @@ pub mod cli;
 pub mod diag;
 pub mod edition;
 pub mod engine;
+pub mod entry;
 pub mod eval;
 pub mod event;
 pub mod ir;

@@ -5,6 +5,7 @@
 //! failure.
 
 mod commands;
+mod entries;
 mod output;
 pub mod render;
 mod run;
@@ -24,8 +25,8 @@ pub const EXIT_IO: u8 = 3;
 #[command(name = "bfr", version, about, max_term_width = 100)]
 pub struct Cli {
     /// Output format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, global = true, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
     /// When to colour diagnostics.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -34,8 +35,19 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Output formats.
+/// Output formats, as the command line names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// For people.
+    Text,
+    /// For programs.
+    Json,
+    /// A table for spreadsheets (`bfr invoice` only).
+    Csv,
+}
+
+/// The output formats every command has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// For people.
     Text,
@@ -118,11 +130,38 @@ pub enum Command {
         #[arg(long)]
         write_draw: bool,
     },
+    /// Entries files: teams and pairs with their players (see docs/entries.md).
+    Entries {
+        /// What to do with them.
+        #[command(subcommand)]
+        what: EntriesCommand,
+    },
+    /// What each team and pair owes and each district is paid, every figure with
+    /// the rules behind it (`--format text|json|csv`).
+    Invoice {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The entries file (`.toml`, or `.json`); see docs/entries.md.
+        entries: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
         #[command(subcommand)]
         what: DebugCommand,
+    },
+}
+
+/// What `bfr entries` does.
+#[derive(Debug, Subcommand)]
+pub enum EntriesCommand {
+    /// Check every entry against the edition's rules: team sizes, membership,
+    /// classes, district teams, late starts, one start per discipline, reserves.
+    Check {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The entries file (`.toml`, or `.json`).
+        entries: PathBuf,
     },
 }
 
@@ -150,8 +189,18 @@ pub fn run(cli: &Cli) -> u8 {
             }
         }
     };
+    let csv = cli.format == FormatArg::Csv;
+    if csv && !matches!(cli.command, Command::Invoice { .. }) {
+        eprintln!("error: `--format csv` is for `bfr invoice`; use text or json here");
+        return 2;
+    }
     let out = commands::Output {
-        format: cli.format,
+        // CSV is the invoice's own; everything else reads text or JSON.
+        format: if cli.format == FormatArg::Json {
+            Format::Json
+        } else {
+            Format::Text
+        },
         colour,
     };
     match &cli.command {
@@ -195,6 +244,10 @@ pub fn run(cli: &Cli) -> u8 {
             event,
             write_draw,
         } => run::run(&out, edition, event, *write_draw),
+        Command::Entries {
+            what: EntriesCommand::Check { edition, entries },
+        } => entries::check(&out, edition, entries),
+        Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

@@ -7,9 +7,10 @@ use std::path::Path;
 
 /// (kind, which entries are cases): a file with one of the extensions, or a
 /// directory when there are none.
-const KINDS: [(&str, &[&str]); 3] = [
+const KINDS: [(&str, &[&str]); 4] = [
     ("diagnostics", &["bfr"]),
     ("events", &["toml", "json"]),
+    ("entries", &["toml", "json"]),
     ("runs", &[]),
 ];
 

@@ -1,4 +1,4 @@
-//! The case directories of bfr's test suite, `tests/cases/{diagnostics,events,runs}`,
+//! The case directories of bfr's test suite, `tests/cases/{diagnostics,events,entries,runs}`,
 //! as macros that expand to one `#[test]` per case.
 //!
 //! The build script lists the directories and writes one `macro_rules!` per kind;

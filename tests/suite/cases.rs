@@ -109,10 +109,13 @@ fn every_check_code_has_a_case() {
         );
         // E05xx and E06xx come from `bfr test` and `bfr eval`: tested below; E07xx
         // from `bfr run` (and `bfr simulate`): tests/events.rs has a case for each.
+        // E08xx and W08xx come from entries files: tests/cases/entries has a case for each.
         let run_time = code.starts_with("E05")
             || code.starts_with("E06")
             || code.starts_with("E07")
-            || code.starts_with("W07");
+            || code.starts_with("W07")
+            || code.starts_with("E08")
+            || code.starts_with("W08");
         if run_time || covered_elsewhere.contains(&code.as_str()) {
             continue;
         }
@@ -254,6 +257,10 @@ mod runs {
     bfr_case_list::runs!(super::bfr_run);
 }
 
+mod entries {
+    bfr_case_list::entries!(crate::entries::entry_case);
+}
+
 const RUNS: &str = "tests/cases/runs";
 
 /// A run case, `tests/cases/runs/<name>/`: an event file, `event.toml` (or
@@ -295,9 +302,10 @@ fn bfr_run(name: &str) {
 /// a file the listing does not take) would otherwise go unnoticed.
 #[test]
 fn every_case_is_a_test() {
-    let kinds: [(&str, &[&str], &[&str]); 3] = [
+    let kinds: [(&str, &[&str], &[&str]); 4] = [
         ("diagnostics", &["bfr"], diagnostics::CASES),
         ("events", &["toml", "json"], events::CASES),
+        ("entries", &["toml", "json"], entries::CASES),
         ("runs", &[], runs::CASES),
     ];
     for (kind, extensions, generated) in kinds {
@@ -339,4 +347,24 @@ fn every_case_is_a_test() {
         );
     }
     assert!(!runs::CASES.is_empty());
+    // Every E08xx and W08xx code of the source has an entries case (E0802, a rule
+    // the edition lacks, has its own test in tests/suite/entries.rs).
+    for code in (800..=822)
+        .map(|c| format!("E0{c}"))
+        .chain(["W0801".to_string()])
+    {
+        let in_source = std::fs::read_dir(root().join("src/entry"))
+            .expect("src/entry exists")
+            .flatten()
+            .any(|f| {
+                std::fs::read_to_string(f.path()).is_ok_and(|t| t.contains(&format!("\"{code}\"")))
+            });
+        if !in_source || code == "E0802" {
+            continue;
+        }
+        assert!(
+            entries::CASES.iter().any(|c| c.starts_with(&code)),
+            "{code} has no case in tests/cases/entries"
+        );
+    }
 }

@@ -20,6 +20,7 @@ mod cases;
 mod chairmans_cup;
 mod cli;
 mod edition_2015;
+mod entries;
 mod event_record;
 mod events;
 mod robustness;

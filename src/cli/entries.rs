@@ -1,0 +1,278 @@
+//! `bfr entries check <edition> <entries>` and `bfr invoice <edition> <entries>`.
+
+use super::commands::Output;
+use super::output::{diagnostics_json, json_line as json, stderr, stdout};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::check::Checked;
+use crate::diag::{self, Diagnostics};
+use crate::edition;
+use crate::entry::{Invoice, Line, LineKind, Money, Statement};
+use crate::source::Sources;
+use std::path::Path;
+
+/// The edition checked and the entries file's text, or the exit code.
+fn load(
+    out: &Output,
+    edition_path: &Path,
+    entries_path: &Path,
+) -> Result<(Checked, Sources, String), u8> {
+    let io = |path: &Path, message: String| {
+        match out.format {
+            Format::Text => stderr(&format!("error: {message}\n")),
+            Format::Json => json(&serde_json::json!({
+                "error": "io", "path": path.display().to_string(), "message": message
+            })),
+        }
+        EXIT_IO
+    };
+    let mut loaded = edition::load(edition_path).map_err(|e| io(&e.path, e.to_string()))?;
+    let Some(checked) = loaded.checked.take() else {
+        match out.format {
+            Format::Text => {
+                for d in loaded.diagnostics.sorted() {
+                    stderr(&diag::render(d, &loaded.sources, out.colour));
+                }
+                stderr(&format!(
+                    "{}: {} errors; fix them first (`bfr check {}`)\n",
+                    edition_path.display(),
+                    loaded.diagnostics.error_count(),
+                    edition_path.display()
+                ));
+            }
+            Format::Json => json(&serde_json::json!({
+                "diagnostics": diagnostics_json(&loaded.diagnostics, &loaded.sources),
+            })),
+        }
+        return Err(EXIT_FOUND);
+    };
+    let bytes = std::fs::read(entries_path).map_err(|e| {
+        io(
+            entries_path,
+            edition::io_error(entries_path, &e).to_string(),
+        )
+    })?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(io(
+            entries_path,
+            format!(
+                "{}: not UTF-8 text; save the entries file as UTF-8",
+                entries_path.display()
+            ),
+        ));
+    };
+    Ok((checked, loaded.sources, text))
+}
+
+fn show_diagnostics(out: &Output, diags: &Diagnostics, sources: &Sources) {
+    if out.format == Format::Text {
+        for d in diags.sorted() {
+            stderr(&diag::render(d, sources, out.colour));
+        }
+    }
+}
+
+/// `bfr entries check`
+pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
+    let (checked, mut sources, text) = match load(out, edition_path, entries_path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let name = entries_path.display().to_string();
+    let read = crate::entry::check(&checked, &mut sources, &name, &text);
+    show_diagnostics(out, &read.diagnostics, &sources);
+    let (players, teams, pairs) = read.entries.as_ref().map_or((0, 0, 0), |e| {
+        (e.players.len(), e.teams.len(), e.pairs.len())
+    });
+    let diags = &read.diagnostics;
+    match out.format {
+        Format::Text => stdout(&format!(
+            "{name}: {players} players, {teams} teams, {pairs} pairs: {} errors, {} warnings\n",
+            diags.error_count(),
+            diags.warning_count()
+        )),
+        Format::Json => json(&serde_json::json!({
+            "file": name,
+            "players": players,
+            "teams": teams,
+            "pairs": pairs,
+            "errors": diags.error_count(),
+            "warnings": diags.warning_count(),
+            "diagnostics": diagnostics_json(diags, &sources),
+        })),
+    }
+    if diags.has_errors() || read.entries.is_none() {
+        EXIT_FOUND
+    } else {
+        EXIT_OK
+    }
+}
+
+/// `bfr invoice`: text, JSON, or CSV (`csv`).
+pub fn invoice(out: &Output, edition_path: &Path, entries_path: &Path, csv: bool) -> u8 {
+    let (checked, mut sources, text) = match load(out, edition_path, entries_path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let name = entries_path.display().to_string();
+    let (money, diags) = crate::entry::invoice(&checked, &mut sources, &name, &text);
+    show_diagnostics(out, &diags, &sources);
+    match (&money, out.format, csv) {
+        (Some(m), _, true) => stdout(&render_csv(m)),
+        (Some(m), Format::Text, false) => stdout(&render_text(m)),
+        (m, Format::Json, false) => json(&serde_json::json!({
+            "money": m,
+            "diagnostics": diagnostics_json(&diags, &sources),
+        })),
+        (None, Format::Text, false) => {}
+        (None, _, true) => {}
+    }
+    // An invoice is made even for entries that break a rule; the exit code says so.
+    if money.is_none() || diags.has_errors() {
+        EXIT_FOUND
+    } else {
+        EXIT_OK
+    }
+}
+
+fn amount(a: rust_decimal::Decimal, unit: &str) -> String {
+    let n = a.normalize().to_string();
+    if unit.is_empty() {
+        n
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+fn line_text(l: &Line, unit: &str, out: &mut String) {
+    let sign = match l.kind {
+        LineKind::Charge => "",
+        LineKind::Subsidy => "subsidy: ",
+        LineKind::SetAside => "set aside: ",
+    };
+    let note = l
+        .note
+        .as_ref()
+        .map(|n| format!("  ({n})"))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "  {:<58} {:>12}{note}\n",
+        format!("{sign}{}", l.item),
+        amount(l.amount, unit)
+    ));
+    out.push_str(&format!(
+        "      = {} = {}  [{}]\n",
+        l.figure.call,
+        l.figure.shown,
+        l.figure.ids()
+    ));
+}
+
+fn render_text(m: &Money) -> String {
+    let mut out = String::new();
+    for inv in &m.invoices {
+        invoice_text(inv, &mut out);
+    }
+    for st in &m.districts {
+        statement_text(st, &mut out);
+    }
+    if out.is_empty() {
+        out.push_str("no entries to invoice\n");
+    }
+    out
+}
+
+fn invoice_text(inv: &Invoice, out: &mut String) {
+    out.push_str(&format!("Invoice {}: {}\n", inv.id, inv.name));
+    for l in &inv.lines {
+        line_text(l, &inv.unit, out);
+    }
+    out.push_str(&format!(
+        "  {:<58} {:>12}\n\n",
+        "total",
+        amount(inv.total, &inv.unit)
+    ));
+}
+
+fn statement_text(st: &Statement, out: &mut String) {
+    out.push_str(&format!("District {}\n", st.district));
+    for l in &st.lines {
+        line_text(l, &st.unit, out);
+    }
+    for (what, a) in [
+        ("subsidies paid to the district", st.subsidies),
+        ("charges owed by the district", st.charges),
+        ("set aside for the EM fund", st.set_aside),
+    ] {
+        out.push_str(&format!("  {what:<58} {:>12}\n", amount(a, &st.unit)));
+    }
+    out.push('\n');
+}
+
+/// One row per line: who, what, how much, and why.
+fn render_csv(m: &Money) -> String {
+    let mut out = String::from("section,id,name,item,kind,amount,unit,rule_ids,call,note\n");
+    let kind = |k: LineKind| match k {
+        LineKind::Charge => "charge",
+        LineKind::Subsidy => "subsidy",
+        LineKind::SetAside => "set_aside",
+    };
+    let mut row = |fields: [&str; 10]| {
+        let cells: Vec<String> = fields.iter().map(|f| csv_cell(f)).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    };
+    for inv in &m.invoices {
+        for l in &inv.lines {
+            row([
+                "invoice",
+                &inv.id,
+                &inv.name,
+                &l.item,
+                kind(l.kind),
+                &l.amount.normalize().to_string(),
+                &inv.unit,
+                &l.figure.rule_ids.join(" "),
+                &l.figure.call,
+                l.note.as_deref().unwrap_or(""),
+            ]);
+        }
+        row([
+            "invoice",
+            &inv.id,
+            &inv.name,
+            "total",
+            "total",
+            &inv.total.normalize().to_string(),
+            &inv.unit,
+            "",
+            "",
+            "",
+        ]);
+    }
+    for st in &m.districts {
+        for l in &st.lines {
+            row([
+                "district",
+                &st.district,
+                &st.district,
+                &l.item,
+                kind(l.kind),
+                &l.amount.normalize().to_string(),
+                &st.unit,
+                &l.figure.rule_ids.join(" "),
+                &l.figure.call,
+                l.note.as_deref().unwrap_or(""),
+            ]);
+        }
+    }
+    out
+}
+
+/// A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break.
+fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

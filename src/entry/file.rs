@@ -1,0 +1,303 @@
+//! The entries file as written: TOML, or the same structure in JSON, read with serde
+//! into raw entries that keep the byte span of every value, in both formats.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use std::cell::Cell;
+use std::ops::Range;
+
+thread_local! {
+    /// While a JSON file is read: where its text starts in memory, and its length.
+    /// Spans are found by where a value's text lies inside the file's text.
+    static JSON_TEXT: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+    /// The first (innermost) problem found in a JSON file, with its byte offset.
+    static JSON_ERROR: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// A value and the bytes it was written in.
+#[derive(Debug, Clone)]
+pub struct Sp<T> {
+    /// The value.
+    pub value: T,
+    /// Its byte range in the file.
+    pub span: Range<usize>,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let Some((base, len)) = JSON_TEXT.with(Cell::get) else {
+            return toml::Spanned::<T>::deserialize(d).map(|s| {
+                let span = s.span();
+                Sp {
+                    value: s.into_inner(),
+                    span,
+                }
+            });
+        };
+        // JSON: take the value's own text (a slice of the file), then read it.
+        let raw: &'de RawValue = Deserialize::deserialize(d)?;
+        let text: &'de str = raw.get();
+        let start = (text.as_ptr() as usize)
+            .checked_sub(base)
+            .filter(|s| s + text.len() <= len)
+            .unwrap_or(0);
+        let span = start..start + text.len();
+        match serde_json::from_str::<T>(text) {
+            Ok(value) => Ok(Sp { value, span }),
+            Err(e) => {
+                if JSON_ERROR.with(Cell::get).is_none() {
+                    let at = start + offset(text, e.line(), e.column());
+                    JSON_ERROR.with(|c| c.set(Some(at)));
+                }
+                Err(D::Error::custom(strip_position(&e.to_string())))
+            }
+        }
+    }
+}
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntries {
+    #[serde(default)]
+    pub player: Vec<Sp<RawPlayer>>,
+    #[serde(default)]
+    pub team: Vec<Sp<RawTeam>>,
+    #[serde(default)]
+    pub pair: Vec<Sp<RawPair>>,
+    #[serde(default)]
+    pub district: Vec<Sp<RawDistrict>>,
+}
+
+/// `[[player]]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayer {
+    pub member: Sp<u32>,
+    pub name: Sp<String>,
+    #[serde(default)]
+    pub birth_year: Option<Sp<i32>>,
+    #[serde(default)]
+    pub club: Option<Sp<String>>,
+    #[serde(default)]
+    pub district: Option<Sp<String>>,
+    #[serde(default)]
+    pub membership_paid_at: Option<Sp<String>>,
+    #[serde(default)]
+    pub other_federation: Option<Sp<bool>>,
+    #[serde(default)]
+    pub earlier_cc: Option<Sp<bool>>,
+    #[serde(default)]
+    pub other_events: Vec<Sp<String>>,
+    #[serde(default)]
+    pub qualified_before: Vec<Sp<String>>,
+}
+
+/// `[[team]]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTeam {
+    pub id: Sp<String>,
+    pub name: Sp<String>,
+    pub competition: Sp<String>,
+    pub players: Sp<Vec<Sp<u32>>>,
+    #[serde(default)]
+    pub district_team: Option<Sp<bool>>,
+    #[serde(default)]
+    pub late_start: Option<Sp<bool>>,
+    #[serde(default)]
+    pub registered_at: Option<Sp<String>>,
+    #[serde(default)]
+    pub fee_paid_at: Option<Sp<String>>,
+    #[serde(default)]
+    pub knockout: Option<Sp<bool>>,
+    #[serde(default)]
+    pub knockout_fee_paid_at: Option<Sp<String>>,
+}
+
+/// `[[pair]]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPair {
+    pub id: Sp<String>,
+    pub event: Sp<String>,
+    pub players: Sp<Vec<Sp<u32>>>,
+    pub district: Sp<String>,
+    #[serde(default)]
+    pub entered_by: Option<Sp<String>>,
+    #[serde(default)]
+    pub stage: Option<Sp<String>>,
+    #[serde(default)]
+    pub first_stage_at: Option<Sp<String>>,
+    #[serde(default)]
+    pub qualifier_sessions: Vec<Sp<u32>>,
+    #[serde(default)]
+    pub stages_together: Option<Sp<u32>>,
+    #[serde(default)]
+    pub regular_in_every_session: Option<Sp<bool>>,
+    #[serde(default)]
+    pub reserve_in_final: Option<Sp<String>>,
+    #[serde(default)]
+    pub replaces_deceased: Option<Sp<RawDeceased>>,
+    #[serde(default)]
+    pub first_allotment: Option<Sp<bool>>,
+    #[serde(default)]
+    pub paid: Option<Sp<String>>,
+    #[serde(default)]
+    pub table_fee_paid_at: Option<Sp<String>>,
+}
+
+/// `replaces_deceased = { … }` of a pair.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeceased {
+    pub member: Sp<u32>,
+    #[serde(default)]
+    pub last_years_champion: Option<Sp<bool>>,
+    #[serde(default)]
+    pub district_qualifier_played: Option<Sp<bool>>,
+}
+
+/// `[[district]]`
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDistrict {
+    pub name: Sp<String>,
+    #[serde(default)]
+    pub missed_replacements: Vec<Sp<String>>,
+}
+
+/// Why the file could not be read: a message and the bytes it is about.
+#[derive(Debug, Clone)]
+pub struct ReadError {
+    /// In words.
+    pub message: String,
+    /// Where.
+    pub span: Range<usize>,
+}
+
+/// Reads a TOML entries file.
+pub fn from_toml(text: &str) -> Result<RawEntries, ReadError> {
+    JSON_TEXT.with(|w| w.set(None));
+    toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        // TOML reads an unquoted `2015-07-25 12:00` as a date-time of its own,
+        // which serde then calls a table.
+        let written = text.get(span.clone()).unwrap_or_default();
+        let message = if written.starts_with(|c: char| c.is_ascii_digit()) && written.contains('-')
+        {
+            format!("`{written}` must be written in quotes, e.g. \"2015-07-25 12:00\"")
+        } else {
+            plain_words(e.message().trim())
+        };
+        ReadError { message, span }
+    })
+}
+
+/// Reads a JSON entries file; spans point at each value's own text.
+pub fn from_json(text: &str) -> Result<RawEntries, ReadError> {
+    // A byte-order mark is not part of the JSON text.
+    let skip = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let body = &text[skip..];
+    JSON_TEXT.with(|w| w.set(Some((text.as_ptr() as usize, text.len()))));
+    JSON_ERROR.with(|c| c.set(None));
+    let out = serde_json::from_str::<RawEntries>(body);
+    JSON_TEXT.with(|w| w.set(None));
+    let inner = JSON_ERROR.with(|c| c.take());
+    out.map_err(|e| {
+        let at = inner.unwrap_or_else(|| skip + offset(body, e.line(), e.column()));
+        ReadError {
+            message: plain_words(&strip_position(&e.to_string())),
+            span: at..(at + 1).min(text.len()).max(at),
+        }
+    })
+}
+
+/// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let mut at = start + column.saturating_sub(1).min(l.len());
+            while at > 0 && !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            return at.min(text.len());
+        }
+        start += l.len();
+    }
+    text.len()
+}
+
+/// serde_json appends " at line L column C"; the diagnostic shows the place itself.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// serde names Rust types in its messages; an editor of an entries file should read
+/// what kind of value is wanted instead.
+fn plain_words(message: &str) -> String {
+    let mut out = message.to_string();
+    for (rust, words) in [
+        (" as i128", ""),
+        (" as i64", ""),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected i32", "expected a whole number (a year)"),
+        ("expected a string", "expected a quoted text"),
+        ("expected a sequence", "expected a list in brackets `[…]`"),
+        ("expected a boolean", "expected `true` or `false`"),
+        ("invalid type: integer", "this number"),
+        ("invalid type: string", "this text"),
+        ("invalid type: sequence", "this list"),
+        ("invalid type: map", "this table"),
+        ("invalid type: datetime", "this date and time"),
+        ("invalid value: integer", "the number"),
+    ] {
+        out = out.replace(rust, words);
+    }
+    if out.contains("this date and time") || out.contains("toml datetime") {
+        out.push_str("; write dates and times in quotes, e.g. \"2015-07-25 12:00\"");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_values_keep_their_own_spans() {
+        let text = "{\"player\": [{\"member\": 7, \"name\": \"Åsa Öberg\", \"birth_year\": 1950}]}";
+        let raw = from_json(text).unwrap();
+        let p = &raw.player[0].value;
+        assert_eq!(&text[p.member.span.clone()], "7");
+        assert_eq!(&text[p.name.span.clone()], "\"Åsa Öberg\"");
+        assert_eq!(&text[p.birth_year.as_ref().unwrap().span.clone()], "1950");
+    }
+
+    #[test]
+    fn a_json_problem_points_at_the_value_at_fault() {
+        let text = "{\"player\": [{\"member\": 7, \"name\": \"A\", \"birth_year\": \"x\"}]}";
+        let e = from_json(text).err().unwrap();
+        assert!(e.span.start >= text.find("\"x\"").unwrap(), "{e:?}");
+        assert!(
+            e.message.contains("expected a whole number"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn a_bom_does_not_break_json() {
+        let text = "\u{feff}{\"player\": [{\"member\": 7, \"name\": \"A\"}]}";
+        let raw = from_json(text).unwrap();
+        assert_eq!(&text[raw.player[0].value.member.span.clone()], "7");
+    }
+}

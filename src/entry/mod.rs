@@ -1,0 +1,228 @@
+//! Entries files: the teams and pairs of a festival with their players, checked
+//! against the edition's rules (`bfr entries check`) and invoiced by them
+//! (`bfr invoice`).
+//!
+//! An entries file (TOML, or the same structure in JSON; see `docs/entries.md`)
+//! lists players (member number, birth year, club, district, membership, earlier
+//! CC, other events), Chairman's Cup and SM Lag Veteran teams, and SM pairs. Every
+//! figure and criterion — team sizes, classes, deadlines, fees — is a rule of the
+//! edition, called through the evaluator ([`rules::call`]) so that each problem and
+//! each invoice line names the rule IDs behind it. Problems are [`Diagnostic`]s
+//! with codes `E08xx` and spans into the file.
+
+mod file;
+pub mod model;
+pub mod money;
+pub mod rules;
+mod validate;
+
+pub use model::Entries;
+pub use money::{Invoice, Line, LineKind, Money, Statement};
+
+use crate::check::Checked;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::Program;
+use crate::source::{Sources, Span};
+use rules::{Arg, Figure};
+
+/// An entries file read and checked.
+#[derive(Debug, Clone)]
+pub struct CheckedEntries {
+    /// The entries, if the file could be read.
+    pub entries: Option<Entries>,
+    /// Every problem found.
+    pub diagnostics: Diagnostics,
+}
+
+/// Reads entries file `name` with contents `text` (added to `sources`) and checks
+/// every entry against the edition.
+pub fn check(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> CheckedEntries {
+    let file = sources.add(name, text);
+    let program = &checked.program;
+    let (entries, mut diagnostics) = model::read(text, file, crate::event::is_json(name), program);
+    if let Some(entries) = &entries {
+        let mut ctx = Ctx::new(program, entries);
+        validate::all(&mut ctx);
+        diagnostics.extend(ctx.diags);
+    }
+    CheckedEntries {
+        entries,
+        diagnostics,
+    }
+}
+
+/// Reads and checks entries file `name`, then makes the invoices. The money is
+/// made even when some entries break a rule (an invoice is wanted all the same);
+/// the diagnostics say which.
+pub fn invoice(
+    checked: &Checked,
+    sources: &mut Sources,
+    name: &str,
+    text: &str,
+) -> (Option<Money>, Diagnostics) {
+    let mut read = check(checked, sources, name, text);
+    let Some(entries) = &read.entries else {
+        return (None, read.diagnostics);
+    };
+    let mut ctx = Ctx::new(&checked.program, entries);
+    let money = money::make(&mut ctx);
+    // Rule failures found while invoicing that the check did not already report.
+    for d in ctx.diags.sorted() {
+        if d.code == "E0802" {
+            read.diagnostics.push(d.clone());
+        }
+    }
+    (Some(money), read.diagnostics)
+}
+
+/// What the checks and the invoices share: the edition, the entries, the season's
+/// calendar year, and the problems found so far.
+pub(crate) struct Ctx<'a> {
+    pub program: &'a Program,
+    pub entries: &'a Entries,
+    pub diags: Diagnostics,
+    season: Option<i64>,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(program: &'a Program, entries: &'a Entries) -> Self {
+        let season = program
+            .edition
+            .as_ref()
+            .and_then(|e| e.period)
+            .map(|(first, _)| i64::from(first.year));
+        Ctx {
+            program,
+            entries,
+            diags: Diagnostics::default(),
+            season,
+        }
+    }
+
+    /// Calls a rule; a failure (the edition lacks it) is an `E0802` at `at`.
+    pub fn call(&mut self, name: &str, args: &[(&str, Arg)], at: Span) -> Option<Figure> {
+        match rules::call(self.program, name, args) {
+            Ok(f) => Some(f),
+            Err(message) => {
+                if !self
+                    .diags
+                    .sorted()
+                    .iter()
+                    .any(|d| d.code == "E0802" && d.message == message)
+                {
+                    self.diags.push(
+                        Diagnostic::error("E0802", message, at)
+                            .with_label("checking this entry needs the rule")
+                            .with_help("add the rule to the edition (see docs/entries.md for the rules entries call)"),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// A truth-valued rule's answer.
+    pub fn holds(&mut self, name: &str, args: &[(&str, Arg)], at: Span) -> Option<(bool, Figure)> {
+        let f = self.call(name, args, at)?;
+        Some((f.truth()?, f))
+    }
+
+    /// The calendar year classes are counted in: the year the edition's period starts.
+    pub fn season(&mut self, at: Span) -> Option<i64> {
+        if self.season.is_none() {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0802",
+                    "the edition has no `period`, so the season's year for classes is unknown",
+                    at,
+                )
+                .with_label("classes from birth years need it")
+                .with_help("give the edition a header `period Fri 2015-07-24 .. Sun 2015-08-02`"),
+            );
+        }
+        self.season
+    }
+
+    /// Whether a player is a junior (SM-CLASS); `None` without a birth year.
+    pub fn junior(&mut self, member: u32) -> Option<(bool, Figure)> {
+        let p = self.entries.players.get(&member)?;
+        let (year, at) = p.birth_year?;
+        let season = self.season(at)?;
+        self.holds(
+            "is_junior",
+            &[
+                ("birth_year", Arg::Count(i64::from(year))),
+                ("season_year", Arg::Count(season)),
+            ],
+            at,
+        )
+    }
+
+    /// Whether a team claiming district status meets the criteria (CC-DISTRICT).
+    pub fn district_team(&mut self, team: &model::Team) -> Option<(bool, Figure)> {
+        let at = team.district_team?;
+        let players: Vec<&model::Player> = team
+            .players
+            .iter()
+            .filter_map(|(m, _)| self.entries.players.get(m))
+            .collect();
+        let earlier = players.iter().filter(|p| p.earlier_cc).count();
+        let first = players.first().and_then(|p| p.district.map(|d| d.0));
+        let same = first.is_some() && players.iter().all(|p| p.district.map(|d| d.0) == first);
+        let bears = first.is_some_and(|d| self.name_bears_district(&team.name.0, d));
+        self.holds(
+            "cc_is_district_team",
+            &[
+                (
+                    "players_in_earlier_cc",
+                    Arg::Count(i64::try_from(earlier).unwrap_or(i64::MAX)),
+                ),
+                ("all_players_same_district", Arg::Bool(same)),
+                ("bears_district_name", Arg::Bool(bears)),
+            ],
+            at,
+        )
+    }
+
+    /// Whether a team's name starts with the district's name ("Medelpad 1").
+    fn name_bears_district(&self, name: &str, district: u32) -> bool {
+        let Some(info) = self.program.enums.get(self.entries.enums.district as usize) else {
+            return false;
+        };
+        let mut names = vec![info.variants.get(district as usize).cloned()];
+        names.push(info.labels.get(district as usize).cloned().flatten());
+        let name = name.trim().to_lowercase();
+        names
+            .into_iter()
+            .flatten()
+            .any(|d| name.starts_with(&d.to_lowercase()))
+    }
+
+    /// A variant's label (the document's spelling), or its name.
+    pub fn label(&self, e: u32, v: u32) -> String {
+        self.program
+            .enums
+            .get(e as usize)
+            .and_then(|info| {
+                info.labels
+                    .get(v as usize)
+                    .cloned()
+                    .flatten()
+                    .or_else(|| info.variants.get(v as usize).cloned())
+            })
+            .unwrap_or_else(|| "?".into())
+    }
+
+    /// A player's name and member number, for messages.
+    pub fn who(&self, member: u32) -> String {
+        self.entries.players.get(&member).map_or_else(
+            || format!("member {member}"),
+            |p| format!("{} ({member})", p.name),
+        )
+    }
+}
+
+/// A count as an argument.
+pub(crate) fn count(n: usize) -> Arg {
+    Arg::Count(i64::try_from(n).unwrap_or(i64::MAX))
+}

@@ -1,0 +1,654 @@
+//! The entries as bfr uses them: read, every name resolved against the edition,
+//! every value with its span. Problems of the file itself (it cannot be read, a
+//! name or member number that means nothing) are `E0800` and `E0801`.
+
+use super::file::{self, RawDeceased, RawEntries, RawPair, RawPlayer, RawTeam, Sp};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::{Date, Program};
+use crate::source::{FileId, Span};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// A date and a time of day (minutes since midnight), as the entries give them.
+pub type Stamp = (Date, u16);
+
+/// The edition's enumerations entries name values of: districts, the SM pair
+/// events with district quotas, and the festival stages with a table fee.
+#[derive(Debug, Clone, Copy)]
+pub struct Enums {
+    /// `District`.
+    pub district: u32,
+    /// `SmQuotaEvent`.
+    pub event: u32,
+    /// `SmFestivalStage`.
+    pub stage: u32,
+}
+
+/// Events a player takes part in outside the team being checked, as far as the
+/// late-start rules ask about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherEvent {
+    /// SM Par Veteran (CC-LATESTART).
+    SmParVeteran,
+    /// The Chairman's Cup or Bonus Cup playoff (LV-LATESTART).
+    CcBcPlayoff,
+}
+
+/// `[[player]]`
+#[derive(Debug, Clone)]
+pub struct Player {
+    /// Member number.
+    pub member: u32,
+    /// Name.
+    pub name: String,
+    /// Birth year, where it is given.
+    pub birth_year: Option<(i32, Span)>,
+    /// Club.
+    pub club: Option<String>,
+    /// District (variant of `District`).
+    pub district: Option<(u32, Span)>,
+    /// When this season's membership fee was paid; `None`: not paid.
+    pub membership_paid_at: Option<(Stamp, Span)>,
+    /// A member of another national federation.
+    pub other_federation: bool,
+    /// Played an earlier Chairman's Cup.
+    pub earlier_cc: bool,
+    /// Other events entered.
+    pub other_events: Vec<OtherEvent>,
+    /// SM disciplines (variants of `SmQuotaEvent`) whose qualifier the player
+    /// played earlier this season, outside this file.
+    pub qualified_before: Vec<(u32, Span)>,
+    /// The entry.
+    pub span: Span,
+}
+
+/// What a team enters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamKind {
+    /// The Chairman's Cup (Gröna Hissen, then the knockout).
+    Cc,
+    /// Öppna SM Lag Veteran.
+    Lv,
+}
+
+/// `[[team]]`
+#[derive(Debug, Clone)]
+pub struct Team {
+    /// Its id in the file.
+    pub id: String,
+    /// Its name.
+    pub name: (String, Span),
+    /// What it enters.
+    pub kind: TeamKind,
+    /// Member numbers, each where written.
+    pub players: Vec<(u32, Span)>,
+    /// The player list.
+    pub players_span: Span,
+    /// Claims to be a district team (CC-DISTRICT): where it says so.
+    pub district_team: Option<Span>,
+    /// Pre-registered for a late start: where it says so.
+    pub late_start: Option<Span>,
+    /// When it registered.
+    pub registered_at: Option<(Stamp, Span)>,
+    /// When the entry fee was paid (CC: Gröna Hissen; LV: the team fee).
+    pub fee_paid_at: Option<(Stamp, Span)>,
+    /// Plays on after the qualification (CC: from Monday; LV: the playoff).
+    pub knockout: bool,
+    /// When the fee from Monday on was paid (CC).
+    pub knockout_fee_paid_at: Option<(Stamp, Span)>,
+    /// The entry.
+    pub span: Span,
+}
+
+/// How a pair got its place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnteredBy {
+    /// Through its district's qualifier.
+    District,
+    /// Through the festival's last-chance qualifier (Sista Chansen / Sista Dansen).
+    LastChance,
+    /// As last year's champions.
+    Champion,
+}
+
+/// `replaces_deceased = { … }`: the pair's reserve stands in for a qualified
+/// player who died (SM-DEATH).
+#[derive(Debug, Clone)]
+pub struct Deceased {
+    /// The deceased player's member number.
+    pub member: u32,
+    /// The deceased was one of last year's champions.
+    pub last_years_champion: bool,
+    /// The district qualifier had been played.
+    pub district_qualifier_played: bool,
+    /// The entry.
+    pub span: Span,
+}
+
+/// `[[pair]]`
+#[derive(Debug, Clone)]
+pub struct Pair {
+    /// Its id in the file.
+    pub id: String,
+    /// The discipline (variant of `SmQuotaEvent`).
+    pub event: (u32, Span),
+    /// Member numbers.
+    pub players: Vec<(u32, Span)>,
+    /// The player list.
+    pub players_span: Span,
+    /// The district it qualified through (variant of `District`).
+    pub district: (u32, Span),
+    /// How it got its place.
+    pub entered_by: (EnteredBy, Span),
+    /// The festival stage it plays (variant of `SmFestivalStage`).
+    pub stage: Option<(u32, Span)>,
+    /// When its first stage started (the membership deadline).
+    pub first_stage_at: Option<(Stamp, Span)>,
+    /// The sessions of a district qualifier of several sessions it played.
+    pub qualifier_sessions: Vec<(u32, Span)>,
+    /// Stages the two played together without a reserve.
+    pub stages_together: (u32, Option<Span>),
+    /// One of its regular players took part in every session.
+    pub regular_in_every_session: (bool, Option<Span>),
+    /// A reserve plays in the final: `Some(true)` for a reason that arose after
+    /// the start, `Some(false)` for one before it.
+    pub reserve_in_final: Option<(bool, Span)>,
+    /// Stands in for a deceased player.
+    pub replaces_deceased: Option<Deceased>,
+    /// Among the Open's first allotment of places (travel subsidy).
+    pub first_allotment: Option<Span>,
+    /// The last-chance start fee paid in cash (`Some(true)`) or in advance.
+    pub paid_cash: Option<(bool, Span)>,
+    /// When the table fee was paid.
+    pub table_fee_paid_at: Option<(Stamp, Span)>,
+    /// The entry.
+    pub span: Span,
+}
+
+/// `[[district]]`
+#[derive(Debug, Clone)]
+pub struct DistrictEntry {
+    /// Variant of `District`.
+    pub district: u32,
+    /// SM disciplines whose replacement pair the district did not report.
+    pub missed_replacements: Vec<(u32, Span)>,
+    /// The entry.
+    pub span: Span,
+}
+
+/// A whole entries file.
+#[derive(Debug, Clone)]
+pub struct Entries {
+    /// The file.
+    pub file: FileId,
+    /// The enumerations its names resolve to.
+    pub enums: Enums,
+    /// Players by member number.
+    pub players: BTreeMap<u32, Player>,
+    /// Teams, in file order.
+    pub teams: Vec<Team>,
+    /// Pairs, in file order.
+    pub pairs: Vec<Pair>,
+    /// District entries, in file order.
+    pub districts: Vec<DistrictEntry>,
+}
+
+/// Reads an entries file; `None` when it cannot be read at all or the edition
+/// lacks the enumerations entries name.
+pub fn read(
+    text: &str,
+    file: FileId,
+    json: bool,
+    program: &Program,
+) -> (Option<Entries>, Diagnostics) {
+    let mut r = Reader {
+        file,
+        program,
+        diags: Diagnostics::default(),
+    };
+    let raw = if json {
+        file::from_json(text)
+    } else {
+        file::from_toml(text)
+    };
+    let raw = match raw {
+        Ok(raw) => raw,
+        Err(e) => {
+            r.diags.push(
+                Diagnostic::error(
+                    "E0800",
+                    format!("the entries file cannot be read: {}", e.message),
+                    r.span(&e.span),
+                )
+                .with_label("here")
+                .with_help("docs/entries.md shows every field with an example"),
+            );
+            return (None, r.diags);
+        }
+    };
+    let Some(enums) = r.enums() else {
+        return (None, r.diags);
+    };
+    let entries = r.entries(raw, enums);
+    (Some(entries), r.diags)
+}
+
+struct Reader<'p> {
+    file: FileId,
+    program: &'p Program,
+    diags: Diagnostics,
+}
+
+impl Reader<'_> {
+    fn span(&self, r: &Range<usize>) -> Span {
+        Span::new(self.file, r.start, r.end)
+    }
+
+    fn enums(&mut self) -> Option<Enums> {
+        let mut find = |name: &str| {
+            let found = self.program.enums.iter().position(|e| e.name == name);
+            if found.is_none() {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0802",
+                        format!("the edition has no enum `{name}`, which entries name values of"),
+                        Span::new(self.file, 0, 0),
+                    )
+                    .with_label("checking this file needs it")
+                    .nowhere(),
+                );
+            }
+            found.and_then(|i| u32::try_from(i).ok())
+        };
+        Some(Enums {
+            district: find("District")?,
+            event: find("SmQuotaEvent")?,
+            stage: find("SmFestivalStage")?,
+        })
+    }
+
+    fn unknown(&mut self, what: &str, written: &str, at: &Range<usize>, help: String) {
+        self.diags.push(
+            Diagnostic::error("E0801", format!("`{written}` is not {what}"), self.span(at))
+                .with_label(format!("not {what}"))
+                .with_help(help),
+        );
+    }
+
+    /// A variant of enum `e` by its name or the document's label, any case.
+    fn variant(&mut self, e: u32, what: &str, s: &Sp<String>) -> Option<u32> {
+        let info = self.program.enums.get(e as usize)?;
+        let wanted = s.value.trim().to_lowercase();
+        let hit = info.variants.iter().zip(&info.labels).position(|(v, l)| {
+            v.to_lowercase() == wanted || l.as_ref().is_some_and(|l| l.to_lowercase() == wanted)
+        });
+        if let Some(i) = hit {
+            return u32::try_from(i).ok();
+        }
+        let names: Vec<String> = info
+            .variants
+            .iter()
+            .zip(&info.labels)
+            .map(|(v, l)| l.clone().unwrap_or_else(|| v.clone()))
+            .collect();
+        let near = info
+            .variants
+            .iter()
+            .chain(names.iter())
+            .map(|n| (strsim::damerau_levenshtein(&wanted, &n.to_lowercase()), n))
+            .filter(|(d, _)| *d <= 3)
+            .min()
+            .map(|(_, n)| n.clone());
+        let help = match near {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("write one of: {}", names.join(", ")),
+        };
+        self.unknown(what, &s.value, &s.span, help);
+        None
+    }
+
+    fn stamp(&mut self, s: &Sp<String>) -> Option<(Stamp, Span)> {
+        match parse_stamp(&s.value) {
+            Some(st) => Some((st, self.span(&s.span))),
+            None => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0800",
+                        format!("`{}` is not a date and time", s.value),
+                        self.span(&s.span),
+                    )
+                    .with_label("not a date and time")
+                    .with_help("write `YYYY-MM-DD HH:MM`, e.g. \"2015-07-25 12:00\""),
+                );
+                None
+            }
+        }
+    }
+
+    fn opt_stamp(&mut self, s: &Option<Sp<String>>) -> Option<(Stamp, Span)> {
+        s.as_ref().and_then(|s| self.stamp(s))
+    }
+
+    fn entries(&mut self, raw: RawEntries, enums: Enums) -> Entries {
+        let mut players = BTreeMap::new();
+        for p in raw.player {
+            let span = self.span(&p.span);
+            if let Some(player) = self.player(p.value, span, enums) {
+                if let Some(first) = players.get(&player.member) {
+                    let first: &Player = first;
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0801",
+                            format!("member {} is listed twice", player.member),
+                            player.span,
+                        )
+                        .with_label("listed again here")
+                        .with_note(first.span, "first listed here")
+                        .with_help(
+                            "list each player once; teams and pairs name players by member number",
+                        ),
+                    );
+                    continue;
+                }
+                players.insert(player.member, player);
+            }
+        }
+        let mut out = Entries {
+            file: self.file,
+            enums,
+            players,
+            teams: Vec::new(),
+            pairs: Vec::new(),
+            districts: Vec::new(),
+        };
+        let mut ids: BTreeMap<String, Span> = BTreeMap::new();
+        for t in raw.team {
+            let span = self.span(&t.span);
+            if let Some(team) = self.team(t.value, span, &out) {
+                self.unique_id(&mut ids, &team.id, span);
+                out.teams.push(team);
+            }
+        }
+        for p in raw.pair {
+            let span = self.span(&p.span);
+            if let Some(pair) = self.pair(p.value, span, &out) {
+                self.unique_id(&mut ids, &pair.id, span);
+                out.pairs.push(pair);
+            }
+        }
+        for d in raw.district {
+            let span = self.span(&d.span);
+            let Some(district) = self.variant(enums.district, "a district", &d.value.name) else {
+                continue;
+            };
+            let missed = d
+                .value
+                .missed_replacements
+                .iter()
+                .filter_map(|m| {
+                    let v = self.variant(enums.event, "an SM pair discipline", m)?;
+                    Some((v, self.span(&m.span)))
+                })
+                .collect();
+            out.districts.push(DistrictEntry {
+                district,
+                missed_replacements: missed,
+                span,
+            });
+        }
+        out
+    }
+
+    fn unique_id(&mut self, ids: &mut BTreeMap<String, Span>, id: &str, span: Span) {
+        if let Some(first) = ids.get(id) {
+            self.diags.push(
+                Diagnostic::error("E0801", format!("the id `{id}` is used twice"), span)
+                    .with_label("used again here")
+                    .with_note(*first, "first used here")
+                    .with_help("give every team and pair an id of its own"),
+            );
+        } else {
+            ids.insert(id.to_string(), span);
+        }
+    }
+
+    fn player(&mut self, p: RawPlayer, span: Span, enums: Enums) -> Option<Player> {
+        let district = match &p.district {
+            Some(d) => Some((
+                self.variant(enums.district, "a district", d)?,
+                self.span(&d.span),
+            )),
+            None => None,
+        };
+        let mut other_events = Vec::new();
+        for e in &p.other_events {
+            let words = e.value.trim().to_lowercase();
+            match words.as_str() {
+                "sm par veteran" => other_events.push(OtherEvent::SmParVeteran),
+                "cc/bc playoff" => other_events.push(OtherEvent::CcBcPlayoff),
+                _ => self.unknown(
+                    "an event entries know",
+                    &e.value,
+                    &e.span,
+                    "write `SM Par Veteran` or `CC/BC playoff`".into(),
+                ),
+            }
+        }
+        let qualified_before = p
+            .qualified_before
+            .iter()
+            .filter_map(|q| {
+                let v = self.variant(enums.event, "an SM pair discipline", q)?;
+                Some((v, self.span(&q.span)))
+            })
+            .collect();
+        Some(Player {
+            member: p.member.value,
+            name: p.name.value,
+            birth_year: p.birth_year.map(|b| (b.value, self.span(&b.span))),
+            club: p.club.map(|c| c.value),
+            district,
+            membership_paid_at: self.opt_stamp(&p.membership_paid_at),
+            other_federation: p.other_federation.is_some_and(|b| b.value),
+            earlier_cc: p.earlier_cc.is_some_and(|b| b.value),
+            other_events,
+            qualified_before,
+            span,
+        })
+    }
+
+    fn members(&mut self, list: &Sp<Vec<Sp<u32>>>, known: &Entries) -> Vec<(u32, Span)> {
+        let mut out = Vec::new();
+        for m in &list.value {
+            if !known.players.contains_key(&m.value) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0801",
+                        format!("member {} is not listed as a player", m.value),
+                        self.span(&m.span),
+                    )
+                    .with_label("no `[[player]]` has this member number")
+                    .with_help(
+                        "add the player as `[[player]]` with `member`, `name` and `birth_year`",
+                    ),
+                );
+            } else if out.iter().any(|(x, _)| *x == m.value) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0801",
+                        format!("member {} is named twice in one entry", m.value),
+                        self.span(&m.span),
+                    )
+                    .with_label("named again here"),
+                );
+            } else {
+                out.push((m.value, self.span(&m.span)));
+            }
+        }
+        out
+    }
+
+    fn team(&mut self, t: RawTeam, span: Span, known: &Entries) -> Option<Team> {
+        let kind = match t.competition.value.trim().to_lowercase().as_str() {
+            "cc" | "chairman's cup" => TeamKind::Cc,
+            "lv" | "sm lag veteran" => TeamKind::Lv,
+            _ => {
+                self.unknown(
+                    "a team competition",
+                    &t.competition.value,
+                    &t.competition.span,
+                    "write `cc` (Chairman's Cup) or `lv` (Öppna SM Lag Veteran)".into(),
+                );
+                return None;
+            }
+        };
+        let flag = |b: &Option<Sp<bool>>| b.as_ref().filter(|b| b.value).map(|b| b.span.clone());
+        Some(Team {
+            id: t.id.value,
+            name: (t.name.value, self.span(&t.name.span)),
+            kind,
+            players: self.members(&t.players, known),
+            players_span: self.span(&t.players.span),
+            district_team: flag(&t.district_team).map(|r| self.span(&r)),
+            late_start: flag(&t.late_start).map(|r| self.span(&r)),
+            registered_at: self.opt_stamp(&t.registered_at),
+            fee_paid_at: self.opt_stamp(&t.fee_paid_at),
+            knockout: t.knockout.is_some_and(|b| b.value),
+            knockout_fee_paid_at: self.opt_stamp(&t.knockout_fee_paid_at),
+            span,
+        })
+    }
+
+    fn pair(&mut self, p: RawPair, span: Span, known: &Entries) -> Option<Pair> {
+        let enums = known.enums;
+        let event = self.variant(enums.event, "an SM pair discipline", &p.event);
+        let district = self.variant(enums.district, "a district", &p.district);
+        let stage = match &p.stage {
+            Some(s) => Some((
+                self.variant(enums.stage, "an SM festival stage", s)?,
+                self.span(&s.span),
+            )),
+            None => None,
+        };
+        let entered_by = match &p.entered_by {
+            None => (EnteredBy::District, span),
+            Some(e) => {
+                let by = match e.value.trim().to_lowercase().as_str() {
+                    "district" => EnteredBy::District,
+                    "last_chance" => EnteredBy::LastChance,
+                    "champion" => EnteredBy::Champion,
+                    _ => {
+                        self.unknown(
+                            "a way into the SM",
+                            &e.value,
+                            &e.span,
+                            "write `district`, `last_chance` or `champion`".into(),
+                        );
+                        return None;
+                    }
+                };
+                (by, self.span(&e.span))
+            }
+        };
+        let reserve_in_final = match &p.reserve_in_final {
+            None => None,
+            Some(r) => match r.value.trim() {
+                "after_start" => Some((true, self.span(&r.span))),
+                "before_start" => Some((false, self.span(&r.span))),
+                _ => {
+                    self.unknown(
+                        "a reason for a reserve",
+                        &r.value,
+                        &r.span,
+                        "write `after_start` (the reason arose after the final started) or `before_start`".into(),
+                    );
+                    return None;
+                }
+            },
+        };
+        let paid_cash = match &p.paid {
+            None => None,
+            Some(c) => match c.value.trim() {
+                "cash" => Some((true, self.span(&c.span))),
+                "advance" => Some((false, self.span(&c.span))),
+                _ => {
+                    self.unknown(
+                        "a way of paying",
+                        &c.value,
+                        &c.span,
+                        "write `cash` or `advance` (bought in advance at the info desk)".into(),
+                    );
+                    return None;
+                }
+            },
+        };
+        let players = self.members(&p.players, known);
+        let replaces_deceased = p.replaces_deceased.map(|d| self.deceased(d));
+        Some(Pair {
+            id: p.id.value,
+            event: (event?, self.span(&p.event.span)),
+            players,
+            players_span: self.span(&p.players.span),
+            district: (district?, self.span(&p.district.span)),
+            entered_by,
+            stage,
+            first_stage_at: self.opt_stamp(&p.first_stage_at),
+            qualifier_sessions: p
+                .qualifier_sessions
+                .iter()
+                .map(|s| (s.value, self.span(&s.span)))
+                .collect(),
+            stages_together: p
+                .stages_together
+                .map_or((1, None), |s| (s.value, Some(self.span(&s.span)))),
+            regular_in_every_session: p
+                .regular_in_every_session
+                .map_or((true, None), |s| (s.value, Some(self.span(&s.span)))),
+            reserve_in_final,
+            replaces_deceased,
+            first_allotment: p
+                .first_allotment
+                .filter(|b| b.value)
+                .map(|b| self.span(&b.span)),
+            paid_cash,
+            table_fee_paid_at: self.opt_stamp(&p.table_fee_paid_at),
+            span,
+        })
+    }
+
+    fn deceased(&mut self, d: Sp<RawDeceased>) -> Deceased {
+        Deceased {
+            member: d.value.member.value,
+            last_years_champion: d.value.last_years_champion.is_some_and(|b| b.value),
+            district_qualifier_played: d.value.district_qualifier_played.is_some_and(|b| b.value),
+            span: self.span(&d.span),
+        }
+    }
+}
+
+/// `2015-07-25 12:00` (or with a `T`) as a date and minutes since midnight.
+pub fn parse_stamp(text: &str) -> Option<Stamp> {
+    if !text.contains(':') {
+        return None;
+    }
+    let dt: jiff::civil::DateTime = text.trim().replace(' ', "T").parse().ok()?;
+    if dt.second() != 0 || dt.subsec_nanosecond() != 0 {
+        return None;
+    }
+    let minutes = u16::try_from(i32::from(dt.hour()) * 60 + i32::from(dt.minute())).ok()?;
+    Some((Date::from_civil(dt.date()), minutes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_stamp;
+
+    #[test]
+    fn stamps_are_read_to_the_minute() {
+        let (d, m) = parse_stamp("2015-07-25 12:01").unwrap();
+        assert_eq!((d.year, d.month, d.day, m), (2015, 7, 25, 721));
+        assert!(parse_stamp("2015-07-25").is_none());
+        assert!(parse_stamp("2015-02-30 10:00").is_none());
+        assert!(parse_stamp("Saturday noon").is_none());
+    }
+}

@@ -1,0 +1,382 @@
+//! Money: an invoice per entry (CC-FEE, LV-FEE, SM-STARTFEE, SM-TABLEFEE) and a
+//! statement per district (SM-TRAVEL, SM-EMFUND, SM-DFB-REPLACE). Every line is one
+//! call of an edition rule, kept with its trace, so each figure can be explained
+//! down to the rule IDs.
+
+use super::model::{EnteredBy, Pair, Team, TeamKind};
+use super::rules::{Arg, Figure};
+use super::{Ctx, count};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What a line does to the total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineKind {
+    /// Owed by the entry or the district.
+    Charge,
+    /// Paid to the district.
+    Subsidy,
+    /// Set aside by the federation; neither owed nor paid.
+    SetAside,
+}
+
+/// One figure of an invoice or statement.
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    /// What it is for, in words.
+    pub item: String,
+    /// What it does to the total.
+    pub kind: LineKind,
+    /// The amount, in the edition's currency unit.
+    pub amount: Decimal,
+    /// The rule call that made it, with its rule IDs and trace.
+    pub figure: Figure,
+    /// A remark (a payment time, an unpaid fee).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What one team or pair owes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Invoice {
+    /// The entry's id.
+    pub id: String,
+    /// The team's name, or the pair's players.
+    pub name: String,
+    /// The lines.
+    pub lines: Vec<Line>,
+    /// The sum of the charges.
+    pub total: Decimal,
+    /// The unit the amounts are in (`SEK`).
+    pub unit: String,
+}
+
+/// What one district is paid and owes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Statement {
+    /// The district, as the document spells it.
+    pub district: String,
+    /// The lines.
+    pub lines: Vec<Line>,
+    /// Subsidies paid to the district.
+    pub subsidies: Decimal,
+    /// Charges the district owes.
+    pub charges: Decimal,
+    /// Set aside for the EM fund from its pairs.
+    pub set_aside: Decimal,
+    /// The unit the amounts are in.
+    pub unit: String,
+}
+
+/// Every invoice and statement of an entries file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Money {
+    /// Per team and pair, in file order.
+    pub invoices: Vec<Invoice>,
+    /// Per district, in the edition's order of districts.
+    pub districts: Vec<Statement>,
+}
+
+/// Makes every invoice and statement.
+pub(crate) fn make(ctx: &mut Ctx) -> Money {
+    let entries = ctx.entries;
+    let mut invoices = Vec::new();
+    for team in &entries.teams {
+        invoices.push(team_invoice(ctx, team));
+    }
+    for pair in &entries.pairs {
+        invoices.push(pair_invoice(ctx, pair));
+    }
+    Money {
+        invoices,
+        districts: statements(ctx),
+    }
+}
+
+fn line(item: impl Into<String>, kind: LineKind, figure: Figure) -> Line {
+    Line {
+        item: item.into(),
+        kind,
+        amount: figure.amount().unwrap_or_default(),
+        figure,
+        note: None,
+    }
+}
+
+fn unit_of(lines: &[Line]) -> String {
+    lines
+        .iter()
+        .find_map(|l| match &l.figure.value {
+            crate::ir::Value::Num(_, u) => {
+                // `SEK/pair` for one pair is an amount in SEK.
+                let shown = u.to_string();
+                Some(shown.split('/').next().unwrap_or_default().to_string())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn sum(lines: &[Line], kind: LineKind) -> Decimal {
+    lines
+        .iter()
+        .filter(|l| l.kind == kind)
+        .fold(Decimal::ZERO, |acc, l| acc.saturating_add(l.amount))
+}
+
+fn paid_note(paid: Option<&(super::model::Stamp, crate::source::Span)>) -> Option<String> {
+    Some(match paid {
+        Some(((d, m), _)) => format!("paid {d} {:02}:{:02}", m / 60, m % 60),
+        None => "not paid yet".into(),
+    })
+}
+
+fn team_invoice(ctx: &mut Ctx, team: &Team) -> Invoice {
+    let mut lines = Vec::new();
+    match team.kind {
+        TeamKind::Cc => cc_lines(ctx, team, &mut lines),
+        TeamKind::Lv => {
+            if let Some(f) = ctx.call(
+                "lv_team_fee",
+                &[("plays_playoff", Arg::Bool(team.knockout))],
+                team.span,
+            ) {
+                let item = if team.knockout {
+                    "SM Lag Veteran: qualification and playoff"
+                } else {
+                    "SM Lag Veteran: qualification"
+                };
+                let mut l = line(item, LineKind::Charge, f);
+                l.note = paid_note(team.fee_paid_at.as_ref());
+                lines.push(l);
+            }
+        }
+    }
+    Invoice {
+        id: team.id.clone(),
+        name: team.name.0.clone(),
+        total: sum(&lines, LineKind::Charge),
+        unit: unit_of(&lines),
+        lines,
+    }
+}
+
+/// The Chairman's Cup: the Gröna Hissen fee by seniors and juniors (free for a
+/// district team), its surcharge by payment time, and the fee from Monday.
+fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
+    let mut juniors = 0usize;
+    for (m, _) in &team.players {
+        if ctx.junior(*m).is_some_and(|(j, _)| j) {
+            juniors += 1;
+        }
+    }
+    let seniors = team.players.len() - juniors;
+    let district = ctx.district_team(team).is_some_and(|(d, _)| d);
+    let Some(fee) = ctx.call(
+        "cc_gh_entry_fee_for",
+        &[
+            ("seniors", count(seniors)),
+            ("juniors", count(juniors)),
+            ("district_team", Arg::Bool(district)),
+        ],
+        team.span,
+    ) else {
+        return;
+    };
+    let free = fee.amount() == Some(Decimal::ZERO);
+    let mut l = line(
+        format!(
+            "Gröna Hissen entry fee ({seniors} senior{}, {juniors} junior{}{})",
+            plural(seniors),
+            plural(juniors),
+            if district { ", district team" } else { "" }
+        ),
+        LineKind::Charge,
+        fee,
+    );
+    l.note = if free {
+        None
+    } else {
+        paid_note(team.fee_paid_at.as_ref())
+    };
+    lines.push(l);
+    if !free
+        && let Some(((d, m), _)) = team.fee_paid_at
+        && let Some(f) = ctx.call(
+            "cc_gh_fee_late_surcharge",
+            &[("paid_at", Arg::Stamp(d, m))],
+            team.span,
+        )
+    {
+        lines.push(line(
+            "Gröna Hissen surcharge by payment time",
+            LineKind::Charge,
+            f,
+        ));
+    }
+    if team.knockout {
+        if let Some(f) = ctx.call("cc_ko_fee", &[], team.span) {
+            let mut l = line("entry fee from Monday (knockout)", LineKind::Charge, f);
+            l.note = paid_note(team.knockout_fee_paid_at.as_ref());
+            lines.push(l);
+        }
+        if let Some(((d, m), _)) = team.knockout_fee_paid_at
+            && let Some(f) = ctx.call(
+                "cc_ko_fee_late_surcharge",
+                &[("paid_at", Arg::Stamp(d, m))],
+                team.span,
+            )
+        {
+            lines.push(line(
+                "surcharge by payment time, from Monday",
+                LineKind::Charge,
+                f,
+            ));
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn pair_invoice(ctx: &mut Ctx, pair: &Pair) -> Invoice {
+    let mut lines = Vec::new();
+    let event = Arg::Variant(pair.event.0);
+    if pair.entered_by.0 == EnteredBy::LastChance {
+        let cash = pair.paid_cash.is_none_or(|(c, _)| c);
+        if let Some(f) = ctx.call(
+            "sm_last_chance_fee_per_pair",
+            &[("cash", Arg::Bool(cash))],
+            pair.span,
+        ) {
+            let how = if cash { "cash" } else { "bought in advance" };
+            lines.push(line(
+                format!("last-chance qualifier start fee ({how})"),
+                LineKind::Charge,
+                f,
+            ));
+        }
+    }
+    if !pair.qualifier_sessions.is_empty()
+        && let Some(f) = ctx.call("sm_start_fee_per_pair", &[("event", event)], pair.span)
+    {
+        lines.push(line("district qualifier start fee", LineKind::Charge, f));
+    }
+    if let Some((stage, _)) = pair.stage
+        && let Some(f) = ctx.call(
+            "sm_table_fee_per_pair",
+            &[("event_stage", Arg::Variant(stage))],
+            pair.span,
+        )
+    {
+        let item = format!("table fee, {}", ctx.label(ctx.entries.enums.stage, stage));
+        let mut l = line(item, LineKind::Charge, f);
+        l.note = paid_note(pair.table_fee_paid_at.as_ref());
+        lines.push(l);
+    }
+    let names: Vec<String> = pair
+        .players
+        .iter()
+        .filter_map(|(m, _)| ctx.entries.players.get(m).map(|p| p.name.clone()))
+        .collect();
+    Invoice {
+        id: pair.id.clone(),
+        name: format!(
+            "{} – {}",
+            names.join(" & "),
+            ctx.label(ctx.entries.enums.event, pair.event.0)
+        ),
+        total: sum(&lines, LineKind::Charge),
+        unit: unit_of(&lines),
+        lines,
+    }
+}
+
+/// Per district: the travel subsidy for each of its pairs at a festival stage,
+/// the EM fund set aside from them, and the table fee of each final it did not
+/// report a replacement pair for.
+fn statements(ctx: &mut Ctx) -> Vec<Statement> {
+    let entries = ctx.entries;
+    let mut by: BTreeMap<u32, Vec<Line>> = BTreeMap::new();
+    for pair in &entries.pairs {
+        let Some((stage, _)) = pair.stage else {
+            continue;
+        };
+        let (district, _) = pair.district;
+        if let Some(f) = ctx.call(
+            "sm_travel_subsidy_for",
+            &[
+                ("event_stage", Arg::Variant(stage)),
+                ("district", Arg::Variant(district)),
+                (
+                    "in_first_open_allotment",
+                    Arg::Bool(pair.first_allotment.is_some()),
+                ),
+            ],
+            pair.span,
+        ) {
+            let item = format!(
+                "travel subsidy, pair {} in the {}",
+                pair.id,
+                ctx.label(entries.enums.stage, stage)
+            );
+            by.entry(district)
+                .or_default()
+                .push(line(item, LineKind::Subsidy, f));
+        }
+    }
+    // EM fund: the district's pairs at the festival, in a discipline with one.
+    let mut festival_pairs: BTreeMap<u32, usize> = BTreeMap::new();
+    for pair in entries.pairs.iter().filter(|p| p.stage.is_some()) {
+        *festival_pairs.entry(pair.district.0).or_default() += 1;
+    }
+    for (district, n) in festival_pairs {
+        let at = entries
+            .pairs
+            .iter()
+            .find(|p| p.district.0 == district)
+            .map(|p| p.span);
+        if let Some(at) = at
+            && let Some(f) = ctx.call("sm_emfund_contribution", &[("pairs", count(n))], at)
+        {
+            by.entry(district).or_default().push(line(
+                format!("EM fund, {n} pair{}", plural(n)),
+                LineKind::SetAside,
+                f,
+            ));
+        }
+    }
+    for d in &entries.districts {
+        for (event, at) in &d.missed_replacements {
+            if let Some(f) = ctx.call(
+                "sm_missed_replacement_charge",
+                &[
+                    ("event", Arg::Variant(*event)),
+                    ("replacement_reported", Arg::Bool(false)),
+                ],
+                *at,
+            ) {
+                let item = format!(
+                    "no replacement pair reported, {}",
+                    ctx.label(entries.enums.event, *event)
+                );
+                by.entry(d.district)
+                    .or_default()
+                    .push(line(item, LineKind::Charge, f));
+            }
+        }
+    }
+    by.into_iter()
+        .map(|(district, lines)| Statement {
+            district: ctx.label(entries.enums.district, district),
+            subsidies: sum(&lines, LineKind::Subsidy),
+            charges: sum(&lines, LineKind::Charge),
+            set_aside: sum(&lines, LineKind::SetAside),
+            unit: unit_of(&lines),
+            lines,
+        })
+        .collect()
+}

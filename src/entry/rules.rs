@@ -1,0 +1,164 @@
+//! The edition's rules an entries check and an invoice call, and the calls
+//! themselves: each goes through the evaluator with tracing, so every figure
+//! carries the rules (and their inventory IDs) that made it.
+//!
+//! Entries name no figure: a team size, a fee or a deadline is whatever the
+//! edition's rule returns. What this module knows is which rule answers which
+//! question (the names below), the way `runner::plan` knows which property names a
+//! VP scale. A rule the edition lacks, or declares with other parameters, is an
+//! `E0802` naming the rule, never a wrong figure.
+
+use crate::eval::Evaluator;
+use crate::eval::trace::TraceNode;
+use crate::ir::{Date, Program, Type, Value};
+use crate::source::Span;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+/// An argument of a rule call, typed by what the entries know; its unit or enum
+/// comes from the rule's own parameter.
+#[derive(Debug, Clone)]
+pub enum Arg {
+    /// A count or a quantity, in the unit the parameter declares.
+    Count(i64),
+    /// A truth value.
+    Bool(bool),
+    /// A date and minutes since midnight.
+    Stamp(Date, u16),
+    /// An enum variant, by its index in the parameter's enum.
+    Variant(u32),
+}
+
+/// The result of one rule call: the value, how it reads, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Figure {
+    /// The call as an editor would write it, e.g. `cc_gh_entry_fee(seniors = 4 players, …)`.
+    pub call: String,
+    /// The value as the edition writes it, e.g. `2000 SEK`.
+    pub shown: String,
+    /// The inventory IDs of every rule that took part, first seen first.
+    pub rule_ids: Vec<String>,
+    /// The full trace.
+    pub trace: Vec<TraceNode>,
+    /// The value.
+    #[serde(skip)]
+    pub value: Value,
+}
+
+impl Figure {
+    /// The value as a truth value (`None` if it is not one).
+    pub fn truth(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The value's number, whatever its unit (`None` if it is not a number).
+    pub fn amount(&self) -> Option<Decimal> {
+        match self.value {
+            Value::Num(n, _) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The rule IDs joined for a message: `CC-FEE, SM-CLASS`.
+    pub fn ids(&self) -> String {
+        self.rule_ids.join(", ")
+    }
+}
+
+/// Calls rule `name` of `program` with named arguments, tracing. The error says,
+/// in words, what the edition lacks.
+pub fn call(program: &Program, name: &str, args: &[(&str, Arg)]) -> Result<Figure, String> {
+    let (index, rule) = program
+        .rule(name)
+        .ok_or_else(|| format!("the edition has no rule `{name}`, which checking entries needs"))?;
+    if rule.params.len() != args.len() {
+        return Err(format!(
+            "the edition's `{name}` takes {} parameters; checking entries calls it with {}",
+            rule.params.len(),
+            args.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let mut values = Vec::with_capacity(args.len());
+    for (param, ty) in &rule.params {
+        let arg = args
+            .iter()
+            .find(|(n, _)| n == param)
+            .map(|(_, a)| a)
+            .ok_or_else(|| {
+                format!("the edition's `{name}` has a parameter `{param}` that checking entries does not know")
+            })?;
+        values.push(value_of(arg, ty).ok_or_else(|| {
+            format!(
+                "the edition's `{name}` takes `{param}` as {}, which checking entries cannot give",
+                program.type_name(ty)
+            )
+        })?);
+    }
+    let mut ev = Evaluator::tracing(program);
+    let nowhere = Span {
+        file: u32::MAX,
+        start: 0,
+        end: 0,
+    };
+    let value = ev
+        .call(index, values, nowhere)
+        .map_err(|e| format!("`{name}` cannot be evaluated: {}", e.message))?;
+    let trace = ev.into_trace();
+    let mut rule_ids = Vec::new();
+    collect_ids(&trace, &mut rule_ids);
+    let call = trace.first().map_or_else(
+        || name.to_string(),
+        |node| {
+            let args: Vec<String> = node
+                .inputs
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
+            if args.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}({})", args.join(", "))
+            }
+        },
+    );
+    Ok(Figure {
+        call,
+        shown: value.show(program),
+        rule_ids,
+        trace,
+        value,
+    })
+}
+
+/// The source ID of a rule (for a message about it), or its name.
+pub fn rule_id(program: &Program, name: &str) -> String {
+    program
+        .rule(name)
+        .and_then(|(_, r)| r.source.as_ref().map(|s| s.id.clone()))
+        .unwrap_or_else(|| name.to_string())
+}
+
+fn value_of(arg: &Arg, ty: &Type) -> Option<Value> {
+    match (arg, ty) {
+        (Arg::Count(n), Type::Num(unit)) => Some(Value::Num(Decimal::from(*n), unit.clone())),
+        (Arg::Bool(b), Type::Bool) => Some(Value::Bool(*b)),
+        (Arg::Stamp(d, m), Type::DateTime) => Some(Value::DateTime(*d, *m)),
+        (Arg::Stamp(d, _), Type::Date) => Some(Value::Date(*d)),
+        (Arg::Variant(v), Type::Enum(e)) => Some(Value::Enum(*e, *v)),
+        _ => None,
+    }
+}
+
+fn collect_ids(nodes: &[TraceNode], out: &mut Vec<String>) {
+    for n in nodes {
+        if let Some(s) = &n.source
+            && !out.contains(&s.id)
+        {
+            out.push(s.id.clone());
+        }
+        collect_ids(&n.children, out);
+    }
+}

@@ -1,0 +1,749 @@
+//! The validation rows: every entry checked against the edition's rules. Each
+//! problem is an `E08xx` with the rule IDs of the rules that decided it, a span
+//! into the entries file and a fix.
+
+use super::model::{EnteredBy, OtherEvent, Pair, Team, TeamKind};
+use super::rules::{Arg, Figure};
+use super::{Ctx, count};
+use crate::diag::Diagnostic;
+use crate::ir::Value;
+use crate::source::Span;
+
+/// Runs every check.
+pub(crate) fn all(ctx: &mut Ctx) {
+    let entries = ctx.entries;
+    for team in &entries.teams {
+        team_size(ctx, team);
+        match team.kind {
+            TeamKind::Cc => {
+                cc_members(ctx, team);
+                cc_district(ctx, team);
+                cc_late_start(ctx, team);
+                registered(ctx, team, "cc_registration_in_time");
+            }
+            TeamKind::Lv => {
+                lv_birth_years(ctx, team);
+                lv_late_start(ctx, team);
+                registered(ctx, team, "lv_registration_in_time");
+            }
+        }
+    }
+    for (i, pair) in entries.pairs.iter().enumerate() {
+        let before = ctx.diags.error_count();
+        sm_members(ctx, pair);
+        sm_class(ctx, pair);
+        one_start(ctx, pair, &entries.pairs[..i]);
+        last_chance(ctx, pair);
+        qualifier_sessions(ctx, pair);
+        double_qualification(ctx, pair);
+        reserves(ctx, pair);
+        // The reserve standing in for a deceased player must meet the other
+        // criteria: no problem found so far with this pair's players.
+        deceased(ctx, pair, ctx.diags.error_count() == before);
+        table_fee(ctx, pair);
+    }
+    first_allotment(ctx);
+}
+
+/// A diagnostic about a rule's answer: the words, then the rule IDs; the label
+/// shows the call and its value.
+fn broke(code: &'static str, words: String, at: Span, f: &Figure, help: &str) -> Diagnostic {
+    Diagnostic::error(code, format!("{words} [{}]", f.ids()), at)
+        .with_label(format!("{} = {}", f.call, f.shown))
+        .with_help(help.to_string())
+}
+
+fn team_size(ctx: &mut Ctx, team: &Team) {
+    let n = count(team.players.len());
+    let f = match team.kind {
+        TeamKind::Cc => ctx.holds("cc_team_size_allowed", &[("players", n)], team.players_span),
+        TeamKind::Lv => ctx.holds(
+            "lv_team_valid",
+            &[("players", n), ("all_members", Arg::Bool(true))],
+            team.players_span,
+        ),
+    };
+    if let Some((false, f)) = f {
+        let d = broke(
+            "E0810",
+            format!(
+                "team `{}` has {} players, a size the rules do not allow",
+                team.id,
+                team.players.len()
+            ),
+            team.players_span,
+            &f,
+            "list only the players who play; a team may not have more than the rule allows",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn cc_members(ctx: &mut Ctx, team: &Team) {
+    for (m, at) in &team.players {
+        let Some(p) = ctx.entries.players.get(m) else {
+            continue;
+        };
+        let args = [
+            (
+                "paid_sbf_membership_2015_2016",
+                Arg::Bool(p.membership_paid_at.is_some()),
+            ),
+            (
+                "member_of_other_national_federation",
+                Arg::Bool(p.other_federation),
+            ),
+        ];
+        if let Some((false, f)) = ctx.holds("cc_player_eligible", &args, *at) {
+            let d = broke(
+                "E0811",
+                format!(
+                    "{} may not play in team `{}`: no membership fee paid, and not a member of another national federation",
+                    ctx.who(*m),
+                    team.id
+                ),
+                *at,
+                &f,
+                "give the player's `membership_paid_at`, or `other_federation = true`",
+            )
+            .with_note(p.span, "the player");
+            ctx.diags.push(d);
+        }
+    }
+}
+
+fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
+    let all_members = team.players.iter().all(|(m, _)| {
+        ctx.entries
+            .players
+            .get(m)
+            .is_some_and(|p| p.membership_paid_at.is_some())
+    });
+    let args = [
+        ("players", count(team.players.len())),
+        ("all_members", Arg::Bool(all_members)),
+    ];
+    let size_ok = ctx
+        .holds(
+            "lv_team_valid",
+            &[
+                ("players", count(team.players.len())),
+                ("all_members", Arg::Bool(true)),
+            ],
+            team.players_span,
+        )
+        .is_some_and(|(ok, _)| ok);
+    if size_ok && let Some((false, f)) = ctx.holds("lv_team_valid", &args, team.players_span) {
+        let d = broke(
+            "E0811",
+            format!(
+                "not every player of team `{}` is a member with the season's fee paid",
+                team.id
+            ),
+            team.players_span,
+            &f,
+            "give each player's `membership_paid_at`",
+        );
+        ctx.diags.push(d);
+    }
+    for (m, at) in &team.players {
+        let Some(p) = ctx.entries.players.get(m) else {
+            continue;
+        };
+        let Some((year, year_at)) = p.birth_year else {
+            needs_birth_year(ctx, *m, *at, "SM Lag Veteran");
+            continue;
+        };
+        if let Some((false, f)) = ctx.holds(
+            "lv_player_eligible",
+            &[("birth_year", Arg::Count(i64::from(year)))],
+            *at,
+        ) {
+            let d = broke(
+                "E0812",
+                format!(
+                    "{}, born {year}, is too young for SM Lag Veteran (team `{}`)",
+                    ctx.who(*m),
+                    team.id
+                ),
+                *at,
+                &f,
+                "only veterans may play; take the player off the team",
+            )
+            .with_note(year_at, "the birth year");
+            ctx.diags.push(d);
+        }
+    }
+}
+
+fn needs_birth_year(ctx: &mut Ctx, member: u32, at: Span, what: &str) {
+    let d = Diagnostic::error(
+        "E0812",
+        format!(
+            "{} has no birth year, which {what} needs for the class",
+            ctx.who(member)
+        ),
+        at,
+    )
+    .with_label("no `birth_year`")
+    .with_help("give the player's `birth_year`");
+    ctx.diags.push(d);
+}
+
+fn cc_district(ctx: &mut Ctx, team: &Team) {
+    let Some(at) = team.district_team else {
+        return;
+    };
+    if let Some((false, f)) = ctx.district_team(team) {
+        let d = broke(
+            "E0813",
+            format!(
+                "team `{}` is entered as a district team but does not meet the criteria",
+                team.id
+            ),
+            at,
+            &f,
+            "a district team has few enough players from earlier CCs, all players of one district, and the district's name (e.g. \"Medelpad 1\"); otherwise remove `district_team`",
+        )
+        .with_note(team.name.1, "the team's name");
+        ctx.diags.push(d);
+    }
+}
+
+/// Players of a team who are not in `event` (from their `other_events`, or, for
+/// SM Par Veteran, a Veteran pair of this file; for the CC/BC playoff, a CC team
+/// that plays on).
+fn players_not_in(ctx: &Ctx, team: &Team, event: OtherEvent) -> usize {
+    let entries = ctx.entries;
+    let veteran = |m: u32| {
+        entries.pairs.iter().any(|p| {
+            p.players.iter().any(|(x, _)| *x == m)
+                && ctx
+                    .program
+                    .enums
+                    .get(entries.enums.event as usize)
+                    .and_then(|e| e.variants.get(p.event.0 as usize))
+                    .is_some_and(|v| v == "Veteran")
+        })
+    };
+    let playoff = |m: u32| {
+        entries
+            .teams
+            .iter()
+            .any(|t| t.kind == TeamKind::Cc && t.knockout && t.players.iter().any(|(x, _)| *x == m))
+    };
+    team.players
+        .iter()
+        .filter(|(m, _)| {
+            let listed = entries
+                .players
+                .get(m)
+                .is_some_and(|p| p.other_events.contains(&event));
+            let in_file = match event {
+                OtherEvent::SmParVeteran => veteran(*m),
+                OtherEvent::CcBcPlayoff => playoff(*m),
+            };
+            !(listed || in_file)
+        })
+        .count()
+}
+
+fn cc_late_start(ctx: &mut Ctx, team: &Team) {
+    let Some(at) = team.late_start else {
+        return;
+    };
+    let n = players_not_in(ctx, team, OtherEvent::SmParVeteran);
+    let args = [
+        ("players_not_in_sm_par_veteran", count(n)),
+        ("pre_registered", Arg::Bool(true)),
+    ];
+    if let Some((false, f)) = ctx.holds("cc_may_start_in_round_3", &args, at) {
+        let d = broke(
+            "E0814",
+            format!(
+                "team `{}` may not start late: {n} of its players are not in SM Par Veteran",
+                team.id
+            ),
+            at,
+            &f,
+            "remove `late_start`: the team starts in round 1",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn lv_late_start(ctx: &mut Ctx, team: &Team) {
+    let Some(at) = team.late_start else {
+        return;
+    };
+    let n = players_not_in(ctx, team, OtherEvent::CcBcPlayoff);
+    let args = [
+        ("players_not_in_cc_bc_playoff", count(n)),
+        ("pre_registered", Arg::Bool(true)),
+    ];
+    if let Some((false, f)) = ctx.holds("lv_may_start_late", &args, at) {
+        let d = broke(
+            "E0814",
+            format!(
+                "team `{}` may not start late: {n} of its players are not in the CC/BC playoff",
+                team.id
+            ),
+            at,
+            &f,
+            "remove `late_start`: the team starts in round 1",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn registered(ctx: &mut Ctx, team: &Team, rule: &str) {
+    let Some(((d, m), at)) = team.registered_at else {
+        return;
+    };
+    if let Some((false, f)) = ctx.holds(rule, &[("registered_at", Arg::Stamp(d, m))], at) {
+        let d = broke(
+            "E0821",
+            format!("team `{}` registered after the deadline", team.id),
+            at,
+            &f,
+            "a late registration is the organiser's decision; check the date and time",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn sm_members(ctx: &mut Ctx, pair: &Pair) {
+    let Some(((sd, sm), _)) = pair.first_stage_at else {
+        return;
+    };
+    let mut in_time = Vec::new();
+    for (m, at) in &pair.players {
+        let Some(p) = ctx.entries.players.get(m) else {
+            continue;
+        };
+        let ok = match p.membership_paid_at {
+            None => {
+                ctx.diags.push(
+                    Diagnostic::error(
+                        "E0811",
+                        format!("{} has not paid the season's membership fee [{}]", ctx.who(*m), super::rules::rule_id(ctx.program, "sm_member_fee_in_time")),
+                        *at,
+                    )
+                    .with_label("no `membership_paid_at`")
+                    .with_note(p.span, "the player")
+                    .with_help("give the player's `membership_paid_at`; without it the pair is disqualified"),
+                );
+                false
+            }
+            Some(((pd, pm), paid_at)) => {
+                let args = [
+                    ("paid_at", Arg::Stamp(pd, pm)),
+                    ("starts", Arg::Stamp(sd, sm)),
+                ];
+                match ctx.holds("sm_member_fee_in_time", &args, paid_at) {
+                    Some((false, f)) => {
+                        let d = broke(
+                            "E0811",
+                            format!(
+                                "{} paid the membership fee after pair `{}` started: the pair is disqualified",
+                                ctx.who(*m),
+                                pair.id
+                            ),
+                            paid_at,
+                            &f,
+                            "the fee must be paid no later than the start; check the date",
+                        );
+                        ctx.diags.push(d);
+                        false
+                    }
+                    _ => true,
+                }
+            }
+        };
+        in_time.push(ok);
+    }
+    // The rule that turns the players' fees into the pair's fate is called too, so
+    // the edition decides what one late fee means.
+    if let [a, b] = in_time[..] {
+        let _ = ctx.call(
+            "sm_pair_disqualified_for_membership",
+            &[
+                ("first_paid_in_time", Arg::Bool(a)),
+                ("second_paid_in_time", Arg::Bool(b)),
+            ],
+            pair.span,
+        );
+    }
+}
+
+fn is_variant(ctx: &Ctx, e: u32, v: u32, name: &str) -> bool {
+    ctx.program
+        .enums
+        .get(e as usize)
+        .and_then(|info| info.variants.get(v as usize))
+        .is_some_and(|n| n == name)
+}
+
+fn sm_class(ctx: &mut Ctx, pair: &Pair) {
+    if !is_variant(ctx, ctx.entries.enums.event, pair.event.0, "Veteran") {
+        return;
+    }
+    for (m, at) in &pair.players {
+        let Some(p) = ctx.entries.players.get(m) else {
+            continue;
+        };
+        let Some((year, year_at)) = p.birth_year else {
+            needs_birth_year(ctx, *m, *at, "SM Par Veteran");
+            continue;
+        };
+        let Some(season) = ctx.season(year_at) else {
+            return;
+        };
+        let args = [
+            ("birth_year", Arg::Count(i64::from(year))),
+            ("season_year", Arg::Count(season)),
+        ];
+        if let Some((false, f)) = ctx.holds("is_veteran", &args, *at) {
+            let d = broke(
+                "E0812",
+                format!(
+                    "{}, born {year}, is not a veteran in {season} (pair `{}`)",
+                    ctx.who(*m),
+                    pair.id
+                ),
+                *at,
+                &f,
+                "SM Par Veteran is for veterans only; enter the pair in another discipline",
+            )
+            .with_note(year_at, "the birth year");
+            ctx.diags.push(d);
+        }
+    }
+}
+
+fn shares_player(a: &Pair, b: &Pair) -> Option<(u32, Span)> {
+    a.players
+        .iter()
+        .find(|(m, _)| b.players.iter().any(|(x, _)| x == m))
+        .copied()
+}
+
+fn one_start(ctx: &mut Ctx, pair: &Pair, earlier: &[Pair]) {
+    if pair.entered_by.0 == EnteredBy::LastChance {
+        let args = [("event", Arg::Variant(pair.event.0))];
+        if let Some((false, f)) = ctx.holds("sm_has_last_chance", &args, pair.entered_by.1) {
+            let d = broke(
+                "E0815",
+                format!(
+                    "{} has no last-chance qualifier (pair `{}`)",
+                    ctx.label(ctx.entries.enums.event, pair.event.0),
+                    pair.id
+                ),
+                pair.entered_by.1,
+                &f,
+                "enter the pair through its district (`entered_by = \"district\"`)",
+            );
+            ctx.diags.push(d);
+        }
+        return;
+    }
+    if pair.entered_by.0 != EnteredBy::District {
+        return;
+    }
+    for other in earlier {
+        if other.event.0 != pair.event.0 || other.entered_by.0 != EnteredBy::District {
+            continue;
+        }
+        let Some((m, at)) = shares_player(pair, other) else {
+            continue;
+        };
+        if let Some((false, f)) = ctx.holds(
+            "sm_may_start_in_qualifier",
+            &[("earlier_starts", Arg::Count(1))],
+            at,
+        ) {
+            let d = broke(
+                "E0815",
+                format!(
+                    "{} starts a second time in the {} qualifier (pairs `{}` and `{}`)",
+                    ctx.who(m),
+                    ctx.label(ctx.entries.enums.event, pair.event.0),
+                    other.id,
+                    pair.id
+                ),
+                at,
+                &f,
+                "a player starts once in each discipline's qualifier; keep one of the two pairs",
+            )
+            .with_note(other.span, "the first start");
+            ctx.diags.push(d);
+        }
+    }
+}
+
+fn last_chance(ctx: &mut Ctx, pair: &Pair) {
+    if pair.entered_by.0 != EnteredBy::District {
+        return;
+    }
+    let entries = ctx.entries;
+    for other in &entries.pairs {
+        if other.entered_by.0 != EnteredBy::LastChance || other.event.0 != pair.event.0 {
+            continue;
+        }
+        let Some((m, _)) = shares_player(other, pair) else {
+            continue;
+        };
+        let args = [("entered_last_chance", Arg::Bool(true))];
+        if let Some((false, f)) = ctx.holds("sm_keeps_district_place", &args, pair.span) {
+            let d = broke(
+                "E0816",
+                format!(
+                    "pair `{}` loses its district place: {} also entered the last-chance qualifier (pair `{}`)",
+                    pair.id,
+                    ctx.who(m),
+                    other.id
+                ),
+                pair.entered_by.1,
+                &f,
+                "keep either the district place or the last-chance entry, not both",
+            )
+            .with_note(other.entered_by.1, "the last-chance entry");
+            ctx.diags.push(d);
+        }
+    }
+}
+
+fn qualifier_sessions(ctx: &mut Ctx, pair: &Pair) {
+    let Some((first, at)) = pair
+        .qualifier_sessions
+        .iter()
+        .min_by_key(|(s, _)| *s)
+        .copied()
+    else {
+        return;
+    };
+    let args = [("session", Arg::Count(i64::from(first)))];
+    if let Some((false, f)) = ctx.holds("sm_may_join_qualifier", &args, at) {
+        let d = broke(
+            "E0817",
+            format!(
+                "pair `{}` joined its district qualifier in session {first}; no new pair may enter a later session",
+                pair.id
+            ),
+            at,
+            &f,
+            "a pair plays the qualifier from its first session; a bye is scored, not filled",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn double_qualification(ctx: &mut Ctx, pair: &Pair) {
+    let caught: Vec<(u32, Span)> = pair
+        .players
+        .iter()
+        .filter_map(|(m, _)| {
+            let p = ctx.entries.players.get(m)?;
+            let (_, at) = p
+                .qualified_before
+                .iter()
+                .find(|(e, _)| *e == pair.event.0)?;
+            Some((*m, *at))
+        })
+        .collect();
+    let Some(&(m, at)) = caught.first() else {
+        return;
+    };
+    let Some(f) = ctx.call(
+        "sm_double_qualification",
+        &[("players_qualified_before", count(caught.len()))],
+        at,
+    ) else {
+        return;
+    };
+    let Value::Record(r, fields) = &f.value else {
+        return;
+    };
+    let names = ctx
+        .program
+        .records
+        .get(*r as usize)
+        .map(|r| r.fields.clone())
+        .unwrap_or_default();
+    let field = |want: &str| {
+        names
+            .iter()
+            .zip(fields)
+            .find(|((n, _), _)| n == want)
+            .map(|(_, v)| v == &Value::Bool(true))
+    };
+    if field("disqualified") != Some(true) {
+        return;
+    }
+    let consequences: Vec<String> = names
+        .iter()
+        .zip(fields)
+        .map(|((n, _), v)| format!("{}: {}", n.replace('_', " "), v.show(ctx.program)))
+        .collect();
+    let d = Diagnostic::error(
+        "E0818",
+        format!(
+            "pair `{}` is disqualified: {} already played a qualifier of {} this season [{}]",
+            pair.id,
+            ctx.who(m),
+            ctx.label(ctx.entries.enums.event, pair.event.0),
+            f.ids()
+        ),
+        pair.span,
+    )
+    .with_label(format!("{} = {}", f.call, consequences.join(", ")))
+    .with_note(at, "the earlier qualifier")
+    .with_help("the pair plays out of competition; replace the player who qualified before");
+    ctx.diags.push(d);
+}
+
+fn reserves(ctx: &mut Ctx, pair: &Pair) {
+    let (stages, stages_at) = pair.stages_together;
+    let (regular, regular_at) = pair.regular_in_every_session;
+    let at = stages_at.or(regular_at).unwrap_or(pair.span);
+    let args = [
+        (
+            "stages_together_without_reserve",
+            Arg::Count(i64::from(stages)),
+        ),
+        ("a_regular_player_in_every_session", Arg::Bool(regular)),
+    ];
+    if let Some((false, f)) = ctx.holds("sm_pair_qualified", &args, at) {
+        let d = broke(
+            "E0819",
+            format!(
+                "pair `{}` is not qualified as a pair: reserves played too much",
+                pair.id
+            ),
+            at,
+            &f,
+            "the two must have played one stage together without a reserve, and one of them every session",
+        );
+        ctx.diags.push(d);
+    }
+    let Some((after_start, at)) = pair.reserve_in_final else {
+        return;
+    };
+    let args = [("reason_arose_after_start", Arg::Bool(after_start))];
+    match ctx.holds("sm_reserve_allowed_in_final", &args, at) {
+        Some((false, f)) => {
+            let d = broke(
+                "E0819",
+                format!(
+                    "pair `{}` may not use a reserve in the final for a reason that arose before it started",
+                    pair.id
+                ),
+                at,
+                &f,
+                "a reserve may step in only for a reason arising after the start",
+            );
+            ctx.diags.push(d);
+        }
+        Some((true, _)) => {
+            let args = [("reserve_used", Arg::Bool(true))];
+            if let Some((false, f)) = ctx.holds("sm_in_competition_with_reserve", &args, at) {
+                ctx.diags.push(
+                    Diagnostic::warning(
+                        "W0801",
+                        format!(
+                            "pair `{}` plays out of competition with its reserve [{}]",
+                            pair.id,
+                            f.ids()
+                        ),
+                        at,
+                    )
+                    .with_label(format!("{} = {}", f.call, f.shown)),
+                );
+            }
+        }
+        None => {}
+    }
+}
+
+fn table_fee(ctx: &mut Ctx, pair: &Pair) {
+    let (Some((stage, _)), Some(((d, m), at))) = (pair.stage, pair.table_fee_paid_at) else {
+        return;
+    };
+    let args = [
+        ("event_stage", Arg::Variant(stage)),
+        ("paid_at", Arg::Stamp(d, m)),
+    ];
+    if let Some((false, f)) = ctx.holds("sm_table_fee_in_time", &args, at) {
+        let d = broke(
+            "E0821",
+            format!(
+                "pair `{}` paid the table fee too late and loses its place",
+                pair.id
+            ),
+            at,
+            &f,
+            "check the payment date; a fee paid after the deadline loses the place",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn deceased(ctx: &mut Ctx, pair: &Pair, reserve_meets_criteria: bool) {
+    let Some(dead) = &pair.replaces_deceased else {
+        return;
+    };
+    let args = [
+        ("last_years_champion", Arg::Bool(dead.last_years_champion)),
+        (
+            "district_qualifier_played",
+            Arg::Bool(dead.district_qualifier_played),
+        ),
+        ("reserve_meets_criteria", Arg::Bool(reserve_meets_criteria)),
+    ];
+    if let Some((false, f)) = ctx.holds("sm_deceased_replaceable", &args, dead.span) {
+        let d = broke(
+            "E0820",
+            format!(
+                "member {} may not be replaced in pair `{}`",
+                dead.member, pair.id
+            ),
+            dead.span,
+            &f,
+            "a last year's champion is replaced only once the district qualifier was played; else the remaining player must qualify",
+        );
+        ctx.diags.push(d);
+    }
+}
+
+fn first_allotment(ctx: &mut Ctx) {
+    let marked: Vec<Span> = ctx
+        .entries
+        .pairs
+        .iter()
+        .filter_map(|p| p.first_allotment)
+        .collect();
+    let Some(&last) = marked.last() else {
+        return;
+    };
+    let Some(f) = ctx.call("sm_open_first_allotment", &[], last) else {
+        return;
+    };
+    let Some(places) = f.amount() else {
+        return;
+    };
+    if rust_decimal::Decimal::from(marked.len()) > places {
+        let d = Diagnostic::error(
+            "E0822",
+            format!(
+                "{} pairs are marked as the Open's first allotment, which has {} [{}]",
+                marked.len(),
+                f.shown,
+                f.ids()
+            ),
+            last,
+        )
+        .with_label("one too many")
+        .with_help("only the first allotment's pairs get the travel subsidy; unmark the pairs of the second");
+        ctx.diags.push(d);
+    }
+}

@@ -1,0 +1,422 @@
+//! Entries files (`bfr entries check`, `bfr invoice`) against the 2015 edition: a
+//! valid festival that passes, a broken one with one error of each validation
+//! kind, invoices with the regulation's own figures, the same in JSON and CSV, a
+//! variant edition changed by data only, and one case file per `E08xx` problem
+//! (`tests/cases/entries/<CODE>-<slug>.toml`, first line `# expect: CODE`; the
+//! rendered diagnostics are snapshotted as `suite__entries__<stem>.snap`).
+
+use crate::support::{TempDir, bfr, root, trim_lines};
+use bfr::check::Checked;
+use bfr::diag::{Colour, render};
+use bfr::edition::load;
+use bfr::entry::{Invoice, Money};
+use bfr::source::Sources;
+use rust_decimal::Decimal;
+use std::sync::OnceLock;
+
+const EDITION: &str = "rules/2015";
+const VALID: &str = "tests/fixtures/entries/festival.toml";
+const BROKEN: &str = "tests/fixtures/entries/broken.toml";
+
+fn edition() -> &'static (Checked, Sources) {
+    static E: OnceLock<(Checked, Sources)> = OnceLock::new();
+    E.get_or_init(|| {
+        let loaded = load(&root().join(EDITION)).unwrap();
+        (
+            loaded.checked.expect("the 2015 edition checks"),
+            loaded.sources,
+        )
+    })
+}
+
+/// Checks an entries text named `name`: the codes and the rendered diagnostics.
+fn check_text(name: &str, text: &str) -> (Vec<&'static str>, String) {
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let read = bfr::entry::check(checked, &mut sources, name, text);
+    let sorted = read.diagnostics.sorted();
+    let codes = sorted.iter().map(|d| d.code).collect();
+    let text: String = sorted
+        .iter()
+        .map(|d| render(d, &sources, Colour::Off))
+        .collect();
+    (codes, trim_lines(&text))
+}
+
+fn check_file(relative: &str) -> (Vec<&'static str>, String) {
+    let text = std::fs::read_to_string(root().join(relative)).unwrap();
+    check_text(relative, &text)
+}
+
+fn money_of(name: &str, text: &str) -> Money {
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let (money, diags) = bfr::entry::invoice(checked, &mut sources, name, text);
+    assert!(!diags.has_errors(), "{:?}", diags.sorted());
+    money.expect("the entries are read")
+}
+
+fn invoice<'m>(money: &'m Money, id: &str) -> &'m Invoice {
+    money.invoices.iter().find(|i| i.id == id).unwrap()
+}
+
+fn amounts(inv: &Invoice) -> Vec<(String, Decimal)> {
+    inv.lines
+        .iter()
+        .map(|l| (l.item.clone(), l.amount))
+        .collect()
+}
+
+/// An entries case: `tests/cases/entries/<CODE>-<slug>.toml`, first line
+/// `# expect: CODE`.
+pub fn entry_case(file: &str) {
+    let relative = format!("tests/cases/entries/{file}");
+    let text = std::fs::read_to_string(root().join(&relative)).unwrap();
+    let expected = text
+        .lines()
+        .next()
+        .and_then(|l| {
+            l.strip_prefix("# expect:")
+                .or_else(|| l.strip_prefix("// expect:"))
+        })
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("{file}: no `# expect: CODE` first line"))
+        .to_string();
+    assert!(
+        file.starts_with(&expected),
+        "{file}: the name must start with {expected}"
+    );
+    let (codes, rendered) = check_text(&relative, &text);
+    assert!(
+        codes.contains(&expected.as_str()),
+        "{file}: expected {expected}, found {codes:?}\n{rendered}"
+    );
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    insta::assert_snapshot!(stem, rendered);
+}
+
+// ── validation ────────────────────────────────────────────────────────────────
+
+#[test]
+fn the_valid_festival_passes() {
+    let (codes, text) = check_file(VALID);
+    assert!(codes.is_empty(), "{text}");
+    let (code, stdout, stderr) = bfr(&["entries", "check", "--color", "never", EDITION, VALID]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("{VALID}: 14 players, 3 teams, 3 pairs: 0 errors, 0 warnings\n")
+    );
+}
+
+#[test]
+fn the_broken_festival_has_one_error_of_each_kind() {
+    let (codes, text) = check_file(BROKEN);
+    for code in [
+        "E0810", "E0811", "E0812", "E0813", "E0814", "E0815", "E0816", "E0817", "E0818", "E0819",
+        "E0820", "E0821",
+    ] {
+        assert!(codes.contains(&code), "{code} missing: {codes:?}\n{text}");
+    }
+    // Each validation row is named by its rule ID, from the edition's `ref`.
+    for id in [
+        "CC-ENTRY",
+        "LV-TEAM",
+        "SM-MEMBER",
+        "SM-CLASS",
+        "CC-DISTRICT",
+        "CC-LATESTART",
+        "LV-LATESTART",
+        "SM-ONE-START",
+        "SM-LASTCHANCE",
+        "SM-QUAL-ROUNDS",
+        "SM-DOUBLE-QUAL",
+        "SM-RESERVES",
+        "SM-DEATH",
+    ] {
+        assert!(
+            text.contains(&format!("{id}]")) || text.contains(&format!("{id},")),
+            "{id} missing:\n{text}"
+        );
+    }
+    insta::assert_snapshot!("broken-festival", text);
+    let (code, _, stderr) = bfr(&["entries", "check", "--color", "never", EDITION, BROKEN]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0810]"), "{stderr}");
+}
+
+// ── money ─────────────────────────────────────────────────────────────────────
+
+/// A Chairman's Cup team of `seniors` born 1960 and `juniors` born 1995, its
+/// Gröna Hissen fee paid at `paid`.
+fn cc_team(seniors: u32, juniors: u32, paid: &str) -> String {
+    let mut text = String::new();
+    let mut members = Vec::new();
+    for i in 0..seniors + juniors {
+        let year = if i < seniors { 1960 } else { 1995 };
+        text.push_str(&format!(
+            "[[player]]\nmember = {}\nname = \"P{i}\"\nbirth_year = {year}\nmembership_paid_at = \"2015-06-01 10:00\"\n\n",
+            100 + i
+        ));
+        members.push((100 + i).to_string());
+    }
+    text.push_str(&format!(
+        "[[team]]\nid = \"T\"\nname = \"Team\"\ncompetition = \"cc\"\nplayers = [{}]\nfee_paid_at = \"{paid}\"\n",
+        members.join(", ")
+    ));
+    text
+}
+
+#[test]
+fn four_seniors_and_two_juniors_pay_2000_sek_and_200_more_after_saturday_noon() {
+    let on_time = money_of("t.toml", &cc_team(4, 2, "2015-07-25 12:00"));
+    let t = invoice(&on_time, "T");
+    assert_eq!(t.total, Decimal::from(2000));
+    assert_eq!(t.unit, "SEK");
+    // The fee is the district-team rule's, which calls the fee rule.
+    assert_eq!(t.lines[0].figure.rule_ids, ["CC-DISTRICT", "CC-FEE"]);
+    assert_eq!(t.lines[1].amount, Decimal::ZERO);
+    let late = money_of("t.toml", &cc_team(4, 2, "2015-07-25 12:01"));
+    let t = invoice(&late, "T");
+    assert_eq!(
+        amounts(t),
+        [
+            (
+                "Gröna Hissen entry fee (4 seniors, 2 juniors)".to_string(),
+                Decimal::from(2000)
+            ),
+            (
+                "Gröna Hissen surcharge by payment time".to_string(),
+                Decimal::from(200)
+            ),
+        ]
+    );
+    assert_eq!(t.total, Decimal::from(2200));
+}
+
+#[test]
+fn the_cc_fee_at_both_sides_of_the_cap() {
+    // 3 seniors + 3 juniors: 1,875 SEK, under the cap; 4 + 1: 2,125 capped at 2,000.
+    let under = money_of("t.toml", &cc_team(3, 3, "2015-07-25 09:00"));
+    assert_eq!(invoice(&under, "T").total, Decimal::from(1875));
+    let over = money_of("t.toml", &cc_team(4, 1, "2015-07-25 09:00"));
+    assert_eq!(invoice(&over, "T").total, Decimal::from(2000));
+    // Born 1990: a junior in 2015 (the year of the 25th birthday); 1989: a senior.
+    let edge = cc_team(0, 1, "2015-07-25 09:00").replace("1995", "1990");
+    assert_eq!(
+        invoice(&money_of("t.toml", &edge), "T").total,
+        Decimal::from(125)
+    );
+    let edge = cc_team(0, 1, "2015-07-25 09:00").replace("1995", "1989");
+    assert_eq!(
+        invoice(&money_of("t.toml", &edge), "T").total,
+        Decimal::from(500)
+    );
+}
+
+#[test]
+fn the_festival_invoices_and_district_statements() {
+    let text = std::fs::read_to_string(root().join(VALID)).unwrap();
+    let money = money_of(VALID, &text);
+    let cc1 = invoice(&money, "CC-1");
+    assert_eq!(cc1.total, Decimal::from(2700));
+    // The district team plays Gröna Hissen free.
+    assert_eq!(invoice(&money, "CC-2").total, Decimal::ZERO);
+    assert_eq!(invoice(&money, "LV-1").total, Decimal::from(1500));
+    assert_eq!(invoice(&money, "DAM-1").total, Decimal::from(800));
+    // A Skåne pair in a final: 1,400 SEK to the district, and one in the Open's
+    // first allotment of the semifinal another 1,400.
+    let skane = money
+        .districts
+        .iter()
+        .find(|d| d.district == "Skåne")
+        .unwrap();
+    assert_eq!(skane.lines[0].amount, Decimal::from(1400));
+    assert_eq!(skane.lines[0].figure.rule_ids, ["SM-TRAVEL"]);
+    assert_eq!(skane.subsidies, Decimal::from(2800));
+    assert_eq!(skane.set_aside, Decimal::from(20));
+    let medelpad = money
+        .districts
+        .iter()
+        .find(|d| d.district == "Medelpad")
+        .unwrap();
+    assert_eq!(medelpad.subsidies, Decimal::from(1200));
+    assert_eq!(medelpad.charges, Decimal::from(600));
+    let (code, stdout, stderr) = bfr(&["invoice", EDITION, VALID]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("festival-invoice", trim_lines(&stdout));
+}
+
+#[test]
+fn the_first_62_rule_and_the_footnotes() {
+    let pair = |id: &str, district: &str, stage: &str, first: bool| {
+        format!(
+            "[[pair]]\nid = \"{id}\"\nevent = \"Open\"\nplayers = [1, 2]\ndistrict = \"{district}\"\nstage = \"{stage}\"\nfirst_allotment = {first}\n\n"
+        )
+    };
+    let players =
+        "[[player]]\nmember = 1\nname = \"A\"\n\n[[player]]\nmember = 2\nname = \"B\"\n\n";
+    let text = format!(
+        "{players}{}{}{}",
+        pair("a", "Norrbotten", "OpenSemifinal", true),
+        pair("b", "Norrbotten", "OpenSemifinal", false),
+        pair("c", "Gotland", "OpenSemifinal", true),
+    );
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let (money, _) = bfr::entry::invoice(checked, &mut sources, "t.toml", &text);
+    let money = money.unwrap();
+    let of = |d: &str| {
+        money
+            .districts
+            .iter()
+            .find(|s| s.district == d)
+            .unwrap()
+            .subsidies
+    };
+    // Norrbotten 2,700 + the footnote's 500 for the first-allotment pair, none for the second.
+    assert_eq!(of("Norrbotten"), Decimal::from(3200));
+    // Gotland 600 + footnote 1's 1,000 (the edition's reading of the marker).
+    assert_eq!(of("Gotland"), Decimal::from(1600));
+}
+
+#[test]
+fn json_entries_give_the_same_money_and_spans_into_the_json() {
+    let toml_text = cc_team(4, 2, "2015-07-25 12:01");
+    let value: toml::Value = toml::from_str(&toml_text).unwrap();
+    let json_text = serde_json::to_string_pretty(&value).unwrap();
+    let from_json = money_of("t.json", &json_text);
+    assert_eq!(invoice(&from_json, "T").total, Decimal::from(2200));
+    // A problem in JSON points at the value at fault, not the whole file.
+    let bad = json_text
+        .replace("1995", "1960")
+        .replace("\"players\": [", "\"players\": [100, ");
+    let (codes, rendered) = check_text("t.json", &bad);
+    assert!(codes.contains(&"E0801"), "{codes:?}");
+    assert!(rendered.contains("named again here"), "{rendered}");
+    // The second `100` of the list, on its own line of the pretty-printed JSON.
+    let line = json_text[..json_text.find("\"players\": [").unwrap()]
+        .lines()
+        .count()
+        + 1;
+    assert!(rendered.contains(&format!("t.json:{line}:9")), "{rendered}");
+}
+
+#[test]
+fn invoice_as_json_and_csv() {
+    let (code, stdout, _) = bfr(&["invoice", "--format", "json", EDITION, VALID]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let cc1 = &v["money"]["invoices"][0];
+    assert_eq!(cc1["id"], "CC-1");
+    assert_eq!(cc1["total"], "2700");
+    assert_eq!(cc1["lines"][1]["figure"]["rule_ids"][0], "CC-FEE");
+    assert!(cc1["lines"][1]["figure"]["trace"][0]["source"]["id"] == "CC-FEE");
+    let (code, csv, _) = bfr(&["invoice", "--format", "csv", EDITION, VALID]);
+    assert_eq!(code, 0);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("section,id,name,item,kind,amount,unit,rule_ids,call,note")
+    );
+    assert!(csv.contains("invoice,CC-1,Lundagård,Gröna Hissen surcharge by payment time,charge,200,SEK,CC-FEE,cc_gh_fee_late_surcharge(paid_at = Sat 2015-07-25 12:01),"), "{csv}");
+    assert!(
+        csv.contains("district,Skåne,Skåne,\"travel subsidy, pair DAM-1 in the SM Par Dam final\",subsidy,1400,SEK,SM-TRAVEL,"),
+        "{csv}"
+    );
+    // CSV is the invoice's own format.
+    let (code, _, stderr) = bfr(&["entries", "check", "--format", "csv", EDITION, VALID]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+// ── the edition is data ───────────────────────────────────────────────────────
+
+/// A copy of the 2015 edition with `from` replaced by `to` in `file`.
+fn variant(tag: &str, file: &str, from: &str, to: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {
+        let mut text = std::fs::read_to_string(e.path()).unwrap();
+        if e.file_name() == file {
+            assert!(text.contains(from), "{from} not in {file}");
+            text = text.replace(from, to);
+        }
+        std::fs::write(dir.0.join(e.file_name()), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_variant_edition_changes_the_invoice_and_the_checks() {
+    let dir = variant(
+        "entries-variant",
+        "chairmans_cup.bfr",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 200 SEK",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 300 SEK",
+    );
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:01")).unwrap();
+    let (code, stdout, stderr) = bfr(&[
+        "invoice",
+        "--format",
+        "json",
+        &dir.0.display().to_string(),
+        &file.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["money"]["invoices"][0]["total"], "2300");
+    // Six players allowed → five: the same team is now too large.
+    let dir = variant(
+        "entries-variant-size",
+        "chairmans_cup.bfr",
+        "= 6 players\n\n/// Whether a team of this many",
+        "= 5 players\n\n/// Whether a team of this many",
+    );
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:01")).unwrap();
+    let (code, _, stderr) = bfr(&[
+        "entries",
+        "check",
+        "--color",
+        "never",
+        &dir.0.display().to_string(),
+        &file.display().to_string(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("[E0810]") && stderr.contains("[CC-ENTRY]"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_edition_without_a_rule_is_e0802() {
+    let dir = variant(
+        "entries-e0802",
+        "chairmans_cup.bfr",
+        "fn cc_team_size_allowed(players: player)",
+        "fn cc_team_size_ok(players: player)",
+    );
+    // The edition's own example names the old rule: rename it there too.
+    let path = dir.0.join("chairmans_cup.bfr");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("cc_team_size_allowed(", "cc_team_size_ok(");
+    std::fs::write(&path, text).unwrap();
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:00")).unwrap();
+    let (code, _, stderr) = bfr(&[
+        "entries",
+        "check",
+        "--color",
+        "never",
+        &dir.0.display().to_string(),
+        &file.display().to_string(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("[E0802]")
+            && stderr.contains("the edition has no rule `cc_team_size_allowed`"),
+        "{stderr}"
+    );
+}
