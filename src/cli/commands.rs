@@ -18,7 +18,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
+    pub(super) fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
         if self.format == Format::Json {
             return;
         }
@@ -27,7 +27,7 @@ impl Output {
         }
     }
 
-    fn io_error(&self, e: &edition::IoError) -> u8 {
+    pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
         match self.format {
             Format::Text => stderr(&format!("error: {e}\n")),
             Format::Json => stdout(&format!(

@@ -5,6 +5,7 @@
 //! failure.
 
 mod commands;
+mod fmt;
 mod output;
 pub mod render;
 mod run;
@@ -112,6 +113,16 @@ pub enum Command {
         /// The event file (`.toml`, or `.json`); see docs/events.md.
         event: PathBuf,
     },
+    /// Lay out `.bfr` files in the one canonical layout (comments and blank lines
+    /// kept); a file is rewritten only if it still says the same.
+    Fmt {
+        /// Only list the files whose layout would change; exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+        /// Files, or directories of `.bfr` files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -185,6 +196,7 @@ pub fn run(cli: &Cli) -> u8 {
             commands::simulate(&out, edition, competition, *teams, &options)
         }
         Command::Run { edition, event } => run::run(&out, edition, event),
+        Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),
