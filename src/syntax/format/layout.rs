@@ -173,9 +173,12 @@ fn space_before(toks: &[Placed<'_>], i: usize) -> bool {
     // The written choice stays where the grammar reads spacing as meaning.
     for k in [i - 1, i] {
         if matches!(toks[k].tok.kind, Kind::Dot | Kind::Slash | Kind::DotDot)
-            || (matches!(toks[k].tok.kind, Kind::Minus | Kind::Comma) && between_atoms(toks, k))
+            || (toks[k].tok.kind == Kind::Minus && between_atoms(toks, k))
         {
             return !tight(toks, k);
+        }
+        if toks[k].tok.kind == Kind::Comma && between_numbers(toks, k) && tight(toks, k) {
+            return false;
         }
     }
     if prev.kind == Kind::Percent {
@@ -204,11 +207,18 @@ fn tight(toks: &[Placed<'_>], k: usize) -> bool {
     k > 0 && !toks[k].spaced && toks.get(k + 1).is_some_and(|n| !n.spaced)
 }
 
-/// A `-` or `,` with an atom on each side: written tight it may be inside a rule
-/// ID or a page list the scan could not see whole (`refCC-FEEp.1,2` is
-/// `ref CC-FEE p.1,2` to the grammar).
+/// A `-` with an atom on each side: written tight it may be inside a rule ID the
+/// scan could not see whole (`refCC-FEE` is `ref CC-FEE` to the grammar).
 fn between_atoms(toks: &[Placed<'_>], k: usize) -> bool {
     k > 0 && toks[k - 1].tok.is_atom() && toks.get(k + 1).is_some_and(|n| n.tok.is_atom())
+}
+
+/// A `,` between two numbers: written tight it may be inside a page list the scan
+/// could not see whole (`refCC-FEEp.1,2`).
+fn between_numbers(toks: &[Placed<'_>], k: usize) -> bool {
+    k > 0
+        && toks[k - 1].tok.kind == Kind::Number
+        && toks.get(k + 1).is_some_and(|n| n.tok.kind == Kind::Number)
 }
 
 /// A token a `(` or `[` right after makes a call or an index.

@@ -7,8 +7,8 @@ fn fmt(text: &str) -> String {
 #[test]
 fn spacing_is_canonical() {
     assert_eq!(
-        fmt("const  a :SEK/player ref CC-FEE p.14 \"x\"=f( 1,2 )+ -3\n"),
-        "const a: SEK/player ref CC-FEE p.14 \"x\" = f(1, 2) + -3\n"
+        fmt("const  a :SEK/player ref CC-FEE p.14 \"x\"=f( a,2 )+ -3\n"),
+        "const a: SEK/player ref CC-FEE p.14 \"x\" = f(a, 2) + -3\n"
     );
     assert_eq!(
         fmt("fn f(x:VP)->VP=x / 2 VP\n"),
@@ -57,6 +57,15 @@ fn written_joins_that_carry_meaning_stay() {
     assert_eq!(fmt("const a: VP = 1 ..3\n"), "const a: VP = 1 .. 3\n");
     assert_eq!(fmt("const a: %vol = 5 %vol\n"), "const a: %vol = 5 %vol\n");
     assert_eq!(fmt("const a: VP = 20VP\n"), "const a: VP = 20 VP\n");
+    // Glued to `ref`, a rule ID and its pages are not seen whole by the scan.
+    assert_eq!(
+        fmt("const a: VP refCC-FEEp.1,2 = 1\n"),
+        "const a: VP refCC-FEEp.1,2 = 1\n"
+    );
+    assert_eq!(
+        fmt("const a: VP = f(1 ,2)-g(x -y, 3,4)\n"),
+        "const a: VP = f(1, 2) - g(x - y, 3,4)\n"
+    );
 }
 
 #[test]
