@@ -57,6 +57,13 @@ fn every_test_case_that_parses_keeps_its_meaning() {
 }
 
 #[test]
+fn the_bundled_edition_is_formatted() {
+    let (code, stdout, stderr) = bfr(&["fmt", "--check", "rules/2015"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(stdout, "");
+}
+
+#[test]
 fn check_lists_the_files_that_would_change_and_fmt_rewrites_them() {
     let dir = TempDir::new("fmt");
     let messy = dir.0.join("messy.bfr");
