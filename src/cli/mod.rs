@@ -4,6 +4,8 @@
 //! allowed), 1 errors or failures found, 2 usage (clap), 3 I/O or internal
 //! failure.
 
+mod baseline;
+mod check;
 mod commands;
 mod fmt;
 mod output;
@@ -60,9 +62,20 @@ pub enum ColorChoice {
 pub enum Command {
     /// Check editions and report every problem found.
     Check {
-        /// Edition directories (or single .bfr files).
+        /// Edition directories, or .bfr files (a file beside an `edition.bfr` is
+        /// checked in its edition).
         #[arg(required = true)]
         editions: Vec<PathBuf>,
+        /// Fail (exit 1) on warnings too, except those the baseline accepts.
+        #[arg(long, short = 'D')]
+        deny_warnings: bool,
+        /// Accept the warnings listed in this file (see --write-baseline), so that
+        /// only new ones show.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Write this check's warnings to FILE as the accepted baseline.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
     },
     /// Run the edition's examples.
     Test {
@@ -160,7 +173,19 @@ pub fn run(cli: &Cli) -> u8 {
         colour,
     };
     match &cli.command {
-        Command::Check { editions } => commands::check(&out, editions),
+        Command::Check {
+            editions,
+            deny_warnings,
+            baseline,
+            write_baseline,
+        } => {
+            let opts = check::CheckOptions {
+                deny_warnings: *deny_warnings,
+                baseline: baseline.clone(),
+                write_baseline: write_baseline.clone(),
+            };
+            check::check(&out, editions, &opts)
+        }
         Command::Test { edition } => commands::test(&out, edition),
         Command::Eval {
             edition,

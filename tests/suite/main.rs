@@ -18,6 +18,7 @@ mod support;
 
 mod cases;
 mod chairmans_cup;
+mod check_editor;
 mod cli;
 mod edition_2015;
 mod events;
