@@ -9,7 +9,7 @@ use crate::eval::examples::{self, Outcome};
 use crate::ir::Example;
 use crate::source::Sources;
 use crate::syntax;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// How to print.
 pub struct Output {
@@ -18,7 +18,7 @@ pub struct Output {
 }
 
 impl Output {
-    fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
+    pub(super) fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
         if self.format == Format::Json {
             return;
         }
@@ -27,7 +27,7 @@ impl Output {
         }
     }
 
-    fn io_error(&self, e: &edition::IoError) -> u8 {
+    pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
         match self.format {
             Format::Text => stderr(&format!("error: {e}\n")),
             Format::Json => stdout(&format!(
@@ -37,62 +37,6 @@ impl Output {
         }
         EXIT_IO
     }
-}
-
-/// `bfr check`
-pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
-    let mut status = EXIT_OK;
-    let mut reports = Vec::new();
-    for path in editions {
-        let loaded = match edition::load(path) {
-            Ok(l) => l,
-            Err(e) => return out.io_error(&e),
-        };
-        out.diagnostics(&loaded.diagnostics, &loaded.sources);
-        let (rules, texts, competitions, examples) =
-            loaded.checked.as_ref().map_or((0, 0, 0, 0), |c| {
-                let p = &c.program;
-                (
-                    p.rules.len(),
-                    p.texts.len(),
-                    p.competitions.len(),
-                    p.examples.len(),
-                )
-            });
-        let diags = &loaded.diagnostics;
-        let (errors, warnings) = (diags.error_count(), diags.warning_count());
-        if errors > 0 {
-            status = EXIT_FOUND;
-        }
-        match out.format {
-            Format::Text => stdout(&format!(
-                "{}: {}, {}, {}, {}, {}: {}, {}\n",
-                path.display(),
-                counted(loaded.files, "file"),
-                counted(rules, "rule"),
-                counted(texts, "text"),
-                counted(competitions, "competition"),
-                counted(examples, "example"),
-                counted(errors, "error"),
-                counted(warnings, "warning"),
-            )),
-            Format::Json => reports.push(serde_json::json!({
-                "edition": path.display().to_string(),
-                "files": loaded.files,
-                "rules": rules,
-                "texts": texts,
-                "competitions": competitions,
-                "examples": examples,
-                "errors": errors,
-                "warnings": warnings,
-                "diagnostics": diagnostics_json(diags, &loaded.sources),
-            })),
-        }
-    }
-    if out.format == Format::Json {
-        json_line(&serde_json::Value::Array(reports));
-    }
-    status
 }
 
 fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
@@ -373,7 +317,7 @@ pub fn simulate(
 }
 
 /// `1 file`, `2 files`, `0 errors`.
-fn counted(n: usize, thing: &str) -> String {
+pub(super) fn counted(n: usize, thing: &str) -> String {
     if n == 1 {
         format!("1 {thing}")
     } else {

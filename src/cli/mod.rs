@@ -4,8 +4,11 @@
 //! allowed), 1 errors or failures found, 2 usage (clap), 3 I/O or internal
 //! failure.
 
+mod baseline;
+mod check;
 mod commands;
 mod entries;
+mod fmt;
 mod output;
 pub mod render;
 mod run;
@@ -71,9 +74,20 @@ pub enum ColorChoice {
 pub enum Command {
     /// Check editions and report every problem found.
     Check {
-        /// Edition directories (or single .bfr files).
+        /// Edition directories, or .bfr files (a file beside an `edition.bfr` is
+        /// checked in its edition).
         #[arg(required = true)]
         editions: Vec<PathBuf>,
+        /// Fail (exit 1) on warnings too, except those the baseline accepts.
+        #[arg(long, short = 'D')]
+        deny_warnings: bool,
+        /// Accept the warnings listed in this file (see --write-baseline), so that
+        /// only new ones show.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Write this check's warnings to FILE as the accepted baseline.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
     },
     /// Run the edition's examples.
     Test {
@@ -144,6 +158,16 @@ pub enum Command {
         /// The entries file (`.toml`, or `.json`); see docs/entries.md.
         entries: PathBuf,
     },
+    /// Lay out `.bfr` files in the one canonical layout (comments and blank lines
+    /// kept); a file is rewritten only if it still says the same.
+    Fmt {
+        /// Only list the files whose layout would change; exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+        /// Files, or directories of `.bfr` files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -204,7 +228,19 @@ pub fn run(cli: &Cli) -> u8 {
         colour,
     };
     match &cli.command {
-        Command::Check { editions } => commands::check(&out, editions),
+        Command::Check {
+            editions,
+            deny_warnings,
+            baseline,
+            write_baseline,
+        } => {
+            let opts = check::CheckOptions {
+                deny_warnings: *deny_warnings,
+                baseline: baseline.clone(),
+                write_baseline: write_baseline.clone(),
+            };
+            check::check(&out, editions, &opts)
+        }
         Command::Test { edition } => commands::test(&out, edition),
         Command::Eval {
             edition,
@@ -248,6 +284,7 @@ pub fn run(cli: &Cli) -> u8 {
             what: EntriesCommand::Check { edition, entries },
         } => entries::check(&out, edition, entries),
         Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
+        Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

@@ -5,6 +5,7 @@
 //! diagnostics in words an editor knows ("a number", "`=>`"), never pest rule names.
 
 pub mod ast;
+pub mod format;
 mod lower;
 pub mod scan;
 

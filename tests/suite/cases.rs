@@ -72,7 +72,8 @@ fn diagnostic(file: &str) {
 /// Every code `bfr check` can produce has a case file (or a test below).
 #[test]
 fn every_check_code_has_a_case() {
-    let covered_elsewhere = ["E0004", "E0005", "W0001", "E0900"];
+    // E0900 and E0901 are bfr's own bugs: no input is known to cause them.
+    let covered_elsewhere = ["E0004", "E0005", "W0001", "E0900", "E0901"];
     let src = root().join("src");
     let mut codes = std::collections::BTreeSet::new();
     let mut dirs = vec![src];

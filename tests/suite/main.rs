@@ -18,11 +18,13 @@ mod support;
 
 mod cases;
 mod chairmans_cup;
+mod check_editor;
 mod cli;
 mod edition_2015;
 mod entries;
 mod event_record;
 mod events;
+mod fmt;
 mod robustness;
 mod runner_draws;
 mod runner_variants;

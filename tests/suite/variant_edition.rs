@@ -48,8 +48,8 @@ fn changing_data_changes_the_answers() {
         ),
         (
             "sm_pairs.bfr",
-            "Skane => 1400 SEK/pair",
-            "Skane => 1500 SEK/pair",
+            "Skane              => 1400 SEK/pair",
+            "Skane              => 1500 SEK/pair",
         ),
     ]);
     assert!(!variant.diagnostics.has_errors());

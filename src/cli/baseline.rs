@@ -1,0 +1,136 @@
+//! A baseline of accepted warnings: the edition's known defects, accepted once so
+//! that a new warning stands out.
+//!
+//! One warning a line: `CODE<TAB>FILE<TAB>MESSAGE`, where FILE is the file's path
+//! inside the edition. No line numbers: an edit elsewhere in a file does not turn
+//! an accepted warning into a new one. Lines starting with `#` are comments.
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::edition::{IoError, io_error};
+use crate::source::Sources;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What identifies a warning across edits: code, file in the edition, message.
+type Key = (String, String, String);
+
+/// The accepted warnings, each with how many times it may occur.
+#[derive(Debug, Default)]
+pub struct Baseline {
+    entries: BTreeMap<Key, usize>,
+}
+
+/// A check's diagnostics sorted against a baseline.
+pub struct Sifted {
+    /// The errors, and the warnings the baseline does not accept.
+    pub kept: Diagnostics,
+    /// Warnings the baseline accepts.
+    pub accepted: usize,
+    /// Baseline entries that no warning matched (fixed defects).
+    pub stale: Vec<String>,
+}
+
+const HEADER: &str = "# bfr check baseline: accepted warnings, one a line: CODE<TAB>FILE<TAB>MESSAGE\n\
+# Written by `bfr check --write-baseline`; read by `bfr check --baseline`.\n";
+
+/// The key of a diagnostic: its file named relative to the edition's directory.
+fn key(d: &Diagnostic, sources: &Sources, edition: &Path) -> Key {
+    let name = if sources.get(d.span.file).is_some() {
+        sources.name(d.span.file)
+    } else {
+        ""
+    };
+    let file = Path::new(name)
+        .strip_prefix(edition)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+        .or_else(|| Path::new(name).file_name().map(Path::new))
+        .map_or(String::new(), |p| p.display().to_string());
+    (
+        d.code.to_string(),
+        file,
+        d.message.replace(['\n', '\t'], " "),
+    )
+}
+
+impl Baseline {
+    /// Reads a baseline file.
+    pub fn read(path: &Path) -> Result<Baseline, IoError> {
+        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, &e))?;
+        let mut entries = BTreeMap::new();
+        for line in text.lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.splitn(3, '\t');
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(c), Some(f), Some(m)) => {
+                    *entries
+                        .entry((c.to_string(), f.to_string(), m.to_string()))
+                        .or_insert(0) += 1;
+                }
+                _ => {
+                    return Err(IoError {
+                        path: path.to_path_buf(),
+                        reason: format!(
+                            "not a baseline line (CODE<TAB>FILE<TAB>MESSAGE expected): `{line}`"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(Baseline { entries })
+    }
+
+    /// Writes every warning of a check as the new baseline (errors are never accepted).
+    pub fn write(
+        path: &Path,
+        diags: &Diagnostics,
+        sources: &Sources,
+        edition: &Path,
+    ) -> Result<usize, IoError> {
+        let mut lines: Vec<String> = diags
+            .sorted()
+            .into_iter()
+            .filter(|d| !d.is_error())
+            .map(|d| {
+                let (c, f, m) = key(d, sources, edition);
+                format!("{c}\t{f}\t{m}\n")
+            })
+            .collect();
+        lines.sort();
+        let text = format!("{HEADER}{}", lines.concat());
+        std::fs::write(path, text).map_err(|e| io_error(path, &e))?;
+        Ok(lines.len())
+    }
+
+    /// Splits a check's diagnostics into those that stand and those accepted.
+    pub fn sift(&self, diags: &Diagnostics, sources: &Sources, edition: &Path) -> Sifted {
+        let mut left = self.entries.clone();
+        let mut kept = Diagnostics::default();
+        let mut accepted = 0;
+        for d in diags.sorted() {
+            let slot = (!d.is_error())
+                .then(|| left.get_mut(&key(d, sources, edition)))
+                .flatten()
+                .filter(|n| **n > 0);
+            match slot {
+                Some(n) => {
+                    *n -= 1;
+                    accepted += 1;
+                }
+                None => kept.push(d.clone()),
+            }
+        }
+        let stale = left
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|((c, f, m), _)| format!("{c} {f}: {m}"))
+            .collect();
+        Sifted {
+            kept,
+            accepted,
+            stale,
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! `bfr fmt`: lays out `.bfr` files canonically, or with `--check` lists the files
+//! that are not.
+
+use super::commands::Output;
+use super::output::{diagnostics_json, json_line, stdout};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::edition;
+use crate::source::{Sources, Span};
+use crate::syntax::format::format_checked;
+use std::path::{Path, PathBuf};
+
+/// What became of one file.
+enum Outcome {
+    Unchanged,
+    Changed,
+    /// It does not parse, or (a bug) its layout would change its meaning.
+    Refused,
+}
+
+/// `bfr fmt [--check] PATH…`: every `.bfr` file of each path (a file or a
+/// directory). A file is rewritten only when its new layout parses to the same
+/// syntax tree; a file with errors is left as it is.
+pub fn fmt(out: &Output, paths: &[PathBuf], check: bool) -> u8 {
+    let mut files = Vec::new();
+    for path in paths {
+        match edition::edition_files(path) {
+            Ok(f) => files.extend(f),
+            Err(e) => return out.io_error(&e),
+        }
+    }
+    let mut sources = Sources::new();
+    let mut diags = Diagnostics::default();
+    let mut changed = Vec::new();
+    let mut status = EXIT_OK;
+    for file in &files {
+        match fmt_file(file, check, &mut sources, &mut diags) {
+            Ok(Outcome::Unchanged) => {}
+            Ok(Outcome::Changed) => {
+                changed.push(file.display().to_string());
+                if check {
+                    status = status.max(EXIT_FOUND);
+                }
+            }
+            Ok(Outcome::Refused) => status = status.max(EXIT_FOUND),
+            Err(e) => return out.io_error(&e),
+        }
+    }
+    if diags.sorted().iter().any(|d| d.code == "E0901") {
+        status = EXIT_IO;
+    }
+    out.diagnostics(&diags, &sources);
+    match out.format {
+        Format::Text => {
+            let verb = if check {
+                "would reformat"
+            } else {
+                "reformatted"
+            };
+            for name in &changed {
+                stdout(&format!("{verb} {name}\n"));
+            }
+        }
+        Format::Json => json_line(&serde_json::json!({
+            "check": check,
+            "files": files.len(),
+            "changed": changed,
+            "diagnostics": diagnostics_json(&diags, &sources),
+        })),
+    }
+    status
+}
+
+fn fmt_file(
+    path: &Path,
+    check: bool,
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+) -> Result<Outcome, edition::IoError> {
+    let bytes = std::fs::read(path).map_err(|e| edition::io_error(path, &e))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(path.display().to_string(), lossy);
+            diags.push(
+                Diagnostic::error(
+                    "E0003",
+                    format!(
+                        "`{}` is not UTF-8 text (byte {at} is invalid)",
+                        path.display()
+                    ),
+                    Span::new(id, at, at + 1),
+                )
+                .with_help("save the file as UTF-8"),
+            );
+            return Ok(Outcome::Refused);
+        }
+    };
+    let id = sources.add(path.display().to_string(), text.clone());
+    let formatted = match format_checked(&text, id) {
+        Ok(f) => f,
+        Err(d) => {
+            diags.push(d);
+            return Ok(Outcome::Refused);
+        }
+    };
+    if formatted == text {
+        return Ok(Outcome::Unchanged);
+    }
+    if !check {
+        write_whole(path, &formatted)?;
+    }
+    Ok(Outcome::Changed)
+}
+
+/// Replaces the file through a temporary file beside it, so an interrupted write
+/// never leaves half a file.
+fn write_whole(path: &Path, text: &str) -> Result<(), edition::IoError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".bfr-fmt-tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(|e| edition::io_error(&tmp, &e))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        edition::io_error(path, &e)
+    })
+}

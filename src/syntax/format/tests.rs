@@ -1,0 +1,82 @@
+use super::format;
+
+fn fmt(text: &str) -> String {
+    format(text).unwrap_or_else(|at| format!("<no token at {at}>"))
+}
+
+#[test]
+fn spacing_is_canonical() {
+    assert_eq!(
+        fmt("const  a :SEK/player ref CC-FEE p.14 \"x\"=f( a,2 )+ -3\n"),
+        "const a: SEK/player ref CC-FEE p.14 \"x\" = f(a, 2) + -3\n"
+    );
+    assert_eq!(
+        fmt("fn f(x:VP)->VP=x / 2 VP\n"),
+        "fn f(x: VP) -> VP = x / 2 VP\n"
+    );
+    assert_eq!(
+        fmt("const a: VP = xs [1] .b\n"),
+        "const a: VP = xs[1] . b\n"
+    );
+    assert_eq!(
+        fmt("const a: bool = not (b) and c(d)\n"),
+        "const a: bool = not (b) and c(d)\n"
+    );
+}
+
+#[test]
+fn indentation_follows_brackets_and_continuations() {
+    let input = "fn f(x: VP) -> bool\nref A-B\n{\nlet y = x;\n      y > 1 VP\n and y < 3 VP\n}\n";
+    assert_eq!(
+        fmt(input),
+        "fn f(x: VP) -> bool\n  ref A-B\n{\n  let y = x;\n  y > 1 VP\n    and y < 3 VP\n}\n"
+    );
+}
+
+#[test]
+fn comments_and_blank_line_groups_are_kept() {
+    let input = "\n\n// head   \n\n\n\n/// doc\nconst a: VP = 1 VP // why\n  // before b\nconst b: VP = 2 VP\n\n";
+    assert_eq!(
+        fmt(input),
+        "// head\n\n/// doc\nconst a: VP = 1 VP // why\n// before b\nconst b: VP = 2 VP\n"
+    );
+}
+
+#[test]
+fn arms_are_aligned_on_their_arrows() {
+    let input = "scale s(x: VP) -> VP {\n0 VP <= x < 10 VP => 1 VP\nx >= 10 VP => 2 VP\n}\n";
+    assert_eq!(
+        fmt(input),
+        "scale s(x: VP) -> VP {\n  0 VP <= x < 10 VP => 1 VP\n  x >= 10 VP        => 2 VP\n}\n"
+    );
+}
+
+#[test]
+fn written_joins_that_carry_meaning_stay() {
+    assert_eq!(fmt("const a: VP = 1..3\n"), "const a: VP = 1..3\n");
+    assert_eq!(fmt("const a: VP = 1 ..3\n"), "const a: VP = 1 .. 3\n");
+    assert_eq!(fmt("const a: %vol = 5 %vol\n"), "const a: %vol = 5 %vol\n");
+    assert_eq!(fmt("const a: VP = 20VP\n"), "const a: VP = 20 VP\n");
+    // Glued to `ref`, a rule ID and its pages are not seen whole by the scan.
+    assert_eq!(
+        fmt("const a: VP refCC-FEEp.1,2 = 1\n"),
+        "const a: VP refCC-FEEp.1,2 = 1\n"
+    );
+    assert_eq!(
+        fmt("const a: VP = f(1 ,2)-g(x -y, 3,4)\n"),
+        "const a: VP = f(1, 2) - g(x - y, 3,4)\n"
+    );
+}
+
+#[test]
+fn strings_over_lines_are_kept_byte_for_byte() {
+    let input = "procedure p {\n   \"one\n   two  \"\n}\n";
+    assert_eq!(fmt(input), "procedure p {\n  \"one\n   two  \"\n}\n");
+}
+
+#[test]
+fn formatting_twice_changes_nothing() {
+    let input = "scale s(x: VP)->VP{domain x>=0 VP\n0 VP<=x<10 VP=>1 VP,\n x>=10 VP =>2 VP}\n";
+    let once = fmt(input);
+    assert_eq!(fmt(&once), once);
+}

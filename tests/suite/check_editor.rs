@@ -1,0 +1,143 @@
+//! `bfr check` for an editor making the next edition: warnings that fail the check
+//! (`-D`), a baseline of accepted warnings keyed without line numbers, a file
+//! checked in its edition, and a summary that is right after errors.
+
+use crate::support::{EDITION_2015, TempDir, bfr, root};
+use std::path::Path;
+
+/// A copy of rules/2015 to edit.
+fn copy_2015(tag: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    for entry in std::fs::read_dir(root().join(EDITION_2015)).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dir.0.join(p.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+    let p = dir.join(file);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "`{from}` in {file}");
+    std::fs::write(&p, text.replace(from, to)).unwrap();
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn deny_warnings_fails_on_a_weekday_mismatch_and_passes_once_it_is_fixed() {
+    let dir = copy_2015("deny");
+    let baseline = dir.0.join("accepted.txt");
+    let (code, _, _) = bfr(&["check", "--write-baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 0);
+    // The 2015 edition's own warnings, accepted: -D passes.
+    let (code, stdout, _) = bfr(&["check", "-D", "--baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("0 errors, 0 warnings (14 accepted by the baseline)"),
+        "{stdout}"
+    );
+    // A weekday written wrong (as a naive date bump leaves them): a new warning,
+    // and -D fails.
+    let (right, wrong) = ("= Fri 2015-07-24 20:00", "= Thu 2015-07-24 20:00");
+    edit(&dir.0, "chairmans_cup.bfr", right, wrong);
+    let (bl, ed) = (s(&baseline), s(&dir.0));
+    let args = |deny: bool| {
+        let mut a = vec!["check", "--color", "never", "--baseline", &bl, &ed];
+        if deny {
+            a.push("-D");
+        }
+        a
+    };
+    let (code, stdout, stderr) = bfr(&args(true));
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stderr.contains("[W0101] Warning: 2015-07-24 is a Friday, not a Thursday"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("0 errors, 1 warning (14 accepted by the baseline) (warnings denied)"),
+        "{stdout}"
+    );
+    // Without -D the same check passes: warnings alone do not fail it.
+    assert_eq!(bfr(&args(false)).0, 0);
+    // The weekday fixed: -D passes again.
+    edit(&dir.0, "chairmans_cup.bfr", wrong, right);
+    let (code, stdout, _) = bfr(&args(true));
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn a_baseline_survives_edits_elsewhere_and_reports_fixed_defects() {
+    let dir = copy_2015("baseline");
+    let baseline = dir.0.join("accepted.txt");
+    bfr(&["check", "--write-baseline", &s(&baseline), &s(&dir.0)]);
+    let written = std::fs::read_to_string(&baseline).unwrap();
+    assert_eq!(written.lines().filter(|l| !l.starts_with('#')).count(), 14);
+    assert!(
+        written.contains(
+            "W0102\tsm_general.bfr\tthe date 2014-07-01 is not in the edition's year 2015\n"
+        ),
+        "{written}"
+    );
+    // Lines moved: every accepted warning is still accepted.
+    let p = dir.0.join("sm_general.bfr");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, format!("// a note\n\n\n{text}")).unwrap();
+    let (code, stdout, _) = bfr(&["check", "-D", "--baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 0, "{stdout}");
+    // An accepted warning that no longer occurs is named, so the baseline shrinks.
+    std::fs::write(
+        &baseline,
+        format!("{written}W0101\tscoring.bfr\ta warning long fixed\n"),
+    )
+    .unwrap();
+    let (_, stdout, _) = bfr(&["check", "--baseline", &s(&baseline), &s(&dir.0)]);
+    assert!(
+        stdout.contains("(1 baseline entry no longer found)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "no longer found (remove from the baseline): W0101 scoring.bfr: a warning long fixed"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bad_baseline_line_is_an_io_error_naming_the_file() {
+    let dir = TempDir::new("bad-baseline");
+    let baseline = dir.0.join("b.txt");
+    std::fs::write(&baseline, "W0101 no tabs here\n").unwrap();
+    let (code, _, stderr) = bfr(&["check", "--baseline", &s(&baseline), EDITION_2015]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("not a baseline line"), "{stderr}");
+}
+
+#[test]
+fn one_file_of_an_edition_is_checked_in_its_edition() {
+    let (code, stdout, stderr) = bfr(&["check", "--color", "never", "rules/2015/scoring.bfr"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        "rules/2015/scoring.bfr: checked in its edition rules/2015: 0 errors, 3 warnings\n"
+    );
+    // Only the file's own warnings.
+    assert!(!stderr.contains("sm_general.bfr"), "{stderr}");
+    assert!(stderr.contains("scoring.bfr"), "{stderr}");
+}
+
+#[test]
+fn the_summary_after_errors_does_not_count_zero_rules() {
+    let (code, stdout, _) = bfr(&[
+        "check",
+        "tests/cases/diagnostics/E0301-scale-rows-overlap.bfr",
+    ]);
+    assert_eq!(code, 1);
+    assert!(!stdout.contains("0 rules"), "{stdout}");
+    assert!(stdout.contains("not checked through"), "{stdout}");
+    assert!(stdout.ends_with("1 error, 0 warnings\n"), "{stdout}");
+}
