@@ -102,7 +102,6 @@ impl Typer<'_> {
             source: d.source.clone(),
             min_teams: self.whole(&block, "min_teams"),
             max_teams: self.whole(&block, "max_teams"),
-            max_players: self.whole(&block, "max_players"),
             readings: self.readings(&block),
             district_prize: self.quantity(&block, "district_prize"),
             trophy_points: self.rule(&block, "trophy_points", 1),

@@ -110,7 +110,6 @@ pub(crate) const PROPERTIES: &[PropertyDef] = &[
     // The competition.
     def("min_teams", Want::Whole, C),
     def("max_teams", Want::Whole, C),
-    def("max_players", Want::Whole, C),
     def("equal_rankings", Want::Meaning("EqualRankings"), C),
     def("inheritance", Want::Meaning("Inheritance"), C),
     def(

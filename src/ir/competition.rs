@@ -247,8 +247,6 @@ pub struct Competition {
     pub min_teams: Option<u32>,
     /// The largest (`max_teams`).
     pub max_teams: Option<u32>,
-    /// Players a team may have (`max_players`).
-    pub max_players: Option<u32>,
     /// The readings every knockout stage applies.
     pub readings: KnockoutReadings,
     /// The district prize (`district_prize`), as written.
