@@ -6,6 +6,7 @@ use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
 use crate::ir::{Penalty, Program, Type, Value};
+use crate::runner::Stop;
 use crate::runner::plan::{self, Plan};
 use crate::source::{FileId, Span};
 use crate::syntax;
@@ -49,13 +50,25 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
     let plan = match plan::plan(program, &event.competition.0, teams) {
         Ok(p) => p,
         Err(e) => {
-            diags.push(
-                Diagnostic::error("E0711", e.0, event.competition.1)
-                    .with_label("this competition cannot be run")
-                    .with_help(
-                        "name a competition of the edition (`competition NAME` in its files)",
-                    ),
-            );
+            let help = match e.kind {
+                Stop::UnknownName => {
+                    Some("name a competition of the edition (`competition NAME` in its files)")
+                }
+                kind => kind.help(),
+            };
+            let mut d = Diagnostic::error(e.kind.code(), e.message, event.competition.1)
+                .with_label("this competition cannot be run");
+            if let Some(help) = help {
+                d = d.with_help(help);
+            }
+            if let Some(c) = program
+                .competitions
+                .iter()
+                .find(|c| c.name == event.competition.0)
+            {
+                d = d.with_note(c.span, e.kind.label());
+            }
+            diags.push(d);
             return (None, diags);
         }
     };

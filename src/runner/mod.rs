@@ -386,10 +386,12 @@ pub fn run(
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
     let plan = plan::plan(program, name, teams).map_err(|e| {
-        match program.competitions.iter().find(|c| c.name == name) {
-            Some(c) => RunError::new(Stop::FieldSize, e.0).at(Some(c.span)),
-            None => RunError::new(Stop::UnknownName, e.0),
-        }
+        let at = program
+            .competitions
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.span);
+        RunError::new(e.kind, e.message).at(at)
     })?;
     run_plan(program, &plan, teams, options, source)
 }

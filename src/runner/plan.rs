@@ -2,6 +2,7 @@
 //! once by `check`) resolved for one field size, with the vocabulary's meanings
 //! turned into the engine's parameters. No property is looked up by name here.
 
+use super::Stop;
 use super::report::HowPlayed;
 use crate::engine::knockout::absent::{AbsenceRule, LeftoverPlacement};
 use crate::engine::knockout::choice::TableNumbering;
@@ -152,13 +153,28 @@ pub struct ChoiceReadings {
     pub lower_withdrawal: LowerWithdrawal,
 }
 
-/// Why a competition cannot be run as declared.
+/// Why a competition cannot be run as declared: the kind of stop (its code) and
+/// what is wrong, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanError(pub String);
+pub struct PlanError {
+    /// The kind of problem; its code is the diagnostic's.
+    pub kind: Stop,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl PlanError {
+    fn new(kind: Stop, message: impl Into<String>) -> Self {
+        PlanError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
 
 impl std::fmt::Display for PlanError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -174,10 +190,13 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
                 .iter()
                 .map(|c| c.name.as_str())
                 .collect();
-            PlanError(format!(
-                "the edition has no competition `{name}`; it has {}",
-                names.join(", ")
-            ))
+            PlanError::new(
+                Stop::UnknownName,
+                format!(
+                    "the edition has no competition `{name}`; it has {}",
+                    names.join(", ")
+                ),
+            )
         })?;
     let field = Field { program, teams };
     let stages = comp
@@ -267,15 +286,22 @@ impl Field<'_> {
             _ => ir::Unit::none(),
         };
         let arg = Value::Num(Decimal::from(self.teams), unit);
-        let err =
-            |why: String| PlanError(format!("`{block}`: `{key}` for {} teams {why}", self.teams));
+        let err = |kind: Stop, why: String| {
+            let teams = self.teams;
+            PlanError::new(kind, format!("`{block}`: `{key}` for {teams} teams {why}"))
+        };
         match Evaluator::new(self.program).call(rule, vec![arg], Default::default()) {
             Ok(Value::Num(n, _)) => n
                 .to_u32()
                 .filter(|_| n.fract().is_zero())
-                .ok_or_else(|| err(format!("is {n}, not a whole number"))),
-            Ok(_) => Err(err("is not a number".into())),
-            Err(e) => Err(err(format!("cannot be computed: {}", e.message))),
+                .ok_or_else(|| err(Stop::Refused, format!("is {n}, not a whole number"))),
+            Ok(_) => Err(err(Stop::Refused, "is not a number".into())),
+            // The rule has no answer for this field: no row of a scale, a failed
+            // requirement.
+            Err(e) => Err(err(
+                Stop::FieldSize,
+                format!("cannot be computed: {}", e.message),
+            )),
         }
     }
 }
@@ -288,16 +314,15 @@ fn qualification(
     let rounds = match (q.format, q.rounds) {
         (QualificationFormat::RoundRobin, _) => {
             if field.teams < 2 {
-                return Err(PlanError(format!("`{}` needs at least two teams", q.name)));
+                let message = format!("`{}` needs at least two teams", q.name);
+                return Err(PlanError::new(Stop::FieldSize, message));
             }
             field.teams - 1 + field.teams % 2
         }
         (QualificationFormat::Swiss, Some(r)) => field.count(r, &q.name, "rounds")?,
         (QualificationFormat::Swiss, None) => {
-            return Err(PlanError(format!(
-                "`{}` does not say how many rounds it plays",
-                q.name
-            )));
+            let message = format!("`{}` does not say how many rounds it plays", q.name);
+            return Err(PlanError::new(Stop::Incomplete, message));
         }
     };
     let (swiss_points, imp_quotient) = (q.swiss_points.meaning, q.imp_quotient.meaning);

@@ -676,3 +676,39 @@ fn the_final_s_home_team_is_the_better_ranked_unless_read_as_the_better_qualific
         "the same two teams, the other way round"
     );
 }
+
+#[test]
+fn a_competition_that_cannot_be_planned_says_why_with_the_code_of_its_kind() {
+    use bfr::runner::plan::plan;
+    let p = program(&[]);
+    let unknown = plan(&p, "cupp", 64).unwrap_err();
+    assert_eq!(
+        (unknown.kind, unknown.kind.code()),
+        (Stop::UnknownName, "E0711")
+    );
+    assert!(
+        unknown.message.contains("it has cup, lv_ko, lv_series"),
+        "{}",
+        unknown.message
+    );
+    // An all-play-all of one team has no schedule: a field the edition has no rule for.
+    let alone = plan(&p, "lv_series", 1).unwrap_err();
+    assert_eq!((alone.kind, alone.kind.code()), (Stop::FieldSize, "E0716"));
+    // SM Lag Veteran's Gröna Hissen rounds as a rule of the field that has no answer
+    // past 100 teams: a field-size stop for 101, not for 100.
+    let variant = program(&[
+        Change::Text(
+            "sm_lag_veteran.bfr",
+            "    rounds = lv_gh_rounds\n",
+            "    rounds = gh_rounds_by_field\n",
+        ),
+        Change::Text(
+            "sm_lag_veteran.bfr",
+            "/// Rounds of an all-play-all",
+            "scale gh_rounds_by_field(teams: team) -> round ref LV-FORMAT p.12 \"Vid fler än 16 lag\" {\n  teams <= 100 teams => 11 rounds\n}\n\n/// Rounds of an all-play-all",
+        ),
+    ]);
+    assert!(plan(&variant, "lv_ko", 100).is_ok());
+    let too_many = plan(&variant, "lv_ko", 101).unwrap_err();
+    assert_eq!(too_many.kind, Stop::FieldSize, "{}", too_many.message);
+}
