@@ -16,7 +16,7 @@ use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::{Decision, MatchOutcome, resolve_played, resolve_walkover};
 use crate::engine::knockout::ranking::{Bracket, RankingBook};
 use crate::engine::knockout::seating::home_and_away;
-use crate::engine::knockout::withdrawal::{DrawWithdrawalRule, choice_positions};
+use crate::engine::knockout::withdrawal::choice_positions;
 use crate::ir::vocabulary::DrawMethod as DrawKind;
 use crate::ir::vocabulary::{LateChooser, LowerWithdrawal, PositionsBy};
 use rust_decimal::Decimal;
@@ -345,10 +345,12 @@ impl Runner<'_> {
                 let half = positions.len().div_ceil(2);
                 // A withdrawal among the choosers moves the next team up (BC-DRAWS); one
                 // among the teams chosen from leaves the choosers as they are.
-                let rule = match self.plan.choice.lower_withdrawal {
-                    LowerWithdrawal::ChoosersUnchangedLastGoesThrough => DrawWithdrawalRule::MoveUp,
-                };
-                let split = choice_positions(positions, half, at_draw, rule).map_err(rule_err)?;
+                let split = match self.plan.choice.lower_withdrawal {
+                    LowerWithdrawal::ChoosersUnchangedLastGoesThrough => {
+                        choice_positions(positions, half, at_draw)
+                    }
+                }
+                .map_err(rule_err)?;
                 let (choosers, candidates) = (split.choosers, split.candidates);
                 self.choose(&stage.name, &stage.title, choosers, candidates, source)
             }

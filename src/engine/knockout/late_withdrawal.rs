@@ -21,7 +21,7 @@
 //! The team that takes over a place (third case) takes the place only; the caller records no
 //! win for it, so its ranking is unchanged.
 
-use super::withdrawal::{ChoicePositions, DrawWithdrawalRule, choice_positions};
+use super::withdrawal::{ChoicePositions, choice_positions};
 use super::{Result, TeamId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -153,7 +153,7 @@ pub fn plan_late_withdrawals(
         .collect();
     let choice = |withdrawn: &BTreeSet<TeamId>| -> Result<Feeder> {
         Ok(Feeder::Choice {
-            positions: choice_positions(&field, 2, withdrawn, DrawWithdrawalRule::MoveUp)?,
+            positions: choice_positions(&field, 2, withdrawn)?,
             boards: lengths.feeder,
         })
     };

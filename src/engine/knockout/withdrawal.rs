@@ -14,15 +14,6 @@ use super::{KnockoutError, Result, TeamId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
-/// What a stage does with a withdrawal at the time of its choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum DrawWithdrawalRule {
-    /// The first `choosers` teams still in choose; the rest are chosen from.
-    MoveUp,
-    /// The stage has no rule for it.
-    NoRule,
-}
-
 /// Who chooses and who is chosen once the teams that withdrew are taken out.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChoicePositions {
@@ -35,21 +26,17 @@ pub struct ChoicePositions {
 }
 
 /// Splits a field sorted in position order into choosers and candidates after withdrawals at
-/// the time of the choice. `choosers` is the number of choosing positions.
+/// the time of the choice, by a move-up clause: the first `choosers` teams still in choose;
+/// the rest are chosen from. (A stage without such a clause never gets here: the runner
+/// stops at a withdrawal there with "no rule".)
 pub fn choice_positions(
     sorted: &[TeamId],
     choosers: usize,
     withdrawn: &BTreeSet<TeamId>,
-    rule: DrawWithdrawalRule,
 ) -> Result<ChoicePositions> {
     super::ensure_distinct(sorted)?;
     if let Some(team) = withdrawn.iter().find(|t| !sorted.contains(t)) {
         return Err(KnockoutError::UnknownTeam(*team));
-    }
-    if rule == DrawWithdrawalRule::NoRule && !withdrawn.is_empty() {
-        return Err(KnockoutError::NoRule(
-            "a withdrawal at the time of the draw at this stage".into(),
-        ));
     }
     let (out, still_in): (Vec<TeamId>, Vec<TeamId>) =
         sorted.iter().partition(|t| withdrawn.contains(t));
@@ -79,7 +66,7 @@ mod tests {
         // Item 7: 2 withdraws, 7 teams left; 5 moves up to choose, and as the last chooser it
         // is left without a team and goes through without a match.
         let w = BTreeSet::from([t(2)]);
-        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        let pos = choice_positions(&field(), 4, &w).unwrap();
         assert_eq!(pos.choosers, ids(&[1, 3, 4, 5]));
         assert_eq!(pos.candidates, ids(&[6, 7, 8]));
         assert_eq!(pos.withdrawn, ids(&[2]));
@@ -97,7 +84,7 @@ mod tests {
     #[test]
     fn two_withdrawals_move_two_teams_up() {
         let w = BTreeSet::from([t(1), t(3)]);
-        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        let pos = choice_positions(&field(), 4, &w).unwrap();
         assert_eq!(pos.choosers, ids(&[2, 4, 5, 6]));
         assert_eq!(pos.candidates, ids(&[7, 8]));
     }
@@ -106,7 +93,7 @@ mod tests {
     fn a_withdrawal_among_the_chosen_keeps_the_choosers() {
         // Item 8: 7 withdraws; 1–4 still choose, and the last chooser goes through.
         let w = BTreeSet::from([t(7)]);
-        let pos = choice_positions(&field(), 4, &w, DrawWithdrawalRule::MoveUp).unwrap();
+        let pos = choice_positions(&field(), 4, &w).unwrap();
         assert_eq!(pos.choosers, ids(&[1, 2, 3, 4]));
         let out = run_choice(
             pos.choosers,
@@ -120,16 +107,10 @@ mod tests {
     }
 
     #[test]
-    fn without_a_clause_a_withdrawal_at_the_draw_has_no_rule() {
-        let w = BTreeSet::from([t(2)]);
-        let err = choice_positions(&field(), 4, &w, DrawWithdrawalRule::NoRule).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "no rule covers a withdrawal at the time of the draw at this stage"
-        );
+    fn a_withdrawn_team_must_be_in_the_field() {
         let stranger = BTreeSet::from([t(9)]);
         assert_eq!(
-            choice_positions(&field(), 4, &stranger, DrawWithdrawalRule::MoveUp),
+            choice_positions(&field(), 4, &stranger),
             Err(KnockoutError::UnknownTeam(t(9)))
         );
     }
