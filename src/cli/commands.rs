@@ -1,8 +1,8 @@
 //! The subcommands' bodies.
 
-use super::output::{diagnostics_json, json_line, stderr, stdout};
+use super::output::{diagnostics_json, diagnostics_text, json_line, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
-use crate::diag::{self, Colour, Diagnostic, Diagnostics};
+use crate::diag::{Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
 use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
@@ -22,9 +22,7 @@ impl Output {
         if self.format == Format::Json {
             return;
         }
-        for d in diags.sorted() {
-            stderr(&diag::render(d, sources, self.colour));
-        }
+        diagnostics_text(diags, sources, self.colour);
     }
 
     fn io_error(&self, e: &edition::IoError) -> u8 {
@@ -39,14 +37,28 @@ impl Output {
     }
 }
 
-/// `bfr check`
+/// `bfr check`: each edition is reported, in every format, even when another
+/// cannot be read; then the worst status wins (3 for a file that could not be
+/// read, 1 for errors found).
 pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
     let mut status = EXIT_OK;
     let mut reports = Vec::new();
     for path in editions {
         let loaded = match edition::load(path) {
             Ok(l) => l,
-            Err(e) => return out.io_error(&e),
+            Err(e) => {
+                match out.format {
+                    Format::Text => stderr(&format!("error: {e}\n")),
+                    Format::Json => reports.push(serde_json::json!({
+                        "edition": path.display().to_string(),
+                        "error": "io",
+                        "path": e.path.display().to_string(),
+                        "message": e.to_string(),
+                    })),
+                }
+                status = EXIT_IO;
+                continue;
+            }
         };
         out.diagnostics(&loaded.diagnostics, &loaded.sources);
         let (rules, texts, competitions, examples) =
@@ -61,7 +73,7 @@ pub fn check(out: &Output, editions: &[PathBuf]) -> u8 {
             });
         let diags = &loaded.diagnostics;
         let (errors, warnings) = (diags.error_count(), diags.warning_count());
-        if errors > 0 {
+        if errors > 0 && status == EXIT_OK {
             status = EXIT_FOUND;
         }
         match out.format {

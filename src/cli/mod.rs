@@ -21,7 +21,13 @@ pub const EXIT_IO: u8 = 3;
 
 /// bfr: a bridge federation's competition regulations, checked and run.
 #[derive(Debug, Parser)]
-#[command(name = "bfr", version, about, max_term_width = 100)]
+#[command(
+    name = "bfr",
+    version,
+    about,
+    max_term_width = 100,
+    args_override_self = true
+)]
 pub struct Cli {
     /// Output format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
@@ -148,17 +154,33 @@ pub fn run(cli: &Cli) -> u8 {
         format: cli.format,
         colour,
     };
+    let status = dispatch(cli, &out);
+    match output::finish() {
+        Some(message) => {
+            // stderr may be the stream that failed; there is nowhere else to say it.
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("error: {message}; the output is incomplete\n").as_bytes(),
+            );
+            EXIT_IO
+        }
+        None => status,
+    }
+}
+
+/// Runs one subcommand and returns its exit status.
+fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
     match &cli.command {
-        Command::Check { editions } => commands::check(&out, editions),
-        Command::Test { edition } => commands::test(&out, edition),
+        Command::Check { editions } => commands::check(out, editions),
+        Command::Test { edition } => commands::test(out, edition),
         Command::Eval {
             edition,
             expression,
-        } => commands::eval(&out, edition, expression, false),
+        } => commands::eval(out, edition, expression, false),
         Command::Explain {
             edition,
             expression,
-        } => commands::eval(&out, edition, expression, true),
+        } => commands::eval(out, edition, expression, true),
         Command::Simulate {
             edition,
             competition,
@@ -173,7 +195,9 @@ pub fn run(cli: &Cli) -> u8 {
                 .chain(district)
                 .find(|t| **t == 0 || **t > *teams)
             {
-                eprintln!("error: team {bad} is not in a field of teams 1 to {teams}");
+                output::stderr(&format!(
+                    "error: team {bad} is not in a field of teams 1 to {teams}\n"
+                ));
                 return 2;
             }
             let options = crate::runner::Options {
@@ -182,11 +206,11 @@ pub fn run(cli: &Cli) -> u8 {
                 late_starters: late.iter().copied().collect(),
                 district_teams: district.iter().copied().collect(),
             };
-            commands::simulate(&out, edition, competition, *teams, &options)
+            commands::simulate(out, edition, competition, *teams, &options)
         }
-        Command::Run { edition, event } => run::run(&out, edition, event),
+        Command::Run { edition, event } => run::run(out, edition, event),
         Command::Debug {
             what: DebugCommand::Ir { edition },
-        } => commands::debug_ir(&out, edition),
+        } => commands::debug_ir(out, edition),
     }
 }

@@ -21,6 +21,7 @@ mod chairmans_cup;
 mod cli;
 mod edition_2015;
 mod events;
+mod hostile;
 mod robustness;
 mod runner_draws;
 mod runner_variants;
