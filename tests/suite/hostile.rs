@@ -572,3 +572,35 @@ fn format_given_twice_the_last_one_counts_in_every_position() {
         assert!(stdout.starts_with('['), "{args:?}: {stdout}");
     }
 }
+
+// ── simulate across its whole accepted range ──────────────────────────────────
+
+/// Sizes that once hit the Swiss pairing's cliff (9,500 teams did not finish in
+/// two minutes, 7,777 took one), and the largest accepted: each in seconds.
+#[test]
+fn simulate_scales_smoothly_up_to_ten_thousand_teams() {
+    let Some(bin) = release_bin() else { return };
+    let edition = root().join("rules/2015");
+    let edition = edition.to_str().expect("UTF-8 path");
+    for teams in ["7777", "9500", "10000"] {
+        let start = Instant::now();
+        let (code, stdout, stderr) = run_within(
+            &bin,
+            &["simulate", edition, "cup", "--teams", teams],
+            &root(),
+            Duration::from_secs(30),
+        );
+        assert_eq!(code, 0, "{teams} teams: {stderr}");
+        assert!(stdout.contains("seed 1"), "{teams} teams");
+        eprintln!("{teams} teams: {:?}", start.elapsed());
+    }
+    // Past the accepted range: a usage error, at once.
+    let (code, _, stderr) = run_within(
+        &bin,
+        &["simulate", edition, "cup", "--teams", "10001"],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("10001 is not in 2..=10000"), "{stderr}");
+}
