@@ -214,3 +214,22 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
         } => commands::debug_ir(out, edition),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_list_options_add_up_while_single_ones_take_the_last() {
+        let cli = Cli::try_parse_from([
+            "bfr", "--format", "json", "simulate", "e", "cup", "--teams", "9", "--late", "1,2",
+            "--late", "3", "--format", "text",
+        ])
+        .expect("parses");
+        assert_eq!(cli.format, Format::Text);
+        match cli.command {
+            Command::Simulate { late, .. } => assert_eq!(late, [1, 2, 3]),
+            other => panic!("{other:?}"),
+        }
+    }
+}
