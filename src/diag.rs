@@ -5,8 +5,9 @@
 //! [`Diagnostic`] values; they are rendered (ariadne, or JSON) only at the edge, in
 //! the CLI.
 
-use crate::source::{Sources, Span};
+use crate::source::{FileId, Sources, Span};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// How bad a diagnostic is. Errors fail `bfr check`; warnings report the
 /// document's own defects and leave the exit code at 0.
@@ -152,63 +153,203 @@ pub enum Colour {
     Off,
 }
 
-/// Renders one diagnostic for a terminal with ariadne.
+/// Renders one diagnostic for a terminal with ariadne. To render many, use a
+/// [`Renderer`]: it prepares each file once.
 pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
-    use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
-    if sources.get(d.span.file).is_none() {
-        // Not about a place in a file (an empty directory, say).
-        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, d.message);
-        if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {h}\n"));
+    Renderer::new(sources, colour).render(d)
+}
+
+/// Source lines longer than this are not echoed: the diagnostic gives the
+/// place and the line's length instead (a 100 MB one-line file must not come
+/// back as a 100 MB message).
+pub const MAX_ECHOED_LINE: usize = 400;
+/// A label spanning more lines than this is not echoed either.
+pub const MAX_ECHOED_LINES: usize = 200;
+/// Messages, labels and help longer than this are shortened in the middle,
+/// with the size left out stated.
+pub const MAX_TEXT: usize = 400;
+
+/// ariadne's view of the sources: each file is prepared (copied, its lines
+/// indexed) once, the first time a diagnostic points into it.
+struct SourceCache<'s> {
+    sources: &'s Sources,
+    prepared: BTreeMap<FileId, ariadne::Source<&'s str>>,
+}
+
+impl<'s> ariadne::Cache<FileId> for SourceCache<'s> {
+    type Storage = &'s str;
+
+    fn fetch(&mut self, id: &FileId) -> Result<&ariadne::Source<&'s str>, impl std::fmt::Debug> {
+        let sources = self.sources;
+        let text = sources
+            .get(*id)
+            .map(|f| f.text.as_str())
+            .ok_or("unknown file")?;
+        Ok::<_, &str>(
+            self.prepared
+                .entry(*id)
+                .or_insert_with(|| ariadne::Source::from(text)),
+        )
+    }
+
+    fn display<'a>(&self, id: &'a FileId) -> Option<impl std::fmt::Display + 'a> {
+        Some(self.sources.name(*id).to_string())
+    }
+}
+
+/// Renders diagnostics of one run for a terminal: one cache of prepared
+/// sources for all of them.
+pub struct Renderer<'s> {
+    sources: &'s Sources,
+    colour: Colour,
+    cache: SourceCache<'s>,
+}
+
+impl<'s> Renderer<'s> {
+    /// A renderer for diagnostics about these sources.
+    pub fn new(sources: &'s Sources, colour: Colour) -> Self {
+        Renderer {
+            sources,
+            colour,
+            cache: SourceCache {
+                sources,
+                prepared: BTreeMap::new(),
+            },
         }
-        return out;
     }
-    let kind = match d.severity {
-        Severity::Error => ReportKind::Error,
-        Severity::Warning => ReportKind::Warning,
-    };
-    let name = |span: Span| sources.name(span.file).to_string();
-    let range = |span: Span| char_range(sources, span);
-    let config = Config::default()
-        .with_index_type(IndexType::Byte)
-        .with_color(colour == Colour::On);
-    let primary = (name(d.span), range(d.span));
-    let mut report = Report::build(kind, primary.clone())
-        .with_config(config)
-        .with_code(d.code)
-        .with_message(&d.message);
-    let label_colour = if d.is_error() {
-        Color::Red
-    } else {
-        Color::Yellow
-    };
-    // ariadne underlines only labels that have a message.
-    let text = if d.label.is_empty() { "here" } else { &d.label };
-    report = report.with_label(
-        Label::new(primary)
-            .with_color(label_colour)
-            .with_message(text),
-    );
-    for (span, text) in &d.notes {
+
+    /// One diagnostic as text.
+    pub fn render(&mut self, d: &Diagnostic) -> String {
+        let sources = self.sources;
+        if sources.get(d.span.file).is_none() {
+            // Not about a place in a file (an empty directory, say).
+            let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+            if let Some(h) = &d.help {
+                out.push_str(&format!("  help: {}\n", bounded(h)));
+            }
+            return out;
+        }
+        let spans = std::iter::once(d.span).chain(d.notes.iter().map(|(s, _)| *s));
+        if let Some(why) = spans.filter_map(|s| too_long_to_echo(sources, s)).next() {
+            return self.compact(d, &why);
+        }
+        let mut out = Vec::new();
+        if self.report(d).write(&mut self.cache, &mut out).is_err() {
+            return format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// The ariadne report of a diagnostic.
+    fn report(&self, d: &Diagnostic) -> ariadne::Report<'static, (FileId, std::ops::Range<usize>)> {
+        use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
+        let sources = self.sources;
+        let kind = match d.severity {
+            Severity::Error => ReportKind::Error,
+            Severity::Warning => ReportKind::Warning,
+        };
+        let config = Config::default()
+            .with_index_type(IndexType::Byte)
+            .with_color(self.colour == Colour::On);
+        let place = |span: Span| (span.file, char_range(sources, span));
+        let mut report = Report::build(kind, place(d.span))
+            .with_config(config)
+            .with_code(d.code)
+            .with_message(bounded(&d.message));
+        let label_colour = if d.is_error() {
+            Color::Red
+        } else {
+            Color::Yellow
+        };
+        // ariadne underlines only labels that have a message.
+        let text = if d.label.is_empty() {
+            "here".to_string()
+        } else {
+            bounded(&d.label)
+        };
         report = report.with_label(
-            Label::new((name(*span), range(*span)))
-                .with_message(text)
-                .with_color(Color::Blue),
+            Label::new(place(d.span))
+                .with_color(label_colour)
+                .with_message(text),
         );
+        for (span, text) in &d.notes {
+            report = report.with_label(
+                Label::new(place(*span))
+                    .with_message(bounded(text))
+                    .with_color(Color::Blue),
+            );
+        }
+        if let Some(help) = &d.help {
+            report = report.with_help(bounded(help));
+        }
+        report.finish()
     }
-    if let Some(help) = &d.help {
-        report = report.with_help(help);
+
+    /// A diagnostic whose lines are too long to echo: places and words only.
+    fn compact(&self, d: &Diagnostic, why: &str) -> String {
+        let sources = self.sources;
+        let at = |span: Span| {
+            let (line, col) = sources.line_col(span.file, span.start);
+            format!("{}:{line}:{col}", sources.name(span.file))
+        };
+        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+        out.push_str(&format!("  --> {} ({why})\n", at(d.span)));
+        if !d.label.is_empty() {
+            out.push_str(&format!("  = {}\n", bounded(&d.label)));
+        }
+        for (span, text) in &d.notes {
+            out.push_str(&format!("  note at {}: {}\n", at(*span), bounded(text)));
+        }
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {}\n", bounded(h)));
+        }
+        out
     }
-    let cache = ariadne::sources(
-        sources
-            .iter()
-            .map(|(_, f)| (f.name.clone(), f.text.clone())),
-    );
-    let mut out = Vec::new();
-    if report.finish().write(cache, &mut out).is_err() {
-        return format!("{}[{}]: {}\n", kind_word(d), d.code, d.message);
+}
+
+/// Why the lines a span covers are not echoed, if they are too long.
+fn too_long_to_echo(sources: &Sources, span: Span) -> Option<String> {
+    let file = sources.get(span.file)?;
+    let (first, range) = file.line_of(span.start as usize);
+    let (last, _) = file.line_of(span.end as usize);
+    if last.saturating_sub(first) > MAX_ECHOED_LINES {
+        return Some(format!(
+            "{} lines, not shown",
+            last.saturating_sub(first) + 1
+        ));
     }
-    String::from_utf8_lossy(&out).into_owned()
+    (first..=last)
+        .map(|l| {
+            if l == first {
+                range.len()
+            } else {
+                file.line_of_index(l).len()
+            }
+        })
+        .find(|len| *len > MAX_ECHOED_LINE)
+        .map(|len| format!("a line of {len} bytes, not shown"))
+}
+
+/// A text shortened to about [`MAX_TEXT`] bytes, if longer: its start and end
+/// are kept and the middle is replaced by how many bytes were left out.
+pub fn bounded(text: &str) -> String {
+    if text.len() <= MAX_TEXT {
+        return text.to_string();
+    }
+    let mut head = MAX_TEXT / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - MAX_TEXT / 4;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}…[{} bytes left out]…{}",
+        text.get(..head).unwrap_or(""),
+        tail - head,
+        text.get(tail..).unwrap_or("")
+    )
 }
 
 /// A span's byte range, moved out to character boundaries and into the text.
@@ -238,7 +379,8 @@ fn kind_word(d: &Diagnostic) -> &'static str {
 pub fn to_json(d: &Diagnostic, sources: &Sources) -> serde_json::Value {
     if sources.get(d.span.file).is_none() {
         return serde_json::json!({
-            "code": d.code, "severity": d.severity, "message": d.message, "help": d.help,
+            "code": d.code, "severity": d.severity, "message": bounded(&d.message),
+            "help": d.help.as_deref().map(bounded),
         });
     }
     let (line, column) = sources.line_col(d.span.file, d.span.start);
@@ -246,15 +388,92 @@ pub fn to_json(d: &Diagnostic, sources: &Sources) -> serde_json::Value {
     serde_json::json!({
         "code": d.code,
         "severity": d.severity,
-        "message": d.message,
-        "label": d.label,
-        "help": d.help,
+        "message": bounded(&d.message),
+        "label": bounded(&d.label),
+        "help": d.help.as_deref().map(bounded),
         "file": sources.name(d.span.file),
         "start": { "byte": d.span.start, "line": line, "column": column },
         "end": { "byte": d.span.end, "line": end_line, "column": end_column },
         "notes": d.notes.iter().map(|(s, t)| {
             let (l, c) = sources.line_col(s.file, s.start);
-            serde_json::json!({"file": sources.name(s.file), "line": l, "column": c, "text": t})
+            serde_json::json!({"file": sources.name(s.file), "line": l, "column": c, "text": bounded(t)})
         }).collect::<Vec<_>>(),
     })
+}
+
+/// At most this many diagnostics are shown for one file.
+pub const MAX_SHOWN_PER_FILE: usize = 100;
+/// At most this many diagnostics are shown in one run.
+pub const MAX_SHOWN: usize = 1_000;
+
+/// The diagnostics to show, in their stable order: at most
+/// [`MAX_SHOWN_PER_FILE`] for a file and [`MAX_SHOWN`] in all. A file with more
+/// gets one `W0002` line after its own saying how many errors and warnings were
+/// left out, and one last `W0002` counts those of the files not shown at all.
+/// The counts a command prints (`3 errors, 1 warning`) are of all of them.
+pub fn shown<'d>(
+    diags: &'d Diagnostics,
+    sources: &Sources,
+) -> Vec<std::borrow::Cow<'d, Diagnostic>> {
+    use std::borrow::Cow;
+    let sorted = diags.sorted();
+    let mut out: Vec<Cow<'d, Diagnostic>> = Vec::new();
+    let mut total = 0usize;
+    // Diagnostics of files not shown at all: errors, warnings, files.
+    let mut unshown = (0usize, 0usize, 0usize);
+    for group in sorted.chunk_by(|a, b| a.span.file == b.span.file) {
+        let room = MAX_SHOWN_PER_FILE.min(MAX_SHOWN.saturating_sub(total));
+        let (shown, rest) = group.split_at(room.min(group.len()));
+        out.extend(shown.iter().map(|d| Cow::Borrowed(*d)));
+        total += shown.len();
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let warnings = rest.len() - errors;
+        if shown.is_empty() {
+            unshown = (unshown.0 + errors, unshown.1 + warnings, unshown.2 + 1);
+        } else if !rest.is_empty() {
+            let file = group.first().map_or(u32::MAX, |d| d.span.file);
+            let whose = if sources.get(file).is_some() {
+                format!(" in `{}`", sources.name(file))
+            } else {
+                String::new()
+            };
+            out.push(Cow::Owned(left_out(&whose, errors, warnings)));
+        }
+    }
+    if unshown.0 + unshown.1 > 0 {
+        let files = if unshown.2 == 1 { "file" } else { "files" };
+        let whose = format!(" in {} more {files}", unshown.2);
+        out.push(Cow::Owned(left_out(&whose, unshown.0, unshown.1)));
+    }
+    out
+}
+
+/// The `W0002` line for diagnostics not shown.
+fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
+    let count = |n: usize, what: &str| {
+        if n == 1 {
+            format!("1 {what}")
+        } else {
+            format!("{n} {what}s")
+        }
+    };
+    Diagnostic::warning(
+        "W0002",
+        format!(
+            "and {} more {}{whose} not shown ({}, {})",
+            errors + warnings,
+            if errors + warnings == 1 {
+                "diagnostic"
+            } else {
+                "diagnostics"
+            },
+            count(errors, "error"),
+            count(warnings, "warning")
+        ),
+        Span::default(),
+    )
+    .nowhere()
+    .with_help(format!(
+        "bfr shows at most {MAX_SHOWN_PER_FILE} diagnostics per file and {MAX_SHOWN} in all; fix these first"
+    ))
 }

@@ -4,7 +4,8 @@
 
 use crate::check::{self, Checked};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::source::Sources;
+use crate::source::{Refusal, Sources, Span, read_bounded};
+use crate::syntax::MAX_FILE_BYTES;
 use crate::syntax::{self, ast};
 use std::path::{Path, PathBuf};
 
@@ -40,7 +41,9 @@ pub struct Loaded {
 /// directory, sorted by path so every run reads them in the same order.
 pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
-    if meta.is_file() {
+    if !meta.is_dir() {
+        // A file, or something that is not one (a named pipe): reading it is
+        // where a pipe or a device is refused, with a diagnostic.
         return Ok(vec![path.to_path_buf()]);
     }
     let mut out = Vec::new();
@@ -79,10 +82,15 @@ pub fn load(path: &Path) -> Result<Loaded, IoError> {
     let files = edition_files(path)?;
     let mut texts = Vec::with_capacity(files.len());
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| io_error(f, &e))?;
-        texts.push((f.display().to_string(), bytes));
+        let read = match read_bounded(f, MAX_FILE_BYTES as u64) {
+            Ok(bytes) => Input::Text(bytes),
+            Err(Refusal::Io(e)) => return Err(io_error(f, &e)),
+            Err(Refusal::NotAFile(kind)) => Input::NotAFile(kind),
+            Err(Refusal::TooLarge(size)) => Input::TooLarge(size),
+        };
+        texts.push((f.display().to_string(), read));
     }
-    let mut loaded = load_texts(texts);
+    let mut loaded = load_inputs(texts);
     if files.is_empty() {
         loaded.diagnostics.push(
             Diagnostic::error(
@@ -97,13 +105,91 @@ pub fn load(path: &Path) -> Result<Loaded, IoError> {
     Ok(loaded)
 }
 
+/// Reads a file that is not part of an edition (an event file) with the same
+/// checks as an edition's: a regular file (E0008) of at most
+/// [`MAX_FILE_BYTES`] (E0004), read with that bound. A refusal is a diagnostic
+/// about the file, which is added to `sources` with no text; a file that
+/// cannot be opened at all is an [`IoError`].
+pub fn read_input(
+    path: &Path,
+    sources: &mut Sources,
+) -> Result<Result<Vec<u8>, Diagnostic>, IoError> {
+    let input = match read_bounded(path, MAX_FILE_BYTES as u64) {
+        Ok(bytes) => return Ok(Ok(bytes)),
+        Err(Refusal::Io(e)) => return Err(io_error(path, &e)),
+        Err(Refusal::NotAFile(kind)) => Input::NotAFile(kind),
+        Err(Refusal::TooLarge(size)) => Input::TooLarge(size),
+    };
+    let name = path.display().to_string();
+    let id = sources.add(name.clone(), String::new());
+    let printable = sources.name(id).to_string();
+    match refused(&printable, &input, Span::new(id, 0, 0)) {
+        Some(d) => Ok(Err(d)),
+        None => Ok(Ok(Vec::new())),
+    }
+}
+
+/// One file of an edition as found on disk: its bytes, or why they were not read.
+enum Input {
+    Text(Vec<u8>),
+    NotAFile(&'static str),
+    TooLarge(u64),
+}
+
 /// Parses and checks in-memory files (name, bytes) as one edition.
 pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
+    load_inputs(
+        texts
+            .into_iter()
+            .map(|(name, bytes)| (name, Input::Text(bytes)))
+            .collect(),
+    )
+}
+
+/// The diagnostic for a file that was not read: not a regular file (E0008), or
+/// too large (E0004). Its source is empty, so the header names the file.
+fn refused(name: &str, input: &Input, span: Span) -> Option<Diagnostic> {
+    match input {
+        Input::Text(_) => None,
+        Input::NotAFile(kind) => Some(
+            Diagnostic::error(
+                "E0008",
+                format!("`{name}` is {kind}, not a file; bfr did not read it"),
+                span,
+            )
+            .with_help("name a regular `.bfr` file (a pipe or a device is never read)"),
+        ),
+        Input::TooLarge(size) => Some(
+            Diagnostic::error(
+                "E0004",
+                format!(
+                    "this file is {size} bytes; bfr reads files of at most {MAX_FILE_BYTES} bytes"
+                ),
+                span,
+            )
+            .with_help("split the edition into several files"),
+        ),
+    }
+}
+
+/// Parses and checks files as one edition.
+fn load_inputs(texts: Vec<(String, Input)>) -> Loaded {
     let mut sources = Sources::new();
     let mut diagnostics = Diagnostics::default();
     let mut parsed: Vec<ast::File> = Vec::new();
     let count = texts.len();
-    for (name, bytes) in texts {
+    for (name, input) in texts {
+        let bytes = match input {
+            Input::Text(bytes) => bytes,
+            other => {
+                let id = sources.add(name.clone(), String::new());
+                let printable = sources.name(id).to_string();
+                if let Some(d) = refused(&printable, &other, Span::new(id, 0, 0)) {
+                    diagnostics.push(d);
+                }
+                continue;
+            }
+        };
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -114,7 +200,7 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
                     Diagnostic::error(
                         "E0003",
                         format!("`{name}` is not UTF-8 text (byte {at} is invalid)"),
-                        crate::source::Span::new(id, at, at + 1),
+                        Span::new(id, at, at + 1),
                     )
                     .with_label("this byte is not UTF-8")
                     .with_help("save the file as UTF-8"),
@@ -126,12 +212,8 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
         let text = sources.get(id).map_or("", |f| f.text.as_str());
         if text.trim().is_empty() {
             diagnostics.push(
-                Diagnostic::warning(
-                    "W0001",
-                    format!("`{name}` is empty"),
-                    crate::source::Span::new(id, 0, 0),
-                )
-                .with_help("remove the file, or write its rules"),
+                Diagnostic::warning("W0001", format!("`{name}` is empty"), Span::new(id, 0, 0))
+                    .with_help("remove the file, or write its rules"),
             );
             continue;
         }

@@ -58,6 +58,46 @@ pub struct SourceFile {
     pub name: String,
     /// The text.
     pub text: String,
+    /// Byte offsets at which lines start, computed on first use: diagnostics
+    /// find their line by binary search instead of scanning the text each time.
+    lines: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// Byte offsets of line starts (the first is 0).
+    fn line_starts(&self) -> &[usize] {
+        self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// 0-based line of a byte offset, and the byte range of that line (without
+    /// its newline).
+    pub fn line_of(&self, offset: usize) -> (usize, std::ops::Range<usize>) {
+        let starts = self.line_starts();
+        let offset = offset.min(self.text.len());
+        let line = starts.partition_point(|s| *s <= offset).saturating_sub(1);
+        let start = starts.get(line).copied().unwrap_or(0);
+        let end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next.saturating_sub(1));
+        (line, start..end.max(start))
+    }
+
+    /// The byte range of 0-based line `line` (without its newline); empty past
+    /// the last line.
+    pub fn line_of_index(&self, line: usize) -> std::ops::Range<usize> {
+        let starts = self.line_starts();
+        let Some(start) = starts.get(line).copied() else {
+            return self.text.len()..self.text.len();
+        };
+        let end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next.saturating_sub(1));
+        start..end.max(start)
+    }
 }
 
 /// Every text bfr has read in this run: the files of the editions, and the
@@ -76,8 +116,9 @@ impl Sources {
     /// Adds a text and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         self.files.push(SourceFile {
-            name: name.into(),
+            name: printable_name(&name.into()),
             text: text.into(),
+            lines: std::sync::OnceLock::new(),
         });
         u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX)
     }
@@ -104,10 +145,13 @@ impl Sources {
         let Some(f) = self.get(file) else {
             return (0, 0);
         };
-        let upto = f.text.get(..offset as usize).unwrap_or(&f.text);
-        let line = upto.matches('\n').count() + 1;
-        let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
+        let (line, range) = f.line_of(offset as usize);
+        let upto = (offset as usize).clamp(range.start, f.text.len());
+        let col = f
+            .text
+            .get(range.start..upto)
+            .map_or(0, |l| l.chars().count());
+        (line + 1, col + 1)
     }
 
     /// All files, in the order they were added.
@@ -117,4 +161,84 @@ impl Sources {
             .enumerate()
             .map(|(i, f)| (u32::try_from(i).unwrap_or(u32::MAX), f))
     }
+}
+
+/// A file name as it can be printed on one line: control characters (a newline
+/// in a file name, say) are shown escaped, so a name cannot break a diagnostic's
+/// header or forge a line of output.
+pub fn printable_name(name: &str) -> String {
+    if !name.chars().any(char::is_control) {
+        return name.to_string();
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The operating system said no (missing, permission, …).
+    Io(std::io::Error),
+    /// The path is not a regular file: a named pipe, a device, a socket. Reading
+    /// one could block for ever or never end, so bfr does not try.
+    NotAFile(&'static str),
+    /// The file holds more bytes than the limit (the size found, at least).
+    TooLarge(u64),
+}
+
+/// What kind of thing a path is, in words, when it is not a regular file.
+fn kind_of(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return None;
+    }
+    if ft.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a named pipe");
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return Some("a device");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Reads a file of at most `limit` bytes. The kind (a regular file, links
+/// followed) and the size are checked before the file is opened, and the read
+/// itself stops after `limit + 1` bytes, so a file that grows while it is read, or
+/// a special file that claims a size of 0, cannot make bfr read without end.
+pub fn read_bounded(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, Refusal> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(Refusal::Io)?;
+    if let Some(kind) = kind_of(&meta) {
+        return Err(Refusal::NotAFile(kind));
+    }
+    if meta.len() > limit {
+        return Err(Refusal::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(Refusal::Io)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    if read > limit {
+        return Err(Refusal::TooLarge(read));
+    }
+    Ok(bytes)
 }

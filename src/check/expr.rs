@@ -382,18 +382,16 @@ impl Checker {
     }
 
     pub(super) fn unknown_name(&mut self, name: &ast::Name, scope: &Scope) {
-        let locals: Vec<&str> = scope.locals.iter().map(|(n, _, _)| n.as_str()).collect();
-        let globals: Vec<&str> = self
-            .names
-            .values
-            .keys()
-            .map(String::as_str)
-            .chain(self.names.types.keys().map(String::as_str))
-            .collect();
         let mut d = Diagnostic::error("E0101", format!("unknown name `{}`", name.text), name.span)
             .with_label("not defined in this edition");
-        if let Some(h) = did_you_mean(&name.text, locals.into_iter().chain(globals)) {
-            d = d.with_help(h);
+        if self.suggestions_left > 0 {
+            self.suggestions_left -= 1;
+            let locals = scope.locals.iter().map(|(n, _, _)| n.as_str());
+            let globals = self.names.values.keys().map(String::as_str);
+            let types = self.names.types.keys().map(String::as_str);
+            if let Some(h) = did_you_mean(&name.text, locals.chain(globals).chain(types)) {
+                d = d.with_help(h);
+            }
         }
         self.diags.push(d);
     }

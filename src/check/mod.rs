@@ -66,6 +66,10 @@ pub(crate) struct Checker {
     pub(crate) declared: Vec<declared::Declared>,
     /// Routes whose place numbers name consts, computed once the rules are checked.
     pub(crate) pending_places: Vec<routes::PendingPlaces>,
+    /// How many more unknown names get a "did you mean" (each compares the
+    /// name with every name of the edition; past [`names::MAX_SUGGESTED`] the
+    /// diagnostics are not shown anyway).
+    pub(crate) suggestions_left: usize,
 }
 
 /// Checks the parsed files of one edition.
@@ -78,6 +82,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         lowering_competition: None,
         declared: Vec::new(),
         pending_places: Vec::new(),
+        suggestions_left: names::MAX_SUGGESTED,
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -137,10 +142,17 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
 /// overflow, a scale with no row for its input) is an error at the const, not a
 /// surprise for whoever evaluates it later. A failure with a code of its own (a
 /// position outside a list, …) keeps it.
+///
+/// One evaluator computes them all and keeps each value, so a chain of 20,000
+/// consts is 20,000 steps, not 200 million. Evaluated in the order written, as
+/// `bfr eval` would: a chain nested deeper than the interpreter allows is
+/// reported here, not first found by whoever evaluates it later.
 fn check_consts(program: &Program, diags: &mut Diagnostics) {
-    for rule in &program.rules {
-        if let RuleBody::Const { value } = &rule.body
-            && let Err(e) = crate::eval::Evaluator::new(program).eval_closed(value)
+    let mut ev = crate::eval::Evaluator::new(program);
+    for (index, rule) in program.rules.iter().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        if let RuleBody::Const { .. } = &rule.body
+            && let Err(e) = ev.call(index, Vec::new(), rule.span)
         {
             diags.push(
                 Diagnostic::error(
@@ -179,6 +191,7 @@ impl Checked {
             lowering_competition: None,
             declared: self.declared.clone(),
             pending_places: Vec::new(),
+            suggestions_left: names::MAX_SUGGESTED,
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);

@@ -36,15 +36,73 @@ pub const BUILTIN_TYPES: [&str; 10] = [
     "number", "integer", "bool", "text", "date", "time", "datetime", "duration", "penalty", "route",
 ];
 
+/// At most this many unknown names of one edition get a "did you mean" (no more
+/// diagnostics than this are shown).
+pub const MAX_SUGGESTED: usize = crate::diag::MAX_SHOWN;
+
 /// The candidate closest to `name`, if it is close enough to be a likely typo.
+///
+/// Near-linear in the number of candidates: a candidate is measured (Damerau–
+/// Levenshtein, quadratic in the names' lengths) only when two cheap lower
+/// bounds of that distance allow it to be close enough: the difference of the
+/// lengths, and the letters one name has that the other lacks (every edit adds
+/// or removes at most one of each).
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), c))
-        .filter(|(d, c)| *d <= (name.chars().count().max(c.chars().count()) / 3).max(1))
-        .min_by_key(|(d, c)| (*d, *c))
-        .map(|(_, c)| c)
+    let len = lower.chars().count();
+    let bag = letter_bag(&lower);
+    let mut best: Option<(usize, &'a str)> = None;
+    for c in candidates {
+        let c_lower = if c.chars().any(char::is_uppercase) {
+            std::borrow::Cow::Owned(c.to_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(c)
+        };
+        let c_len = c_lower.chars().count();
+        let limit = (len.max(c_len) / 3).max(1);
+        if len.abs_diff(c_len) > limit || bag_distance(&bag, &letter_bag(&c_lower)) > limit {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(&lower, &c_lower);
+        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// How many times each character occurs (ASCII letters and digits counted
+/// apart, everything else together).
+fn letter_bag(s: &str) -> [u16; 64] {
+    let mut bag = [0u16; 64];
+    for ch in s.chars() {
+        let slot = match ch {
+            'a'..='z' => ch as usize - 'a' as usize,
+            '0'..='9' => 26 + ch as usize - '0' as usize,
+            '_' => 36,
+            _ => 63,
+        };
+        if let Some(n) = bag.get_mut(slot) {
+            *n = n.saturating_add(1);
+        }
+    }
+    bag
+}
+
+/// A lower bound of the edit distance of two names from their letter counts.
+/// The slot of all other characters is left out: its characters may differ
+/// without the counts showing it.
+fn bag_distance(a: &[u16; 64], b: &[u16; 64]) -> usize {
+    let (mut more, mut fewer) = (0i32, 0i32);
+    for (x, y) in a.iter().zip(b).take(37) {
+        let d = i32::from(*x) - i32::from(*y);
+        if d > 0 {
+            more += d;
+        } else {
+            fewer -= d;
+        }
+    }
+    usize::try_from(more.max(fewer)).unwrap_or(0)
 }
 
 /// `did you mean `x`?` help text, when a near name exists.

@@ -5,7 +5,7 @@
 use super::baseline::Baseline;
 use super::commands::{Output, counted};
 use super::output::{diagnostics_json, json_line, stdout};
-use super::{EXIT_FOUND, EXIT_OK, Format};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::Diagnostics;
 use crate::edition::{self, Loaded};
 use std::path::{Path, PathBuf};
@@ -78,9 +78,23 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
     let mut reports = Vec::new();
     for path in paths {
         let t = target(path);
+        // An edition that cannot be read is reported in every format; the others
+        // are still checked, and the exit status is the I/O failure's.
         let loaded = match edition::load(&t.edition) {
             Ok(l) => l,
-            Err(e) => return out.io_error(&e),
+            Err(e) => {
+                match out.format {
+                    Format::Text => super::output::stderr(&format!("error: {e}\n")),
+                    Format::Json => reports.push(serde_json::json!({
+                        "edition": path.display().to_string(),
+                        "error": "io",
+                        "path": e.path.display().to_string(),
+                        "message": e.to_string(),
+                    })),
+                }
+                status = EXIT_IO;
+                continue;
+            }
         };
         let all = match &t.only {
             Some(file) => only_file(&loaded, &loaded.diagnostics, file),
@@ -104,7 +118,7 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
             None => (all, 0, Vec::new()),
         };
         let (errors, warnings) = (diags.error_count(), diags.warning_count());
-        if errors > 0 || (opts.deny_warnings && warnings > 0) {
+        if (errors > 0 || (opts.deny_warnings && warnings > 0)) && status == EXIT_OK {
             status = EXIT_FOUND;
         }
         let summary = Summary {

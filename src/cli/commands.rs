@@ -1,8 +1,8 @@
 //! The subcommands' bodies.
 
-use super::output::{diagnostics_json, json_line, stderr, stdout};
+use super::output::{diagnostics_json, diagnostics_text, json_line, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
-use crate::diag::{self, Colour, Diagnostic, Diagnostics};
+use crate::diag::{Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
 use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
@@ -22,9 +22,7 @@ impl Output {
         if self.format == Format::Json {
             return;
         }
-        for d in diags.sorted() {
-            stderr(&diag::render(d, sources, self.colour));
-        }
+        diagnostics_text(diags, sources, self.colour);
     }
 
     pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {

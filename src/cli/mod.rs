@@ -25,7 +25,13 @@ pub const EXIT_IO: u8 = 3;
 
 /// bfr: a bridge federation's competition regulations, checked and run.
 #[derive(Debug, Parser)]
-#[command(name = "bfr", version, about, max_term_width = 100)]
+#[command(
+    name = "bfr",
+    version,
+    about,
+    max_term_width = 100,
+    args_override_self = true
+)]
 pub struct Cli {
     /// Output format.
     #[arg(long, global = true, value_enum, default_value_t = FormatArg::Text)]
@@ -213,8 +219,7 @@ pub fn run(cli: &Cli) -> u8 {
             }
         }
     };
-    let csv = cli.format == FormatArg::Csv;
-    if csv && !matches!(cli.command, Command::Invoice { .. }) {
+    if cli.format == FormatArg::Csv && !matches!(cli.command, Command::Invoice { .. }) {
         eprintln!("error: `--format csv` is for `bfr invoice`; use text or json here");
         return 2;
     }
@@ -227,6 +232,22 @@ pub fn run(cli: &Cli) -> u8 {
         },
         colour,
     };
+    let status = dispatch(cli, &out);
+    match output::finish() {
+        Some(message) => {
+            // stderr may be the stream that failed; there is nowhere else to say it.
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("error: {message}; the output is incomplete\n").as_bytes(),
+            );
+            EXIT_IO
+        }
+        None => status,
+    }
+}
+
+/// Runs one subcommand and returns its exit status.
+fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
     match &cli.command {
         Command::Check {
             editions,
@@ -239,17 +260,17 @@ pub fn run(cli: &Cli) -> u8 {
                 baseline: baseline.clone(),
                 write_baseline: write_baseline.clone(),
             };
-            check::check(&out, editions, &opts)
+            check::check(out, editions, &opts)
         }
-        Command::Test { edition } => commands::test(&out, edition),
+        Command::Test { edition } => commands::test(out, edition),
         Command::Eval {
             edition,
             expression,
-        } => commands::eval(&out, edition, expression, false),
+        } => commands::eval(out, edition, expression, false),
         Command::Explain {
             edition,
             expression,
-        } => commands::eval(&out, edition, expression, true),
+        } => commands::eval(out, edition, expression, true),
         Command::Simulate {
             edition,
             competition,
@@ -264,7 +285,9 @@ pub fn run(cli: &Cli) -> u8 {
                 .chain(district)
                 .find(|t| **t == 0 || **t > *teams)
             {
-                eprintln!("error: team {bad} is not in a field of teams 1 to {teams}");
+                output::stderr(&format!(
+                    "error: team {bad} is not in a field of teams 1 to {teams}\n"
+                ));
                 return 2;
             }
             let options = crate::runner::Options {
@@ -273,20 +296,41 @@ pub fn run(cli: &Cli) -> u8 {
                 late_starters: late.iter().copied().collect(),
                 district_teams: district.iter().copied().collect(),
             };
-            commands::simulate(&out, edition, competition, *teams, &options)
+            commands::simulate(out, edition, competition, *teams, &options)
         }
         Command::Run {
             edition,
             event,
             write_draw,
-        } => run::run(&out, edition, event, *write_draw),
+        } => run::run(out, edition, event, *write_draw),
         Command::Entries {
             what: EntriesCommand::Check { edition, entries },
-        } => entries::check(&out, edition, entries),
-        Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
-        Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
+        } => entries::check(out, edition, entries),
+        Command::Invoice { edition, entries } => {
+            entries::invoice(out, edition, entries, cli.format == FormatArg::Csv)
+        }
+        Command::Fmt { check, paths } => fmt::fmt(out, paths, *check),
         Command::Debug {
             what: DebugCommand::Ir { edition },
-        } => commands::debug_ir(&out, edition),
+        } => commands::debug_ir(out, edition),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_list_options_add_up_while_single_ones_take_the_last() {
+        let cli = Cli::try_parse_from([
+            "bfr", "--format", "json", "simulate", "e", "cup", "--teams", "9", "--late", "1,2",
+            "--late", "3", "--format", "text",
+        ])
+        .expect("parses");
+        assert_eq!(cli.format, FormatArg::Text);
+        match cli.command {
+            Command::Simulate { late, .. } => assert_eq!(late, [1, 2, 3]),
+            other => panic!("{other:?}"),
+        }
     }
 }

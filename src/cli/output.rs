@@ -1,17 +1,47 @@
 //! Writing results and diagnostics: results to stdout, diagnostics to stderr.
+//!
+//! A write that fails (stdout closed, a full disk) is remembered, not ignored:
+//! the command then ends with exit 3 and a message, so output that was lost is
+//! never reported as a success.
 
-use crate::diag::{self, Diagnostics};
+use crate::diag::{self, Colour, Diagnostics};
 use crate::source::Sources;
 use std::io::Write;
+use std::sync::Mutex;
 
-/// Writes to stdout. A closed pipe (`bfr … | head`) is not an error worth a panic.
+/// The first write error of this run, if any: where, and what the system said.
+static WRITE_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+fn remember(stream: &str, result: std::io::Result<()>) {
+    if let Err(e) = result
+        && let Ok(mut slot) = WRITE_ERROR.lock()
+        && slot.is_none()
+    {
+        *slot = Some(format!("could not write to {stream}: {e}"));
+    }
+}
+
+/// Writes to stdout.
 pub(super) fn stdout(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    remember(
+        "standard output",
+        std::io::stdout().lock().write_all(text.as_bytes()),
+    );
 }
 
 /// Writes to stderr.
 pub(super) fn stderr(text: &str) {
-    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    remember(
+        "standard error",
+        std::io::stderr().lock().write_all(text.as_bytes()),
+    );
+}
+
+/// Flushes both streams and returns the first write error of the run, if any.
+pub(super) fn finish() -> Option<String> {
+    remember("standard output", std::io::stdout().lock().flush());
+    remember("standard error", std::io::stderr().lock().flush());
+    WRITE_ERROR.lock().ok().and_then(|slot| slot.clone())
 }
 
 /// A JSON value, pretty-printed, on stdout.
@@ -22,12 +52,20 @@ pub(super) fn json_line(v: &serde_json::Value) {
     ));
 }
 
-/// Diagnostics as a JSON array, in their stable order.
+/// Diagnostics as text on stderr, in their stable order, as many as are shown
+/// (see [`diag::shown`]).
+pub(super) fn diagnostics_text(diags: &Diagnostics, sources: &Sources, colour: Colour) {
+    let mut renderer = diag::Renderer::new(sources, colour);
+    for d in diag::shown(diags, sources) {
+        stderr(&renderer.render(&d));
+    }
+}
+
+/// Diagnostics as a JSON array, in their stable order, as many as are shown.
 pub(super) fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_json::Value {
     serde_json::Value::Array(
-        diags
-            .sorted()
-            .into_iter()
+        diag::shown(diags, sources)
+            .iter()
             .map(|d| diag::to_json(d, sources))
             .collect(),
     )

@@ -1,9 +1,8 @@
 //! `bfr run <edition> <event>`: an event file played through the edition's rules.
 
 use super::commands::Output;
-use super::output::{diagnostics_json, json_line as json, stderr, stdout};
+use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
-use crate::diag;
 use crate::edition;
 use std::path::Path;
 
@@ -25,9 +24,7 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
     let Some(checked) = loaded.checked.take() else {
         match out.format {
             Format::Text => {
-                for d in loaded.diagnostics.sorted() {
-                    stderr(&diag::render(d, &loaded.sources, out.colour));
-                }
+                diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
                 stderr(&format!(
                     "{}: {} errors; fix them first (`bfr check {}`)\n",
                     edition_path.display(),
@@ -42,18 +39,25 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
         }
         return EXIT_FOUND;
     };
-    let bytes = match std::fs::read(event_path) {
-        Ok(b) => b,
-        Err(e) => {
-            return io(
-                event_path,
-                crate::edition::io_error(event_path, &e).to_string(),
-            );
-        }
-    };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
     // The edition's own warnings are `bfr check`'s business; only the event's problems here.
     let mut sources = loaded.sources;
+    let bytes = match edition::read_input(event_path, &mut sources) {
+        Ok(Ok(b)) => b,
+        Ok(Err(refused)) => {
+            let mut diags = crate::diag::Diagnostics::default();
+            diags.push(refused);
+            match out.format {
+                Format::Text => diagnostics_text(&diags, &sources, out.colour),
+                Format::Json => json(&serde_json::json!({
+                    "report": null, "pending": null,
+                    "diagnostics": diagnostics_json(&diags, &sources),
+                })),
+            }
+            return EXIT_FOUND;
+        }
+        Err(e) => return io(event_path, e.to_string()),
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let ran = crate::event::run(
         &checked,
         &mut sources,
@@ -62,9 +66,7 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
     );
     match out.format {
         Format::Text => {
-            for d in ran.diagnostics.sorted() {
-                stderr(&diag::render(d, &sources, out.colour));
-            }
+            diagnostics_text(&ran.diagnostics, &sources, out.colour);
             stdout(&super::render::event_run(&ran));
         }
         Format::Json => json(&ran.to_json(&sources)),

@@ -95,26 +95,52 @@ fn seconds_of(v: &Value) -> Result<Decimal, ArithError> {
     }
 }
 
+/// The first and last days bfr counts: four-digit years, as the language
+/// writes them.
+pub const FIRST_YEAR: i16 = 1;
+/// See [`FIRST_YEAR`].
+pub const LAST_YEAR: i16 = 9999;
+
+fn out_of_calendar() -> ArithError {
+    format!(
+        "the result is outside the calendar bfr counts ({FIRST_YEAR:04}-01-01 to {LAST_YEAR}-12-31)"
+    )
+}
+
 /// A date or time moved by a duration, in whole minutes (dates: whole days).
+/// A duration that is not a whole number of minutes is refused, not rounded:
+/// times are counted in minutes, and a second dropped silently is a wrong
+/// answer.
 fn shift(op: BinOp, at: &Value, by: &Value) -> Result<Value, ArithError> {
     let Value::Duration(secs) = by else {
         return Err("not a duration".into());
     };
     let secs = if op == BinOp::Sub { -*secs } else { *secs };
-    let minutes = (secs / Decimal::from(60))
-        .floor()
+    let minute = Decimal::from(60);
+    let over = secs.checked_rem(minute).unwrap_or(Decimal::ZERO);
+    if !over.is_zero() {
+        return Err(format!(
+            "times are counted in whole minutes; this duration has {} s over a whole minute",
+            over.abs().normalize()
+        ));
+    }
+    let minutes = (secs / minute).to_i64().ok_or_else(out_of_calendar)?;
+    let total = seconds_of(at)? / minute;
+    let total = total
         .to_i64()
-        .ok_or_else(overflow)?;
-    let total = seconds_of(at)? / Decimal::from(60);
-    let total = total.to_i64().ok_or_else(overflow)? + minutes;
+        .and_then(|t| t.checked_add(minutes))
+        .ok_or_else(out_of_calendar)?;
     if matches!(at, Value::Time(_)) && !(0..1440).contains(&total) {
         return Err("a time of day cannot pass midnight; use a date and time".into());
     }
     let days = total.div_euclid(1440);
-    let mins = u16::try_from(total.rem_euclid(1440)).map_err(|_| overflow())?;
-    let date = jiff::civil::date(1970, 1, 1)
-        .checked_add(jiff::Span::new().try_days(days).map_err(|_| overflow())?)
-        .map_err(|_| overflow())?;
+    let mins = u16::try_from(total.rem_euclid(1440)).map_err(|_| out_of_calendar())?;
+    let date = jiff::Span::new()
+        .try_days(days)
+        .ok()
+        .and_then(|span| jiff::civil::date(1970, 1, 1).checked_add(span).ok())
+        .filter(|d| (FIRST_YEAR..=LAST_YEAR).contains(&d.year()))
+        .ok_or_else(out_of_calendar)?;
     let date = crate::ir::Date::from_civil(date);
     Ok(match at {
         Value::Time(_) => Value::Time(mins),

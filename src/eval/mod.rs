@@ -39,6 +39,11 @@ pub struct Evaluator<'p> {
     program: &'p Program,
     trace: Option<Vec<TraceNode>>,
     depth: usize,
+    /// The value of each const already computed by this evaluator. A const is
+    /// closed and pure, so its value never changes; a chain of consts
+    /// (`c2 = c1 + 1`, …) is computed once, not once per use. Not used while tracing, so
+    /// a trace shows every rule that took part.
+    consts: std::collections::HashMap<u32, R>,
 }
 
 impl<'p> Evaluator<'p> {
@@ -48,6 +53,7 @@ impl<'p> Evaluator<'p> {
             program,
             trace: None,
             depth: 0,
+            consts: std::collections::HashMap::new(),
         }
     }
 
@@ -57,6 +63,7 @@ impl<'p> Evaluator<'p> {
             program,
             trace: Some(vec![TraceNode::root()]),
             depth: 0,
+            consts: std::collections::HashMap::new(),
         }
     }
 
@@ -249,6 +256,10 @@ impl<'p> Evaluator<'p> {
         let Some(rule) = program.rules.get(i as usize) else {
             return Err(Self::fail("internal error: unknown rule", span));
         };
+        let memo = self.trace.is_none() && matches!(rule.body, RuleBody::Const { .. });
+        if memo && let Some(known) = self.consts.get(&i) {
+            return known.clone();
+        }
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
@@ -263,6 +274,9 @@ impl<'p> Evaluator<'p> {
         let (result, detail) = self.eval_body(rule, &mut frame, span);
         self.depth -= 1;
         self.trace_leave(detail, &result);
+        if memo {
+            self.consts.insert(i, result.clone());
+        }
         result
     }
 

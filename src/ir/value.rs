@@ -57,11 +57,14 @@ impl Date {
 
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Years outside 1..=9999 are refused where dates are made; should one
+        // appear, its sign stays in front of four digits (`-0001`, not `-001`).
+        let sign = if self.year < 0 { "-" } else { "" };
         write!(
             f,
-            "{} {:04}-{:02}-{:02}",
+            "{} {sign}{:04}-{:02}-{:02}",
             self.weekday(),
-            self.year,
+            self.year.unsigned_abs(),
             self.month,
             self.day
         )

@@ -67,6 +67,10 @@ pub(super) struct DenseMatcher {
     lca_stamp: usize,
     queue: Vec<usize>,
     scratch: Vec<usize>,
+    /// Live exposed vertices other than the search's root, as a one-row bitset.
+    exposed: BitRows,
+    /// Edges between two outer vertices whose blossom is not yet contracted.
+    deferred: Vec<(usize, usize)>,
 }
 
 impl DenseMatcher {
@@ -89,6 +93,8 @@ impl DenseMatcher {
             lca_stamp: 0,
             queue: Vec::with_capacity(n),
             scratch: Vec::with_capacity(n),
+            exposed: BitRows::new(1, n),
+            deferred: Vec::new(),
         }
     }
 
@@ -241,6 +247,14 @@ impl DenseMatcher {
         }
     }
 
+    /// The first exposed live neighbour of `v`, if any.
+    fn exposed_neighbour(&self, v: usize) -> Option<usize> {
+        (0..self.exposed.words).find_map(|w| {
+            let bits = self.row_mask(v, w) & self.exposed.row(0).get(w).copied().unwrap_or(0);
+            (bits != 0).then(|| w * 64 + bits.trailing_zeros() as usize)
+        })
+    }
+
     /// Edmonds' search for an augmenting path from the exposed vertex `root`, contracting
     /// blossoms through the `base` array (the classic O(V³)-overall formulation). Returns the
     /// exposed vertex where the path ends; the path itself is left in `parent`/`mate`.
@@ -253,12 +267,34 @@ impl DenseMatcher {
         self.queue.clear();
         self.in_tree[root] = true;
         self.queue.push(root);
-        let mut head = 0;
-        while let Some(&v) = self.queue.get(head) {
+        self.exposed.bits.fill(0);
+        for v in 0..self.n {
+            if v != root && self.mate[v] == NONE && self.is_alive(v) {
+                self.exposed.set(0, v);
+            }
+        }
+        self.deferred.clear();
+        let (mut head, mut next_deferred) = (0, 0);
+        loop {
+            let Some(&v) = self.queue.get(head) else {
+                // The tree cannot grow: close a blossom that was put off, which
+                // may make inner vertices outer and let it grow again.
+                let &(v, to) = self.deferred.get(next_deferred)?;
+                next_deferred += 1;
+                if self.base[v] != self.base[to] {
+                    self.contract(v, to);
+                }
+                continue;
+            };
             head += 1;
+            // An exposed neighbour ends the search at once. Looked for first, by
+            // words of 64, because the scan in index order may meet it late.
+            if let Some(to) = self.exposed_neighbour(v) {
+                self.parent[to] = v;
+                return Some(to);
+            }
             // Collect first (into reused scratch): the scan borrows self, the updates need it
             // mutably. This matches the textbook loop over a static adjacency list.
-            let mut found = NONE;
             let mut neighbours = std::mem::take(&mut self.scratch);
             neighbours.clear();
             self.collect_neighbours(v, &mut neighbours);
@@ -269,24 +305,26 @@ impl DenseMatcher {
                 let to_is_outer =
                     to == root || (self.mate[to] != NONE && self.parent[self.mate[to]] != NONE);
                 if to_is_outer {
-                    self.contract(v, to);
+                    // Put off: each contraction costs O(n), and in a dense field the
+                    // root alone closes a blossom with nearly every pair it reaches
+                    // (a round of 9,500 teams took minutes). Edmonds' method may take
+                    // the edges of outer vertices in any order; most searches end
+                    // before any of these is needed.
+                    self.deferred.push((v, to));
                 } else if self.parent[to] == NONE {
                     self.parent[to] = v;
-                    if self.mate[to] == NONE {
-                        found = to;
-                        break;
-                    }
+                    // Exposed neighbours were taken above, so `to` is matched.
                     let m = self.mate[to];
+                    if m == NONE {
+                        self.scratch = neighbours;
+                        return Some(to);
+                    }
                     self.in_tree[m] = true;
                     self.queue.push(m);
                 }
             }
             self.scratch = neighbours;
-            if found != NONE {
-                return Some(found);
-            }
         }
-        None
     }
 
     /// Contract the blossom closed by the edge `v–to` onto its base.

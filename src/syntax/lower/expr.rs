@@ -361,16 +361,33 @@ impl Lower {
             }
             Rule::duration => {
                 let mut seconds = Decimal::ZERO;
+                // Hours, minutes, seconds: each at most once, in that order.
+                let mut last_rank = 0u8;
                 for part in p.into_inner() {
                     let mut it = part.into_inner();
                     let (Some(n), Some(u)) = (it.next(), it.next()) else {
                         continue;
                     };
-                    let factor = match u.as_str() {
-                        "h" => Decimal::from(3600),
-                        "min" => Decimal::from(60),
-                        _ => Decimal::ONE,
+                    let (factor, rank) = match u.as_str() {
+                        "h" => (Decimal::from(3600), 1),
+                        "min" => (Decimal::from(60), 2),
+                        _ => (Decimal::ONE, 3),
                     };
+                    if rank <= last_rank {
+                        let mut e = self.err(
+                            &u,
+                            format!(
+                                "`{}` comes again or out of order in this duration",
+                                u.as_str()
+                            ),
+                        );
+                        e.help = Some(
+                            "write hours, minutes and seconds each once, in that order: `1 h 30 min`"
+                                .into(),
+                        );
+                        return Err(e);
+                    }
+                    last_rank = rank;
                     seconds = self
                         .decimal(&n)?
                         .checked_mul(factor)
@@ -438,9 +455,15 @@ impl Lower {
         let (Some(year), Some(month), Some(day)) = (field(0..4), field(5..7), field(8..10)) else {
             return Err(SyntaxError::internal(span));
         };
-        let valid = jiff::civil::Date::new(year, month as i8, day as i8).is_ok();
+        let valid = year >= crate::eval::arith::FIRST_YEAR
+            && jiff::civil::Date::new(year, month as i8, day as i8).is_ok();
         if !valid {
-            let mut e = self.err(&d, format!("`{text}` is not a date in the calendar"));
+            let message = if year < crate::eval::arith::FIRST_YEAR {
+                format!("`{text}` is before the first year bfr counts (0001)")
+            } else {
+                format!("`{text}` is not a date in the calendar")
+            };
+            let mut e = self.err(&d, message);
             e.code = "E0007";
             e.help = Some("write dates as YYYY-MM-DD".into());
             return Err(e);

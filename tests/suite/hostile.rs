@@ -1,0 +1,606 @@
+//! Inputs built to make bfr slow, loud or stuck: each gets a coded diagnostic
+//! or the right answer, quickly, with bounded output. Sizes here suit a debug
+//! build; the issue's full sizes go through the release binary named in
+//! `BFR_RELEASE_BIN` (set by `.ci/run`).
+
+use crate::support::{TempDir, root, trim_lines};
+use bfr::diag::{self, Colour, MAX_SHOWN, MAX_SHOWN_PER_FILE};
+use bfr::edition::{Loaded, load, load_texts};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn one_file(text: impl Into<Vec<u8>>) -> Loaded {
+    load_texts(vec![("input.bfr".into(), text.into())])
+}
+
+/// What the CLI would print for these diagnostics, as text.
+fn rendered(loaded: &Loaded) -> String {
+    let mut r = diag::Renderer::new(&loaded.sources, Colour::Off);
+    diag::shown(&loaded.diagnostics, &loaded.sources)
+        .iter()
+        .map(|d| r.render(d))
+        .collect()
+}
+
+/// Runs a binary with a deadline: (exit code, stdout, stderr). A run past the
+/// deadline is killed and fails the test: it is the hang being tested for.
+fn run_within(bin: &Path, args: &[&str], dir: &Path, limit: Duration) -> (i32, String, String) {
+    let mut child = Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bfr starts");
+    let start = Instant::now();
+    // Output is read on threads so that a full pipe cannot stall the child.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_t = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut s).ok();
+        s
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut s).ok();
+        s
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("bfr {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = out_t.join().expect("stdout thread");
+    let err = err_t.join().expect("stderr thread");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out).into_owned(),
+        trim_lines(&String::from_utf8_lossy(&err)),
+    )
+}
+
+fn debug_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_bfr"))
+}
+
+fn release_bin() -> Option<PathBuf> {
+    match std::env::var_os("BFR_RELEASE_BIN") {
+        Some(bin) => Some(root().join(bin)),
+        None => {
+            eprintln!("BFR_RELEASE_BIN is not set: this input runs in .ci/run");
+            None
+        }
+    }
+}
+
+const SECONDS: Duration = Duration::from_secs(20);
+
+// ── bounds on diagnostics ─────────────────────────────────────────────────────
+
+fn identical_rows(n: usize) -> String {
+    let rows = "  imps >= 0 IMP => 1 VP\n".repeat(n);
+    format!(
+        "unit VP \"victory points\"\nunit IMP \"imps\" whole\n\
+         scale s(imps: IMP) -> VP ref X-A {{\n{rows}}}\n"
+    )
+}
+
+#[test]
+fn identical_scale_rows_give_one_error_per_row_not_per_pair() {
+    let loaded = one_file(identical_rows(1_000));
+    let overlaps = loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "E0301")
+        .count();
+    // One per repeated row (999), not one per pair (499,500).
+    assert_eq!(overlaps, 999);
+    assert_eq!(loaded.diagnostics.error_count(), 999);
+    let text = rendered(&loaded);
+    assert_eq!(text.matches("[E0301]").count(), MAX_SHOWN_PER_FILE);
+    assert!(
+        text.contains("[W0002]") && text.contains("and 899 more diagnostics in `input.bfr`"),
+        "{}",
+        &text[text.len().saturating_sub(500)..]
+    );
+    assert!(text.len() < 100_000, "{} bytes", text.len());
+}
+
+#[test]
+fn overlapping_rows_are_each_reported_once_against_an_earlier_row() {
+    let text = "unit VP \"victory points\"\nunit IMP \"imps\" whole\n\
+                scale s(imps: IMP) -> VP ref X-A {\n\
+                \x20 imps < 0 IMP => 0 VP\n\
+                \x20 0 IMP <= imps <= 10 IMP => 1 VP\n\
+                \x20 5 IMP <= imps <= 20 IMP => 2 VP\n\
+                \x20 10 IMP < imps => 3 VP\n\
+                \x20 3 IMP <= imps <= 4 IMP => 4 VP\n}\n";
+    let loaded = one_file(text);
+    let lines: Vec<(usize, Vec<usize>)> = loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "E0301")
+        .map(|d| {
+            let line = |s: bfr::source::Span| loaded.sources.line_col(s.file, s.start).0;
+            (
+                line(d.span),
+                d.notes.iter().map(|(s, _)| line(*s)).collect(),
+            )
+        })
+        .collect();
+    // Rows on lines 6, 7 and 8 each overlap a row written before them.
+    assert_eq!(lines, [(6, vec![5]), (7, vec![6]), (8, vec![5])]);
+}
+
+#[test]
+fn diagnostics_are_capped_per_file_and_per_run() {
+    // 15 files with 150 unknown names each: 2,250 errors.
+    let files: Vec<(String, Vec<u8>)> = (0..15)
+        .map(|f| {
+            let text: String = (0..150)
+                .map(|i| format!("const c{f}_{i}: number ref X-A = missing_{f}_{i}\n"))
+                .collect();
+            (format!("f{f:02}.bfr"), text.into_bytes())
+        })
+        .collect();
+    let loaded = load_texts(files);
+    assert_eq!(loaded.diagnostics.error_count(), 15 * 150);
+    let shown = diag::shown(&loaded.diagnostics, &loaded.sources);
+    let real = shown.iter().filter(|d| d.code == "E0101").count();
+    assert_eq!(real, MAX_SHOWN);
+    let notices: Vec<&str> = shown
+        .iter()
+        .filter(|d| d.code == "W0002")
+        .map(|d| d.message.as_str())
+        .collect();
+    // Ten files shown in part (100 of 150 each), five not at all.
+    assert_eq!(notices.len(), 11, "{notices:?}");
+    assert_eq!(
+        notices.first().copied(),
+        Some("and 50 more diagnostics in `f00.bfr` not shown (50 errors, 0 warnings)")
+    );
+    assert_eq!(
+        notices.last().copied(),
+        Some("and 750 more diagnostics in 5 more files not shown (750 errors, 0 warnings)")
+    );
+    // JSON is capped the same way.
+    let json: Vec<serde_json::Value> = shown
+        .iter()
+        .map(|d| diag::to_json(d, &loaded.sources))
+        .collect();
+    assert_eq!(json.len(), MAX_SHOWN + 11);
+}
+
+#[test]
+fn w0002_diagnostics_not_shown() {
+    let dir = TempDir::new("hostile-w0002");
+    std::fs::write(dir.0.join("scale.bfr"), identical_rows(150)).expect("write");
+    let (code, stdout, stderr) = run_within(
+        &debug_bin(),
+        &["check", "--color", "never", "scale.bfr"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 1);
+    assert!(stdout.contains("149 errors"), "{stdout}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let tail = lines
+        .get(lines.len().saturating_sub(2)..)
+        .unwrap_or_default();
+    insta::assert_snapshot!("W0002-diagnostics-not-shown", tail.join("\n"));
+    let (_, json, _) = run_within(
+        &debug_bin(),
+        &["check", "--format", "json", "scale.bfr"],
+        &dir.0,
+        SECONDS,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let diags = v[0]["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(v[0]["errors"], 149);
+    assert_eq!(diags.len(), MAX_SHOWN_PER_FILE + 1);
+    assert_eq!(diags[MAX_SHOWN_PER_FILE]["code"], "W0002");
+}
+
+// ── near-linear checking ──────────────────────────────────────────────────────
+
+fn unknown_names(n: usize) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("const name_{i}: number ref X-A = 1\n"));
+    }
+    for i in 0..n {
+        text.push_str(&format!("const use_{i}: number ref X-A = zzz{i}\n"));
+    }
+    // A near miss still gets its suggestion.
+    text.push_str("const near: number ref X-A = name_12x\n");
+    text
+}
+
+#[test]
+fn many_unknown_names_are_reported_with_suggestions_where_near() {
+    let loaded = one_file(unknown_names(500));
+    assert_eq!(loaded.diagnostics.error_count(), 501);
+    let near = loaded
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.message.contains("name_12x"))
+        .expect("the near miss is reported");
+    assert_eq!(near.help.as_deref(), Some("did you mean `name_12`?"));
+}
+
+fn chained_consts(n: usize) -> String {
+    let mut text = String::from("const c0: number ref X-A = 0\n");
+    for i in 1..=n {
+        text.push_str(&format!("const c{i}: number ref X-A = c{} + 1\n", i - 1));
+    }
+    text.push_str(&format!(
+        "example \"the chain\" ref X-A {{\n  c{n} == {n}\n}}\n"
+    ));
+    text
+}
+
+#[test]
+fn chained_consts_check_and_hold() {
+    let loaded = one_file(chained_consts(3_000));
+    assert!(
+        loaded.diagnostics.is_empty(),
+        "{:?}",
+        loaded.diagnostics.sorted()
+    );
+    let checked = loaded.checked.as_ref().expect("checks");
+    let ex = checked.program.examples.first().expect("one example");
+    assert!(matches!(
+        bfr::eval::examples::run(&checked.program, ex),
+        bfr::eval::examples::Outcome::Holds
+    ));
+}
+
+/// The issue's sizes, through the release binary: each within a few seconds
+/// (before: 23 s and 313 MB of output; 5.4 s; over 55 s).
+#[test]
+fn the_issues_sizes_check_quickly_in_a_release_build() {
+    let Some(bin) = release_bin() else { return };
+    let dir = TempDir::new("hostile-release");
+    std::fs::write(dir.0.join("rows.bfr"), identical_rows(1_000)).expect("write");
+    std::fs::write(dir.0.join("names.bfr"), unknown_names(4_000)).expect("write");
+    std::fs::write(dir.0.join("chain.bfr"), chained_consts(20_000)).expect("write");
+    let limit = Duration::from_secs(10);
+    let (code, _, stderr) = run_within(&bin, &["check", "rows.bfr"], &dir.0, limit);
+    assert_eq!(code, 1);
+    assert!(stderr.len() < 100_000, "{} bytes", stderr.len());
+    let (code, stdout, stderr) = run_within(&bin, &["check", "names.bfr"], &dir.0, limit);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("4001 errors"), "{stdout}");
+    assert!(stderr.len() < 100_000, "{} bytes", stderr.len());
+    let (code, stdout, _) = run_within(&bin, &["check", "chain.bfr"], &dir.0, limit);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+// ── echoed input is bounded ───────────────────────────────────────────────────
+
+#[test]
+fn a_huge_number_literal_is_not_echoed_whole() {
+    let digits = "9".repeat(1_000_000);
+    let loaded = one_file(format!("const x: number ref X-A = {digits}\n"));
+    let codes: Vec<&str> = loaded.diagnostics.sorted().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0006"]);
+    let text = rendered(&loaded);
+    assert!(
+        text.len() < 2_000,
+        "{} bytes:\n{}",
+        text.len(),
+        &text[..2_000]
+    );
+    assert!(text.contains("bytes left out"), "{text}");
+    assert!(
+        text.contains("a line of 1000026 bytes, not shown"),
+        "{text}"
+    );
+    let json = serde_json::to_string(&diag::to_json(
+        loaded.diagnostics.sorted()[0],
+        &loaded.sources,
+    ))
+    .expect("JSON");
+    assert!(json.len() < 2_000, "{} bytes", json.len());
+}
+
+#[test]
+fn a_long_line_with_an_error_is_not_echoed() {
+    let loaded = one_file(format!(
+        "const x: number ref X-A = 1 {}\n",
+        "+ ".repeat(300_000)
+    ));
+    assert!(loaded.diagnostics.has_errors());
+    let text = rendered(&loaded);
+    assert!(text.len() < 2_000, "{} bytes", text.len());
+    insta::assert_snapshot!("long-line-not-echoed", trim_lines(&text));
+}
+
+/// A 100 MB one-line file: refused by its size before it is read, and the
+/// refusal does not echo it.
+#[test]
+fn a_hundred_megabyte_one_line_file_is_refused_briefly() {
+    let Some(bin) = release_bin() else { return };
+    let dir = TempDir::new("hostile-100mb");
+    std::fs::write(dir.0.join("big.bfr"), "x".repeat(100 * 1024 * 1024)).expect("write");
+    let digits = format!(
+        "const x: number ref X-A = {}\n",
+        "7".repeat(60 * 1024 * 1024)
+    );
+    std::fs::write(dir.0.join("digits.bfr"), digits).expect("write");
+    let limit = Duration::from_secs(30);
+    let (code, _, stderr) = run_within(&bin, &["check", "big.bfr"], &dir.0, limit);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0004]"), "{stderr}");
+    assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+    let (code, _, stderr) = run_within(&bin, &["check", "digits.bfr"], &dir.0, limit);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("[E0006]"),
+        "{}",
+        &stderr[..stderr.len().min(2_000)]
+    );
+    assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+}
+
+#[test]
+fn a_newline_in_a_file_name_is_shown_escaped() {
+    let loaded = load_texts(vec![(
+        "evil\nname.bfr".into(),
+        b"const x: number ref X-A = y\n".to_vec(),
+    )]);
+    let text = rendered(&loaded);
+    assert!(text.contains("evil\\nname.bfr"), "{text}");
+    assert!(!text.contains("evil\nname"), "{text}");
+}
+
+// ── inputs checked for kind and size before they are read ─────────────────────
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_named_pipe_as_a_rules_file_is_refused_not_read() {
+    let dir = TempDir::new("hostile-fifo");
+    std::fs::write(dir.0.join("a.bfr"), "const x: number ref X-A = 1\n").expect("write");
+    if !mkfifo(&dir.0.join("pipe.bfr")) {
+        eprintln!("mkfifo is not available; skipped");
+        return;
+    }
+    let (code, stdout, stderr) = run_within(
+        &debug_bin(),
+        &["check", "--color", "never", "."],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("2 files"), "{stdout}");
+    insta::assert_snapshot!("E0008-not-a-file", stderr);
+    // Named alone, too.
+    let (code, _, stderr) = run_within(&debug_bin(), &["check", "pipe.bfr"], &dir.0, SECONDS);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0008]"), "{stderr}");
+}
+
+#[test]
+fn a_named_pipe_as_an_event_file_is_refused_not_read() {
+    let dir = TempDir::new("hostile-fifo-event");
+    if !mkfifo(&dir.0.join("event.toml")) {
+        eprintln!("mkfifo is not available; skipped");
+        return;
+    }
+    let edition = root().join("rules/2015");
+    let edition = edition.to_str().expect("UTF-8 path");
+    let (code, _, stderr) = run_within(
+        &debug_bin(),
+        &["run", "--color", "never", edition, "event.toml"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("[E0008]") && stderr.contains("`event.toml` is a named pipe"),
+        "{stderr}"
+    );
+    let (code, json, _) = run_within(
+        &debug_bin(),
+        &["run", "--format", "json", edition, "event.toml"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["diagnostics"][0]["code"], "E0008");
+}
+
+#[test]
+fn a_link_to_an_endless_device_is_refused_not_read() {
+    let dir = TempDir::new("hostile-dev-zero");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/dev/zero", dir.0.join("zero.bfr")).expect("symlink");
+    #[cfg(not(unix))]
+    return;
+    let loaded = load(&dir.0).expect("the directory is readable");
+    let codes: Vec<&str> = loaded.diagnostics.sorted().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0008"]);
+    assert!(loaded.diagnostics.sorted()[0].message.contains("a device"));
+}
+
+#[test]
+fn a_file_over_the_limit_is_refused_by_its_size_before_it_is_read() {
+    let dir = TempDir::new("hostile-sparse");
+    // A sparse file of 3 GB: reading it whole would take 3 GB of memory.
+    let f = std::fs::File::create(dir.0.join("huge.bfr")).expect("create");
+    f.set_len(3 * 1024 * 1024 * 1024).expect("set_len");
+    drop(f);
+    let start = Instant::now();
+    let loaded = load(&dir.0).expect("readable");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    let d = loaded.diagnostics.sorted()[0].clone();
+    assert_eq!(d.code, "E0004");
+    assert_eq!(
+        d.message,
+        "this file is 3221225472 bytes; bfr reads files of at most 67108864 bytes"
+    );
+}
+
+// ── honest output ─────────────────────────────────────────────────────────────
+
+#[test]
+fn a_write_to_a_full_disk_exits_3_with_a_message() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("/dev/full is not available; skipped");
+        return;
+    };
+    let out = Command::new(debug_bin())
+        .args(["check", "rules/2015"])
+        .current_dir(root())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("bfr runs");
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: could not write to standard output")
+            && stderr.contains("the output is incomplete"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_closed_stdout_exits_3_with_a_message() {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let out = Command::new(debug_bin())
+        .args(["check", "rules/2015"])
+        .current_dir(root())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("bfr runs");
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("could not write to standard output"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn check_good_and_missing_reports_good_in_every_format_and_exits_3() {
+    let (code, stdout, stderr) = run_within(
+        &debug_bin(),
+        &["check", "rules/2015", "no-such-edition"],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 3);
+    assert!(stdout.starts_with("rules/2015: 11 files"), "{stdout}");
+    assert!(
+        stderr.contains("error: cannot read `no-such-edition`: no such file or directory"),
+        "{stderr}"
+    );
+    let (code, json, _) = run_within(
+        &debug_bin(),
+        &["check", "--format", "json", "rules/2015", "no-such-edition"],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 3);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+    assert_eq!(v[0]["edition"], "rules/2015");
+    assert_eq!(v[0]["errors"], 0);
+    assert_eq!(v[1]["edition"], "no-such-edition");
+    assert_eq!(v[1]["error"], "io");
+}
+
+#[test]
+fn format_given_twice_the_last_one_counts_in_every_position() {
+    for args in [
+        &[
+            "--format",
+            "text",
+            "--format",
+            "json",
+            "check",
+            "rules/2015",
+        ][..],
+        &[
+            "check",
+            "--format",
+            "text",
+            "--format",
+            "json",
+            "rules/2015",
+        ],
+        &[
+            "--format",
+            "text",
+            "check",
+            "--format",
+            "json",
+            "rules/2015",
+        ],
+        &[
+            "check",
+            "rules/2015",
+            "--format",
+            "text",
+            "--format",
+            "json",
+        ],
+    ] {
+        let (code, stdout, stderr) = run_within(&debug_bin(), args, &root(), SECONDS);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert!(stdout.starts_with('['), "{args:?}: {stdout}");
+    }
+}
+
+// ── simulate across its whole accepted range ──────────────────────────────────
+
+/// Sizes that once hit the Swiss pairing's cliff (9,500 teams did not finish in
+/// two minutes, 7,777 took one), and the largest accepted: each in seconds.
+#[test]
+fn simulate_scales_smoothly_up_to_ten_thousand_teams() {
+    let Some(bin) = release_bin() else { return };
+    let edition = root().join("rules/2015");
+    let edition = edition.to_str().expect("UTF-8 path");
+    for teams in ["7777", "9500", "10000"] {
+        let start = Instant::now();
+        let (code, stdout, stderr) = run_within(
+            &bin,
+            &["simulate", edition, "cup", "--teams", teams],
+            &root(),
+            Duration::from_secs(30),
+        );
+        assert_eq!(code, 0, "{teams} teams: {stderr}");
+        assert!(stdout.contains("seed 1"), "{teams} teams");
+        eprintln!("{teams} teams: {:?}", start.elapsed());
+    }
+    // Past the accepted range: a usage error, at once.
+    let (code, _, stderr) = run_within(
+        &bin,
+        &["simulate", edition, "cup", "--teams", "10001"],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("10001 is not in 2..=10000"), "{stderr}");
+}
