@@ -9,6 +9,7 @@ mod check;
 mod commands;
 mod entries;
 mod fmt;
+mod html;
 mod output;
 pub mod render;
 mod run;
@@ -47,6 +48,8 @@ pub enum FormatArg {
     Json,
     /// A table for spreadsheets (`bfr invoice` only).
     Csv,
+    /// A self-contained page to print or post (`bfr run` and `bfr simulate`).
+    Html,
 }
 
 /// The output formats every command has.
@@ -218,8 +221,16 @@ pub fn run(cli: &Cli) -> u8 {
         eprintln!("error: `--format csv` is for `bfr invoice`; use text or json here");
         return 2;
     }
+    let html = cli.format == FormatArg::Html;
+    if html && !matches!(cli.command, Command::Run { .. } | Command::Simulate { .. }) {
+        eprintln!(
+            "error: `--format html` is for `bfr run` and `bfr simulate`; use text or json here"
+        );
+        return 2;
+    }
     let out = commands::Output {
-        // CSV is the invoice's own; everything else reads text or JSON.
+        // CSV and HTML are the pages of a few commands; everything else reads text
+        // or JSON, and their diagnostics go to stderr as text.
         format: if cli.format == FormatArg::Json {
             Format::Json
         } else {
@@ -273,13 +284,13 @@ pub fn run(cli: &Cli) -> u8 {
                 late_starters: late.iter().copied().collect(),
                 district_teams: district.iter().copied().collect(),
             };
-            commands::simulate(&out, edition, competition, *teams, &options)
+            commands::simulate(&out, edition, competition, *teams, &options, html)
         }
         Command::Run {
             edition,
             event,
             write_draw,
-        } => run::run(&out, edition, event, *write_draw),
+        } => run::run(&out, edition, event, *write_draw, html),
         Command::Entries {
             what: EntriesCommand::Check { edition, entries },
         } => entries::check(&out, edition, entries),

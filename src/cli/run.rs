@@ -7,8 +7,14 @@ use crate::diag;
 use crate::edition;
 use std::path::Path;
 
-/// `bfr run`
-pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: bool) -> u8 {
+/// `bfr run`; `html` writes the report as a page (`--format html`).
+pub fn run(
+    out: &Output,
+    edition_path: &Path,
+    event_path: &Path,
+    write_draw: bool,
+    html: bool,
+) -> u8 {
     let io = |path: &Path, message: String| {
         match out.format {
             Format::Text => stderr(&format!("error: {message}\n")),
@@ -65,7 +71,11 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
             for d in ran.diagnostics.sorted() {
                 stderr(&diag::render(d, &sources, out.colour));
             }
-            stdout(&super::render::event_run(&ran));
+            if html {
+                stdout(&super::html::event_run(&ran));
+            } else {
+                stdout(&super::render::event_run(&ran));
+            }
         }
         Format::Json => json(&ran.to_json(&sources)),
     }
