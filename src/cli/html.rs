@@ -105,9 +105,10 @@ fn waiting_for(next: &[&Next], name: &dyn Fn(u32) -> String) -> Vec<String> {
     next.iter()
         .filter_map(|n| match n {
             Next::Results { title, .. } => Some(format!("the results of {title}")),
-            Next::Choice { title, chooser, .. } => {
-                Some(format!("{}'s choice of opponent in {title}", name(*chooser)))
-            }
+            Next::Choice { title, chooser, .. } => Some(format!(
+                "{}'s choice of opponent in {title}",
+                name(*chooser)
+            )),
             Next::Halt { .. } | Next::Other { .. } => None,
         })
         .collect()
@@ -376,7 +377,7 @@ fn stage(page: &Page, s: &KoStage) -> Markup {
     html! {
         h3 { (s.order) ". " (s.title) " " span.id { "(" (s.name) ")" } }
         p.meta {
-            (s.boards.normalize()) " boards, drawn by " (s.draw.name().to_lowercase())
+            (s.boards.normalize()) " boards; draw: " (s.draw.name().to_lowercase())
             @if let Some(line) = render::how_played(&s.played) { "; " (line) }
         }
         @if !(s.withdrawn.is_empty() && s.choices.is_empty() && s.byes.is_empty()) {

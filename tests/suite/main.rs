@@ -25,6 +25,7 @@ mod entries;
 mod event_record;
 mod events;
 mod fmt;
+mod noticeboard;
 mod robustness;
 mod runner_draws;
 mod runner_variants;
