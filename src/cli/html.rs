@@ -28,7 +28,7 @@ p.meta{margin:.1rem 0 .4rem;color:#333}
 .status.pending{border-style:dashed}
 .status.stopped{border-width:5px;border-style:double}
 .status span.tag{display:inline-block;border:1px solid #000;padding:0 .35rem;margin-right:.5rem;text-transform:uppercase;letter-spacing:.05em}
-table{border-collapse:collapse;margin:.3rem 0 .8rem;min-width:50%}
+table{border-collapse:collapse;margin:.3rem 0 .8rem}
 th,td{border:1px solid #777;padding:.15rem .5rem;text-align:left;vertical-align:top}
 th{background:#eee}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

@@ -111,7 +111,8 @@ pub enum Command {
         /// The expression.
         expression: String,
     },
-    /// Play a whole random event from a seed, through to the final places.
+    /// Play a whole random event from a seed, through to the final places
+    /// (`--format text|json|html`).
     Simulate {
         /// Edition directory.
         edition: PathBuf,
@@ -134,7 +135,8 @@ pub enum Command {
         district: Vec<u32>,
     },
     /// Run an event file (results, choices, incidents) through the edition's rules:
-    /// the report so far, and what comes next.
+    /// the report so far, and what comes next (`--format text|json|html`; html: a page
+    /// for the noticeboard).
     Run {
         /// Edition directory.
         edition: PathBuf,
