@@ -259,13 +259,14 @@ pub fn debug_ir(out: &Output, path: &Path) -> u8 {
     }
 }
 
-/// `bfr simulate`
+/// `bfr simulate`; `html` writes the report as a page (`--format html`).
 pub fn simulate(
     out: &Output,
     path: &Path,
     competition: &str,
     teams: u32,
     options: &crate::runner::Options,
+    html: bool,
 ) -> u8 {
     let loaded = match load_checked(out, path) {
         Ok(l) => l,
@@ -278,6 +279,7 @@ pub fn simulate(
     match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {
             match out.format {
+                Format::Text if html => stdout(&super::html::simulated(&outcome)),
                 Format::Text => stdout(&super::render::report(&outcome.report, &|t| {
                     format!("Team {t}")
                 })),

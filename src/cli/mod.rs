@@ -9,6 +9,7 @@ mod check;
 mod commands;
 mod entries;
 mod fmt;
+mod html;
 mod output;
 pub mod render;
 mod run;
@@ -53,6 +54,8 @@ pub enum FormatArg {
     Json,
     /// A table for spreadsheets (`bfr invoice` only).
     Csv,
+    /// A self-contained page to print or post (`bfr run` and `bfr simulate`).
+    Html,
 }
 
 /// The output formats every command has.
@@ -114,7 +117,8 @@ pub enum Command {
         /// The expression.
         expression: String,
     },
-    /// Play a whole random event from a seed, through to the final places.
+    /// Play a whole random event from a seed, through to the final places
+    /// (`--format text|json|html`).
     Simulate {
         /// Edition directory.
         edition: PathBuf,
@@ -137,7 +141,8 @@ pub enum Command {
         district: Vec<u32>,
     },
     /// Run an event file (results, choices, incidents) through the edition's rules:
-    /// the report so far, and what comes next.
+    /// the report so far, and what comes next (`--format text|json|html`; html: a page
+    /// for the noticeboard).
     Run {
         /// Edition directory.
         edition: PathBuf,
@@ -223,8 +228,16 @@ pub fn run(cli: &Cli) -> u8 {
         eprintln!("error: `--format csv` is for `bfr invoice`; use text or json here");
         return 2;
     }
+    let html = cli.format == FormatArg::Html;
+    if html && !matches!(cli.command, Command::Run { .. } | Command::Simulate { .. }) {
+        eprintln!(
+            "error: `--format html` is for `bfr run` and `bfr simulate`; use text or json here"
+        );
+        return 2;
+    }
     let out = commands::Output {
-        // CSV is the invoice's own; everything else reads text or JSON.
+        // CSV and HTML are the pages of a few commands; everything else reads text
+        // or JSON, and their diagnostics go to stderr as text.
         format: if cli.format == FormatArg::Json {
             Format::Json
         } else {
@@ -248,6 +261,7 @@ pub fn run(cli: &Cli) -> u8 {
 
 /// Runs one subcommand and returns its exit status.
 fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
+    let html = cli.format == FormatArg::Html;
     match &cli.command {
         Command::Check {
             editions,
@@ -296,13 +310,13 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
                 late_starters: late.iter().copied().collect(),
                 district_teams: district.iter().copied().collect(),
             };
-            commands::simulate(out, edition, competition, *teams, &options)
+            commands::simulate(out, edition, competition, *teams, &options, html)
         }
         Command::Run {
             edition,
             event,
             write_draw,
-        } => run::run(out, edition, event, *write_draw),
+        } => run::run(out, edition, event, *write_draw, html),
         Command::Entries {
             what: EntriesCommand::Check { edition, entries },
         } => entries::check(out, edition, entries),

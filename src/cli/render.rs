@@ -38,7 +38,7 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
 }
 
 /// Whether the qualification has rounds still to play.
-fn qualification_open(report: &Report) -> bool {
+pub(super) fn qualification_open(report: &Report) -> bool {
     report
         .qualification_rounds
         .is_some_and(|n| usize::try_from(n).is_ok_and(|n| report.rounds.len() < n))
@@ -275,7 +275,7 @@ pub fn standing(standing: &Standing) -> String {
 }
 
 /// How a knockout match was decided, in the table's words.
-fn decided(decided: Decided) -> &'static str {
+pub(super) fn decided(decided: Decided) -> &'static str {
     match decided {
         Decided::Imps => "imps",
         Decided::TieBreak => "tie-break",
@@ -284,7 +284,7 @@ fn decided(decided: Decided) -> &'static str {
 }
 
 /// A tie-break criterion as the standings table names it.
-fn criterion(criterion: Criterion) -> &'static str {
+pub(super) fn criterion(criterion: Criterion) -> &'static str {
     match criterion {
         Criterion::TotalVp => "TotalVp",
         Criterion::SwissPoints => "SwissPoints",
@@ -310,7 +310,7 @@ pub fn seating_line(seating: &MatchSeating) -> String {
 
 /// A stage's day, part of the day and manner of play on one line, if the edition
 /// says any of it.
-fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String> {
+pub(super) fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     let days = match (&p.day, &p.last_day) {
         (Some(first), Some(last)) => Some(format!("{first} – {last}")),

@@ -6,8 +6,14 @@ use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::edition;
 use std::path::Path;
 
-/// `bfr run`
-pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: bool) -> u8 {
+/// `bfr run`; `html` writes the report as a page (`--format html`).
+pub fn run(
+    out: &Output,
+    edition_path: &Path,
+    event_path: &Path,
+    write_draw: bool,
+    html: bool,
+) -> u8 {
     let io = |path: &Path, message: String| {
         match out.format {
             Format::Text => stderr(&format!("error: {message}\n")),
@@ -67,7 +73,11 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
     match out.format {
         Format::Text => {
             diagnostics_text(&ran.diagnostics, &sources, out.colour);
-            stdout(&super::render::event_run(&ran));
+            if html {
+                stdout(&super::html::event_run(&ran));
+            } else {
+                stdout(&super::render::event_run(&ran));
+            }
         }
         Format::Json => json(&ran.to_json(&sources)),
     }

@@ -26,6 +26,7 @@ mod event_record;
 mod events;
 mod fmt;
 mod hostile;
+mod noticeboard;
 mod robustness;
 mod runner_draws;
 mod runner_variants;
