@@ -51,15 +51,16 @@ pub fn run(out: &Output, edition_path: &Path, event_path: &Path, write_draw: boo
             );
         }
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
     // The edition's own warnings are `bfr check`'s business; only the event's problems here.
     let mut sources = loaded.sources;
-    let ran = crate::event::run(
+    let ran = crate::event::run_bytes(
         &checked,
         &mut sources,
         &event_path.display().to_string(),
-        &text,
+        &bytes,
     );
+    // Only a file that is UTF-8 runs without errors, so only such text is written back.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     match out.format {
         Format::Text => {
             for d in ran.diagnostics.sorted() {

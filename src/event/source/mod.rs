@@ -171,19 +171,7 @@ impl<'e> EventSource<'e> {
             let key = pair(r.a, r.b);
             if drawn.contains(&key) {
                 if let Some(first) = seen.get(&key).and_then(|k| results.get(*k)) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0707",
-                            format!(
-                                "the result of team {} v team {} {place} is given twice",
-                                r.a, r.b
-                            ),
-                            r.span,
-                        )
-                        .with_label("given again here; not used")
-                        .with_note(first.span, "the result used")
-                        .with_help("keep one result per match"),
-                    );
+                    self.diags.push(given_twice(first, r, place));
                     status.push(Status::Reported);
                 } else {
                     seen.insert(key, j);
@@ -323,6 +311,38 @@ impl<'e> EventSource<'e> {
                 message: pending.to_string(),
             },
         }
+    }
+}
+
+/// E0707: `again` repeats the result of `first`'s match; both scores are shown, in
+/// the order `again` names the teams, and whether they differ.
+fn given_twice(first: &MatchResult, again: &MatchResult, place: &str) -> Diagnostic {
+    let score = |r: &MatchResult| {
+        let (x, y) = r.imps_for(again.a);
+        format!("{}:{}", x.normalize(), y.normalize())
+    };
+    let (was, now) = (score(first), score(again));
+    let teams = format!("team {} v team {}", again.a, again.b);
+    if was == now {
+        Diagnostic::error(
+            "E0707",
+            format!("the result of {teams} {place} is given twice, {now} both times"),
+            again.span,
+        )
+        .with_label("given again here; not used")
+        .with_note(first.span, "the result used")
+        .with_help("remove the second: one result per match")
+    } else {
+        Diagnostic::error(
+            "E0707",
+            format!(
+                "the result of {teams} {place} is given twice with different scores: {was} first, {now} here"
+            ),
+            again.span,
+        )
+        .with_label(format!("{now} here: not used"))
+        .with_note(first.span, format!("{was}: the result used"))
+        .with_help("the scores differ: keep the one the scorer confirms and remove the other")
     }
 }
 
