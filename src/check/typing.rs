@@ -367,14 +367,14 @@ impl Typer<'_> {
         let i = self.rule(block, "imp_scale", 1)?;
         let p = block.get("imp_scale")?;
         let r = self.program.rules.get(i as usize)?;
-        if matches!(r.body, crate::ir::RuleBody::Scale { .. }) {
+        if crate::ir::top_row(r).is_some() {
             return Some(i);
         }
         self.diags.push(
             Diagnostic::error(
                 "E0410",
                 format!(
-                    "`imp_scale` names `{}`, which is not a scale: a run reads the most IMPs a board can give from the scale's top row",
+                    "`imp_scale` names `{}`, which is not a scale with a top row open above (`difference >= 4000 score_points => 24 IMP`): a run reads the most IMPs a board can give from that row",
                     r.name
                 ),
                 p.value.span,

@@ -252,10 +252,15 @@ impl<'e> EventSource<'e> {
 
     fn next(&self, i: usize, pending: &str) -> Next {
         let event = self.event;
-        let given = |results: &[MatchResult], h: u32, a: u32| {
-            results.iter().find(|r| r.is(h, a)).map(|r| r.imps_for(h))
+        // A result reported as a problem is not given: the match still needs one.
+        let given = |results: &[MatchResult], status: &[Status], h: u32, a: u32| {
+            results
+                .iter()
+                .zip(status.iter().chain(std::iter::repeat(&Status::Unseen)))
+                .find(|(r, s)| r.is(h, a) && **s != Status::Reported)
+                .map(|(r, _)| r.imps_for(h))
         };
-        let table = |pairs: &[(u32, u32)], results: &[MatchResult]| {
+        let table = |pairs: &[(u32, u32)], results: &[MatchResult], status: &[Status]| {
             pairs
                 .iter()
                 .enumerate()
@@ -263,7 +268,7 @@ impl<'e> EventSource<'e> {
                     table: i + 1,
                     home: *h,
                     away: *a,
-                    result: given(results, *h, *a),
+                    result: given(results, status, *h, *a),
                 })
                 .collect::<Vec<_>>()
         };
@@ -271,29 +276,35 @@ impl<'e> EventSource<'e> {
             Some(Waiting::Halt(m)) => Next::Halt { message: m.clone() },
             Some(Waiting::Round(r)) => {
                 let (pairs, bye) = self.rounds_drawn.get(r).cloned().unwrap_or_default();
-                let results = self
-                    .round_index(*r)
+                let i = self.round_index(*r);
+                let results = i
                     .and_then(|i| event.rounds.get(i))
                     .map_or(&[][..], |e| &e.results[..]);
+                let status = i
+                    .and_then(|i| self.rounds.get(i))
+                    .map_or(&[][..], |s| &s[..]);
                 Next::Results {
                     title: format!("{} round {r}", event.qualification_title),
                     round: Some(*r),
                     stage: None,
-                    matches: table(&pairs, results),
+                    matches: table(&pairs, results, status),
                     bye,
                 }
             }
             Some(Waiting::Stage(s)) => {
                 let pairs = self.stages_drawn.get(s).cloned().unwrap_or_default();
-                let results = self
-                    .stage_index(s)
+                let i = self.stage_index(s);
+                let results = i
                     .and_then(|i| event.stages.get(i))
                     .map_or(&[][..], |e| &e.results[..]);
+                let status = i
+                    .and_then(|i| self.stages.get(i))
+                    .map_or(&[][..], |s| &s[..]);
                 Next::Results {
                     title: event.stage_title(s),
                     round: None,
                     stage: Some(s.clone()),
-                    matches: table(&pairs, results),
+                    matches: table(&pairs, results, status),
                     bye: None,
                 }
             }
