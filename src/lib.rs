@@ -18,4 +18,5 @@ pub mod event;
 pub mod ir;
 pub mod runner;
 pub mod source;
+pub mod spanned;
 pub mod syntax;

@@ -16,7 +16,7 @@ use crate::ir::competition::{
 use crate::ir::vocabulary::{
     AbsentCaptains, Bye, ChooserWithoutOpponent, DrawMethod, EqualRankings, FirstRound, HomeTeam,
     ImpQuotientEdges, Inheritance, InheritanceScope, KnockoutCriterion, KnockoutTie, LateChooser,
-    LateWithdrawal, LeftoverPlacement, LowerWithdrawal, Meaning, Pairing, PositionsBy,
+    LateWithdrawal, LeftoverPlacement, LowerPlaces, LowerWithdrawal, Meaning, Pairing, PositionsBy,
     QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
     WalkoverInheritance, WalkoverLoser,
 };
@@ -105,6 +105,7 @@ impl Typer<'_> {
             readings: self.readings(&block),
             district_prize: self.quantity(&block, "district_prize"),
             trophy_points: self.rule(&block, "trophy_points", 1),
+            imp_scale: self.imp_scale(&block),
             segment_rights: self.segment_rights(&block),
             qualification,
             stages,
@@ -150,6 +151,7 @@ impl Typer<'_> {
                 LowerWithdrawal::ChoosersUnchangedLastGoesThrough,
             ),
             walkover_loser: self.chosen(block, "walkover_loser", WalkoverLoser::SharesLosersPlace),
+            lower_places: self.chosen(block, "lower_places", LowerPlaces::NoPlace),
         }
     }
 
@@ -357,6 +359,29 @@ impl Typer<'_> {
             return None;
         };
         (arity == 0 || self.check_arity(p, i, arity)).then_some(i)
+    }
+
+    /// `imp_scale`: a `scale` of one parameter, so that its top row can be read.
+    fn imp_scale(&mut self, block: &Block) -> Option<u32> {
+        let i = self.rule(block, "imp_scale", 1)?;
+        let p = block.get("imp_scale")?;
+        let r = self.program.rules.get(i as usize)?;
+        if crate::ir::top_row(r).is_some() {
+            return Some(i);
+        }
+        self.diags.push(
+            Diagnostic::error(
+                "E0410",
+                format!(
+                    "`imp_scale` names `{}`, which is not a scale with a top row open above (`difference >= 4000 score_points => 24 IMP`): a run reads the most IMPs a board can give from that row",
+                    r.name
+                ),
+                p.value.span,
+            )
+            .with_note(r.span, "the rule is declared here")
+            .with_help("name the IMP table itself, a `scale` from a board's score difference to IMPs"),
+        );
+        None
     }
 
     fn check_arity(&mut self, p: &Property, rule: u32, arity: usize) -> bool {

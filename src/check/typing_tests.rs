@@ -91,7 +91,7 @@ fn the_property_table_names_the_meanings_typing_reads() {
     use crate::check::vocabulary::{Scope, Want, property};
     use crate::ir::vocabulary as v;
     use crate::ir::vocabulary::Meaning;
-    let read: [(&str, Scope, &str); 26] = [
+    let read: [(&str, Scope, &str); 27] = [
         ("equal_rankings", Scope::Competition, v::EqualRankings::WHAT),
         ("inheritance", Scope::Competition, v::Inheritance::WHAT),
         (
@@ -123,6 +123,7 @@ fn the_property_table_names_the_meanings_typing_reads() {
             v::LowerWithdrawal::WHAT,
         ),
         ("walkover_loser", Scope::Competition, v::WalkoverLoser::WHAT),
+        ("lower_places", Scope::Competition, v::LowerPlaces::WHAT),
         ("format", Scope::Qualification, v::QualificationFormat::WHAT),
         ("first_round", Scope::Qualification, v::FirstRound::WHAT),
         ("home", Scope::Qualification, v::HomeTeam::WHAT),

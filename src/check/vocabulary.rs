@@ -129,6 +129,8 @@ pub(crate) const PROPERTIES: &[PropertyDef] = &[
     ),
     def("lower_withdrawal", Want::Meaning("LowerWithdrawal"), C),
     def("walkover_loser", Want::Meaning("WalkoverLoser"), C),
+    def("lower_places", Want::Meaning("LowerPlaces"), C),
+    def("imp_scale", Want::Rule, C),
     def("district_prize", Want::Quantity, C),
     def("trophy_points", Want::Rule, C),
     def("segment_rights", Want::Rule, C),

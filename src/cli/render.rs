@@ -154,23 +154,57 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     }
 }
 
-/// The final places, right-aligned.
+/// The final ranking, places right-aligned; a team ranked below the places the rules
+/// give says where it left.
 fn final_places(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
-    if !report.places.is_empty() {
-        let _ = writeln!(out, "\nFinal places");
-        let lines: Vec<(String, u32)> = report
-            .places
-            .iter()
-            .map(|l| (standing(&l.standing), l.team))
-            .collect();
-        let width = lines
-            .iter()
-            .map(|(s, _)| s.chars().count())
-            .max()
-            .unwrap_or(0);
-        for (standing, team) in &lines {
-            let pad = width.saturating_sub(standing.chars().count());
-            let _ = writeln!(out, "{}{standing}  {}", " ".repeat(pad), name(*team));
+    if report.places.is_empty() {
+        return;
+    }
+    // A full ranking when the teams that left without a place of the rules have one.
+    let full = report
+        .places
+        .iter()
+        .any(|l| l.rank.is_some() && !matches!(l.standing, Standing::Place { .. }));
+    let title = if full {
+        "Final ranking"
+    } else {
+        "Final places"
+    };
+    let _ = writeln!(out, "\n{title}");
+    let lines: Vec<(String, String, String)> = report
+        .places
+        .iter()
+        .map(|l| {
+            let left = match (&l.rank, &l.standing) {
+                (_, Standing::Place { .. }) | (None, _) => String::new(),
+                (Some(_), s) => standing(s),
+            };
+            let place = match l.rank {
+                Some(r) if r.first == r.last => r.first.to_string(),
+                Some(r) => format!("{}/{}", r.first, r.last),
+                None => standing(&l.standing),
+            };
+            (place, name(l.team), left)
+        })
+        .collect();
+    let width = lines
+        .iter()
+        .map(|(s, _, _)| s.chars().count())
+        .max()
+        .unwrap_or(0);
+    let names = lines
+        .iter()
+        .filter(|(_, _, left)| !left.is_empty())
+        .map(|(_, n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (place, team, left) in &lines {
+        let pad = " ".repeat(width.saturating_sub(place.chars().count()));
+        if left.is_empty() {
+            let _ = writeln!(out, "{pad}{place}  {team}");
+        } else {
+            let fill = " ".repeat(names.saturating_sub(team.chars().count()));
+            let _ = writeln!(out, "{pad}{place}  {team}{fill}  {left}");
         }
     }
 }

@@ -63,13 +63,14 @@ pub fn run(
         }
         Err(e) => return io(event_path, e.to_string()),
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let ran = crate::event::run(
+    let ran = crate::event::run_bytes(
         &checked,
         &mut sources,
         &event_path.display().to_string(),
-        &text,
+        &bytes,
     );
+    // Only a file that is UTF-8 runs without errors, so only such text is written back.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     match out.format {
         Format::Text => {
             diagnostics_text(&ran.diagnostics, &sources, out.colour);

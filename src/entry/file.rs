@@ -1,60 +1,8 @@
 //! The entries file as written: TOML, or the same structure in JSON, read with serde
 //! into raw entries that keep the byte span of every value, in both formats.
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
-use std::cell::Cell;
-use std::ops::Range;
-
-thread_local! {
-    /// While a JSON file is read: where its text starts in memory, and its length.
-    /// Spans are found by where a value's text lies inside the file's text.
-    static JSON_TEXT: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
-    /// The first (innermost) problem found in a JSON file, with its byte offset.
-    static JSON_ERROR: Cell<Option<usize>> = const { Cell::new(None) };
-}
-
-/// A value and the bytes it was written in.
-#[derive(Debug, Clone)]
-pub struct Sp<T> {
-    /// The value.
-    pub value: T,
-    /// Its byte range in the file.
-    pub span: Range<usize>,
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let Some((base, len)) = JSON_TEXT.with(Cell::get) else {
-            return toml::Spanned::<T>::deserialize(d).map(|s| {
-                let span = s.span();
-                Sp {
-                    value: s.into_inner(),
-                    span,
-                }
-            });
-        };
-        // JSON: take the value's own text (a slice of the file), then read it.
-        let raw: &'de RawValue = Deserialize::deserialize(d)?;
-        let text: &'de str = raw.get();
-        let start = (text.as_ptr() as usize)
-            .checked_sub(base)
-            .filter(|s| s + text.len() <= len)
-            .unwrap_or(0);
-        let span = start..start + text.len();
-        match serde_json::from_str::<T>(text) {
-            Ok(value) => Ok(Sp { value, span }),
-            Err(e) => {
-                if JSON_ERROR.with(Cell::get).is_none() {
-                    let at = start + offset(text, e.line(), e.column());
-                    JSON_ERROR.with(|c| c.set(Some(at)));
-                }
-                Err(D::Error::custom(strip_position(&e.to_string())))
-            }
-        }
-    }
-}
+pub use crate::spanned::{ReadError, Sp};
+use serde::Deserialize;
 
 /// The whole file.
 #[derive(Debug, Deserialize)]
@@ -168,74 +116,31 @@ pub struct RawDistrict {
     pub missed_replacements: Vec<Sp<String>>,
 }
 
-/// Why the file could not be read: a message and the bytes it is about.
-#[derive(Debug, Clone)]
-pub struct ReadError {
-    /// In words.
-    pub message: String,
-    /// Where.
-    pub span: Range<usize>,
-}
-
 /// Reads a TOML entries file.
 pub fn from_toml(text: &str) -> Result<RawEntries, ReadError> {
-    JSON_TEXT.with(|w| w.set(None));
-    toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
+    crate::spanned::from_toml(text).map_err(|e| {
         // TOML reads an unquoted `2015-07-25 12:00` as a date-time of its own,
         // which serde then calls a table.
-        let written = text.get(span.clone()).unwrap_or_default();
+        let written = text.get(e.span.clone()).unwrap_or_default();
         let message = if written.starts_with(|c: char| c.is_ascii_digit()) && written.contains('-')
         {
             format!("`{written}` must be written in quotes, e.g. \"2015-07-25 12:00\"")
         } else {
-            plain_words(e.message().trim())
+            plain_words(&e.message)
         };
-        ReadError { message, span }
+        ReadError {
+            message,
+            span: e.span,
+        }
     })
 }
 
 /// Reads a JSON entries file; spans point at each value's own text.
 pub fn from_json(text: &str) -> Result<RawEntries, ReadError> {
-    // A byte-order mark is not part of the JSON text.
-    let skip = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let body = &text[skip..];
-    JSON_TEXT.with(|w| w.set(Some((text.as_ptr() as usize, text.len()))));
-    JSON_ERROR.with(|c| c.set(None));
-    let out = serde_json::from_str::<RawEntries>(body);
-    JSON_TEXT.with(|w| w.set(None));
-    let inner = JSON_ERROR.with(|c| c.take());
-    out.map_err(|e| {
-        let at = inner.unwrap_or_else(|| skip + offset(body, e.line(), e.column()));
-        ReadError {
-            message: plain_words(&strip_position(&e.to_string())),
-            span: at..(at + 1).min(text.len()).max(at),
-        }
+    crate::spanned::from_json(text).map_err(|e| ReadError {
+        message: plain_words(&e.message),
+        span: e.span,
     })
-}
-
-/// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
-fn offset(text: &str, line: usize, column: usize) -> usize {
-    let mut start = 0usize;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            let mut at = start + column.saturating_sub(1).min(l.len());
-            while at > 0 && !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            return at.min(text.len());
-        }
-        start += l.len();
-    }
-    text.len()
-}
-
-/// serde_json appends " at line L column C"; the diagnostic shows the place itself.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
 }
 
 /// serde names Rust types in its messages; an editor of an entries file should read

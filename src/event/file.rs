@@ -1,42 +1,8 @@
 //! The event file as written: TOML (or the same structure in JSON), read with serde
-//! into raw entries that keep their byte spans.
+//! into raw entries that keep their byte spans, in both formats.
 
-use serde::{Deserialize, Deserializer};
-use std::cell::Cell;
-use std::ops::Range;
-
-thread_local! {
-    /// While a JSON file is read: the span every value gets (the whole file).
-    static WHOLE_FILE: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
-}
-
-/// A value and the bytes it was written in.
-#[derive(Debug, Clone)]
-pub struct Sp<T> {
-    /// The value.
-    pub value: T,
-    /// Its byte range in the file.
-    pub span: Range<usize>,
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match WHOLE_FILE.with(Cell::get) {
-            // JSON has no spans: every value points at the whole file.
-            Some((start, end)) => T::deserialize(d).map(|value| Sp {
-                value,
-                span: start..end,
-            }),
-            None => toml::Spanned::<T>::deserialize(d).map(|s| {
-                let span = s.span();
-                Sp {
-                    value: s.into_inner(),
-                    span,
-                }
-            }),
-        }
-    }
-}
+pub use crate::spanned::{ReadError, Sp};
+use serde::Deserialize;
 
 /// The whole file.
 #[derive(Debug, Deserialize)]
@@ -119,61 +85,20 @@ pub struct RawIncident {
     pub note: Option<Sp<String>>,
 }
 
-/// Why the file could not be read: a message and the bytes it is about.
-#[derive(Debug, Clone)]
-pub struct ReadError {
-    /// In words.
-    pub message: String,
-    /// Where.
-    pub span: Range<usize>,
-}
-
 /// Reads a TOML event file.
 pub fn from_toml(text: &str) -> Result<RawEvent, ReadError> {
-    WHOLE_FILE.with(|w| w.set(None));
-    toml::from_str(text).map_err(|e| ReadError {
-        message: plain_words(e.message().trim()),
-        span: e.span().unwrap_or(0..0),
+    crate::spanned::from_toml(text).map_err(|e| ReadError {
+        message: plain_words(&e.message),
+        span: e.span,
     })
 }
 
-/// Reads a JSON event file (the same structure; every span is the whole file).
+/// Reads a JSON event file; spans point at each value's own text.
 pub fn from_json(text: &str) -> Result<RawEvent, ReadError> {
-    WHOLE_FILE.with(|w| w.set(Some((0, text.len()))));
-    let out = serde_json::from_str(text);
-    WHOLE_FILE.with(|w| w.set(None));
-    out.map_err(|e| {
-        let at = offset(text, e.line(), e.column());
-        ReadError {
-            message: plain_words(&strip_position(&e.to_string())),
-            span: at..(at + 1).min(text.len()).max(at),
-        }
+    crate::spanned::from_json(text).map_err(|e| ReadError {
+        message: plain_words(&e.message),
+        span: e.span,
     })
-}
-
-/// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
-fn offset(text: &str, line: usize, column: usize) -> usize {
-    let mut start = 0usize;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            let col = column.saturating_sub(1).min(l.len());
-            let mut at = start + col;
-            while at > 0 && !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            return at.min(text.len());
-        }
-        start += l.len();
-    }
-    text.len()
-}
-
-/// serde_json appends " at line L column C"; the diagnostic shows the place itself.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
 }
 
 /// serde names Rust types in its messages ("expected u64", "as i128"); an editor of

@@ -52,6 +52,20 @@ pub struct Ran {
 }
 
 impl Ran {
+    /// A run of file `file` that has not started.
+    fn empty(file: FileId) -> Ran {
+        Ran {
+            file,
+            outcome: None,
+            next: None,
+            also: Vec::new(),
+            incidents: Vec::new(),
+            names: BTreeMap::new(),
+            unrecorded: Vec::new(),
+            diagnostics: Diagnostics::default(),
+        }
+    }
+
     /// A team's name, as the event file gives it.
     pub fn name(&self, team: u32) -> String {
         self.names
@@ -68,20 +82,35 @@ pub fn is_json(name: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
+/// Reads event file `name` from its bytes: text that is not UTF-8 is refused with
+/// the byte at fault (E0723), never decoded by guesswork; otherwise as [`run`].
+pub fn run_bytes(checked: &Checked, sources: &mut Sources, name: &str, bytes: &[u8]) -> Ran {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => run(checked, sources, name, text),
+        Err(e) => {
+            let at = e.valid_up_to();
+            // Shown with the byte replaced by U+FFFD, which the label then covers.
+            let file = sources.add(name, String::from_utf8_lossy(bytes).into_owned());
+            let mut ran = Ran::empty(file);
+            ran.diagnostics.push(
+                Diagnostic::error(
+                    "E0723",
+                    format!("`{name}` is not UTF-8 text: byte {at} (0x{:02X}) is not UTF-8", bytes.get(at).copied().unwrap_or(0)),
+                    Span::new(file, at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
+                )
+                .with_label("this byte is not UTF-8 (å, ä and ö saved as Latin-1 look like this)")
+                .with_help("save the event file as UTF-8 (in most editors: Save As…, encoding UTF-8) and run it again"),
+            );
+            ran
+        }
+    }
+}
+
 /// Reads event file `name` with contents `text` (added to `sources`), checks it
 /// against the edition and runs it as far as it goes.
 pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> Ran {
     let file = sources.add(name, text);
-    let mut ran = Ran {
-        file,
-        outcome: None,
-        next: None,
-        also: Vec::new(),
-        incidents: Vec::new(),
-        names: BTreeMap::new(),
-        unrecorded: Vec::new(),
-        diagnostics: Diagnostics::default(),
-    };
+    let mut ran = Ran::empty(file);
     let (event, diags) = model::parse(text, file, is_json(name));
     ran.diagnostics.extend(diags);
     let Some(mut event) = event else {

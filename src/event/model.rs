@@ -178,6 +178,17 @@ pub struct Incident {
     pub effect: Option<Effect>,
 }
 
+/// The most IMPs one board gives, as the edition's IMP table says.
+#[derive(Debug, Clone)]
+pub struct ImpCap {
+    /// IMPs per board.
+    pub per_board: Decimal,
+    /// The IMP table's name.
+    pub scale: String,
+    /// Its top row, in the edition.
+    pub row: Span,
+}
+
 /// A whole event file.
 #[derive(Debug, Clone)]
 pub struct Event {
@@ -200,6 +211,9 @@ pub struct Event {
     pub stages: Vec<StageEntry>,
     /// Incidents in the order listed.
     pub incidents: Vec<Incident>,
+    /// The most IMPs one board gives, from the top row of the edition's IMP table
+    /// (set when the event is resolved against the edition, if the competition names one).
+    pub imp_cap: Option<ImpCap>,
     /// The qualification's title (set when the event is resolved against the edition).
     pub qualification_title: String,
     /// Stage titles by name (set when the event is resolved against the edition).
@@ -325,6 +339,7 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
         rounds,
         stages,
         incidents,
+        imp_cap: None,
         qualification_title: "the qualification".into(),
         stage_titles: BTreeMap::new(),
     };

@@ -76,6 +76,9 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
     let team = |s: &str| s.trim().parse::<u32>().map_err(|_| shape());
     let imps = |s: &str| {
         let s = s.trim();
+        if let Some(m) = imps_problem(text, s) {
+            return Err(m);
+        }
         if s.is_empty() || !s.chars().all(|c| c.is_ascii_digit() || c == '.') {
             return Err(shape());
         }
@@ -86,6 +89,28 @@ pub fn parse_result(text: &str) -> Result<ParsedResult, String> {
         return Err(format!("`{text}`: team {home} cannot play itself"));
     }
     Ok((home, away, imps(home_imps)?, imps(away_imps)?, boards, None))
+}
+
+/// A specific problem with IMPs `s` written in result `text`: a negative figure or
+/// a decimal comma, each with the fix.
+fn imps_problem(text: &str, s: &str) -> Option<String> {
+    let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    if let Some(n) = s.strip_prefix('-').filter(|n| digits(n.trim())) {
+        return Some(format!(
+            "`{text}`: IMPs cannot be negative (`{s}`): each team's IMPs are what it won on its boards, 0 or more; write both teams' IMPs as scored, e.g. `0:{}` rather than `-{}:0`",
+            n.trim(),
+            n.trim()
+        ));
+    }
+    if let Some((whole, frac)) = s.split_once(',')
+        && digits(whole)
+        && digits(frac)
+    {
+        return Some(format!(
+            "`{text}`: `{s}` has a decimal comma; IMPs are written with a decimal point, `{whole}.{frac}`"
+        ));
+    }
+    None
 }
 
 /// Parses seating picks `"1-7 3,1"`: in the match of teams 1 and 7 the home team
@@ -138,4 +163,25 @@ pub fn parse_pair(text: &str) -> Result<(u32, u32), String> {
     let a = a.trim().parse::<u32>().map_err(|_| shape())?;
     let b = b.trim().parse::<u32>().map_err(|_| shape())?;
     Ok((a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_result;
+
+    #[test]
+    fn negative_imps_and_a_decimal_comma_get_their_own_words() {
+        let m = parse_result("12-7 -3:5").unwrap_err();
+        assert!(
+            m.contains("cannot be negative") && m.contains("`0:3`"),
+            "{m}"
+        );
+        let m = parse_result("12-7 3:-5").unwrap_err();
+        assert!(m.contains("cannot be negative"), "{m}");
+        let m = parse_result("12-7 12,5:3").unwrap_err();
+        assert!(m.contains("decimal comma") && m.contains("`12.5`"), "{m}");
+        let m = parse_result("12-7 x:3").unwrap_err();
+        assert!(m.contains("is not a result"), "{m}");
+        assert!(parse_result("12-7 12.5:3").is_ok());
+    }
 }

@@ -24,12 +24,18 @@ fn pair_texts(d: &MadeDraw) -> Vec<String> {
 
 /// The file's text with `draws` written in: each into its `[[round]]` (by
 /// `number`) or `[[stage]]` (by `name`), added at the end when there is none.
+/// A byte-order mark at the start stays there.
 pub fn write_draws(text: &str, json: bool, draws: &[MadeDraw]) -> Result<String, String> {
-    if json {
-        write_json(text, draws)
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", text),
+    };
+    let written = if json {
+        write_json(body, draws)
     } else {
-        write_toml(text, draws)
-    }
+        write_toml(body, draws)
+    }?;
+    Ok(format!("{bom}{written}"))
 }
 
 fn write_toml(text: &str, draws: &[MadeDraw]) -> Result<String, String> {

@@ -1,7 +1,7 @@
 //! Checking a parsed event against the edition: its competition, VP scale, rounds
 //! and stages, every incident's rule, and board scores turned into IMPs.
 
-use super::model::{At, Effect, Event, Incident};
+use super::model::{At, Effect, Event, ImpCap, Incident};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
@@ -89,6 +89,14 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
     }
     if !board_scores_to_imps(event, program, &mut diags) {
         ok = false;
+    }
+    match plan.imp_scale.map(|i| imp_cap(program, i)) {
+        Some(Ok(cap)) => event.imp_cap = Some(cap),
+        Some(Err(d)) => {
+            diags.push(d.with_note(event.competition.1, "running this competition"));
+            ok = false;
+        }
+        None => {}
     }
     if let Some(q) = &plan.qualification {
         event.qualification_title = q.title.clone();
@@ -198,6 +206,37 @@ fn board_scores_to_imps(
         r.b_imps = b;
     }
     ok
+}
+
+/// The most IMPs one board gives: the edition's IMP table called at its top row's
+/// lower bound (checked to exist when the edition was checked).
+fn imp_cap(program: &Program, index: u32) -> Result<ImpCap, Diagnostic> {
+    let rule = program.rules.get(index as usize);
+    let row = rule.and_then(crate::ir::top_row);
+    let name = rule.map_or_else(String::new, |r| r.name.clone());
+    let at = row.map_or_else(|| rule.map(|r| r.span).unwrap_or_default(), |r| r.span);
+    let value = row
+        .and_then(|r| r.lower.as_ref())
+        .map(|l| Evaluator::new(program).call(index, vec![l.value.clone()], at));
+    match value {
+        Some(Ok(Value::Num(per_board, _))) if per_board > Decimal::ZERO => Ok(ImpCap {
+            per_board,
+            scale: name,
+            row: at,
+        }),
+        other => {
+            let why = match other {
+                Some(Err(e)) => e.message,
+                _ => "it gives no positive number of IMPs there".into(),
+            };
+            Err(Diagnostic::error(
+                "E0714",
+                format!("the rules cannot run this event: the IMP table `{name}` cannot be read at its top row: {why}"),
+                at,
+            )
+            .with_label("the IMP table's top row"))
+        }
+    }
 }
 
 /// The rounds and stages a competition has, to check the event's entries against.

@@ -10,9 +10,9 @@ use super::value::Date;
 use super::vocabulary::{
     AbsentCaptains, Bye, ChooserWithoutOpponent, DrawMethod, EqualRankings, FirstRound, HomeTeam,
     ImpQuotientEdges, Inheritance, InheritanceScope, KnockoutCriterion, KnockoutTie, LateChooser,
-    LateWithdrawal, LeftoverPlacement, LowerWithdrawal, Pairing, PositionsBy, QualificationFormat,
-    SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion, WalkoverInheritance,
-    WalkoverLoser,
+    LateWithdrawal, LeftoverPlacement, LowerPlaces, LowerWithdrawal, Pairing, PositionsBy,
+    QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
+    WalkoverInheritance, WalkoverLoser,
 };
 use super::{SourceInfo, Value};
 use crate::source::Span;
@@ -105,6 +105,8 @@ pub struct KnockoutReadings {
     pub lower_withdrawal: Chosen<LowerWithdrawal>,
     /// What the loser of a walkover gets (`walkover_loser`).
     pub walkover_loser: Chosen<WalkoverLoser>,
+    /// How the teams that leave without a place of the rules are ranked (`lower_places`).
+    pub lower_places: Chosen<LowerPlaces>,
 }
 
 /// Where a group of teams goes.
@@ -253,6 +255,9 @@ pub struct Competition {
     pub district_prize: Option<Quantity>,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
+    /// The IMP scale of a board's score difference (`imp_scale`): a `scale`, whose top
+    /// row gives the most IMPs one board can give.
+    pub imp_scale: Option<u32>,
     /// Who has the seating rights in a segment (`segment_rights`, `segment_picks_valid`).
     pub segment_rights: Option<SegmentRights>,
     /// The qualification, if any.

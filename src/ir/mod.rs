@@ -410,3 +410,16 @@ impl Program {
         }
     }
 }
+
+/// A scale's top row: the row open above, from an inclusive lower bound (`x >= 4000
+/// score_points => 24 IMP`), when the rule is a scale with exactly one such row.
+pub fn top_row(rule: &Rule) -> Option<&ScaleArm> {
+    let RuleBody::Scale { arms } = &rule.body else {
+        return None;
+    };
+    let mut open = arms
+        .iter()
+        .filter(|a| a.upper.is_none() && a.lower.as_ref().is_some_and(|l| l.inclusive));
+    let top = open.next()?;
+    open.next().is_none().then_some(top)
+}

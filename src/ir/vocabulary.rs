@@ -276,6 +276,23 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// What the teams that leave at a stage without a place of the rules get in the
+    /// final ranking. Teams that leave at a later stage always rank above those that
+    /// leave earlier; teams out in the qualification rank by their qualification place.
+    LowerPlaces {
+        /// No place: the team is listed as out (or withdrawn) where it left.
+        NoPlace,
+        /// Places in the order of the teams' current ranking (qualification placement
+        /// or inherited ranking), equal rankings as `equal_rankings` orders them.
+        CurrentRanking,
+        /// Places in the order of the teams' qualification placement.
+        QualificationPlacement,
+        /// The teams that leave at the same stage share the range of places (`9/12`).
+        SharedByStage,
+    }
+}
+
+vocabulary! {
     /// How a knockout stage orders its positions.
     PositionsBy {
         /// By origin (teams from the earlier-numbered feeding stage first), then ranking.

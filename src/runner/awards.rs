@@ -1,8 +1,8 @@
 //! What a run hands out besides the matches: the district prize, challenge-trophy
-//! points, each match's seating, and the final places.
+//! points and each match's seating (the final ranking is `ranking`).
 
 use super::plan;
-use super::report::{FinalLine, MatchSeating, Standing};
+use super::report::{MatchSeating, Standing};
 use super::{Finals, RunError, Runner, Source, Stop};
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::seating::Sides;
@@ -253,17 +253,4 @@ fn meaning_of<T: Copy>(rule: &RuleOf<T>, v: &Value) -> Option<T> {
         Value::Enum(_, i) => rule.meanings.get(*i as usize).copied().flatten(),
         _ => None,
     }
-}
-
-/// Places first (1, 2, 3, 4, 5/6 …), then exits by team.
-pub(super) fn final_lines(finals: &Finals) -> Vec<FinalLine> {
-    let mut lines: Vec<FinalLine> = finals
-        .iter()
-        .map(|(t, s)| FinalLine {
-            standing: s.clone(),
-            team: t.0,
-        })
-        .collect();
-    lines.sort_by_key(|l| (l.standing.listing_key(), l.team));
-    lines
 }

@@ -13,6 +13,7 @@ mod late;
 mod meaning;
 pub mod plan;
 mod qualification;
+mod ranking;
 pub mod recorded;
 pub mod report;
 pub mod simulate;
@@ -22,7 +23,6 @@ pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::ranking::RankingBook;
 use crate::ir::{self, Program};
 use crate::source::Span;
-use awards::final_lines;
 use plan::{Plan, Target};
 pub use recorded::{DrawAt, DrawProblem, Verdict};
 use report::{Exit, Report, Standing};
@@ -529,7 +529,7 @@ impl Runner<'_> {
         if first_pending.is_some() {
             return Ok(first_pending);
         }
-        self.report.places = final_lines(&finals);
+        self.report.places = self.final_ranking(&finals, &book)?;
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)

@@ -137,6 +137,10 @@ pub struct Plan {
     pub walkover_loser_takes_place: bool,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
+    /// The edition's IMP scale (`imp_scale`), whose top row bounds a board's IMPs.
+    pub imp_scale: Option<u32>,
+    /// How the teams that leave without a place of the rules are ranked (`lower_places`).
+    pub lower_places: vocabulary::LowerPlaces,
     /// How a choice of opponents goes when captains are late or teams withdraw.
     pub choice: ChoiceReadings,
 }
@@ -226,6 +230,8 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         table_numbers: r.table_numbers.meaning.into(),
         district_prize: comp.district_prize.as_ref().map(|q| q.shown.clone()),
         trophy_points: comp.trophy_points,
+        imp_scale: comp.imp_scale,
+        lower_places: r.lower_places.meaning,
         segment_rights: comp.segment_rights.clone(),
         absent_leftovers: r.absent_leftovers.meaning.into(),
         walkover_loser_takes_place: r.walkover_loser.meaning

@@ -156,10 +156,22 @@ pub struct HowPlayed {
 /// A team's final standing.
 #[derive(Debug, Clone, Serialize)]
 pub struct FinalLine {
-    /// A place (`1`, `5/6`), or where the team went out or withdrew.
+    /// A place the rules give (`1`, `5/6`), or where the team went out or withdrew.
     pub standing: Standing,
     /// Team id.
     pub team: u32,
+    /// Its place in the full final ranking; `None` where the edition gives teams that
+    /// leave without a place of the rules none (`lower_places`).
+    pub rank: Option<Rank>,
+}
+
+/// A place in the full final ranking: `first` to `last`, shared when they differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rank {
+    /// The best place of the range.
+    pub first: u32,
+    /// The worst.
+    pub last: u32,
 }
 
 /// A whole run.
@@ -282,15 +294,6 @@ impl Standing {
     /// Whether the team withdrew.
     pub fn withdrew(&self) -> bool {
         matches!(self, Standing::Withdrew(_))
-    }
-
-    /// The order of the final list: places by their best place, then every exit
-    /// (the list orders exits by team).
-    pub fn listing_key(&self) -> (bool, u32) {
-        match self {
-            Standing::Place { first, .. } => (false, *first),
-            Standing::Out(_) | Standing::Withdrew(_) => (true, u32::MAX),
-        }
     }
 
     /// How far the team got, smaller being further: a place beats any exit, a

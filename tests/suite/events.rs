@@ -146,6 +146,36 @@ fn the_same_event_in_json_gives_the_same_run() {
 }
 
 #[test]
+fn a_byte_order_mark_is_accepted_in_toml_and_json() {
+    let (plain, _) = run_file("tests/fixtures/events/full.toml");
+    for file in [
+        "tests/fixtures/events/full.toml",
+        "tests/fixtures/events/full.json",
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let (ran, sources) = run_text(file, &format!("\u{feff}{text}"));
+        assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+        assert_eq!(event_run(&ran), event_run(&plain), "{file}");
+    }
+}
+
+#[test]
+fn a_json_problem_points_at_the_entry_not_the_whole_file() {
+    let file = "tests/fixtures/events/full.json";
+    let text = std::fs::read_to_string(root().join(file))
+        .unwrap()
+        .replacen("\"1-4 70:81\"", "\"1-4 70;81\"", 1);
+    let (ran, _) = run_text(file, &text);
+    let d = ran.diagnostics.sorted();
+    assert_eq!(d.len(), 1, "{d:?}");
+    let at = text.find("\"1-4 70;81\"").unwrap();
+    assert_eq!(
+        (d[0].span.start as usize, d[0].span.end as usize),
+        (at, at + "\"1-4 70;81\"".len())
+    );
+}
+
+#[test]
 fn the_same_file_twice_gives_byte_identical_output() {
     for file in [
         "tests/fixtures/events/full.toml",
@@ -353,7 +383,9 @@ fn run_case(path: &Path) -> Result<(), String> {
         .unwrap()
         .to_string();
     let ext = path.extension().and_then(|s| s.to_str()).unwrap();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{stem}: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{stem}: {e}"))?;
+    // A case that is not UTF-8 (E0723) is run from its bytes; its header is ASCII.
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let first = text.lines().next().unwrap_or("");
     let expected = first
         .strip_prefix("# expect:")
@@ -369,7 +401,15 @@ fn run_case(path: &Path) -> Result<(), String> {
     } else {
         text.clone()
     };
-    let (ran, sources) = run_text(&format!("{CASES}/{stem}.{ext}"), &body);
+    let name = format!("{CASES}/{stem}.{ext}");
+    let (ran, sources) = if std::str::from_utf8(&bytes).is_ok() {
+        run_text(&name, &body)
+    } else {
+        let (checked, sources) = edition();
+        let mut sources = sources.clone();
+        let ran = bfr::event::run_bytes(checked, &mut sources, &name, &bytes);
+        (ran, sources)
+    };
     let out = rendered(&ran, &sources);
     if !codes(&ran).contains(&expected) {
         return Err(format!(
@@ -526,11 +566,72 @@ fn a_result_may_say_how_many_boards_the_match_counts() {
     assert_eq!(codes(&ran).first(), Some(&"E0701"));
 }
 
+/// The codes of `event` run through the test edition with `from` replaced by `to`.
+fn codes_in_variant(from: &str, to: &str, event: &str) -> Vec<&'static str> {
+    let text = std::fs::read_to_string(root().join(EDITION).join("edition.bfr")).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    let loaded = bfr::edition::load_texts(vec![(
+        "edition.bfr".into(),
+        text.replace(from, to).into_bytes(),
+    )]);
+    assert!(!loaded.diagnostics.has_errors());
+    let mut sources = loaded.sources;
+    let ran = bfr::event::run(&loaded.checked.unwrap(), &mut sources, "e.toml", event);
+    ran.diagnostics.sorted().iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn a_result_has_at_most_the_imps_its_boards_give_by_the_editions_imp_table() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let with = |result: &str| text.replace("\"4-2 40:20\"", &format!("\"{result}\""));
+    let refused = |result: &str| codes(&run_text("e.toml", &with(result)).0).contains(&"E0721");
+    // 8 boards, and no board gives more than 24 IMPs (the table's top row): 192 in all.
+    assert!(!refused("4-2 192:0"));
+    assert!(!refused("4-2 100:92"));
+    assert!(refused("4-2 100:93"));
+    assert!(refused("4-2 4500:12"));
+    // A match that counts 7 boards: 168.
+    assert!(!refused("4-2 100:68 /7"));
+    assert!(refused("4-2 100:69 /7"));
+    // The 32-board final: 768.
+    let fin = |r: &str| text.replace("\"1-4 70:81\"", &format!("\"{r}\""));
+    assert!(!codes(&run_text("e.toml", &fin("1-4 700:68")).0).contains(&"E0721"));
+    assert!(codes(&run_text("e.toml", &fin("1-4 700:69")).0).contains(&"E0721"));
+    // An edition whose IMP table tops out at 30 IMPs allows 240 on 8 boards.
+    let top = "difference >= 4000 score_points                     => 24 IMP";
+    let thirty = "difference >= 4000 score_points                     => 30 IMP";
+    assert!(codes_in_variant(top, thirty, &with("4-2 200:40")).is_empty());
+    assert!(codes_in_variant(top, thirty, &with("4-2 200:41")).contains(&"E0721"));
+    assert!(codes_in_variant(top, top, &with("4-2 200:40")).contains(&"E0721"));
+    // Without an `imp_scale` the edition gives no bound, and bfr invents none.
+    let none = "  imp_scale = test_imp_table\n";
+    assert!(codes_in_variant(none, "", &with("4-2 4500:12")).is_empty());
+}
+
+#[test]
+fn board_scores_must_cover_every_board_of_the_match() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let second_round = text
+        .match_indices("[[round]]")
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i);
+    let with = |scores: &str| {
+        text[..second_round]
+            .replacen("seed = 42", "seed = 42\nimp_scale = \"test_imps\"", 1)
+            .replace("\"4-2 40:20\"", &format!("\"4-2 boards {scores}\""))
+    };
+    let wrong = |scores: &str| codes(&run_text("e.toml", &with(scores)).0).contains(&"E0722");
+    assert!(wrong("+420 -50 0"));
+    assert!(wrong("0 0 0 0 0 0 0"));
+    assert!(!wrong("0 0 0 0 0 0 0 0"));
+    assert!(wrong("0 0 0 0 0 0 0 0 0"));
+}
+
 #[test]
 fn results_given_board_by_board_become_imps_by_the_editions_scale() {
     let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
     // Board by board from team 4's side: +420 and +60 are 2 IMPs each, -30 is 1 IMP
-    // to team 2, +10 is nothing: 4 IMPs to 1.
+    // to team 2, +10 and the four flat boards nothing: 4 IMPs to 1.
     // Only round 1: other IMPs change the standings, and so the later draws.
     let second_round = text
         .match_indices("[[round]]")
@@ -538,7 +639,7 @@ fn results_given_board_by_board_become_imps_by_the_editions_scale() {
         .map_or(text.len(), |(i, _)| i);
     let by_boards = text[..second_round]
         .replacen("seed = 42", "seed = 42\nimp_scale = \"test_imps\"", 1)
-        .replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10\"");
+        .replace("\"4-2 40:20\"", "\"4-2 boards +420 +60 -30 +10 0 0 0 0\"");
     let (ran, sources) = run_text("boards.toml", &by_boards);
     assert!(
         !ran.diagnostics.has_errors(),

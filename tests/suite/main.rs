@@ -24,6 +24,7 @@ mod edition_2015;
 mod entries;
 mod event_record;
 mod events;
+mod final_ranking;
 mod fmt;
 mod hostile;
 mod noticeboard;

@@ -3,7 +3,8 @@
 
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
 use crate::diag::Diagnostic;
-use crate::event::model::{At, MatchResult};
+use crate::diag::Diagnostics;
+use crate::event::model::{At, ImpCap, MatchResult};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
 
@@ -19,18 +20,23 @@ impl Source for EventSource<'_> {
         round: u32,
         home: u32,
         away: u32,
-        _boards: Decimal,
+        boards: Decimal,
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Round(round)) {
             self.wait(Waiting::Halt(format!("round {round}: {m}")));
             return None;
         }
         let found = self.round_index(round).and_then(|i| {
+            let event = self.event;
             take_result(
-                &self.event.rounds.get(i)?.results,
+                &event.rounds.get(i)?.results,
                 self.rounds.get_mut(i)?,
-                home,
-                away,
+                (home, away, boards),
+                &mut Check {
+                    cap: event.imp_cap.as_ref(),
+                    place: format!("in round {round}"),
+                    diags: &mut self.diags,
+                },
             )
         });
         if found.is_none() {
@@ -112,7 +118,7 @@ impl Source for EventSource<'_> {
         stage: &str,
         home: u32,
         away: u32,
-        _boards: Decimal,
+        boards: Decimal,
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Stage(stage.to_string())) {
             let title = self.event.stage_title(stage);
@@ -120,11 +126,16 @@ impl Source for EventSource<'_> {
             return None;
         }
         let found = self.stage_index(stage).and_then(|i| {
+            let event = self.event;
             take_result(
-                &self.event.stages.get(i)?.results,
+                &event.stages.get(i)?.results,
                 self.stages.get_mut(i)?,
-                home,
-                away,
+                (home, away, boards),
+                &mut Check {
+                    cap: event.imp_cap.as_ref(),
+                    place: format!("in {}", event.stage_title(stage)),
+                    diags: &mut self.diags,
+                },
             )
         });
         if found.is_none() {
@@ -327,20 +338,84 @@ impl Source for EventSource<'_> {
     }
 }
 
+/// What a result is checked against when the run takes it: the most IMPs a board
+/// gives, where the match is played, and where problems go.
+struct Check<'a> {
+    cap: Option<&'a ImpCap>,
+    place: String,
+    diags: &'a mut Diagnostics,
+}
+
+impl Check<'_> {
+    /// A problem with result `r` for a match of `boards` boards: board scores for
+    /// another number of boards (E0722), or more IMPs than the boards give (E0721).
+    fn problem(&self, r: &MatchResult, scheduled: Decimal) -> Option<Diagnostic> {
+        let place = &self.place;
+        // A result that counts fewer boards (`/7`) is bound by those.
+        let boards = r.boards.unwrap_or(scheduled);
+        let n = boards.normalize();
+        if let Some(scores) = &r.board_scores
+            && Decimal::from(scores.len()) != boards
+        {
+            return Some(
+                Diagnostic::error(
+                    "E0722",
+                    format!(
+                        "this result gives {} board scores, but the match {place} is of {n} boards",
+                        scores.len()
+                    ),
+                    r.span,
+                )
+                .with_label(format!("{} boards, not {n}", scores.len()))
+                .with_help("give one score difference for every board of the match, in board order (0 for a board with no difference)"),
+            );
+        }
+        let cap = self.cap?;
+        let most = cap.per_board.checked_mul(boards)?;
+        let total = r.a_imps.checked_add(r.b_imps)?;
+        (total > most).then(|| {
+            let per = cap.per_board.normalize();
+            Diagnostic::error(
+                "E0721",
+                format!(
+                    "{}:{} is more than {n} boards allow: no board gives more than {per} IMPs, so the match {place} gives at most {} IMPs in all, not {}",
+                    r.a_imps.normalize(),
+                    r.b_imps.normalize(),
+                    most.normalize(),
+                    total.normalize()
+                ),
+                r.span,
+            )
+            .with_label(format!("{} IMPs in a match of {n} boards", total.normalize()))
+            .with_note(cap.row, format!("the top row of `{}`: {per} IMPs a board", cap.scale))
+            .with_help("check the IMPs as scored (a typing error such as `4500` for `45`?); a match that counts fewer boards ends with `/N`")
+        })
+    }
+}
+
 /// The IMPs (home's, away's) of the first valid, unused result for this pair, which
-/// is then marked used.
+/// is then marked used, or, when it breaks what the boards allow, reported and not
+/// used.
 fn take_result(
     results: &[MatchResult],
     status: &mut [Status],
-    home: u32,
-    away: u32,
+    (home, away, boards): (u32, u32, Decimal),
+    check: &mut Check<'_>,
 ) -> Option<(Decimal, Decimal)> {
     let j = results
         .iter()
         .enumerate()
         .position(|(j, r)| r.is(home, away) && status.get(j) == Some(&Status::Valid))?;
+    let r = results.get(j)?;
+    if let Some(d) = check.problem(r, boards) {
+        check.diags.push(d);
+        if let Some(s) = status.get_mut(j) {
+            *s = Status::Reported;
+        }
+        return None;
+    }
     if let Some(s) = status.get_mut(j) {
         *s = Status::Used;
     }
-    results.get(j).map(|r| r.imps_for(home))
+    Some(r.imps_for(home))
 }

@@ -171,19 +171,7 @@ impl<'e> EventSource<'e> {
             let key = pair(r.a, r.b);
             if drawn.contains(&key) {
                 if let Some(first) = seen.get(&key).and_then(|k| results.get(*k)) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0707",
-                            format!(
-                                "the result of team {} v team {} {place} is given twice",
-                                r.a, r.b
-                            ),
-                            r.span,
-                        )
-                        .with_label("given again here; not used")
-                        .with_note(first.span, "the result used")
-                        .with_help("keep one result per match"),
-                    );
+                    self.diags.push(given_twice(first, r, place));
                     status.push(Status::Reported);
                 } else {
                     seen.insert(key, j);
@@ -264,10 +252,15 @@ impl<'e> EventSource<'e> {
 
     fn next(&self, i: usize, pending: &str) -> Next {
         let event = self.event;
-        let given = |results: &[MatchResult], h: u32, a: u32| {
-            results.iter().find(|r| r.is(h, a)).map(|r| r.imps_for(h))
+        // A result reported as a problem is not given: the match still needs one.
+        let given = |results: &[MatchResult], status: &[Status], h: u32, a: u32| {
+            results
+                .iter()
+                .zip(status.iter().chain(std::iter::repeat(&Status::Unseen)))
+                .find(|(r, s)| r.is(h, a) && **s != Status::Reported)
+                .map(|(r, _)| r.imps_for(h))
         };
-        let table = |pairs: &[(u32, u32)], results: &[MatchResult]| {
+        let table = |pairs: &[(u32, u32)], results: &[MatchResult], status: &[Status]| {
             pairs
                 .iter()
                 .enumerate()
@@ -275,7 +268,7 @@ impl<'e> EventSource<'e> {
                     table: i + 1,
                     home: *h,
                     away: *a,
-                    result: given(results, *h, *a),
+                    result: given(results, status, *h, *a),
                 })
                 .collect::<Vec<_>>()
         };
@@ -283,29 +276,35 @@ impl<'e> EventSource<'e> {
             Some(Waiting::Halt(m)) => Next::Halt { message: m.clone() },
             Some(Waiting::Round(r)) => {
                 let (pairs, bye) = self.rounds_drawn.get(r).cloned().unwrap_or_default();
-                let results = self
-                    .round_index(*r)
+                let i = self.round_index(*r);
+                let results = i
                     .and_then(|i| event.rounds.get(i))
                     .map_or(&[][..], |e| &e.results[..]);
+                let status = i
+                    .and_then(|i| self.rounds.get(i))
+                    .map_or(&[][..], |s| &s[..]);
                 Next::Results {
                     title: format!("{} round {r}", event.qualification_title),
                     round: Some(*r),
                     stage: None,
-                    matches: table(&pairs, results),
+                    matches: table(&pairs, results, status),
                     bye,
                 }
             }
             Some(Waiting::Stage(s)) => {
                 let pairs = self.stages_drawn.get(s).cloned().unwrap_or_default();
-                let results = self
-                    .stage_index(s)
+                let i = self.stage_index(s);
+                let results = i
                     .and_then(|i| event.stages.get(i))
                     .map_or(&[][..], |e| &e.results[..]);
+                let status = i
+                    .and_then(|i| self.stages.get(i))
+                    .map_or(&[][..], |s| &s[..]);
                 Next::Results {
                     title: event.stage_title(s),
                     round: None,
                     stage: Some(s.clone()),
-                    matches: table(&pairs, results),
+                    matches: table(&pairs, results, status),
                     bye: None,
                 }
             }
@@ -323,6 +322,38 @@ impl<'e> EventSource<'e> {
                 message: pending.to_string(),
             },
         }
+    }
+}
+
+/// E0707: `again` repeats the result of `first`'s match; both scores are shown, in
+/// the order `again` names the teams, and whether they differ.
+fn given_twice(first: &MatchResult, again: &MatchResult, place: &str) -> Diagnostic {
+    let score = |r: &MatchResult| {
+        let (x, y) = r.imps_for(again.a);
+        format!("{}:{}", x.normalize(), y.normalize())
+    };
+    let (was, now) = (score(first), score(again));
+    let teams = format!("team {} v team {}", again.a, again.b);
+    if was == now {
+        Diagnostic::error(
+            "E0707",
+            format!("the result of {teams} {place} is given twice, {now} both times"),
+            again.span,
+        )
+        .with_label("given again here; not used")
+        .with_note(first.span, "the result used")
+        .with_help("remove the second: one result per match")
+    } else {
+        Diagnostic::error(
+            "E0707",
+            format!(
+                "the result of {teams} {place} is given twice with different scores: {was} first, {now} here"
+            ),
+            again.span,
+        )
+        .with_label(format!("{now} here: not used"))
+        .with_note(first.span, format!("{was}: the result used"))
+        .with_help("the scores differ: keep the one the scorer confirms and remove the other")
     }
 }
 

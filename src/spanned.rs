@@ -1,0 +1,169 @@
+//! Files a director writes (event files, entries files), read with serde into raw
+//! entries that keep the byte span of every value: TOML through `toml::Spanned`,
+//! JSON by taking each value's own text (a slice of the file) and measuring where it
+//! lies. A byte-order mark at the start is accepted in both formats.
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use std::cell::Cell;
+use std::ops::Range;
+
+thread_local! {
+    /// While a JSON file is read: where its text starts in memory, and its length.
+    /// Spans are found by where a value's text lies inside the file's text.
+    static JSON_TEXT: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+    /// The first (innermost) problem found in a JSON file, with its byte offset.
+    static JSON_ERROR: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// The UTF-8 byte-order mark some editors write at the start of a file.
+const BOM: &str = "\u{feff}";
+
+/// A value and the bytes it was written in.
+#[derive(Debug, Clone)]
+pub struct Sp<T> {
+    /// The value.
+    pub value: T,
+    /// Its byte range in the file.
+    pub span: Range<usize>,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let Some((base, len)) = JSON_TEXT.with(Cell::get) else {
+            return toml::Spanned::<T>::deserialize(d).map(|s| {
+                let span = s.span();
+                Sp {
+                    value: s.into_inner(),
+                    span,
+                }
+            });
+        };
+        // JSON: take the value's own text (a slice of the file), then read it.
+        let raw: &'de RawValue = Deserialize::deserialize(d)?;
+        let text: &'de str = raw.get();
+        let start = (text.as_ptr() as usize)
+            .checked_sub(base)
+            .filter(|s| s + text.len() <= len)
+            .unwrap_or(0);
+        let span = start..start + text.len();
+        match serde_json::from_str::<T>(text) {
+            Ok(value) => Ok(Sp { value, span }),
+            Err(e) => {
+                if JSON_ERROR.with(Cell::get).is_none() {
+                    let at = start + offset(text, e.line(), e.column());
+                    JSON_ERROR.with(|c| c.set(Some(at)));
+                }
+                Err(D::Error::custom(strip_position(&e.to_string())))
+            }
+        }
+    }
+}
+
+/// Why a file could not be read: serde's message and the bytes it is about.
+#[derive(Debug, Clone)]
+pub struct ReadError {
+    /// serde's words (the caller puts them into an editor's words).
+    pub message: String,
+    /// Where.
+    pub span: Range<usize>,
+}
+
+/// Reads a TOML file. A byte-order mark reads as blanks, so every span stays an
+/// offset into `text` as written.
+pub fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {
+    JSON_TEXT.with(|w| w.set(None));
+    let blanked;
+    let body = match text.strip_prefix(BOM) {
+        Some(rest) => {
+            blanked = format!("{}{rest}", " ".repeat(BOM.len()));
+            blanked.as_str()
+        }
+        None => text,
+    };
+    toml::from_str(body).map_err(|e| ReadError {
+        message: e.message().trim().to_string(),
+        span: e.span().unwrap_or(0..0),
+    })
+}
+
+/// Reads a JSON file; spans point at each value's own text in `text`.
+pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> {
+    // A byte-order mark is not part of the JSON text.
+    let skip = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    let body = text.get(skip..).unwrap_or_default();
+    JSON_TEXT.with(|w| w.set(Some((text.as_ptr() as usize, text.len()))));
+    JSON_ERROR.with(|c| c.set(None));
+    let out = serde_json::from_str::<T>(body);
+    JSON_TEXT.with(|w| w.set(None));
+    let inner = JSON_ERROR.with(|c| c.take());
+    out.map_err(|e| {
+        let at = inner.unwrap_or_else(|| skip + offset(body, e.line(), e.column()));
+        ReadError {
+            message: strip_position(&e.to_string()),
+            span: at..(at + 1).min(text.len()).max(at),
+        }
+    })
+}
+
+/// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0usize;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let mut at = start + column.saturating_sub(1).min(l.len());
+            while at > 0 && !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            return at.min(text.len());
+        }
+        start += l.len();
+    }
+    text.len()
+}
+
+/// serde_json appends " at line L column C"; the diagnostic shows the place itself.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    struct Doc {
+        a: Sp<u32>,
+        b: Vec<Sp<String>>,
+    }
+
+    #[test]
+    fn json_values_keep_their_own_spans() {
+        let text = "{\"a\": 7, \"b\": [\"Åsa\", \"x\"]}";
+        let doc: Doc = from_json(text).unwrap();
+        assert_eq!(&text[doc.a.span.clone()], "7");
+        assert_eq!(&text[doc.b[1].span.clone()], "\"x\"");
+    }
+
+    #[test]
+    fn a_bom_is_accepted_and_spans_count_it() {
+        let json = "\u{feff}{\"a\": 7, \"b\": []}";
+        let doc: Doc = from_json(json).unwrap();
+        assert_eq!(&json[doc.a.span.clone()], "7");
+        let toml = "\u{feff}a = 7\nb = [\"x\"]\n";
+        let doc: Doc = from_toml(toml).unwrap();
+        assert_eq!(&toml[doc.a.span.clone()], "7");
+        assert_eq!(&toml[doc.b[0].span.clone()], "\"x\"");
+    }
+
+    #[test]
+    fn a_json_problem_points_at_the_value_at_fault() {
+        let text = "{\"a\": 7, \"b\": [\"x\", 3]}";
+        let e = from_json::<Doc>(text).err().unwrap();
+        assert_eq!(e.span.start, text.find('3').unwrap(), "{e:?}");
+    }
+}
