@@ -151,6 +151,8 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
         }
         checked
     };
+    // Source references against the document's data, when the edition names it.
+    diagnostics.extend(crate::document::check_edition(&parsed, &sources));
     Loaded {
         sources,
         files: count,
