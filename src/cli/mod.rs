@@ -9,6 +9,7 @@ mod check;
 mod commands;
 mod entries;
 mod fmt;
+mod list;
 mod output;
 pub mod render;
 mod run;
@@ -88,6 +89,12 @@ pub enum Command {
         /// Write this check's warnings to FILE as the accepted baseline.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
+    },
+    /// List an edition's files, rules (kind, type, source) and competitions with
+    /// their stages.
+    List {
+        /// Edition directory.
+        edition: PathBuf,
     },
     /// Run the edition's examples.
     Test {
@@ -242,6 +249,7 @@ pub fn run(cli: &Cli) -> u8 {
             check::check(&out, editions, &opts)
         }
         Command::Test { edition } => commands::test(&out, edition),
+        Command::List { edition } => list::list(&out, edition),
         Command::Eval {
             edition,
             expression,

@@ -25,6 +25,7 @@ mod entries;
 mod event_record;
 mod events;
 mod fmt;
+mod list;
 mod names;
 mod robustness;
 mod runner_draws;
