@@ -320,7 +320,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
 }
 
 /// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 36] = [
+const RESERVED: [&str; 37] = [
     "reading",
     "edition",
     "unit",
@@ -357,6 +357,7 @@ const RESERVED: [&str; 36] = [
     "whole",
     "notice",
     "as",
+    "cites",
 ];
 
 #[cfg(test)]

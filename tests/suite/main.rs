@@ -25,6 +25,7 @@ mod entries;
 mod event_record;
 mod events;
 mod fmt;
+mod highlight;
 mod list;
 mod names;
 mod robustness;
