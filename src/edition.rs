@@ -233,6 +233,8 @@ fn load_inputs(texts: Vec<(String, Input)>) -> Loaded {
         }
         checked
     };
+    // Source references against the document's data, when the edition names it.
+    diagnostics.extend(crate::document::check_edition(&parsed, &sources));
     Loaded {
         sources,
         files: count,

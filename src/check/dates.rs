@@ -16,6 +16,13 @@ pub(crate) fn check_all(
     let mut dates = Vec::new();
     for item in items {
         match &item.decl {
+            // Another document's date is not the edition's: its weekday is checked,
+            // its year is that document's business.
+            Decl::Const(k) if k.cites.is_some() => {
+                let mut v = Vec::new();
+                walk(&k.value, &mut v);
+                v.iter().for_each(|d| weekday(d, diags));
+            }
             Decl::Const(k) => walk(&k.value, &mut dates),
             Decl::Fn(f) => walk(&f.body, &mut dates),
             Decl::Table(t) => t.rows.iter().for_each(|(_, e)| walk(e, &mut dates)),

@@ -391,9 +391,27 @@ impl Checker {
             let types = self.names.types.keys().map(String::as_str);
             if let Some(h) = did_you_mean(&name.text, locals.chain(globals).chain(types)) {
                 d = d.with_help(h);
+            } else if let Some(v) = self.variant_named(&name.text) {
+                // A bare variant: enum values are written with their enum's name.
+                d = d.with_help(format!("did you mean `{v}`?"));
             }
         }
         self.diags.push(d);
+    }
+
+    /// `Enum.Variant` for the variant of any enum nearest to `name`.
+    fn variant_named(&self, name: &str) -> Option<String> {
+        let all: Vec<String> = self
+            .program
+            .enums
+            .iter()
+            .flat_map(|e| e.variants.iter().map(move |v| format!("{}.{v}", e.name)))
+            .collect();
+        let bare = all.iter().map(|q| q.rsplit('.').next().unwrap_or(q));
+        let near = super::names::nearest(name, bare)?;
+        all.iter()
+            .find(|q| q.rsplit('.').next() == Some(near))
+            .cloned()
     }
 
     fn fields(&mut self, mut base: ir::Expr, rest: &[ast::Name]) -> ir::Expr {

@@ -22,6 +22,7 @@ mod list_loop;
 #[cfg(test)]
 mod list_tests;
 pub mod names;
+pub mod refs;
 mod routes;
 mod routing;
 mod scale;

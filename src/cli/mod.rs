@@ -10,6 +10,7 @@ mod commands;
 mod entries;
 mod fmt;
 mod html;
+mod list;
 mod output;
 pub mod render;
 mod run;
@@ -97,6 +98,12 @@ pub enum Command {
         /// Write this check's warnings to FILE as the accepted baseline.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
+    },
+    /// List an edition's files, rules (kind, type, source) and competitions with
+    /// their stages.
+    List {
+        /// Edition directory.
+        edition: PathBuf,
     },
     /// Run the edition's examples.
     Test {
@@ -277,6 +284,7 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             check::check(out, editions, &opts)
         }
         Command::Test { edition } => commands::test(out, edition),
+        Command::List { edition } => list::list(out, edition),
         Command::Eval {
             edition,
             expression,

@@ -24,6 +24,10 @@ pub struct SourceRef {
     pub section: Option<String>,
     /// Where the reference is written.
     pub span: Span,
+    /// Where the ID, the pages and the section are written.
+    pub id_span: Span,
+    pub pages_span: Option<Span>,
+    pub section_span: Option<Span>,
 }
 
 /// A unit as written: `SEK`, `SEK/player`.
@@ -100,6 +104,8 @@ pub struct Edition {
     pub name: String,
     pub name_span: Span,
     pub source: Option<String>,
+    /// `document "document.toml"`: the document's data, relative to this file.
+    pub document: Option<(String, Span)>,
     pub updated: Option<Expr>,
     pub period: Option<(Expr, Expr)>,
 }
@@ -195,6 +201,8 @@ pub struct ConstDecl {
     pub value: Expr,
     /// Declared with `reading`: the answer to an open question of the document.
     pub reading: bool,
+    /// `cites "…"`: a fact of the other document named, not of this edition.
+    pub cites: Option<String>,
 }
 
 /// `example "title" ref … [contradicts] { assertions }`

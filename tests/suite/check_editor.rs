@@ -98,7 +98,7 @@ fn a_baseline_survives_edits_elsewhere_and_reports_fixed_defects() {
     );
     assert!(
         written.contains(
-            "W0102\tsm_general.bfr\tthe date 2014-07-01 is not in the edition's year 2015\n"
+            "W0102\tsm_pairs.bfr\tthe date 2014-08-02 is not in the edition's year 2015\n"
         ),
         "{written}"
     );

@@ -116,7 +116,8 @@ fn stage_span(text: &str, stage: &str) -> (usize, usize) {
 }
 
 /// The 2015 edition's files with `changes` applied, loaded from memory (each
-/// file named by its file name).
+/// file named by its path from the crate's root, so the edition's document data
+/// is found beside them).
 pub fn edition_2015_with(changes: &[Change]) -> Loaded {
     let root = root().join(EDITION_2015);
     let mut texts = Vec::new();
@@ -153,7 +154,7 @@ pub fn edition_2015_with(changes: &[Change]) -> Loaded {
                 _ => {}
             }
         }
-        texts.push((name, text.into_bytes()));
+        texts.push((format!("{EDITION_2015}/{name}"), text.into_bytes()));
     }
     load_texts(texts)
 }

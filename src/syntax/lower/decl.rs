@@ -16,6 +16,7 @@ impl Lower {
             name: string_value(&name_pair),
             name_span: self.span(&name_pair),
             source: None,
+            document: None,
             updated: None,
             period: None,
         };
@@ -27,6 +28,9 @@ impl Lower {
             let mut parts = f.into_inner();
             match rule {
                 Rule::source_field => e.source = parts.next().map(|s| string_value(&s)),
+                Rule::document_field => {
+                    e.document = parts.next().map(|s| (string_value(&s), self.span(&s)));
+                }
                 Rule::updated_field => {
                     if let Some(d) = parts.next() {
                         e.updated = Some(self.literal(d)?);
@@ -72,12 +76,24 @@ impl Lower {
             pages: None,
             section: None,
             span,
+            id_span: span,
+            pages_span: None,
+            section_span: None,
         };
         for c in p.into_inner() {
             match c.as_rule() {
-                Rule::rule_id => r.id = c.as_str().to_string(),
-                Rule::pages => r.pages = Some(c.as_str().trim_start_matches("p.").to_string()),
-                Rule::string => r.section = Some(string_value(&c)),
+                Rule::rule_id => {
+                    r.id = c.as_str().to_string();
+                    r.id_span = self.span(&c);
+                }
+                Rule::pages => {
+                    r.pages = Some(c.as_str().trim_start_matches("p.").to_string());
+                    r.pages_span = Some(self.span(&c));
+                }
+                Rule::string => {
+                    r.section = Some(string_value(&c));
+                    r.section_span = Some(self.span(&c));
+                }
                 _ => {}
             }
         }
@@ -454,9 +470,11 @@ impl Lower {
         let mut source = None;
         let mut value = None;
         let mut reading = false;
+        let mut cites = None;
         for c in p.into_inner() {
             match c.as_rule() {
                 Rule::reading_kw => reading = true,
+                Rule::cites => cites = c.into_inner().next().map(|s| string_value(&s)),
                 Rule::ident => name = Some(self.name(&c)),
                 Rule::type_expr => ty = Some(self.type_expr(c)),
                 Rule::source_ref => source = Some(self.source_ref(c)),
@@ -470,6 +488,7 @@ impl Lower {
                 source,
                 value,
                 reading,
+                cites,
             }),
             _ => Err(SyntaxError::internal(Span::default())),
         }
