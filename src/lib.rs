@@ -10,6 +10,7 @@
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod edition;
 pub mod engine;
 pub mod entry;

@@ -7,6 +7,7 @@
 mod baseline;
 mod check;
 mod commands;
+mod diff;
 mod entries;
 mod fmt;
 mod output;
@@ -168,6 +169,21 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// What changed between two editions: every rule, row, stage, route, date
+    /// and paragraph, with its inventory ID and page, and the inputs whose answers
+    /// changed (see docs/diff.md).
+    Diff {
+        /// The old edition (directory or file).
+        old: PathBuf,
+        /// The new edition.
+        new: PathBuf,
+        /// Exit 1 when the editions differ, 0 when they do not (for CI).
+        #[arg(long)]
+        exit_code: bool,
+        /// Only count the changed items per file.
+        #[arg(long)]
+        stat: bool,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -285,6 +301,18 @@ pub fn run(cli: &Cli) -> u8 {
         } => entries::check(&out, edition, entries),
         Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
         Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
+        Command::Diff {
+            old,
+            new,
+            exit_code,
+            stat,
+        } => {
+            let opts = diff::DiffOptions {
+                stat: *stat,
+                exit_code: *exit_code,
+            };
+            diff::diff(&out, old, new, &opts)
+        }
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),
