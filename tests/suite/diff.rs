@@ -322,3 +322,40 @@ fn a_date_moved_against_the_shift_is_listed_alone() {
         }]
     );
 }
+
+#[test]
+fn a_table_row_is_listed_by_its_key() {
+    let dir = variant("diff-table", |name, text| {
+        if name != "chairmans_cup_knockout.bfr" {
+            return text;
+        }
+        once(
+            text,
+            "  A => 32 boards,\n  B => 64 boards,\n",
+            "  A => 32 boards,\n  B => 48 boards,\n",
+        )
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    let items: Vec<&diff::Item> = d.files.iter().flat_map(|f| &f.items).collect();
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert_eq!(items[0].name, "cc_withdrawal_third_place_boards");
+    assert_eq!(items[0].kind, diff::Kind::Table);
+    assert_eq!(
+        items[0].details,
+        [Detail::Changed {
+            what: "row B".into(),
+            old: "64 boards".into(),
+            new: "48 boards".into(),
+        }]
+    );
+    // The play-off's stage takes its withdrawal length from the table.
+    assert_eq!(items[1].name, "cup");
+    assert_eq!(
+        items[1].details,
+        [Detail::Changed {
+            what: "stage bc_po34.withdrawal_boards".into(),
+            old: "64".into(),
+            new: "48".into(),
+        }]
+    );
+}
