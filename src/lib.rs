@@ -10,6 +10,7 @@
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod document;
 pub mod edition;
 pub mod engine;

@@ -96,6 +96,7 @@ impl Checker {
             description: u.description.clone(),
             whole: u.whole,
             aliases: u.aliases.iter().map(|a| a.text.clone()).collect(),
+            span: u.name.span,
         });
     }
 
@@ -127,6 +128,7 @@ impl Checker {
             variants: e.variants.iter().map(|(v, _)| v.text.clone()).collect(),
             labels: e.variants.iter().map(|(_, l)| l.clone()).collect(),
             source: source_info(&e.source),
+            span: e.name.span,
         });
     }
 
@@ -143,6 +145,7 @@ impl Checker {
             name: r.name.text.clone(),
             fields: Vec::new(),
             source: source_info(&r.source),
+            span: r.name.span,
         });
     }
 
@@ -243,6 +246,7 @@ impl Checker {
                 name: t.name.text.clone(),
                 source: source_info(&t.source),
                 paragraphs: t.paragraphs.clone(),
+                span: t.name.span,
             });
         }
     }

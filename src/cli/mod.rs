@@ -7,6 +7,7 @@
 mod baseline;
 mod check;
 mod commands;
+mod diff;
 mod entries;
 mod fmt;
 mod html;
@@ -186,6 +187,21 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// What changed between two editions: every rule, row, stage, route, date
+    /// and paragraph, with its inventory ID and page, and the inputs whose answers
+    /// changed (see docs/diff.md).
+    Diff {
+        /// The old edition (directory or file).
+        old: PathBuf,
+        /// The new edition.
+        new: PathBuf,
+        /// Exit 1 when the editions differ, 0 when they do not (for CI).
+        #[arg(long)]
+        exit_code: bool,
+        /// Only count the changed items per file.
+        #[arg(long)]
+        stat: bool,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -332,6 +348,18 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             entries::invoice(out, edition, entries, cli.format == FormatArg::Csv)
         }
         Command::Fmt { check, paths } => fmt::fmt(out, paths, *check),
+        Command::Diff {
+            old,
+            new,
+            exit_code,
+            stat,
+        } => {
+            let opts = diff::DiffOptions {
+                stat: *stat,
+                exit_code: *exit_code,
+            };
+            diff::diff(out, old, new, &opts)
+        }
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(out, edition),

@@ -139,6 +139,9 @@ pub struct UnitInfo {
     pub whole: bool,
     /// Other names for it.
     pub aliases: Vec<String>,
+    /// Where it is declared (its name).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// An enumeration.
@@ -152,6 +155,9 @@ pub struct EnumInfo {
     pub labels: Vec<Option<String>>,
     /// Source reference.
     pub source: Option<SourceInfo>,
+    /// Where it is declared (its name).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A record type.
@@ -163,6 +169,9 @@ pub struct RecordInfo {
     pub fields: Vec<(String, Type)>,
     /// Source reference.
     pub source: Option<SourceInfo>,
+    /// Where it is declared (its name).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// What a rule is.
@@ -253,6 +262,9 @@ pub struct TextRule {
     pub source: Option<SourceInfo>,
     /// The paragraphs.
     pub paragraphs: Vec<String>,
+    /// Where it is declared (its name).
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// An `example` block.

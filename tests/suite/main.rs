@@ -20,6 +20,7 @@ mod cases;
 mod chairmans_cup;
 mod check_editor;
 mod cli;
+mod diff;
 mod edition_2015;
 mod entries;
 mod event_record;

@@ -1,0 +1,207 @@
+//! `bfr diff`: two editions loaded and checked, their differences shown as text
+//! (coloured on a terminal), JSON, or counts per file.
+
+use super::commands::{Output, load_checked};
+use super::output::{json_line, stdout};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::Colour;
+use crate::diff::{self, Detail, Diff, Item, Side, Status, words};
+use std::path::Path;
+
+/// What to show and how to exit.
+pub struct DiffOptions {
+    /// Counts per file instead of the changes.
+    pub stat: bool,
+    /// Exit 1 when the editions differ.
+    pub exit_code: bool,
+}
+
+/// `bfr diff OLD NEW`
+pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
+    let a = match load_checked(out, old) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let b = match load_checked(out, new) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let (Some(ca), Some(cb)) = (&a.checked, &b.checked) else {
+        return EXIT_IO;
+    };
+    let side = |p, sources, path: &Path| Side {
+        program: p,
+        sources,
+        root: path.display().to_string(),
+    };
+    let d = diff::diff(
+        &side(&ca.program, &a.sources, old),
+        &side(&cb.program, &b.sources, new),
+    );
+    match (out.format, opts.stat) {
+        (Format::Json, true) => json_line(&serde_json::json!({
+            "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat()
+        })),
+        (Format::Json, false) => match serde_json::to_value(&d) {
+            Ok(v) => json_line(&v),
+            Err(_) => return EXIT_IO,
+        },
+        (Format::Text, true) => stdout(&stat_text(&d, old, new)),
+        (Format::Text, false) => stdout(&text(&d, old, new, out.colour)),
+    }
+    if opts.exit_code && !d.is_empty() {
+        EXIT_FOUND
+    } else {
+        EXIT_OK
+    }
+}
+
+fn paint(text: &str, code: &str, colour: Colour) -> String {
+    if colour == Colour::On {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn heading(d: &Diff, old: &Path, new: &Path) -> String {
+    format!(
+        "--- {} ({})\n+++ {} ({})\n",
+        old.display(),
+        d.old,
+        new.display(),
+        d.new
+    )
+}
+
+/// The changes as text, by file.
+pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
+    let mut out = heading(d, old, new);
+    if d.is_empty() {
+        out.push_str("no differences\n");
+        return out;
+    }
+    if let Some(shift) = &d.calendar {
+        out.push_str(&format!(
+            "calendar: {}; below, the old edition's dates are shown so moved, and only dates that moved otherwise are listed\n",
+            shift.line()
+        ));
+    }
+    if !d.header.is_empty() {
+        out.push_str("\nedition header\n");
+        for detail in &d.header {
+            out.push_str(&format!("      {}\n", detail_line(detail, colour)));
+        }
+    }
+    for file in &d.files {
+        out.push_str(&format!("\n{}\n", paint(&file.file, "1", colour)));
+        for item in &file.items {
+            out.push_str(&format!("  {}\n", item_line(item, colour)));
+            for detail in &item.details {
+                out.push_str(&format!("      {}\n", detail_line(detail, colour)));
+            }
+        }
+    }
+    let stat = d.stat();
+    let items: usize = stat
+        .iter()
+        .map(|s| s.added + s.removed + s.changed + s.renamed)
+        .sum();
+    out.push_str(&format!(
+        "\n{} in {}\n",
+        super::commands::counted(items, "changed item"),
+        super::commands::counted(stat.len(), "file")
+    ));
+    out
+}
+
+fn item_line(item: &Item, colour: Colour) -> String {
+    let (mark, code) = match item.status {
+        Status::Added => ("+", "32"),
+        Status::Removed => ("-", "31"),
+        Status::Changed => ("~", "33"),
+        Status::Renamed => (">", "36"),
+    };
+    let kind = if item.reading {
+        "reading"
+    } else {
+        item.kind.word()
+    };
+    let mut line = format!("{mark} {kind} {}", item.name);
+    if let Some(was) = &item.old_name {
+        line.push_str(&format!(" (renamed from {was})"));
+    }
+    let line = paint(&line, code, colour);
+    match &item.source {
+        Some(s) => {
+            let page = s
+                .pages
+                .as_ref()
+                .map_or(String::new(), |p| format!(" p.{p}"));
+            format!("{line}  [{}{page}]", s.id)
+        }
+        None => line,
+    }
+}
+
+fn detail_line(detail: &Detail, colour: Colour) -> String {
+    match detail {
+        Detail::Changed { what, old, new } => format!("{what}: {old} → {new}"),
+        Detail::Added { what, value } => paint(&format!("+ {what}: {value}"), "32", colour),
+        Detail::Removed { what, value } => paint(&format!("- {what}: {value}"), "31", colour),
+        Detail::Words { what, words } => {
+            // A doc comment's lines are one paragraph.
+            let text = words::inline(words).replace('\n', " ");
+            format!("{what}: {text}")
+        }
+        Detail::Through { rules } => format!("unchanged, but calls changed {}", rules.join(", ")),
+        Detail::Answers {
+            input,
+            sample: None,
+            old,
+            new,
+        } => format!("answer {input}: {old} → {new}"),
+        Detail::Answers {
+            input,
+            sample: Some(at),
+            old,
+            new,
+        } => format!("answers differ {input}, e.g. at {at}: {old} → {new}"),
+    }
+}
+
+/// Counts of changed items per file, and a total.
+pub fn stat_text(d: &Diff, old: &Path, new: &Path) -> String {
+    let mut out = heading(d, old, new);
+    if let Some(shift) = &d.calendar {
+        out.push_str(&format!("calendar: {}\n", shift.line()));
+    }
+    let stat = d.stat();
+    let width = stat
+        .iter()
+        .map(|s| s.file.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("total".len());
+    out.push_str(&format!(
+        "{:<width$}  added  removed  changed  renamed\n",
+        "file"
+    ));
+    let mut total = [0usize; 4];
+    for s in &stat {
+        let row = [s.added, s.removed, s.changed, s.renamed];
+        for (t, n) in total.iter_mut().zip(row) {
+            *t += n;
+        }
+        out.push_str(&stat_row(&s.file, row, width));
+    }
+    out.push_str(&stat_row("total", total, width));
+    out
+}
+
+fn stat_row(name: &str, n: [usize; 4], width: usize) -> String {
+    format!(
+        "{name:<width$}  {:>5}  {:>7}  {:>7}  {:>7}\n",
+        n[0], n[1], n[2], n[3]
+    )
+}

@@ -1,0 +1,470 @@
+//! What a changed rule of one parameter does differently: both editions'
+//! versions are evaluated over the same inputs.
+//!
+//! For a parameter on a line (numbers, durations, dates, times), the candidate
+//! boundaries are the scale rows' bounds of both editions and the literals of
+//! that type in both bodies. Between two neighbouring candidates a scale of fixed
+//! row values answers the same everywhere, so evaluating each candidate and one
+//! input inside each gap between candidates (and one beyond either end) finds
+//! every range where the answers differ, exactly at its ends; neighbouring
+//! pieces with the same pair of answers are joined into one range. For an enum
+//! parameter every key is evaluated.
+
+use super::Detail;
+use super::calendar::children;
+use super::show::Shower;
+use crate::eval::Evaluator;
+use crate::ir::{Date, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
+use rust_decimal::Decimal;
+
+/// The inputs where the old and the new rule answer differently.
+pub fn answers(
+    old_program: &Program,
+    old: &Rule,
+    new_program: &Program,
+    new: &Rule,
+    days: i64,
+) -> Vec<Detail> {
+    let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
+        return Vec::new();
+    };
+    let old_side = Version {
+        program: old_program,
+        rule: old,
+        shower: Shower::shifted(old_program, days),
+    };
+    let new_side = Version {
+        program: new_program,
+        rule: new,
+        shower: Shower::new(new_program),
+    };
+    match (old_ty, new_ty) {
+        (Type::Enum(a), Type::Enum(b)) => by_key(&old_side, *a, &new_side, *b),
+        _ => match Line::of(new_ty, new.whole.first().copied().unwrap_or(false)) {
+            Some(line) if Line::of(old_ty, false).map(|l| l.ty) == Some(line.ty.clone()) => {
+                by_range(&old_side, &new_side, &line, days)
+            }
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// One edition's version of the rule.
+struct Version<'p> {
+    program: &'p Program,
+    rule: &'p Rule,
+    shower: Shower<'p>,
+}
+
+impl Version<'_> {
+    /// The answer for one input, as text (`no answer` when there is none).
+    fn answer(&self, input: Value) -> String {
+        let Some((i, _)) = self.program.rule(&self.rule.name) else {
+            return "no answer".into();
+        };
+        let mut ev = Evaluator::new(self.program);
+        match ev.call(i, vec![input], self.rule.span) {
+            Ok(v) => self.shower.value(&v),
+            Err(_) => "no answer".into(),
+        }
+    }
+}
+
+fn by_key(old: &Version, old_enum: u32, new: &Version, new_enum: u32) -> Vec<Detail> {
+    let (Some(a), Some(b)) = (
+        old.program.enums.get(old_enum as usize),
+        new.program.enums.get(new_enum as usize),
+    ) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (nv, name) in b.variants.iter().enumerate() {
+        let Some(ov) = a.variants.iter().position(|v| v == name) else {
+            continue;
+        };
+        if literal_rows(old.rule, ov) && literal_rows(new.rule, nv) {
+            // The row's change already says the answer.
+            continue;
+        }
+        let was = old.answer(Value::Enum(old_enum, ov as u32));
+        let now = new.answer(Value::Enum(new_enum, nv as u32));
+        if was != now {
+            out.push(Detail::Answers {
+                input: name.clone(),
+                sample: None,
+                old: was,
+                new: now,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a table's row for this variant is a written value.
+fn literal_rows(rule: &Rule, variant: usize) -> bool {
+    match &rule.body {
+        RuleBody::Table { rows } => rows
+            .get(variant)
+            .is_some_and(|r| matches!(r.kind, ExprKind::Lit(_))),
+        _ => false,
+    }
+}
+
+/// A parameter type on a line: how its inputs are made from order keys.
+#[derive(Clone)]
+struct Line {
+    ty: LineType,
+    /// Inputs are whole numbers of the key (counts, days, minutes).
+    whole: bool,
+}
+
+#[derive(Clone, PartialEq)]
+enum LineType {
+    Num(Unit),
+    Duration,
+    Date,
+    Time,
+    DateTime,
+}
+
+impl Line {
+    fn of(ty: &Type, whole: bool) -> Option<Line> {
+        let (ty, whole) = match ty {
+            Type::Num(u) => (LineType::Num(u.clone()), whole),
+            Type::Duration => (LineType::Duration, whole),
+            Type::Date => (LineType::Date, true),
+            Type::Time => (LineType::Time, true),
+            Type::DateTime => (LineType::DateTime, true),
+            _ => return None,
+        };
+        Some(Line { ty, whole })
+    }
+
+    /// The input with this order key.
+    fn value(&self, key: Decimal) -> Option<Value> {
+        use rust_decimal::prelude::ToPrimitive;
+        match &self.ty {
+            LineType::Num(u) => Some(Value::Num(key, u.clone())),
+            LineType::Duration => Some(Value::Duration(key)),
+            LineType::Time => {
+                let m = key.to_u16()?;
+                (m < 1440 && key.fract().is_zero()).then_some(Value::Time(m))
+            }
+            LineType::Date => Some(Value::Date(date_of_day(key.to_i64()?)?)),
+            LineType::DateTime => {
+                let k = key.to_i64()?;
+                let day = date_of_day(k.div_euclid(1440))?;
+                Some(Value::DateTime(
+                    day,
+                    u16::try_from(k.rem_euclid(1440)).ok()?,
+                ))
+            }
+        }
+    }
+
+    /// How much an order key moves when a date moves by `days`.
+    fn key_shift(&self, days: i64) -> Decimal {
+        match self.ty {
+            LineType::Date => Decimal::from(days),
+            LineType::DateTime => Decimal::from(days) * Decimal::from(1440),
+            _ => Decimal::ZERO,
+        }
+    }
+
+    fn fits(&self, v: &Value) -> bool {
+        matches!(
+            (&self.ty, v),
+            (LineType::Num(u), Value::Num(_, w)) if u == w
+        ) || matches!(
+            (&self.ty, v),
+            (LineType::Duration, Value::Duration(_))
+                | (LineType::Date, Value::Date(_))
+                | (LineType::Time, Value::Time(_))
+                | (LineType::DateTime, Value::DateTime(..))
+        )
+    }
+}
+
+fn date_of_day(n: i64) -> Option<Date> {
+    let epoch = jiff::civil::date(1970, 1, 1);
+    epoch
+        .checked_add(jiff::Span::new().days(n))
+        .ok()
+        .map(Date::from_civil)
+}
+
+/// The order keys where a rule's answer may change: its scale bounds and the
+/// literals of the parameter's type in its body.
+fn candidates(rule: &Rule, line: &Line, shift: Decimal, out: &mut Vec<Decimal>) {
+    let mut values = Vec::new();
+    match &rule.body {
+        RuleBody::Scale { arms } => {
+            for arm in arms {
+                for b in arm.lower.iter().chain(&arm.upper) {
+                    values.push(b.value.clone());
+                }
+                literals(&arm.value, &mut values);
+            }
+        }
+        RuleBody::Fn { body } => literals(body, &mut values),
+        RuleBody::Const { .. } | RuleBody::Table { .. } => {}
+    }
+    out.extend(
+        values
+            .iter()
+            .filter(|v| line.fits(v))
+            .filter_map(Value::order_key)
+            .map(|k| k + shift),
+    );
+}
+
+fn literals(e: &Expr, out: &mut Vec<Value>) {
+    stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
+        if let ExprKind::Lit(v) = &e.kind {
+            out.push(v.clone());
+        }
+        for c in children(e) {
+            literals(c, out);
+        }
+    });
+}
+
+/// A piece of the line: a candidate itself, or the open gap beside it.
+#[derive(Clone, Copy)]
+enum Piece {
+    Below(Decimal),
+    At(Decimal),
+    Between(Decimal, Decimal),
+    Above(Decimal),
+}
+
+impl Piece {
+    /// An input inside the piece, if it holds one.
+    fn inside(self, whole: bool) -> Option<Decimal> {
+        let one = Decimal::ONE;
+        match self {
+            Piece::At(c) => Some(c),
+            Piece::Below(c) => Some(if whole { c.ceil() - one } else { c - one }),
+            Piece::Above(c) => Some(if whole { c.floor() + one } else { c + one }),
+            Piece::Between(a, b) if whole => {
+                let next = a.floor() + one;
+                (next < b).then_some(next)
+            }
+            Piece::Between(a, b) => (a + b).checked_div(Decimal::TWO),
+        }
+    }
+}
+
+fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> Vec<Detail> {
+    let shift = line.key_shift(days);
+    let mut keys = Vec::new();
+    // The old rule's candidates are moved into the new calendar.
+    candidates(old.rule, line, shift, &mut keys);
+    candidates(new.rule, line, Decimal::ZERO, &mut keys);
+    keys.sort();
+    keys.dedup();
+    let (Some(first), Some(last)) = (keys.first().copied(), keys.last().copied()) else {
+        return Vec::new();
+    };
+    let mut pieces = vec![Piece::Below(first)];
+    for w in keys.windows(2) {
+        pieces.push(Piece::At(w[0]));
+        pieces.push(Piece::Between(w[0], w[1]));
+    }
+    pieces.push(Piece::At(last));
+    pieces.push(Piece::Above(last));
+    // A gap between candidates gives one answer only if neither rule computes
+    // with the input beyond comparing it with a written value.
+    let exact = piecewise(old.rule) && piecewise(new.rule);
+    // (first piece, last piece, old answer, new answer, sampled at) of each
+    // differing run.
+    let mut runs: Vec<(Piece, Piece, String, String, Option<Decimal>)> = Vec::new();
+    let mut open = false;
+    for piece in pieces {
+        let Some(key) = piece.inside(line.whole) else {
+            continue;
+        };
+        let (Some(input), Some(old_input)) = (line.value(key), line.value(key - shift)) else {
+            open = false;
+            continue;
+        };
+        let was = old.answer(old_input);
+        let now = new.answer(input);
+        if was == now {
+            open = false;
+            continue;
+        }
+        let sampled = (!exact
+            && matches!(
+                piece,
+                Piece::Between(..) | Piece::Below(_) | Piece::Above(_)
+            ))
+        .then_some(key);
+        match runs.last_mut() {
+            Some(run)
+                if open && sampled.is_none() && run.4.is_none() && run.2 == was && run.3 == now =>
+            {
+                run.1 = piece;
+            }
+            _ => runs.push((piece, piece, was, now, sampled)),
+        }
+        // A sampled piece stands alone.
+        open = sampled.is_none();
+    }
+    let show = |k: Decimal| {
+        line.value(k)
+            .map_or_else(|| k.to_string(), |v| new.shower.value(&v))
+    };
+    runs.into_iter()
+        .map(|(from, to, was, now, sampled)| Detail::Answers {
+            input: describe(from, to, line, &new.shower),
+            sample: sampled.map(show),
+            old: was,
+            new: now,
+        })
+        .collect()
+}
+
+/// Whether a rule's answer is fixed between its candidates: the parameter
+/// (local 0) appears only in comparisons with a written value, and a scale's
+/// rows do not use it at all.
+fn piecewise(rule: &Rule) -> bool {
+    match &rule.body {
+        RuleBody::Scale { arms } => arms.iter().all(|a| !uses_input(&a.value, false)),
+        RuleBody::Fn { body } => !uses_input(body, true),
+        RuleBody::Const { .. } | RuleBody::Table { .. } => true,
+    }
+}
+
+/// Whether `e` uses local 0 other than (if `compared` is allowed) in a
+/// comparison with a literal.
+fn uses_input(e: &Expr, compared: bool) -> bool {
+    use crate::ir::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    stacker::maybe_grow(32 * 1024, 1024 * 1024, || match &e.kind {
+        ExprKind::Local(0) => true,
+        ExprKind::Binary(Eq | Ne | Lt | Le | Gt | Ge, a, b)
+            if compared
+                && matches!(
+                    (&a.kind, &b.kind),
+                    (ExprKind::Local(0), ExprKind::Lit(_)) | (ExprKind::Lit(_), ExprKind::Local(0))
+                ) =>
+        {
+            false
+        }
+        _ => children(e).into_iter().any(|c| uses_input(c, compared)),
+    })
+}
+
+/// A run of pieces in words: `over 10 min up to 15 min`, `at 3 boards`.
+fn describe(from: Piece, to: Piece, line: &Line, shower: &Shower) -> String {
+    let show = |k: Decimal| {
+        line.value(k)
+            .map_or_else(|| k.to_string(), |v| shower.value(&v))
+    };
+    if let (Piece::At(a), Piece::At(b)) = (from, to)
+        && a == b
+    {
+        return format!("at {}", show(a));
+    }
+    let lower = match from {
+        Piece::Below(_) => None,
+        Piece::At(c) => Some(format!("from {}", show(c))),
+        Piece::Between(a, _) | Piece::Above(a) => Some(format!("over {}", show(a))),
+    };
+    let upper = match to {
+        Piece::Above(_) => None,
+        Piece::At(c) => Some(format!("up to {}", show(c))),
+        Piece::Between(_, b) | Piece::Below(b) => Some(format!("under {}", show(b))),
+    };
+    match (lower, upper) {
+        (Some(l), Some(u)) => format!("{l} {u}"),
+        (Some(l), None) => l,
+        (None, Some(u)) => u,
+        (None, None) => "every input".into(),
+    }
+}
+
+/// Unchanged rules of one parameter whose answers change because a rule they
+/// call (directly or not) changed: (rule index in the new program, the changed
+/// rules it calls, the answers).
+pub fn through(
+    old_program: &Program,
+    new_program: &Program,
+    changed: &std::collections::BTreeSet<String>,
+    old_name: &dyn Fn(&str) -> String,
+    days: i64,
+) -> Vec<(usize, Vec<String>, Vec<Detail>)> {
+    let calls: Vec<Vec<u32>> = new_program.rules.iter().map(called).collect();
+    // For every rule, the changed rules it reaches (rules are acyclic: checked).
+    let mut reach: Vec<Option<std::collections::BTreeSet<String>>> =
+        vec![None; new_program.rules.len()];
+    let mut out = Vec::new();
+    for (i, rule) in new_program.rules.iter().enumerate() {
+        if changed.contains(&rule.name) || rule.params.len() != 1 {
+            continue;
+        }
+        let via = reached(i, &calls, new_program, changed, &mut reach);
+        if via.is_empty() {
+            continue;
+        }
+        let Some((_, old)) = old_program.rule(&old_name(&rule.name)) else {
+            continue;
+        };
+        let details = answers(old_program, old, new_program, rule, days);
+        if !details.is_empty() {
+            out.push((i, via.into_iter().collect(), details));
+        }
+    }
+    out
+}
+
+fn reached(
+    i: usize,
+    calls: &[Vec<u32>],
+    program: &Program,
+    changed: &std::collections::BTreeSet<String>,
+    memo: &mut Vec<Option<std::collections::BTreeSet<String>>>,
+) -> std::collections::BTreeSet<String> {
+    if let Some(Some(done)) = memo.get(i) {
+        return done.clone();
+    }
+    let mut set = std::collections::BTreeSet::new();
+    // Depth is bounded by the edition's call depth; stacker guards it anyway.
+    for &c in calls.get(i).map_or(&[][..], |v| v.as_slice()) {
+        let c = c as usize;
+        if let Some(r) = program.rules.get(c) {
+            if changed.contains(&r.name) {
+                set.insert(r.name.clone());
+            }
+            let below = stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
+                reached(c, calls, program, changed, memo)
+            });
+            set.extend(below);
+        }
+    }
+    if let Some(slot) = memo.get_mut(i) {
+        *slot = Some(set.clone());
+    }
+    set
+}
+
+/// The rules a rule's body calls or names.
+fn called(rule: &Rule) -> Vec<u32> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    match &rule.body {
+        RuleBody::Const { value } => exprs.push(value),
+        RuleBody::Fn { body } => exprs.push(body),
+        RuleBody::Table { rows } => exprs.extend(rows),
+        RuleBody::Scale { arms } => exprs.extend(arms.iter().map(|a| &a.value)),
+    }
+    let mut out = Vec::new();
+    while let Some(e) = exprs.pop() {
+        if let ExprKind::Call(i, _) | ExprKind::RuleRef(i) = &e.kind {
+            out.push(*i);
+        }
+        exprs.extend(children(e));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}

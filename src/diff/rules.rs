@@ -1,0 +1,519 @@
+//! Rules, procedures, types and examples compared: matched by name, renames
+//! found by inventory ID and body, bodies compared part by part (a const's
+//! value, a table's rows by key, a scale's rows by range).
+
+use super::show::Shower;
+use super::{Detail, Item, Kind, Side, Status, behaviour, words};
+use crate::ir::{Program, Rule, RuleBody, SourceInfo, Type};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A rule written out for comparison: its kind, signature and keyed parts.
+struct Written {
+    kind: Kind,
+    signature: String,
+    parts: Vec<(String, String)>,
+}
+
+impl Written {
+    fn of(rule: &Rule, shower: Shower) -> Written {
+        let program = shower.program;
+        let params: Vec<String> = rule.params.iter().map(|(n, _)| n.clone()).collect();
+        let shown: Vec<String> = rule
+            .params
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", program.type_name(t)))
+            .collect();
+        let signature = format!("({}) -> {}", shown.join(", "), program.type_name(&rule.ret));
+        let (kind, parts) = match &rule.body {
+            RuleBody::Const { value } => (
+                Kind::Const,
+                vec![("value".to_string(), shower.expr(value, &params))],
+            ),
+            RuleBody::Fn { body } => (
+                Kind::Fn,
+                vec![("body".to_string(), shower.expr(body, &params))],
+            ),
+            RuleBody::Table { rows } => {
+                let variants = table_keys(program, rule);
+                let parts = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, row)| {
+                        let key = variants.get(i).cloned().unwrap_or_else(|| format!("{i}"));
+                        (format!("row {key}"), shower.expr(row, &params))
+                    })
+                    .collect();
+                (Kind::Table, parts)
+            }
+            RuleBody::Scale { arms } => {
+                let parts = arms
+                    .iter()
+                    .map(|arm| {
+                        let range = shower.range(arm.lower.as_ref(), arm.upper.as_ref());
+                        (format!("row {range}"), shower.expr(&arm.value, &params))
+                    })
+                    .collect();
+                (Kind::Scale, parts)
+            }
+        };
+        Written {
+            kind,
+            signature,
+            parts,
+        }
+    }
+
+    fn same_body(&self, other: &Written) -> bool {
+        self.kind == other.kind && self.signature == other.signature && self.parts == other.parts
+    }
+}
+
+/// The variant names a table is keyed by.
+fn table_keys(program: &Program, rule: &Rule) -> Vec<String> {
+    match rule.params.first().map(|(_, t)| t) {
+        Some(Type::Enum(e)) => program
+            .enums
+            .get(*e as usize)
+            .map(|info| info.variants.clone())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// The parts that differ between two writings of a rule, keyed parts matched
+/// by key (new order first, then parts only the old one has).
+fn part_details(old: &Written, new: &Written) -> Vec<Detail> {
+    let mut out = Vec::new();
+    if old.kind != new.kind {
+        out.push(Detail::Changed {
+            what: "kind".into(),
+            old: old.kind.word().into(),
+            new: new.kind.word().into(),
+        });
+    }
+    if old.signature != new.signature {
+        out.push(Detail::Changed {
+            what: "type".into(),
+            old: old.signature.clone(),
+            new: new.signature.clone(),
+        });
+    }
+    let olds: BTreeMap<&str, &str> = old
+        .parts
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let news: BTreeSet<&str> = new.parts.iter().map(|(k, _)| k.as_str()).collect();
+    for (key, value) in &new.parts {
+        match olds.get(key.as_str()) {
+            Some(was) if *was == value.as_str() => {}
+            Some(was) => out.push(Detail::Changed {
+                what: key.clone(),
+                old: (*was).to_string(),
+                new: value.clone(),
+            }),
+            None => out.push(Detail::Added {
+                what: key.clone(),
+                value: value.clone(),
+            }),
+        }
+    }
+    for (key, value) in &old.parts {
+        if !news.contains(key.as_str()) {
+            out.push(Detail::Removed {
+                what: key.clone(),
+                value: value.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn source_detail(old: &Option<SourceInfo>, new: &Option<SourceInfo>) -> Option<Detail> {
+    (old != new).then(|| Detail::Changed {
+        what: "source".into(),
+        old: old.as_ref().map_or("none".into(), |s| s.to_string()),
+        new: new.as_ref().map_or("none".into(), |s| s.to_string()),
+    })
+}
+
+fn doc_detail(old: &str, new: &str) -> Option<Detail> {
+    (old != new).then(|| Detail::Words {
+        what: "doc".into(),
+        words: words::diff(old, new),
+    })
+}
+
+/// Rules renamed: old name to new name. A rule only the new edition has is a
+/// rename of a rule only the old one has when both carry the same inventory ID
+/// and the same signature and body.
+pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
+    let old_shower = Shower::shifted(old.program, days);
+    let new_shower = Shower::new(new.program);
+    let old_names: BTreeSet<&str> = old.program.rules.iter().map(|r| r.name.as_str()).collect();
+    let new_names: BTreeSet<&str> = new.program.rules.iter().map(|r| r.name.as_str()).collect();
+    let mut gone: Vec<&Rule> = old
+        .program
+        .rules
+        .iter()
+        .filter(|r| !new_names.contains(r.name.as_str()))
+        .collect();
+    let mut out = BTreeMap::new();
+    for rule in &new.program.rules {
+        if old_names.contains(rule.name.as_str()) {
+            continue;
+        }
+        let Some(id) = rule.source.as_ref().map(|s| s.id.as_str()) else {
+            continue;
+        };
+        let written = Written::of(rule, new_shower);
+        let found = gone.iter().position(|was| {
+            was.source.as_ref().is_some_and(|s| s.id == id)
+                && Written::of(was, old_shower).same_body(&written)
+        });
+        if let Some(at) = found {
+            out.insert(gone.remove(at).name.clone(), rule.name.clone());
+        }
+    }
+    out
+}
+
+/// Consts, functions, tables and scales.
+pub fn rules(
+    old: &Side,
+    new: &Side,
+    days: i64,
+    renames: &BTreeMap<String, String>,
+) -> Vec<(String, Item)> {
+    let old_shower = Shower::old(old.program, days, renames);
+    let new_shower = Shower::new(new.program);
+    // Old rules by the name they have in the new edition.
+    let old_by_name: BTreeMap<&str, &Rule> = old
+        .program
+        .rules
+        .iter()
+        .map(|r| (renames.get(&r.name).unwrap_or(&r.name).as_str(), r))
+        .collect();
+    let mut out = Vec::new();
+    for rule in &new.program.rules {
+        let written = Written::of(rule, new_shower);
+        let file = new.file(rule.span.file);
+        let Some(was) = old_by_name.get(rule.name.as_str()) else {
+            out.push((file, item(rule, Status::Added, written.kind, Vec::new())));
+            continue;
+        };
+        let status = if was.name == rule.name {
+            Status::Changed
+        } else {
+            Status::Renamed
+        };
+        let old_written = Written::of(was, old_shower);
+        let mut details = part_details(&old_written, &written);
+        let behaviour_applies = !details.is_empty();
+        details.extend(source_detail(&was.source, &rule.source));
+        details.extend(doc_detail(&was.doc, &rule.doc));
+        if was.reading != rule.reading {
+            details.push(Detail::Changed {
+                what: "reading".into(),
+                old: was.reading.to_string(),
+                new: rule.reading.to_string(),
+            });
+        }
+        if behaviour_applies {
+            details.extend(behaviour::answers(
+                old.program,
+                was,
+                new.program,
+                rule,
+                days,
+            ));
+        }
+        if details.is_empty() && status == Status::Changed {
+            continue;
+        }
+        let mut it = item(rule, status, written.kind, details);
+        if status == Status::Renamed {
+            it.old_name = Some(was.name.clone());
+        }
+        out.push((file, it));
+    }
+    let new_names: BTreeSet<&str> = new.program.rules.iter().map(|r| r.name.as_str()).collect();
+    for rule in &old.program.rules {
+        if renames.contains_key(&rule.name) || new_names.contains(rule.name.as_str()) {
+            continue;
+        }
+        let kind = Written::of(rule, old_shower).kind;
+        out.push((
+            old.file(rule.span.file),
+            item(rule, Status::Removed, kind, Vec::new()),
+        ));
+    }
+    out
+}
+
+fn item(rule: &Rule, status: Status, kind: Kind, details: Vec<Detail>) -> Item {
+    Item {
+        kind,
+        name: rule.name.clone(),
+        old_name: None,
+        status,
+        source: rule.source.clone(),
+        reading: rule.reading,
+        details,
+    }
+}
+
+/// Procedures: paragraphs compared word by word.
+pub fn texts(old: &Side, new: &Side) -> Vec<(String, Item)> {
+    let olds: BTreeMap<&str, &crate::ir::TextRule> = old
+        .program
+        .texts
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let mut out = Vec::new();
+    for t in &new.program.texts {
+        let file = new.file(t.span.file);
+        let (status, details) = match olds.get(t.name.as_str()) {
+            None => (Status::Added, Vec::new()),
+            Some(was) => {
+                let mut details = Vec::new();
+                let n = was.paragraphs.len().max(t.paragraphs.len());
+                for i in 0..n {
+                    let what = format!("paragraph {}", i + 1);
+                    match (was.paragraphs.get(i), t.paragraphs.get(i)) {
+                        (Some(a), Some(b)) if a != b => details.push(Detail::Words {
+                            what,
+                            words: words::diff(a, b),
+                        }),
+                        (Some(a), None) => details.push(Detail::Removed {
+                            what,
+                            value: a.clone(),
+                        }),
+                        (None, Some(b)) => details.push(Detail::Added {
+                            what,
+                            value: b.clone(),
+                        }),
+                        _ => {}
+                    }
+                }
+                details.extend(source_detail(&was.source, &t.source));
+                if details.is_empty() {
+                    continue;
+                }
+                (Status::Changed, details)
+            }
+        };
+        out.push((file, text_item(&t.name, &t.source, status, details)));
+    }
+    let news: BTreeSet<&str> = new.program.texts.iter().map(|t| t.name.as_str()).collect();
+    for t in &old.program.texts {
+        if !news.contains(t.name.as_str()) {
+            let it = text_item(&t.name, &t.source, Status::Removed, Vec::new());
+            out.push((old.file(t.span.file), it));
+        }
+    }
+    out
+}
+
+fn text_item(
+    name: &str,
+    source: &Option<SourceInfo>,
+    status: Status,
+    details: Vec<Detail>,
+) -> Item {
+    Item {
+        kind: Kind::Procedure,
+        name: name.to_string(),
+        old_name: None,
+        status,
+        source: source.clone(),
+        reading: false,
+        details,
+    }
+}
+
+/// A declaration of a type or unit, written as keyed parts.
+struct TypeDecl<'a> {
+    kind: Kind,
+    name: &'a str,
+    source: Option<SourceInfo>,
+    file: String,
+    parts: Vec<(String, String)>,
+}
+
+fn type_decls<'a>(side: &'a Side) -> Vec<TypeDecl<'a>> {
+    let p = side.program;
+    let mut out = Vec::new();
+    for u in &p.units {
+        let mut parts = vec![(
+            "description".to_string(),
+            u.description.clone().unwrap_or_default(),
+        )];
+        parts.push(("whole".into(), u.whole.to_string()));
+        parts.push(("aliases".into(), u.aliases.join(", ")));
+        out.push(TypeDecl {
+            kind: Kind::Unit,
+            name: &u.name,
+            source: None,
+            file: side.file(u.span.file),
+            parts,
+        });
+    }
+    for e in &p.enums {
+        let parts = e
+            .variants
+            .iter()
+            .zip(&e.labels)
+            .map(|(v, l)| (format!("variant {v}"), l.clone().unwrap_or_default()))
+            .collect();
+        out.push(TypeDecl {
+            kind: Kind::Enum,
+            name: &e.name,
+            source: e.source.clone(),
+            file: side.file(e.span.file),
+            parts,
+        });
+    }
+    for r in &p.records {
+        let parts = r
+            .fields
+            .iter()
+            .map(|(f, t)| (format!("field {f}"), p.type_name(t)))
+            .collect();
+        out.push(TypeDecl {
+            kind: Kind::Record,
+            name: &r.name,
+            source: r.source.clone(),
+            file: side.file(r.span.file),
+            parts,
+        });
+    }
+    out
+}
+
+/// Units, enumerations and record types.
+pub fn types(old: &Side, new: &Side) -> Vec<(String, Item)> {
+    let olds = type_decls(old);
+    let news = type_decls(new);
+    let find = |list: &[TypeDecl], kind: Kind, name: &str| {
+        list.iter().position(|d| d.kind == kind && d.name == name)
+    };
+    let mut out = Vec::new();
+    for d in &news {
+        let (status, details) = match find(&olds, d.kind, d.name) {
+            None => (Status::Added, Vec::new()),
+            Some(i) => {
+                let was = &olds[i];
+                let a = Written {
+                    kind: was.kind,
+                    signature: String::new(),
+                    parts: was.parts.clone(),
+                };
+                let b = Written {
+                    kind: d.kind,
+                    signature: String::new(),
+                    parts: d.parts.clone(),
+                };
+                let mut details = part_details(&a, &b);
+                details.extend(source_detail(&was.source, &d.source));
+                if details.is_empty() {
+                    continue;
+                }
+                (Status::Changed, details)
+            }
+        };
+        out.push((d.file.clone(), type_item(d, status, details)));
+    }
+    for d in &olds {
+        if find(&news, d.kind, d.name).is_none() {
+            out.push((d.file.clone(), type_item(d, Status::Removed, Vec::new())));
+        }
+    }
+    out
+}
+
+fn type_item(d: &TypeDecl, status: Status, details: Vec<Detail>) -> Item {
+    Item {
+        kind: d.kind,
+        name: d.name.to_string(),
+        old_name: None,
+        status,
+        source: d.source.clone(),
+        reading: false,
+        details,
+    }
+}
+
+/// Examples, by title: their assertions compared.
+pub fn examples(
+    old: &Side,
+    new: &Side,
+    days: i64,
+    renames: &BTreeMap<String, String>,
+) -> Vec<(String, Item)> {
+    let olds = written_examples(old, Shower::old(old.program, days, renames));
+    let news = written_examples(new, Shower::new(new.program));
+    let mut out = Vec::new();
+    for (title, file, lines, ex) in &news {
+        let found = olds.iter().find(|(t, ..)| t == title);
+        let (status, details) = match found {
+            None => (Status::Added, Vec::new()),
+            Some((_, _, was, _)) if was == lines => continue,
+            Some((_, _, was, _)) => {
+                let a = Written {
+                    kind: Kind::Example,
+                    signature: String::new(),
+                    parts: numbered(was),
+                };
+                let b = Written {
+                    kind: Kind::Example,
+                    signature: String::new(),
+                    parts: numbered(lines),
+                };
+                (Status::Changed, part_details(&a, &b))
+            }
+        };
+        out.push((file.clone(), example_item(ex, status, details)));
+    }
+    for (title, file, _, ex) in &olds {
+        if !news.iter().any(|(t, ..)| t == title) {
+            out.push((file.clone(), example_item(ex, Status::Removed, Vec::new())));
+        }
+    }
+    out
+}
+
+/// (title, file, assertions as text, the example) of every example.
+type WrittenExample<'a> = (String, String, Vec<String>, &'a crate::ir::Example);
+
+fn written_examples<'a>(side: &Side<'a>, shower: Shower) -> Vec<WrittenExample<'a>> {
+    side.program
+        .examples
+        .iter()
+        .map(|ex| {
+            let lines = ex.assertions.iter().map(|a| shower.expr(a, &[])).collect();
+            (ex.title.clone(), side.file(ex.span.file), lines, ex)
+        })
+        .collect()
+}
+
+fn numbered(lines: &[String]) -> Vec<(String, String)> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (format!("assertion {}", i + 1), l.clone()))
+        .collect()
+}
+
+fn example_item(ex: &crate::ir::Example, status: Status, details: Vec<Detail>) -> Item {
+    Item {
+        kind: Kind::Example,
+        name: ex.title.clone(),
+        old_name: None,
+        status,
+        source: ex.source.clone(),
+        reading: false,
+        details,
+    }
+}
