@@ -17,5 +17,6 @@ pub mod eval;
 pub mod event;
 pub mod ir;
 pub mod runner;
+pub mod schedule;
 pub mod source;
 pub mod syntax;

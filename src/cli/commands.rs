@@ -39,7 +39,7 @@ impl Output {
     }
 }
 
-fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
+pub(super) fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
     let loaded = edition::load(path).map_err(|e| out.io_error(&e))?;
     if loaded.checked.is_none() {
         out.diagnostics(&loaded.diagnostics, &loaded.sources);

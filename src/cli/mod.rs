@@ -12,6 +12,7 @@ mod fmt;
 mod output;
 pub mod render;
 mod run;
+mod schedule;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -168,6 +169,16 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// The programme day by day (every stage with its part of the day, boards,
+    /// screens and system level) and every deadline and time limit the edition
+    /// lists; see docs/schedule.md.
+    Schedule {
+        /// Edition directory.
+        edition: PathBuf,
+        /// Also write the programme and the deadlines as an iCalendar file.
+        #[arg(long, value_name = "FILE")]
+        ics: Option<PathBuf>,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -285,6 +296,7 @@ pub fn run(cli: &Cli) -> u8 {
         } => entries::check(&out, edition, entries),
         Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
         Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
+        Command::Schedule { edition, ics } => schedule::schedule(&out, edition, ics.as_ref()),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(&out, edition),

@@ -29,5 +29,6 @@ mod robustness;
 mod runner_draws;
 mod runner_variants;
 mod runner_withdrawals;
+mod schedule;
 mod stated_once;
 mod variant_edition;
