@@ -203,3 +203,68 @@ fn a_calendar_that_cannot_be_written_is_an_io_error() {
     assert_eq!(code, 3, "{stderr}");
     assert!(!file.exists());
 }
+
+// ── appeal deadlines in one step ──────────────────────────────────────────────
+
+#[test]
+fn an_appeal_deadline_is_one_eval_and_explains_its_rules() {
+    let (code, stdout, stderr) = bfr(&[
+        "explain",
+        "rules/2015",
+        "cc_appeal_deadline(match_end: Sat 2015-07-25 15:00, ruling_announced: Sat 2015-07-25 15:21)",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("Sat 2015-07-25 15:31\n"), "{stdout}");
+    assert!(
+        stdout.contains("cc_post_match_ruling_appeal_time = 10 min"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("CC-APPEAL p.21"), "{stdout}");
+    // A result of round 13, the last Gröna Hissen session: 15 minutes after the
+    // final result; of round 12: 30 minutes after the session.
+    let gh = |round: &str| {
+        let e = format!(
+            "cc_gh_result_appeal_deadline({round}, Sun 2015-07-26 19:30, Sun 2015-07-26 20:10)"
+        );
+        let (code, stdout, stderr) = bfr(&["eval", "rules/2015", &e]);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    assert_eq!(gh("13 rounds"), "Sun 2015-07-26 20:25\n");
+    assert_eq!(gh("12 rounds"), "Sun 2015-07-26 20:00\n");
+    let (code, stdout, _) = bfr(&[
+        "eval",
+        "rules/2015",
+        "sm_ruling_appeal_deadline(25, 26, Sat 2015-08-01 15:00, Sat 2015-08-01 14:40)",
+    ]);
+    assert_eq!((code, stdout.as_str()), (0, "Sat 2015-08-01 14:45\n"));
+}
+
+#[test]
+fn an_edition_with_a_longer_appeal_time_gives_a_later_deadline() {
+    let longer = edition_2015_with(&[Change::Text(
+        "chairmans_cup_conduct.bfr",
+        "cc_ruling_appeal_time: duration ref CC-APPEAL p.21 \"Överklaganden\" = 30 min",
+        "cc_ruling_appeal_time: duration ref CC-APPEAL p.21 \"Överklaganden\" = 45 min",
+    )]);
+    let program = &longer.checked.expect("the edition checks").program;
+    let (index, _) = program.rule("cc_appeal_deadline").unwrap();
+    let at = |d: u8, m: u16| {
+        bfr::ir::Value::DateTime(
+            bfr::ir::Date {
+                year: 2015,
+                month: 7,
+                day: d as i8,
+            },
+            m,
+        )
+    };
+    let value = bfr::eval::Evaluator::new(program)
+        .call(
+            index,
+            vec![at(25, 15 * 60), at(25, 14 * 60)],
+            Default::default(),
+        )
+        .unwrap();
+    assert_eq!(value, at(25, 15 * 60 + 45));
+}
