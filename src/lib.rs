@@ -7,6 +7,7 @@
 //! standings, knockouts) that the rules wire together. [`cli`] maps it all to the
 //! `bfr` command.
 
+pub mod allocate;
 pub mod check;
 pub mod cli;
 pub mod diag;

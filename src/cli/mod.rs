@@ -4,6 +4,7 @@
 //! allowed), 1 errors or failures found, 2 usage (clap), 3 I/O or internal
 //! failure.
 
+mod allocate;
 mod baseline;
 mod check;
 mod commands;
@@ -179,6 +180,17 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         ics: Option<PathBuf>,
     },
+    /// Allocate a discipline's final (Open: semifinal) places over the districts
+    /// of a starts file by the edition's rule (SM-ALLOC): each district's starts,
+    /// ratio, whole places, decimals and places, with the rule that decided them.
+    Allocate {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The discipline, as the edition names it (e.g. `Dam`, `Open`).
+        discipline: String,
+        /// The starts file (`.toml`); see docs/schedule.md.
+        starts: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -296,6 +308,11 @@ pub fn run(cli: &Cli) -> u8 {
         } => entries::check(&out, edition, entries),
         Command::Invoice { edition, entries } => entries::invoice(&out, edition, entries, csv),
         Command::Fmt { check, paths } => fmt::fmt(&out, paths, *check),
+        Command::Allocate {
+            edition,
+            discipline,
+            starts,
+        } => allocate::allocate(&out, edition, discipline, starts),
         Command::Schedule { edition, ics } => schedule::schedule(&out, edition, ics.as_ref()),
         Command::Debug {
             what: DebugCommand::Ir { edition },

@@ -16,6 +16,7 @@
 
 mod support;
 
+mod allocate;
 mod cases;
 mod chairmans_cup;
 mod check_editor;
