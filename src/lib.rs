@@ -7,6 +7,7 @@
 //! standings, knockouts) that the rules wire together. [`cli`] maps it all to the
 //! `bfr` command.
 
+pub mod allocate;
 pub mod check;
 pub mod cli;
 pub mod diag;
@@ -19,6 +20,7 @@ pub mod eval;
 pub mod event;
 pub mod ir;
 pub mod runner;
+pub mod schedule;
 pub mod source;
 pub mod spanned;
 pub mod syntax;

@@ -4,6 +4,7 @@
 //! allowed), 1 errors or failures found, 2 usage (clap), 3 I/O or internal
 //! failure.
 
+mod allocate;
 mod baseline;
 mod check;
 mod commands;
@@ -15,6 +16,7 @@ mod list;
 mod output;
 pub mod render;
 mod run;
+mod schedule;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -202,6 +204,27 @@ pub enum Command {
         #[arg(long)]
         stat: bool,
     },
+    /// The programme day by day (every stage with its part of the day, boards,
+    /// screens and system level) and every deadline and time limit the edition
+    /// lists; see docs/schedule.md.
+    Schedule {
+        /// Edition directory.
+        edition: PathBuf,
+        /// Also write the programme and the deadlines as an iCalendar file.
+        #[arg(long, value_name = "FILE")]
+        ics: Option<PathBuf>,
+    },
+    /// Allocate a discipline's final (Open: semifinal) places over the districts
+    /// of a starts file by the edition's rule (SM-ALLOC): each district's starts,
+    /// ratio, whole places, decimals and places, with the rule that decided them.
+    Allocate {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The discipline, as the edition names it (e.g. `Dam`, `Open`).
+        discipline: String,
+        /// The starts file (`.toml`); see docs/schedule.md.
+        starts: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -360,6 +383,12 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             };
             diff::diff(out, old, new, &opts)
         }
+        Command::Allocate {
+            edition,
+            discipline,
+            starts,
+        } => allocate::allocate(out, edition, discipline, starts),
+        Command::Schedule { edition, ics } => schedule::schedule(out, edition, ics.as_ref()),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(out, edition),

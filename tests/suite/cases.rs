@@ -114,7 +114,10 @@ fn every_check_code_has_a_case() {
         // E05xx and E06xx come from `bfr test` and `bfr eval`: tested below; E07xx
         // from `bfr run` (and `bfr simulate`): tests/events.rs has a case for each.
         // E08xx and W08xx come from entries files: tests/cases/entries has a case for each.
-        let run_time = code.starts_with("E05")
+        // E11xx from `bfr schedule` and `bfr allocate`: tests/cases/federation (see
+        // tests/suite/allocate.rs).
+        let run_time = code.starts_with("E11")
+            || code.starts_with("E05")
             || code.starts_with("E06")
             || code.starts_with("E07")
             || code.starts_with("W07")

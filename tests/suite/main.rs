@@ -16,6 +16,7 @@
 
 mod support;
 
+mod allocate;
 mod cases;
 mod chairmans_cup;
 mod check_editor;
@@ -36,6 +37,7 @@ mod robustness;
 mod runner_draws;
 mod runner_variants;
 mod runner_withdrawals;
+mod schedule;
 mod sources;
 mod stated_once;
 mod variant_edition;

@@ -1,0 +1,143 @@
+//! `bfr schedule`: the programme day by day and every deadline, as text, JSON or
+//! an iCalendar file.
+
+use super::commands::{Output, load_checked};
+use super::output::{json_line, stdout};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::edition;
+use crate::schedule::{self, Item, Programme};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `bfr schedule EDITION [--ics FILE]`
+pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
+    let loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = &loaded.checked else {
+        return EXIT_IO;
+    };
+    let programme = match schedule::programme(&checked.program) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut diags = Diagnostics::default();
+            diags.push(
+                Diagnostic::error("E1101", e.message, e.at)
+                    .with_label("the programme reads this")
+                    .with_help("give the record the fields docs/schedule.md lists"),
+            );
+            out.diagnostics(&diags, &loaded.sources);
+            if out.format == Format::Json {
+                json_line(&serde_json::json!({
+                    "errors": super::output::diagnostics_json(&diags, &loaded.sources)
+                }));
+            }
+            return EXIT_FOUND;
+        }
+    };
+    if let Some(file) = ics {
+        let text = schedule::ics::calendar(&programme);
+        if let Err(e) = write_whole(file, &text) {
+            return out.io_error(&e);
+        }
+    }
+    match out.format {
+        Format::Text => stdout(&render(&programme)),
+        Format::Json => json_line(&serde_json::to_value(&programme).unwrap_or_default()),
+    }
+    EXIT_OK
+}
+
+/// Writes `text` to `path` whole or not at all: a calendar cut short must not
+/// stand in for the full one.
+fn write_whole(path: &Path, text: &str) -> Result<(), edition::IoError> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "calendar".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.bfr-tmp"));
+    std::fs::write(&tmp, text).map_err(|e| edition::io_error(&tmp, &e))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        edition::io_error(path, &e)
+    })
+}
+
+/// The programme for people.
+fn render(p: &Programme) -> String {
+    let mut s = format!("{}: the programme\n", p.edition);
+    for day in &p.days {
+        let _ = writeln!(s, "\n{}", day.date);
+        for item in &day.items {
+            let part = match (&item.part, item.first_day, item.last_day) {
+                (Some(part), _, _) => part.clone(),
+                (None, Some(first), Some(last)) if first != last => {
+                    format!(
+                        "day {} of {}",
+                        day_index(first, day.date),
+                        day_index(first, last)
+                    )
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(s, "  {part:<22} {}", line(item));
+        }
+    }
+    if !p.undated.is_empty() {
+        s.push_str("\nNot dated by the edition\n");
+        for item in &p.undated {
+            let _ = writeln!(s, "  {:<22} {}", "", line(item));
+        }
+    }
+    if !p.deadlines.is_empty() {
+        s.push_str("\nDeadlines\n");
+        for d in &p.deadlines {
+            let source = d
+                .source
+                .as_ref()
+                .map_or_else(String::new, |x| x.to_string());
+            let _ = writeln!(s, "  {}  {:<10} {}  [{source}]", d.at_shown, d.kind, d.what);
+        }
+    }
+    if !p.time_limits.is_empty() {
+        s.push_str("\nTime limits\n");
+        for t in &p.time_limits {
+            let source = t
+                .source
+                .as_ref()
+                .map_or_else(String::new, |x| x.to_string());
+            let _ = writeln!(
+                s,
+                "  {}: within {} after {}  [{source}]",
+                t.what, t.within, t.after
+            );
+        }
+    }
+    s
+}
+
+/// 1 for the first day.
+fn day_index(first: crate::ir::Date, d: crate::ir::Date) -> i64 {
+    d.day_number() - first.day_number() + 1
+}
+
+fn line(item: &Item) -> String {
+    let mut how = vec![item.boards.clone()];
+    if let Some(screens) = item.screens {
+        how.push(if screens { "screens" } else { "no screens" }.to_string());
+    }
+    if let Some(system) = &item.system {
+        how.push(format!("system level {system}"));
+    }
+    let source = item
+        .source
+        .as_ref()
+        .map_or_else(String::new, |x| format!("  [{x}]"));
+    format!(
+        "{}: {} — {}{source}",
+        item.competition_title,
+        item.title,
+        how.join(", ")
+    )
+}

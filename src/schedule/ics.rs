@@ -1,0 +1,134 @@
+//! The programme as an iCalendar file (RFC 5545), written by the `icalendar`
+//! crate: one all-day event per stage (over its days), one event per deadline at
+//! its moment, each with the rule's ID, page and section in its description.
+//!
+//! The output is the same, byte for byte, for the same edition: DTSTAMP is the
+//! edition's `updated` date (else the first day of its period), and each UID is
+//! made of the stage's or the const's name and the edition's name. Times are
+//! floating (local) times, as the document writes them: the edition names no time
+//! zone.
+
+use super::{Deadline, Item, Programme};
+use crate::ir::Date;
+use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use icalendar::{Calendar, Component, Event, EventLike};
+use std::collections::BTreeSet;
+
+/// The programme as iCalendar text.
+pub fn calendar(p: &Programme) -> String {
+    let slug = slug(&p.edition);
+    let stamp = p
+        .updated
+        .and_then(naive)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or_else(
+            || Utc.timestamp_opt(0, 0).single().unwrap_or_default(),
+            |dt| Utc.from_utc_datetime(&dt),
+        );
+    let mut cal = Calendar::new();
+    cal.name(&p.edition);
+    // A stage of several days is listed under each; the calendar has it once.
+    let mut seen = BTreeSet::new();
+    let stages = p.days.iter().flat_map(|d| &d.items).chain(&p.undated);
+    for item in stages {
+        if !seen.insert((item.competition.clone(), item.stage.clone())) {
+            continue;
+        }
+        if let Some(event) = stage_event(item, &slug, stamp) {
+            cal.push(event);
+        }
+    }
+    for d in &p.deadlines {
+        if let Some(event) = deadline_event(d, &slug, stamp) {
+            cal.push(event);
+        }
+    }
+    cal.done().to_string()
+}
+
+fn naive(d: Date) -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(
+        i32::from(d.year),
+        u32::try_from(d.month).ok()?,
+        u32::try_from(d.day).ok()?,
+    )
+}
+
+/// `Bridgefestivalen 2015` → `bridgefestivalen-2015`.
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() { "bfr".into() } else { out }
+}
+
+fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<Event> {
+    let first = naive(item.first_day?)?;
+    let end = naive(item.last_day?)?.succ_opt()?;
+    let mut lines = Vec::new();
+    if let Some(s) = &item.source {
+        lines.push(s.to_string());
+    }
+    let mut how = vec![item.boards.clone()];
+    if let Some(part) = &item.part {
+        how.push(part.clone());
+    }
+    if let Some(screens) = item.screens {
+        how.push(if screens { "screens" } else { "no screens" }.to_string());
+    }
+    if let Some(system) = &item.system {
+        how.push(format!("system level {system}"));
+    }
+    lines.push(how.join(", "));
+    let summary = match &item.part {
+        Some(part) => format!("{}: {} ({part})", item.competition_title, item.title),
+        None => format!("{}: {}", item.competition_title, item.title),
+    };
+    Some(
+        Event::new()
+            .uid(&format!("{}.{}@{slug}", item.competition, item.stage))
+            .timestamp(stamp)
+            .summary(&summary)
+            .description(&lines.join("\n"))
+            .starts(first)
+            .ends(end)
+            .done(),
+    )
+}
+
+fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<Event> {
+    let time = NaiveTime::from_hms_opt(u32::from(d.minute / 60), u32::from(d.minute % 60), 0)?;
+    let at = NaiveDateTime::new(naive(d.date)?, time);
+    let mut description = format!("Deadline ({})", d.kind);
+    if let Some(s) = &d.source {
+        description = format!("{s}\n{description}");
+    }
+    Some(
+        Event::new()
+            .uid(&format!("{}@{slug}", d.name))
+            .timestamp(stamp)
+            .summary(&d.what)
+            .description(&description)
+            .starts(at)
+            .ends(at)
+            .done(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_are_lowercase_words() {
+        assert_eq!(slug("Bridgefestivalen 2015"), "bridgefestivalen-2015");
+        assert_eq!(slug("  Å Cup!! "), "cup");
+        assert_eq!(slug("åäö"), "bfr");
+    }
+}

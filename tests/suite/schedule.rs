@@ -1,0 +1,270 @@
+//! `bfr schedule`: the programme day by day, the deadlines, and the iCalendar file
+//! read back by a real iCalendar parser (the `icalendar` crate's).
+
+use crate::support::{Change, TempDir, bfr, edition_2015_with, trim_lines};
+use chrono::{NaiveDate, NaiveDateTime};
+use icalendar::{Calendar, CalendarDateTime, Component, DatePerhapsTime, Event};
+
+/// CC-STAGES, p. 16, as the document lists the knockout stages: the edition's
+/// stage name, the title, and the day. Written from the document, not the edition.
+const CC_STAGES: [(&str, &str, (i32, u32, u32)); 14] = [
+    ("cc32", "CC32", (2015, 7, 27)),
+    ("bc32_a", "BC32-A", (2015, 7, 27)),
+    ("cc16", "CC16", (2015, 7, 27)),
+    ("bc32_b", "BC32-B", (2015, 7, 27)),
+    ("bc16_a", "BC16-A", (2015, 7, 27)),
+    ("cc_qf", "CC Kvartsfinal", (2015, 7, 28)),
+    ("bc16_b", "BC16-B", (2015, 7, 28)),
+    ("bc08_a", "BC08-A", (2015, 7, 28)),
+    ("cc_sf", "CC Semifinal", (2015, 7, 29)),
+    ("bc08_b", "BC08-B", (2015, 7, 29)),
+    ("bc04_a", "BC04-A", (2015, 7, 29)),
+    ("cc_final", "CC Final", (2015, 7, 30)),
+    ("bc04_b", "BC04-B", (2015, 7, 30)),
+    ("bc_po34", "BC Play-Off 3/4", (2015, 7, 30)),
+];
+
+fn date((y, m, d): (i32, u32, u32)) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+fn parse(text: &str) -> Calendar {
+    text.parse::<Calendar>()
+        .unwrap_or_else(|e| panic!("the calendar parses: {e}\n{text}"))
+}
+
+fn event<'a>(cal: &'a Calendar, uid: &str) -> &'a Event {
+    cal.events()
+        .find(|e| e.get_uid() == Some(uid))
+        .unwrap_or_else(|| panic!("an event {uid}"))
+}
+
+fn start_date(e: &Event) -> NaiveDate {
+    match e.get_start() {
+        Some(DatePerhapsTime::Date(d)) => d,
+        other => panic!("an all-day event, found {other:?}"),
+    }
+}
+
+fn start_time(e: &Event) -> NaiveDateTime {
+    match e.get_start() {
+        Some(DatePerhapsTime::DateTime(CalendarDateTime::Floating(t))) => t,
+        other => panic!("a floating date-time, found {other:?}"),
+    }
+}
+
+fn ics_of(edition: &bfr::edition::Loaded) -> String {
+    let program = &edition
+        .checked
+        .as_ref()
+        .expect("the edition checks")
+        .program;
+    bfr::schedule::ics::calendar(&bfr::schedule::programme(program).unwrap())
+}
+
+#[test]
+fn the_ics_file_holds_every_stage_of_cc_stages_on_its_day() {
+    let dir = TempDir::new("schedule-ics");
+    let file = dir.0.join("festival.ics");
+    let file = file.to_str().unwrap();
+    let (code, stdout, stderr) = bfr(&["schedule", "rules/2015", "--ics", file]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Mon 2015-07-27"), "{stdout}");
+    let text = std::fs::read_to_string(file).unwrap();
+    let cal = parse(&text);
+    for (name, title, day) in CC_STAGES {
+        let e = event(&cal, &format!("cup.{name}@bridgefestivalen-2015"));
+        assert_eq!(start_date(e), date(day), "{name}");
+        assert_eq!(
+            e.get_end(),
+            Some(DatePerhapsTime::Date(date(day).succ_opt().unwrap())),
+            "{name} is one day"
+        );
+        assert!(e.get_summary().unwrap().contains(title), "{name}");
+        let description = e.get_description().unwrap();
+        assert!(description.contains("CC-STAGES p.16"), "{description}");
+    }
+    // Gröna Hissen: Saturday and Sunday (CC-GH p. 15), DTEND the day after.
+    let gh = event(&cal, "cup.gh@bridgefestivalen-2015");
+    assert_eq!(start_date(gh), date((2015, 7, 25)));
+    assert_eq!(
+        gh.get_end(),
+        Some(DatePerhapsTime::Date(date((2015, 7, 27))))
+    );
+    // A deadline at its minute, with its rule and page.
+    let reg = event(&cal, "cc_registration_deadline@bridgefestivalen-2015");
+    assert_eq!(
+        start_time(reg),
+        date((2015, 7, 24)).and_hms_opt(20, 0, 0).unwrap()
+    );
+    assert!(reg.get_description().unwrap().contains("CC-REG p.14"));
+    let open = event(
+        &cal,
+        "sm_open_vacancy_deadline_listed@bridgefestivalen-2015",
+    );
+    assert_eq!(
+        start_time(open),
+        date((2015, 7, 30)).and_hms_opt(9, 0, 0).unwrap()
+    );
+    // 14 stages, Gröna Hissen and 8 deadlines; SM Lag Veteran's stages have no
+    // day in the edition, so they are listed as undated and have no event.
+    assert_eq!(cal.events().count(), 14 + 1 + 8);
+}
+
+#[test]
+fn the_ics_file_is_the_same_byte_for_byte() {
+    let dir = TempDir::new("schedule-same");
+    let (a, b) = (dir.0.join("a.ics"), dir.0.join("b.ics"));
+    for f in [&a, &b] {
+        let (code, _, stderr) = bfr(&["schedule", "rules/2015", "--ics", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let (a, b) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+    assert_eq!(a, b);
+    let text = String::from_utf8(a).unwrap();
+    // The stamp is the edition's `updated` date, not the clock.
+    assert!(text.contains("DTSTAMP:20150725T000000Z"), "{text}");
+}
+
+#[test]
+fn an_edition_with_moved_dates_gives_a_moved_calendar() {
+    let moved = edition_2015_with(&[
+        Change::InStage("cc_final", "day = Thu 2015-07-30", "day = Fri 2015-07-31"),
+        Change::Text(
+            "chairmans_cup.bfr",
+            "= Fri 2015-07-24 20:00",
+            "= Thu 2015-07-23 18:00",
+        ),
+        Change::Text(
+            "chairmans_cup.bfr",
+            "cc_gh_first_day: date ref CC-GH p.15 \"Lördag 25 juli söndag 26 juli\" = Sat 2015-07-25",
+            "cc_gh_first_day: date ref CC-GH p.15 \"Lördag 25 juli söndag 26 juli\" = Fri 2015-07-24",
+        ),
+    ]);
+    let cal = parse(&ics_of(&moved));
+    let final_ = event(&cal, "cup.cc_final@bridgefestivalen-2015");
+    assert_eq!(start_date(final_), date((2015, 7, 31)));
+    let gh = event(&cal, "cup.gh@bridgefestivalen-2015");
+    assert_eq!(start_date(gh), date((2015, 7, 24)));
+    let reg = event(&cal, "cc_registration_deadline@bridgefestivalen-2015");
+    assert_eq!(
+        start_time(reg),
+        date((2015, 7, 23)).and_hms_opt(18, 0, 0).unwrap()
+    );
+    // What did not move stays.
+    let semifinal = event(&cal, "cup.cc_sf@bridgefestivalen-2015");
+    assert_eq!(start_date(semifinal), date((2015, 7, 29)));
+    // And the unchanged edition differs from the moved one exactly there.
+    let plain = parse(&ics_of(&edition_2015_with(&[])));
+    let final_2015 = event(&plain, "cup.cc_final@bridgefestivalen-2015");
+    assert_eq!(start_date(final_2015), date((2015, 7, 30)));
+}
+
+#[test]
+fn the_programme_reads_day_by_day() {
+    let (code, stdout, stderr) = bfr(&["schedule", "rules/2015"]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("programme-2015", trim_lines(&stdout));
+}
+
+#[test]
+fn the_programme_as_json() {
+    let (code, stdout, stderr) = bfr(&["--format", "json", "schedule", "rules/2015"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let days = v["days"].as_array().unwrap();
+    let monday = days
+        .iter()
+        .find(|d| d["date"]["day"] == 27)
+        .expect("Monday 27 July");
+    let titles: Vec<&str> = monday["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["title"].as_str().unwrap())
+        .collect();
+    // Morning first, then afternoon, afternoon-evening and evening (DayPart's order).
+    assert_eq!(titles, ["CC32", "BC32-A", "BC32-B", "CC16", "BC16-A"]);
+    let deadlines = v["deadlines"].as_array().unwrap();
+    let registration = deadlines
+        .iter()
+        .find(|d| d["name"] == "cc_registration_deadline")
+        .unwrap();
+    assert_eq!(registration["at_shown"], "Fri 2015-07-24 20:00");
+    assert_eq!(registration["source"]["id"], "CC-REG");
+    assert_eq!(v["time_limits"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn a_calendar_that_cannot_be_written_is_an_io_error() {
+    let dir = TempDir::new("schedule-io");
+    let file = dir.0.join("no-such-dir").join("x.ics");
+    let (code, _, stderr) = bfr(&["schedule", "rules/2015", "--ics", file.to_str().unwrap()]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(!file.exists());
+}
+
+// ── appeal deadlines in one step ──────────────────────────────────────────────
+
+#[test]
+fn an_appeal_deadline_is_one_eval_and_explains_its_rules() {
+    let (code, stdout, stderr) = bfr(&[
+        "explain",
+        "rules/2015",
+        "cc_appeal_deadline(match_end: Sat 2015-07-25 15:00, ruling_announced: Sat 2015-07-25 15:21)",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("Sat 2015-07-25 15:31\n"), "{stdout}");
+    assert!(
+        stdout.contains("cc_post_match_ruling_appeal_time = 10 min"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("CC-APPEAL p.21"), "{stdout}");
+    // A result of round 13, the last Gröna Hissen session: 15 minutes after the
+    // final result; of round 12: 30 minutes after the session.
+    let gh = |round: &str| {
+        let e = format!(
+            "cc_gh_result_appeal_deadline({round}, Sun 2015-07-26 19:30, Sun 2015-07-26 20:10)"
+        );
+        let (code, stdout, stderr) = bfr(&["eval", "rules/2015", &e]);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    assert_eq!(gh("13 rounds"), "Sun 2015-07-26 20:25\n");
+    assert_eq!(gh("12 rounds"), "Sun 2015-07-26 20:00\n");
+    let (code, stdout, _) = bfr(&[
+        "eval",
+        "rules/2015",
+        "sm_ruling_appeal_deadline(25, 26, Sat 2015-08-01 15:00, Sat 2015-08-01 14:40)",
+    ]);
+    assert_eq!((code, stdout.as_str()), (0, "Sat 2015-08-01 14:45\n"));
+}
+
+#[test]
+fn an_edition_with_a_longer_appeal_time_gives_a_later_deadline() {
+    let longer = edition_2015_with(&[Change::Text(
+        "chairmans_cup_conduct.bfr",
+        "cc_ruling_appeal_time: duration ref CC-APPEAL p.21 \"Överklaganden\" = 30 min",
+        "cc_ruling_appeal_time: duration ref CC-APPEAL p.21 \"Överklaganden\" = 45 min",
+    )]);
+    let program = &longer.checked.expect("the edition checks").program;
+    let (index, _) = program.rule("cc_appeal_deadline").unwrap();
+    let at = |d: u8, m: u16| {
+        bfr::ir::Value::DateTime(
+            bfr::ir::Date {
+                year: 2015,
+                month: 7,
+                day: d as i8,
+            },
+            m,
+        )
+    };
+    let value = bfr::eval::Evaluator::new(program)
+        .call(
+            index,
+            vec![at(25, 15 * 60), at(25, 14 * 60)],
+            Default::default(),
+        )
+        .unwrap();
+    assert_eq!(value, at(25, 15 * 60 + 45));
+}
