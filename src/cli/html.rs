@@ -427,11 +427,16 @@ fn final_ranking(page: &Page) -> Markup {
                 p { "Not decided yet: the final ranking is made when the competition is over." }
             } @else {
                 h2 { "Final ranking" }
+                @let full = places.iter().any(|l| !render::ranking_cells(l).1.is_empty());
                 table {
-                    thead { tr { th.num { "Place" } th { "Team" } } }
+                    thead { tr { th.num { "Place" } th { "Team" } @if full { th { "Left at" } } } }
                     tbody {
                         @for l in places {
-                            tr { td.num { (render::standing(&l.standing)) } td { ((page.name)(l.team)) } }
+                            @let (place, left) = render::ranking_cells(l);
+                            tr {
+                                td.num { (place) } td { ((page.name)(l.team)) }
+                                @if full { td { (left) } }
+                            }
                         }
                     }
                 }

@@ -175,15 +175,7 @@ fn final_places(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String)
         .places
         .iter()
         .map(|l| {
-            let left = match (&l.rank, &l.standing) {
-                (_, Standing::Place { .. }) | (None, _) => String::new(),
-                (Some(_), s) => standing(s),
-            };
-            let place = match l.rank {
-                Some(r) if r.first == r.last => r.first.to_string(),
-                Some(r) => format!("{}/{}", r.first, r.last),
-                None => standing(&l.standing),
-            };
+            let (place, left) = ranking_cells(l);
             (place, name(l.team), left)
         })
         .collect();
@@ -296,6 +288,21 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
             let _ = writeln!(out, "\nNext: {message}");
         }
     }
+}
+
+/// A line of the final ranking as its place (`5`, `5/6`, or where the team left when
+/// it has no rank) and, for a ranked team without a place of the rules, where it left.
+pub(super) fn ranking_cells(l: &crate::runner::report::FinalLine) -> (String, String) {
+    let left = match (&l.rank, &l.standing) {
+        (_, Standing::Place { .. }) | (None, _) => String::new(),
+        (Some(_), s) => standing(s),
+    };
+    let place = match l.rank {
+        Some(r) if r.first == r.last => r.first.to_string(),
+        Some(r) => format!("{}/{}", r.first, r.last),
+        None => standing(&l.standing),
+    };
+    (place, left)
 }
 
 /// A final standing in words: `1`, `5/6`, `out at BC32-B`, `withdrew at BC04-B`.

@@ -8,9 +8,13 @@ fn the_2015_edition_is_listed_with_its_rules_sources_and_stages() {
     let (code, stdout, stderr) = bfr(&["list", EDITION_2015]);
     assert_eq!(code, 0, "{stderr}");
     let program = program_2015();
+    let files = std::fs::read_dir(EDITION_2015)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("bfr".as_ref()))
+        .count();
     assert!(
         stdout.starts_with(&format!(
-            "Bridgefestivalen 2015: 11 files, {} rules, {} procedures, 3 competitions\n",
+            "Bridgefestivalen 2015: {files} files, {} rules, {} procedures, 3 competitions\n",
             program.rules.len(),
             program.texts.len()
         )),
