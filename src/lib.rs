@@ -19,6 +19,7 @@ pub mod entry;
 pub mod eval;
 pub mod event;
 pub mod ir;
+pub mod lsp;
 pub mod runner;
 pub mod schedule;
 pub mod source;

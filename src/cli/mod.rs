@@ -225,6 +225,10 @@ pub enum Command {
         /// The starts file (`.toml`); see docs/schedule.md.
         starts: PathBuf,
     },
+    /// A language server for `.bfr` editions, over stdin and stdout (for
+    /// editors; see editors/README.md): diagnostics as you type, hover, go to
+    /// definition, references, completion, symbols, formatting, highlighting.
+    Lsp,
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -389,6 +393,7 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             starts,
         } => allocate::allocate(out, edition, discipline, starts),
         Command::Schedule { edition, ics } => schedule::schedule(out, edition, ics.as_ref()),
+        Command::Lsp => crate::lsp::run(),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(out, edition),

@@ -31,6 +31,7 @@ mod fmt;
 mod highlight;
 mod hostile;
 mod list;
+mod lsp;
 mod names;
 mod noticeboard;
 mod robustness;

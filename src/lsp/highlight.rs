@@ -1,0 +1,180 @@
+//! Semantic tokens: the lossless token stream `bfr fmt` lays out (so comments,
+//! strings, numbers and keywords are exactly the formatter's), with each name
+//! coloured by what it resolves to in the edition's index.
+
+use super::index::{DefKind, Index};
+use super::position::LineIndex;
+use super::store::Analysis;
+use crate::syntax::format::tokens::{KEYWORDS, Kind};
+use logos::Logos;
+use lsp_types::{SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokensLegend};
+
+/// The token types, in the order their numbers refer to.
+pub const TYPES: &[SemanticTokenType] = &[
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::TYPE,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::STRING,
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::NAMESPACE,
+    SemanticTokenType::DECORATOR,
+];
+
+/// The modifiers, in the order of their bits.
+pub const MODIFIERS: &[SemanticTokenModifier] = &[
+    SemanticTokenModifier::DECLARATION,
+    SemanticTokenModifier::DOCUMENTATION,
+];
+
+/// The legend announced at initialisation.
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend {
+        token_types: TYPES.to_vec(),
+        token_modifiers: MODIFIERS.to_vec(),
+    }
+}
+
+fn type_number(t: &SemanticTokenType) -> u32 {
+    let at = TYPES.iter().position(|x| x == t).unwrap_or(0);
+    u32::try_from(at).unwrap_or(0)
+}
+
+const DECLARATION: u32 = 1;
+const DOCUMENTATION: u32 = 2;
+
+/// The token type of a name that resolves to a definition of this kind.
+fn of_kind(kind: DefKind) -> SemanticTokenType {
+    match kind {
+        DefKind::Fn | DefKind::Table | DefKind::Scale | DefKind::Procedure => {
+            SemanticTokenType::FUNCTION
+        }
+        DefKind::Const => SemanticTokenType::VARIABLE,
+        DefKind::Enum | DefKind::Record | DefKind::Unit => SemanticTokenType::TYPE,
+        DefKind::Variant => SemanticTokenType::ENUM_MEMBER,
+        DefKind::Field => SemanticTokenType::PROPERTY,
+        DefKind::Competition | DefKind::Stage => SemanticTokenType::NAMESPACE,
+    }
+}
+
+/// The semantic tokens of file `file`, delta-encoded as LSP sends them.
+pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
+    let Some(f) = a.files.get(file) else {
+        return Vec::new();
+    };
+    let text = f.text.as_str();
+    // The index's places are offsets into the text its tree came from; they
+    // colour names only when that is the text shown.
+    let current = f.tree.as_ref().is_some_and(|(t, _)| t == text);
+    let ix = LineIndex::new(text);
+    let mut out = Encoder::default();
+    let mut lexer = Kind::lexer(text);
+    let mut previous_dot = false;
+    while let Some(kind) = lexer.next() {
+        let span = lexer.span();
+        let word = lexer.slice();
+        // A character no token starts with (a half-typed file) is passed over.
+        let Ok(kind) = kind else {
+            previous_dot = false;
+            continue;
+        };
+        let class = match kind {
+            Kind::Comment => {
+                let doc = word.starts_with("///") && !word.starts_with("////");
+                Some((
+                    SemanticTokenType::COMMENT,
+                    if doc { DOCUMENTATION } else { 0 },
+                ))
+            }
+            Kind::Str => Some((SemanticTokenType::STRING, 0)),
+            Kind::Number | Kind::Date | Kind::Clock => Some((SemanticTokenType::NUMBER, 0)),
+            Kind::RuleId | Kind::Pages => Some((SemanticTokenType::DECORATOR, 0)),
+            Kind::Word if KEYWORDS.contains(&word) => Some((SemanticTokenType::KEYWORD, 0)),
+            Kind::Word => Some(name(
+                &a.index,
+                file,
+                current,
+                span.clone(),
+                word,
+                previous_dot,
+            )),
+            _ => None,
+        };
+        previous_dot = kind == Kind::Dot;
+        if let Some((t, modifiers)) = class {
+            out.push(&ix, text, span.start, span.end, type_number(&t), modifiers);
+        }
+    }
+    out.tokens
+}
+
+/// What a name is: as the index resolved it here, else by its name alone.
+fn name(
+    index: &Index,
+    file: usize,
+    current: bool,
+    span: std::ops::Range<usize>,
+    word: &str,
+    after_dot: bool,
+) -> (SemanticTokenType, u32) {
+    if current
+        && let Some(o) = index.exactly(file, span.start, span.end)
+        && let Some(d) = index.defs.get(o.def)
+    {
+        return (of_kind(d.kind), if o.is_def { DECLARATION } else { 0 });
+    }
+    match index.global(word).and_then(|d| index.defs.get(d)) {
+        Some(d) if !after_dot => (of_kind(d.kind), 0),
+        _ => (SemanticTokenType::VARIABLE, 0),
+    }
+}
+
+/// Delta encoding; a token over several lines (a long string) is one token a line.
+#[derive(Default)]
+struct Encoder {
+    tokens: Vec<SemanticToken>,
+    line: u32,
+    column: u32,
+}
+
+impl Encoder {
+    fn push(
+        &mut self,
+        ix: &LineIndex<'_>,
+        text: &str,
+        start: usize,
+        end: usize,
+        token_type: u32,
+        modifiers: u32,
+    ) {
+        let mut from = start;
+        while from < end {
+            let line_end = text
+                .get(from..end)
+                .and_then(|s| s.find('\n'))
+                .map_or(end, |i| from + i);
+            let (a, b) = (ix.position(from), ix.position(line_end));
+            if b.character > a.character {
+                let delta_line = a.line.saturating_sub(self.line);
+                let delta_start = if delta_line == 0 {
+                    a.character.saturating_sub(self.column)
+                } else {
+                    a.character
+                };
+                self.tokens.push(SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length: b.character.saturating_sub(a.character),
+                    token_type,
+                    token_modifiers_bitset: modifiers,
+                });
+                self.line = a.line;
+                self.column = a.character;
+            }
+            from = line_end + 1;
+        }
+    }
+}

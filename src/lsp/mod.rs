@@ -1,0 +1,326 @@
+//! `bfr lsp`: a language server for `.bfr` editions over stdio, on
+//! `lsp-server` (the synchronous JSON-RPC loop rust-analyzer uses) and
+//! `lsp-types`.
+//!
+//! It sits at the edge, like the CLI: it loads and checks an edition with the
+//! same code as `bfr check` ([`store`]), turns the diagnostics into LSP ones
+//! ([`diagnostics`]), indexes names across the edition's files ([`index`]) for
+//! definition, references ([`navigate`]), hover ([`hover`]), completion
+//! ([`complete`]), document symbols ([`symbols`]) and semantic tokens
+//! ([`highlight`]), and formats through `bfr fmt`'s code. Positions are UTF-16
+//! columns ([`position`]).
+//!
+//! A half-typed file is the normal case: nothing here panics on bad input, and a
+//! request about a file that is not a `.bfr` file answers empty.
+
+mod complete;
+mod diagnostics;
+mod highlight;
+mod hover;
+mod index;
+mod navigate;
+mod position;
+mod store;
+mod symbols;
+mod uri;
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References,
+    Request as _, SemanticTokensFullRequest,
+};
+use lsp_types::{
+    CompletionOptions, GotoDefinitionResponse, OneOf, PublishDiagnosticsParams, SemanticTokens,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri,
+};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use store::{Analysis, Store};
+
+/// Runs the server on stdin and stdout until the client says `exit`. Exit
+/// status 0 after a `shutdown` request, 1 otherwise (as LSP asks), 3 when the
+/// connection broke.
+pub fn run() -> u8 {
+    let (connection, io_threads) = Connection::stdio();
+    let capabilities = match serde_json::to_value(capabilities()) {
+        Ok(c) => c,
+        Err(_) => return crate::cli::EXIT_IO,
+    };
+    let init = serde_json::json!({
+        "capabilities": capabilities,
+        "serverInfo": ServerInfo {
+            name: "bfr".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        },
+    });
+    let started = connection
+        .initialize_start()
+        .and_then(|(id, _)| connection.initialize_finish(id, init));
+    let status = match started {
+        Ok(()) => Server::default().serve(&connection),
+        Err(e) => {
+            eprintln!("bfr lsp: {e}");
+            1
+        }
+    };
+    drop(connection);
+    match io_threads.join() {
+        Ok(()) => status,
+        Err(e) => {
+            eprintln!("bfr lsp: {e}");
+            crate::cli::EXIT_IO
+        }
+    }
+}
+
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".into()]),
+            ..CompletionOptions::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: highlight::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..SemanticTokensOptions::default()
+            },
+        )),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// The server's state between messages.
+#[derive(Default)]
+struct Server {
+    store: Store,
+    /// The files of each edition that were last sent diagnostics, so that a file
+    /// whose problems are gone is sent an empty list.
+    published: BTreeMap<PathBuf, BTreeSet<String>>,
+}
+
+impl Server {
+    fn serve(&mut self, connection: &Connection) -> u8 {
+        for message in &connection.receiver {
+            match message {
+                Message::Request(req) => {
+                    match connection.handle_shutdown(&req) {
+                        Ok(true) => return crate::cli::EXIT_OK,
+                        Ok(false) => {}
+                        Err(e) => {
+                            eprintln!("bfr lsp: {e}");
+                            return 1;
+                        }
+                    }
+                    let response = self.request(req);
+                    if connection.sender.send(response.into()).is_err() {
+                        return crate::cli::EXIT_IO;
+                    }
+                }
+                Message::Notification(n) => {
+                    if n.method == "exit" {
+                        // `exit` without `shutdown` first.
+                        return 1;
+                    }
+                    for out in self.notification(n) {
+                        if connection.sender.send(out.into()).is_err() {
+                            return crate::cli::EXIT_IO;
+                        }
+                    }
+                }
+                Message::Response(_) => {}
+            }
+        }
+        1
+    }
+
+    /// Takes in a notification; returns the diagnostics to publish.
+    fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        let changed = match n.method.as_str() {
+            DidOpenTextDocument::METHOD => parse::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                .and_then(|p| {
+                    let (path, dir) = store::edition_of(&p.text_document.uri)?;
+                    self.store.set(path, p.text_document.text);
+                    Some(dir)
+                }),
+            DidChangeTextDocument::METHOD => {
+                parse::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
+                    let (path, dir) = store::edition_of(&p.text_document.uri)?;
+                    // Full synchronisation: the last change is the whole text.
+                    let text = p.content_changes.into_iter().last()?.text;
+                    self.store.set(path, text);
+                    Some(dir)
+                })
+            }
+            DidCloseTextDocument::METHOD => {
+                parse::<lsp_types::DidCloseTextDocumentParams>(n.params).and_then(|p| {
+                    let (path, dir) = store::edition_of(&p.text_document.uri)?;
+                    self.store.close(&path);
+                    Some(dir)
+                })
+            }
+            DidSaveTextDocument::METHOD => parse::<lsp_types::DidSaveTextDocumentParams>(n.params)
+                .and_then(|p| store::edition_of(&p.text_document.uri).map(|(_, dir)| dir)),
+            _ => None,
+        };
+        match changed {
+            Some(dir) => self.publish(&dir),
+            None => Vec::new(),
+        }
+    }
+
+    /// Analyses an edition again and says which files have which diagnostics
+    /// now, clearing those that had some and have none.
+    fn publish(&mut self, dir: &Path) -> Vec<Notification> {
+        let analysis = self.store.refresh(dir);
+        let now = diagnostics::by_file(analysis);
+        let before = self.published.remove(dir).unwrap_or_default();
+        let mut out = Vec::new();
+        for key in before.difference(&now.keys().cloned().collect()) {
+            if let Ok(uri) = key.parse::<Uri>() {
+                out.push(published(uri, Vec::new()));
+            }
+        }
+        for (uri, diagnostics) in now.values() {
+            out.push(published(uri.clone(), diagnostics.clone()));
+        }
+        self.published
+            .insert(dir.to_path_buf(), now.into_keys().collect());
+        out
+    }
+
+    fn request(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        match self.answer(req) {
+            Ok(value) => Response::new_ok(id, value),
+            Err((code, message)) => Response::new_err(id, code as i32, message),
+        }
+    }
+
+    fn answer(&mut self, req: Request) -> Result<Value, (ErrorCode, String)> {
+        use lsp_types::{
+            CompletionParams, DocumentFormattingParams, DocumentSymbolParams, GotoDefinitionParams,
+            HoverParams, ReferenceParams, SemanticTokensParams,
+        };
+        let params = req.params;
+        let value = match req.method.as_str() {
+            HoverRequest::METHOD => {
+                let p: HoverParams = params_of(params)?;
+                let at = p.text_document_position_params;
+                self.with(&at.text_document.uri, |a, f| {
+                    hover::hover(a, f, at.position)
+                })
+            }
+            GotoDefinition::METHOD => {
+                let p: GotoDefinitionParams = params_of(params)?;
+                let at = p.text_document_position_params;
+                self.with(&at.text_document.uri, |a, f| {
+                    navigate::definition(a, f, at.position).map(GotoDefinitionResponse::Scalar)
+                })
+            }
+            References::METHOD => {
+                let p: ReferenceParams = params_of(params)?;
+                let at = p.text_document_position;
+                let declaration = p.context.include_declaration;
+                self.with(&at.text_document.uri, |a, f| {
+                    Some(navigate::references(a, f, at.position, declaration))
+                })
+            }
+            Completion::METHOD => {
+                let p: CompletionParams = params_of(params)?;
+                let at = p.text_document_position;
+                self.with(&at.text_document.uri, |a, f| {
+                    Some(complete::complete(a, f, at.position))
+                })
+            }
+            DocumentSymbolRequest::METHOD => {
+                let p: DocumentSymbolParams = params_of(params)?;
+                self.with(&p.text_document.uri, |a, f| Some(symbols::symbols(a, f)))
+            }
+            Formatting::METHOD => {
+                let p: DocumentFormattingParams = params_of(params)?;
+                self.with(&p.text_document.uri, format)
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: SemanticTokensParams = params_of(params)?;
+                self.with(&p.text_document.uri, |a, f| {
+                    Some(SemanticTokensResult::Tokens(SemanticTokens {
+                        result_id: None,
+                        data: highlight::tokens(a, f),
+                    }))
+                })
+            }
+            _ => {
+                return Err((
+                    ErrorCode::MethodNotFound,
+                    format!("bfr lsp does not answer `{}`", req.method),
+                ));
+            }
+        };
+        Ok(value)
+    }
+
+    /// Runs `f` on the analysis of the file's edition; `null` for a URI that
+    /// names no `.bfr` file, or a file the edition does not hold.
+    fn with<T: serde::Serialize>(
+        &mut self,
+        uri: &Uri,
+        f: impl FnOnce(&Analysis, usize) -> Option<T>,
+    ) -> Value {
+        let Some((path, dir)) = store::edition_of(uri) else {
+            return Value::Null;
+        };
+        let analysis = self.store.analysis(&dir);
+        analysis
+            .file(&path)
+            .and_then(|file| f(analysis, file))
+            .and_then(|v| serde_json::to_value(v).ok())
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// The whole file laid out as `bfr fmt` lays it out, as one edit (none when it
+/// is laid out already); `None` when it does not parse, as `bfr fmt` leaves
+/// such a file alone.
+fn format(a: &Analysis, file: usize) -> Option<Vec<TextEdit>> {
+    let f = a.files.get(file)?;
+    let formatted = crate::syntax::format::format_checked(&f.text, 0).ok()?;
+    if formatted == f.text {
+        return Some(Vec::new());
+    }
+    let whole = position::LineIndex::new(&f.text).whole();
+    Some(vec![TextEdit::new(whole, formatted)])
+}
+
+fn published(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
+    Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: None,
+        },
+    )
+}
+
+fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Option<T> {
+    serde_json::from_value(params).ok()
+}
+
+fn params_of<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorCode, String)> {
+    serde_json::from_value(params).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+}

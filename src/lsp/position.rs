@@ -1,0 +1,169 @@
+//! Byte offsets (what spans hold) to LSP positions and back. LSP counts columns
+//! in UTF-16 code units, so `å`, `ä` and `ö` count one each and a character
+//! outside the Basic Multilingual Plane two; a line ends at `\n`, and a `\r`
+//! before it belongs to the line break, not to the line.
+
+use lsp_types::{Position, Range};
+
+/// The line starts of one text, for converting offsets in both directions.
+#[derive(Debug, Clone)]
+pub struct LineIndex<'t> {
+    text: &'t str,
+    /// Byte offset of the start of each line (the first is 0).
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// Indexes `text`.
+    pub fn new(text: &'t str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    /// The byte range of line `line`, without its line break (`\n` or `\r\n`).
+    fn line(&self, line: usize) -> Option<(usize, usize)> {
+        let start = *self.starts.get(line)?;
+        let mut end = self
+            .starts
+            .get(line + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        if end > start && self.text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        Some((start, end.max(start)))
+    }
+
+    /// The position of a byte offset (clamped to the text; an offset inside a
+    /// character or a line break counts as the character's start or the line's
+    /// end).
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = offset.min(self.text.len());
+        let line = self
+            .starts
+            .partition_point(|s| *s <= offset)
+            .saturating_sub(1);
+        let (start, end) = self.line(line).unwrap_or((0, 0));
+        let upto = offset.clamp(start, end);
+        let column: usize = self
+            .text
+            .get(start..)
+            .unwrap_or("")
+            .char_indices()
+            .take_while(|(i, _)| start + i < upto)
+            .map(|(_, c)| c.len_utf16())
+            .sum();
+        Position::new(to_u32(line), to_u32(column))
+    }
+
+    /// The range of a byte range.
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        Range::new(self.position(start), self.position(end.max(start)))
+    }
+
+    /// The byte offset of a position: a column past the line's end is its end,
+    /// a line past the last is the end of the text, a column inside a surrogate
+    /// pair is the character's start.
+    pub fn offset(&self, pos: Position) -> usize {
+        let Some((start, end)) = self.line(pos.line as usize) else {
+            return self.text.len();
+        };
+        let mut units = 0usize;
+        let want = pos.character as usize;
+        for (i, c) in self.text.get(start..end).unwrap_or("").char_indices() {
+            let next = units + c.len_utf16();
+            if next > want {
+                return start + i;
+            }
+            units = next;
+        }
+        end
+    }
+
+    /// The range covering the whole text.
+    pub fn whole(&self) -> Range {
+        Range::new(Position::new(0, 0), self.position(self.text.len()))
+    }
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: u32, character: u32) -> Position {
+        Position::new(line, character)
+    }
+
+    #[test]
+    fn swedish_letters_count_one_unit_each_though_they_take_two_bytes() {
+        let text = "enum District { Skåne, Jämtl, Örebro }\nx";
+        let ix = LineIndex::new(text);
+        let at = text.find("Jämtl").unwrap();
+        // "enum District { Skåne, " is 23 characters and 24 bytes.
+        assert_eq!(at, 24);
+        assert_eq!(ix.position(at), pos(0, 23));
+        assert_eq!(ix.offset(pos(0, 23)), at);
+        let end = at + "Jämtl".len();
+        assert_eq!(ix.position(end), pos(0, 28));
+        assert_eq!(ix.offset(pos(0, 28)), end);
+        let ore = text.find("Örebro").unwrap();
+        assert_eq!(ix.position(ore), pos(0, 30));
+        assert_eq!(ix.position(text.len()), pos(1, 1));
+    }
+
+    #[test]
+    fn characters_outside_the_basic_plane_count_two_units() {
+        let text = "a😀b";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.position(5), pos(0, 3));
+        assert_eq!(ix.offset(pos(0, 3)), 5);
+        // Inside the surrogate pair: the character's start.
+        assert_eq!(ix.offset(pos(0, 2)), 1);
+    }
+
+    #[test]
+    fn a_carriage_return_belongs_to_the_line_break() {
+        let text = "ab\r\nåc\r\n";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.position(2), pos(0, 2));
+        // The `\r` itself is the line's end, not a column of it.
+        assert_eq!(ix.position(3), pos(0, 2));
+        assert_eq!(ix.position(4), pos(1, 0));
+        assert_eq!(ix.position(7), pos(1, 2));
+        assert_eq!(ix.offset(pos(0, 2)), 2);
+        assert_eq!(ix.offset(pos(0, 99)), 2);
+        assert_eq!(ix.offset(pos(1, 1)), 6);
+        assert_eq!(ix.offset(pos(1, 2)), 7);
+        assert_eq!(ix.position(text.len()), pos(2, 0));
+        assert_eq!(ix.whole(), Range::new(pos(0, 0), pos(2, 0)));
+    }
+
+    #[test]
+    fn positions_past_the_text_are_clamped() {
+        let ix = LineIndex::new("abc");
+        assert_eq!(ix.offset(pos(7, 0)), 3);
+        assert_eq!(ix.offset(pos(0, 1000)), 3);
+        assert_eq!(ix.position(1000), pos(0, 3));
+        let empty = LineIndex::new("");
+        assert_eq!(empty.position(0), pos(0, 0));
+        assert_eq!(empty.offset(pos(0, 5)), 0);
+    }
+
+    #[test]
+    fn every_offset_of_a_mixed_text_comes_back() {
+        let text = "ä\r\nö😀\n\nå";
+        let ix = LineIndex::new(text);
+        for (i, _) in text.char_indices() {
+            let p = ix.position(i);
+            // A line break's offsets are the line's end, which is a column.
+            if !matches!(text.as_bytes()[i], b'\r' | b'\n') {
+                assert_eq!(ix.offset(p), i, "offset {i} at {p:?}");
+            }
+        }
+    }
+}
