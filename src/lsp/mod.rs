@@ -41,6 +41,7 @@ use lsp_types::{
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use store::{Analysis, Store};
 
@@ -126,7 +127,17 @@ impl Server {
                             return 1;
                         }
                     }
-                    let response = self.request(req);
+                    // bfr does not panic by design; should a request ever do so, the
+                    // editor gets an error for it and the server goes on.
+                    let id = req.id.clone();
+                    let response = std::panic::catch_unwind(AssertUnwindSafe(|| self.request(req)))
+                        .unwrap_or_else(|_| {
+                            Response::new_err(
+                                id,
+                                ErrorCode::InternalError as i32,
+                                "internal failure in bfr; please report the file".into(),
+                            )
+                        });
                     if connection.sender.send(response.into()).is_err() {
                         return crate::cli::EXIT_IO;
                     }
@@ -136,7 +147,10 @@ impl Server {
                         // `exit` without `shutdown` first.
                         return 1;
                     }
-                    for out in self.notification(n) {
+                    let published =
+                        std::panic::catch_unwind(AssertUnwindSafe(|| self.notification(n)))
+                            .unwrap_or_default();
+                    for out in published {
                         if connection.sender.send(out.into()).is_err() {
                             return crate::cli::EXIT_IO;
                         }
