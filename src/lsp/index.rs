@@ -673,3 +673,132 @@ impl Walker<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TYPES: &str = "unit SEK \"kronor\" alias kr
+enum District { Skane \"Skåne\", Gotland }
+record Team { district: District, fee: SEK }
+";
+    const RULES: &str = "table subsidy(d: District) -> SEK { Skane => 10 SEK, Gotland => 20 kr }
+const base: SEK = 5 SEK
+fn f(d: District, base: SEK) -> SEK = match d { Skane => base, District.Gotland => let x = subsidy(d) in x + f(d, base) }
+const team: Team = Team { district: District.Skane, fee: base }
+competition cup \"Cup\" {
+  stage one \"One\" {
+    winners -> two
+  }
+  stage two \"Two\" {
+    winners -> out
+  }
+}
+";
+
+    fn index() -> Index {
+        let a = crate::syntax::parse_file(TYPES, 0).unwrap();
+        let b = crate::syntax::parse_file(RULES, 1).unwrap();
+        Index::build(&[
+            Tree {
+                file: 0,
+                text: TYPES,
+                ast: &a,
+            },
+            Tree {
+                file: 1,
+                text: RULES,
+                ast: &b,
+            },
+        ])
+    }
+
+    /// The definition the `nth` (0-based) occurrence of `word` in `text` resolves to.
+    fn resolved<'i>(
+        ix: &'i Index,
+        file: usize,
+        text: &str,
+        word: &str,
+        nth: usize,
+    ) -> Option<&'i Def> {
+        let (at, _) = text.match_indices(word).nth(nth)?;
+        let o = ix.exactly(file, at, at + word.len())?;
+        ix.defs.get(o.def)
+    }
+
+    #[test]
+    fn names_resolve_across_files_and_variants_by_their_context() {
+        let ix = index();
+        // `District` in the table's parameter is the enum of the other file.
+        let d = resolved(&ix, 1, RULES, "District", 0).unwrap();
+        assert_eq!((d.kind, d.at.file), (DefKind::Enum, 0));
+        // The bare row keys and `match` arms are the enum's variants.
+        let skane = resolved(&ix, 1, RULES, "Skane", 0).unwrap();
+        assert_eq!(
+            (skane.kind, skane.name.as_str(), skane.at.file),
+            (DefKind::Variant, "Skane", 0)
+        );
+        assert_eq!(
+            resolved(&ix, 1, RULES, "Skane", 1).unwrap().kind,
+            DefKind::Variant
+        );
+        assert_eq!(
+            resolved(&ix, 1, RULES, "Gotland", 1).unwrap().kind,
+            DefKind::Variant
+        );
+        // A unit's alias is the unit.
+        assert_eq!(resolved(&ix, 1, RULES, "kr", 0).unwrap().name, "SEK");
+        // Record literal: the record and its fields.
+        let team = resolved(&ix, 1, RULES, "Team", 1).unwrap();
+        assert_eq!(team.kind, DefKind::Record);
+        let field = resolved(&ix, 1, RULES, "fee", 0).unwrap();
+        assert_eq!(
+            (field.kind, field.container),
+            (DefKind::Field, Some(ix.global("Team").unwrap()))
+        );
+        // A route names a stage of its competition.
+        let two = resolved(&ix, 1, RULES, "two", 1).unwrap();
+        assert_eq!(two.kind, DefKind::Stage);
+        assert_eq!(ix.defs[two.container.unwrap()].name, "cup");
+    }
+
+    #[test]
+    fn parameters_and_let_names_shadow_the_edition_s_names() {
+        let ix = index();
+        // In `f`, `base` is the parameter: no use of the const there.
+        let const_base = ix.global("base").unwrap();
+        let fn_line = RULES.lines().nth(2).unwrap();
+        let fn_start = RULES.find(fn_line).unwrap();
+        let fn_end = fn_start + fn_line.len();
+        assert!(
+            ix.uses(const_base)
+                .all(|o| !(o.at.file == 1 && fn_start <= o.at.start && o.at.end <= fn_end)),
+            "the parameter shadows the const"
+        );
+        // Outside `f` the const is used (in `team`).
+        assert_eq!(ix.uses(const_base).filter(|o| !o.is_def).count(), 1);
+        // `subsidy` and the recursive `f` are uses of the rules.
+        assert_eq!(
+            resolved(&ix, 1, RULES, "subsidy", 1).unwrap().kind,
+            DefKind::Table
+        );
+        assert_eq!(
+            ix.uses(ix.global("f").unwrap())
+                .filter(|o| !o.is_def)
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn signatures_are_the_declarations_as_written() {
+        let ix = index();
+        let sig = |n: &str| ix.defs[ix.global(n).unwrap()].signature.clone();
+        assert_eq!(sig("f"), "fn f(d: District, base: SEK) -> SEK");
+        assert_eq!(sig("base"), "const base: SEK");
+        assert_eq!(sig("District"), "enum District { Skane, Gotland }");
+        assert_eq!(sig("Team"), "record Team { district: District, fee: SEK }");
+        assert_eq!(sig("SEK"), "unit SEK \"kronor\"");
+        assert_eq!(sig("cup"), "competition cup \"Cup\"");
+    }
+}
