@@ -54,8 +54,8 @@ pub fn page(m: &Model) -> String {
             @if let Some((a, b)) = &e.period { p.meta { "Event: " (a.to_string()) " to " (b.to_string()) } }
         }
         p.meta {
-            (p.rules.len()) " rules, " (p.texts.len()) " procedures, "
-            (p.examples.len()) " examples, " (p.competitions.len()) " competitions"
+            (counted(p.rules.len(), "rule")) ", " (counted(p.texts.len(), "procedure")) ", "
+            (counted(p.examples.len(), "example")) ", " (counted(p.competitions.len(), "competition"))
             @if m.document.as_ref().is_some_and(|d| !d.texts.is_empty()) {
                 " · " a href=(PAGES) { "the document's text" }
             }
@@ -76,6 +76,7 @@ pub fn page(m: &Model) -> String {
             }
         }
         h2 { "Competitions" }
+        @if p.competitions.is_empty() { p { "The edition declares no competition." } }
         ul {
             @for (i, c) in p.competitions.iter().enumerate() {
                 li {
@@ -95,6 +96,15 @@ pub fn page(m: &Model) -> String {
         }
     };
     frame("Index", &name, body)
+}
+
+/// `1 rule`, `2 rules`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The page of the document's texts, one section per page the data holds;

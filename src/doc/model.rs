@@ -15,6 +15,8 @@ use std::path::Path;
 /// A declaration the site shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
+    /// A unit, by index.
+    Unit(u32),
     /// A const, reading, fn, table or scale, by index.
     Rule(u32),
     /// A procedure, by index.
@@ -111,6 +113,7 @@ pub struct Model<'a> {
 /// The key of an anchor: an entry other than a notice, or a stage.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum AnchorKey {
+    Unit(u32),
     Rule(u32),
     Text(u32),
     Enum(u32),
@@ -191,6 +194,7 @@ impl<'a> Model<'a> {
     /// Where what `entry` is (a notice has no anchor of its own here).
     pub fn entry_anchor(&self, entry: &Entry) -> Option<&Anchor> {
         match entry {
+            Entry::Unit(i) => self.anchor(AnchorKey::Unit(*i)),
             Entry::Rule(i) => self.anchor(AnchorKey::Rule(*i)),
             Entry::Text(i) => self.anchor(AnchorKey::Text(*i)),
             Entry::Enum(i) => self.anchor(AnchorKey::Enum(*i)),
@@ -220,6 +224,10 @@ impl<'a> Model<'a> {
 pub fn anchor_id(program: &Program, entry: &Entry) -> Option<String> {
     let name = |kind: &str, n: Option<&str>| n.map(|n| format!("{kind}-{n}"));
     match entry {
+        Entry::Unit(i) => name(
+            "unit",
+            program.units.get(*i as usize).map(|u| u.name.as_str()),
+        ),
         Entry::Rule(i) => name(
             "rule",
             program.rules.get(*i as usize).map(|r| r.name.as_str()),
@@ -333,7 +341,10 @@ fn entry_of(program: &Program, file: FileId, item: &ast::Item) -> Option<Entry> 
                 section: s.section.clone(),
             }),
         )),
-        ast::Decl::Edition(_) | ast::Decl::Unit(_) => None,
+        ast::Decl::Unit(d) => {
+            index(program.units.iter().position(|u| u.name == d.name.text)).map(Entry::Unit)
+        }
+        ast::Decl::Edition(_) => None,
     }
 }
 
@@ -370,6 +381,7 @@ fn anchors(program: &Program, chapters: &[Chapter]) -> BTreeMap<AnchorKey, Ancho
     for c in chapters {
         for p in &c.entries {
             let key = match &p.entry {
+                Entry::Unit(i) => AnchorKey::Unit(*i),
                 Entry::Rule(i) => AnchorKey::Rule(*i),
                 Entry::Text(i) => AnchorKey::Text(*i),
                 Entry::Enum(i) => AnchorKey::Enum(*i),

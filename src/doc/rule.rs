@@ -19,6 +19,16 @@ pub fn entry(m: &Model, placed: &Placed, notice: usize) -> Markup {
     let body = match &placed.entry {
         Entry::Rule(i) => p.rules.get(*i as usize).map(|r| rule(m, *i, r)),
         Entry::Text(i) => p.texts.get(*i as usize).map(|t| text(m, t)),
+        Entry::Unit(i) => p.units.get(*i as usize).map(|u| {
+            html! {
+                h3 { span.kind { "unit" } " " code { (u.name) } }
+                p.doc {
+                    (u.description.clone().unwrap_or_default())
+                    @if u.whole { @if u.description.is_some() { " · " } "counted in whole numbers" }
+                    @if !u.aliases.is_empty() { " · also written " (u.aliases.join(", ")) }
+                }
+            }
+        }),
         Entry::Enum(i) => p.enums.get(*i as usize).map(|e| {
             html! {
                 h3 { span.kind { "enum" } " " code { (e.name) } }
@@ -48,10 +58,12 @@ pub fn entry(m: &Model, placed: &Placed, notice: usize) -> Markup {
             }
         }),
         Entry::Example(i) => p.examples.get(*i as usize).map(|e| example(m, *i, e)),
+        // The check reports a notice as a warning (W0601) in the same words:
+        // shown once, as the warning, when there is one.
         Entry::Notice(words, src) => Some(html! {
             h3 { span.kind { "note" } " The edition's editors note" }
             (source(m, src.as_ref()))
-            p { (words) }
+            @if placed.warnings.is_empty() { p { (words) } }
         }),
         Entry::Competition(_) => None,
     };
