@@ -14,10 +14,10 @@ use crate::ir::Program;
 use crate::ir::competition::{Competition, Schedule, Target};
 use maud::{Markup, html};
 
-const BOX_W: u32 = 176;
+const BOX_W: u32 = 212;
 const BOX_H: u32 = 58;
 const GAP_X: u32 = 64;
-const GAP_Y: u32 = 40;
+const GAP_Y: u32 = 50;
 const PAD: u32 = 12;
 
 /// A box: the qualification or a knockout stage.
@@ -38,19 +38,11 @@ pub fn svg(p: &Program, c: &Competition) -> String {
     }
     let qualified = c.qualification.is_some();
     let columns = columns(&nodes, qualified);
-    // Rows within a column, in node order (the qualification, then `order`).
-    let mut rows = vec![0u32; nodes.len()];
-    let mut used: Vec<u32> = Vec::new();
-    for (i, col) in columns.iter().enumerate() {
-        let col = *col as usize;
-        if used.len() <= col {
-            used.resize(col + 1, 0);
-        }
-        rows[i] = used[col];
-        used[col] += 1;
-    }
-    let width = PAD * 2 + used.len() as u32 * (BOX_W + GAP_X) - GAP_X;
-    let height = PAD * 2 + used.iter().max().copied().unwrap_or(1) * (BOX_H + GAP_Y);
+    let rows = rows(&nodes, &columns, qualified);
+    let n_columns = columns.iter().max().map_or(1, |c| c + 1);
+    let n_rows = rows.iter().max().map_or(1, |r| r + 1);
+    let width = PAD * 2 + n_columns * (BOX_W + GAP_X) - GAP_X;
+    let height = PAD * 2 + n_rows * (BOX_H + GAP_Y);
     let at = |i: usize| {
         (
             PAD + columns[i] * (BOX_W + GAP_X),
@@ -185,6 +177,34 @@ fn columns(nodes: &[Node], qualified: bool) -> Vec<u32> {
     col
 }
 
+/// Each box's row in its column: the row of the box whose winners (or first
+/// places) lead to it, so that a chain of winners stays on one line, else the
+/// first row free; boxes are placed column by column, in the document's order.
+fn rows(nodes: &[Node], columns: &[u32], qualified: bool) -> Vec<u32> {
+    let offset = usize::from(qualified);
+    let mut rows: Vec<Option<u32>> = vec![None; nodes.len()];
+    let mut taken: std::collections::BTreeSet<(u32, u32)> = std::collections::BTreeSet::new();
+    let last = columns.iter().max().copied().unwrap_or(0);
+    for col in 0..=last {
+        for i in (0..nodes.len()).filter(|i| columns[*i] == col) {
+            // The first route of a box is its winners' (a qualification's first places).
+            let preferred = nodes
+                .iter()
+                .enumerate()
+                .find_map(|(j, n)| match n.routes.first() {
+                    Some((_, _, Target::Stage(s))) if s + offset == i => rows[j],
+                    _ => None,
+                });
+            let row = preferred
+                .filter(|r| !taken.contains(&(col, *r)))
+                .unwrap_or_else(|| (0..).find(|r| !taken.contains(&(col, *r))).unwrap_or(0));
+            taken.insert((col, row));
+            rows[i] = Some(row);
+        }
+    }
+    rows.into_iter().map(|r| r.unwrap_or(0)).collect()
+}
+
 /// A box with the stage's title, day and boards.
 fn stage_box(n: &Node, (x, y): (u32, u32)) -> Markup {
     let when = short_day(n.schedule);
@@ -220,13 +240,27 @@ struct Ends<'a> {
 }
 
 /// A route to another stage: a curve from the box's right side to the target's left.
+///
+/// To the next column it is a curve; further, it runs along the channel below the
+/// upper of the two rows (below the routes written under the boxes), so that it
+/// crosses no box on its way.
 fn arrow(e: &Ends, (x1, y1): (u32, u32), (x2, y2): (u32, u32), marker: &str) -> Markup {
     let bend = GAP_X / 2;
-    let d = format!(
-        "M {x1} {y1} C {} {y1}, {} {y2}, {x2} {y2}",
-        x1 + bend,
-        x2.saturating_sub(bend)
-    );
+    let d = if x2 <= x1 + GAP_X {
+        format!(
+            "M {x1} {y1} C {} {y1}, {} {y2}, {x2} {y2}",
+            x1 + bend,
+            x2.saturating_sub(bend)
+        )
+    } else {
+        let row_top = |y: u32| y - (y - PAD) % (BOX_H + GAP_Y);
+        // Routes from different columns run at different heights, so that two
+        // sharing the channel can be told apart.
+        let lane = (x1 / (BOX_W + GAP_X)) % 4;
+        let channel = row_top(y1.min(y2)) + BOX_H + GAP_Y - 6 - 5 * lane;
+        let (a, b) = (x1 + 10, x2.saturating_sub(12));
+        format!("M {x1} {y1} L {a} {y1} L {a} {channel} L {b} {channel} L {b} {y2} L {x2} {y2}")
+    };
     html! {
         g class=(format!("route {}", e.kind)) data-from=(e.from) data-to=(e.to) {
             path d=(d) marker-end=(format!("url(#{marker})")) {}

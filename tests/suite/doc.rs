@@ -504,3 +504,68 @@ fn the_index_and_a_chapter_render_in_chromium_with_the_editions_text() {
             rule.source.as_ref().unwrap().id
         )));
 }
+
+/// The x of each stage's box in a flow.
+fn box_x(svg: &str) -> BTreeMap<String, u32> {
+    svg.split("<g class=\"stage\" data-stage=\"")
+        .skip(1)
+        .map(|rest| {
+            let name = rest[..rest.find('"').unwrap()].to_string();
+            let at = rest.find("<rect x=\"").unwrap() + 9;
+            let x = rest[at..at + rest[at..].find('"').unwrap()]
+                .parse()
+                .unwrap();
+            (name, x)
+        })
+        .collect()
+}
+
+#[test]
+fn every_arrow_of_a_flow_points_right_and_a_changed_stage_shows_its_new_data() {
+    use crate::support::{Change, edition_2015_with};
+    let loaded = edition_2015_with(&[
+        Change::InStage("cc32", "boards = 32", "boards = 28"),
+        Change::Text(
+            "chairmans_cup_knockout.bfr",
+            "stage cc32 \"CC32\"",
+            "stage cc32 \"CC 32 lag\"",
+        ),
+    ]);
+    let program = loaded
+        .checked
+        .as_ref()
+        .expect("the variant checks")
+        .program
+        .clone();
+    let site = bfr::doc::site(
+        &program,
+        &loaded.sources,
+        &loaded.diagnostics,
+        Path::new("rules/2015"),
+    );
+    let page = &site
+        .iter()
+        .find(|f| f.name == "chairmans_cup_knockout.html")
+        .unwrap()
+        .text;
+    let html = section(page, "competition-cup");
+    let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap()];
+    let cc32 = &svg[svg.find("data-stage=\"cc32\"").unwrap()..];
+    let cc32 = &cc32[..cc32.find("</g>").unwrap()];
+    assert!(
+        cc32.contains("1. CC 32 lag") && cc32.contains("28 boards · förmiddag"),
+        "{cc32}"
+    );
+    assert!(!svg.contains(">1. CC32<"));
+    let x = box_x(svg);
+    let cup = program
+        .competitions
+        .iter()
+        .find(|c| c.name == "cup")
+        .unwrap();
+    for (from, to, _) in routes_of(cup) {
+        if let Some(to_x) = x.get(&to) {
+            assert!(*to_x > x[&from], "{from} → {to}");
+        }
+    }
+}
