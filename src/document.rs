@@ -148,6 +148,21 @@ fn declared(files: &[ast::File]) -> Option<(&str, Span)> {
         })
 }
 
+/// Where the document data `name`, named in the header at `span`, is: relative
+/// to the file holding the header.
+fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::PathBuf {
+    let header = Path::new(sources.name(span.file));
+    header.parent().unwrap_or(Path::new("")).join(name)
+}
+
+/// The document data the edition names, when it names one and it can be read
+/// (`bfr doc` shows its page texts; `check_edition` has reported any problem).
+pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
+    let (name, span) = declared(files)?;
+    let text = std::fs::read_to_string(path_of(name, span, sources)).ok()?;
+    Document::parse(&text).ok()
+}
+
 /// Reads the document data the edition names (relative to the file with the
 /// edition's header) and checks every source reference against it. An edition
 /// that names none is not checked: its references are its own business.
@@ -156,8 +171,7 @@ pub fn check_edition(files: &[ast::File], sources: &Sources) -> Diagnostics {
     let Some((name, span)) = declared(files) else {
         return diags;
     };
-    let header = Path::new(sources.name(span.file));
-    let path = header.parent().unwrap_or(Path::new("")).join(name);
+    let path = path_of(name, span, sources);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => {

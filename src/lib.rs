@@ -12,6 +12,7 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod diff;
+pub mod doc;
 pub mod document;
 pub mod edition;
 pub mod engine;

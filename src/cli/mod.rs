@@ -9,6 +9,7 @@ mod baseline;
 mod check;
 mod commands;
 mod diff;
+mod doc;
 mod entries;
 mod fmt;
 mod html;
@@ -229,6 +230,18 @@ pub enum Command {
     /// editors; see editors/README.md): diagnostics as you type, hover, go to
     /// definition, references, completion, symbols, formatting, highlighting.
     Lsp,
+    /// Write the edition as a static HTML site: an index, a page per chapter with
+    /// every rule, table, scale, procedure and example under its inventory ID, page
+    /// and section, each competition's stages as a flow, and the check's warnings
+    /// where they belong (see docs/doc.md).
+    Doc {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The site's directory: a new one, or one an earlier `bfr doc` wrote
+        /// (replaced whole).
+        #[arg(short = 'o', long = "out", value_name = "DIR")]
+        out: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -394,6 +407,7 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
         } => allocate::allocate(out, edition, discipline, starts),
         Command::Schedule { edition, ics } => schedule::schedule(out, edition, ics.as_ref()),
         Command::Lsp => crate::lsp::run(),
+        Command::Doc { edition, out: dir } => doc::doc(out, edition, dir),
         Command::Debug {
             what: DebugCommand::Ir { edition },
         } => commands::debug_ir(out, edition),

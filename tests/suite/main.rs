@@ -22,6 +22,7 @@ mod chairmans_cup;
 mod check_editor;
 mod cli;
 mod diff;
+mod doc;
 mod edition_2015;
 mod entries;
 mod event_record;

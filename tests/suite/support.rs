@@ -1,6 +1,6 @@
 //! Helpers shared by the suite's modules: the crate root, running the `bfr`
 //! binary, temporary directories, and the bundled 2015 edition (as is, or with
-//! exact text changes) and its simulated runs.
+//! exact text changes) and its simulated runs, and headless Chromium.
 
 use bfr::edition::{Loaded, edition_files, load, load_texts};
 use bfr::ir::Program;
@@ -8,9 +8,10 @@ use bfr::runner::report::{KoStage, Report};
 use bfr::runner::simulate::Simulation;
 use bfr::runner::{Options, RunError, run};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The crate root: every relative path in the suite is relative to it.
 pub fn root() -> PathBuf {
@@ -193,4 +194,100 @@ pub fn stage<'a>(r: &'a Report, name: &str) -> &'a KoStage {
 /// The teams that play in a stage.
 pub fn teams_of(s: &KoStage) -> BTreeSet<u32> {
     s.matches.iter().flat_map(|m| [m.home, m.away]).collect()
+}
+
+// ── headless Chromium ─────────────────────────────────────────────────────────
+
+/// The Chromium binary on PATH; `None` (with a message) when there is none and
+/// `CI` is unset. In CI a missing Chromium is a failure, never a skip.
+pub fn chromium() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|n| dir.join(n)))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but Chromium is not installed (Debian: apt-get install chromium)"
+        );
+        eprintln!(
+            "skipped: Chromium is not installed and CI is unset (Debian: apt-get install chromium)"
+        );
+    }
+    found
+}
+
+/// Runs headless Chromium on the page at `page` with `args` (`--dump-dom`,
+/// `--screenshot=…`), a profile of its own under `scratch`, and returns its
+/// stdout. Chromium may hang on a broken machine; a test must not: it is killed
+/// after 90 s.
+pub fn run_chromium(chromium: &Path, scratch: &Path, page: &Path, args: &[String]) -> Vec<u8> {
+    let mut child = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .current_dir(scratch)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("chromium did not finish in 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "chromium failed: {:?}", out.status);
+    out.stdout
+}
+
+/// The script a test appends to a copy of a page: it replaces the body by a
+/// `<pre>` holding the text shown (`document.body.innerText`), which
+/// [`shown_text_at`] reads back from `--dump-dom`.
+pub const SHOWN_TEXT_PROBE: &str = "<script>{const t=document.body.innerText;const p=document.createElement('pre');\
+                 p.id='shown-text';p.textContent=t;document.body.replaceChildren(p);}</script>";
+
+/// The text Chromium shows for the page at `page`, which ends with
+/// [`SHOWN_TEXT_PROBE`]: CSS applied, entities decoded, the charset read from the
+/// page; one line per table row or block, whitespace runs made single spaces,
+/// empty lines dropped.
+pub fn shown_text_at(chromium: &Path, scratch: &Path, page: &Path) -> Vec<String> {
+    let out = run_chromium(chromium, scratch, page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8(out).expect("the DOM is UTF-8");
+    let start = dom.find("<pre id=\"shown-text\">").expect("the probe ran") + 21;
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let text = dom[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&");
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The text Chromium shows for the page `html` (a self-contained page).
+pub fn shown_text(chromium: &Path, html: &str) -> Vec<String> {
+    let dir = TempDir::new("chromium");
+    let page = dir.0.join("page.html");
+    std::fs::write(&page, format!("{html}{SHOWN_TEXT_PROBE}")).unwrap();
+    shown_text_at(chromium, &dir.0, &page)
 }

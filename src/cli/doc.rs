@@ -1,0 +1,142 @@
+//! `bfr doc`: writes the edition as a static HTML site (`crate::doc`).
+//!
+//! The site is written whole into a fresh directory beside the target and then
+//! renamed into place, so a run that fails half-way never leaves a site that
+//! looks complete: the target is either the old site or the new one. A directory
+//! that is there already is replaced only when it is empty or a site `bfr doc`
+//! wrote (it holds the marker file), so a mistyped `-o` never deletes a user's files.
+
+use super::commands::{Output, load_checked};
+use super::output::{json_line, stderr, stdout};
+use super::{EXIT_IO, EXIT_OK, Format};
+use crate::doc::{MARKER, SiteFile, site};
+use crate::edition::io_error;
+use std::path::{Path, PathBuf};
+
+/// `bfr doc <edition> -o DIR`
+pub fn doc(out: &Output, edition: &Path, dir: &Path) -> u8 {
+    let loaded = match load_checked(out, edition) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = &loaded.checked else {
+        return EXIT_IO;
+    };
+    let files = site(
+        &checked.program,
+        &loaded.sources,
+        &loaded.diagnostics,
+        edition,
+    );
+    if let Err(message) = write_site(dir, &files) {
+        match out.format {
+            Format::Text => stderr(&format!("error: {message}; no site was written\n")),
+            Format::Json => json_line(&serde_json::json!({"error": "io", "message": message})),
+        }
+        return EXIT_IO;
+    }
+    let pages = files.iter().filter(|f| f.name.ends_with(".html")).count();
+    match out.format {
+        Format::Text => stdout(&format!(
+            "wrote {pages} pages to {} (open {})\n",
+            dir.display(),
+            dir.join("index.html").display()
+        )),
+        Format::Json => json_line(&serde_json::json!({
+            "site": dir.display().to_string(),
+            "pages": pages,
+            "files": files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+        })),
+    }
+    EXIT_OK
+}
+
+/// `dir` with a suffix on its last component: a sibling of it.
+fn beside(dir: &Path, suffix: &str) -> PathBuf {
+    let mut name = dir
+        .file_name()
+        .map_or_else(|| "site".into(), std::ffi::OsStr::to_os_string);
+    name.push(suffix);
+    dir.with_file_name(name)
+}
+
+/// Writes the site into a new directory beside `dir`, then puts it in `dir`'s
+/// place. The error names the file or directory and says what went wrong.
+fn write_site(dir: &Path, files: &[SiteFile]) -> Result<(), String> {
+    let fail = |verb: &str, path: &Path, e: &std::io::Error| {
+        format!(
+            "cannot {verb} `{}`: {}",
+            path.display(),
+            io_error(path, e).reason
+        )
+    };
+    if dir.file_name().is_none() {
+        return Err(format!(
+            "`{}` cannot be the site's directory; name a new or an earlier site's directory",
+            dir.display()
+        ));
+    }
+    let replaces = match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => {
+            let empty = std::fs::read_dir(dir)
+                .map_err(|e| fail("read", dir, &e))?
+                .next()
+                .is_none();
+            if !empty && !dir.join(MARKER).is_file() {
+                return Err(format!(
+                    "`{}` is a directory `bfr doc` did not write; name a new directory (its files are left alone)",
+                    dir.display()
+                ));
+            }
+            true
+        }
+        Ok(_) => {
+            return Err(format!(
+                "`{}` is not a directory; name a new directory",
+                dir.display()
+            ));
+        }
+        Err(_) => false,
+    };
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| fail("create", parent, &e))?;
+    }
+    let pid = std::process::id();
+    let fresh = beside(dir, &format!(".bfr-doc-new-{pid}"));
+    let written = write_all(&fresh, files, &fail);
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Err(e);
+    }
+    let old = beside(dir, &format!(".bfr-doc-old-{pid}"));
+    if replaces && let Err(e) = std::fs::rename(dir, &old) {
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Err(fail("replace", dir, &e));
+    }
+    if let Err(e) = std::fs::rename(&fresh, dir) {
+        // Put the earlier site back, so the directory is as it was.
+        if replaces {
+            let _ = std::fs::rename(&old, dir);
+        }
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Err(fail("create", dir, &e));
+    }
+    if replaces {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
+}
+
+/// Writes every file of the site into the new directory `fresh`.
+fn write_all(
+    fresh: &Path,
+    files: &[SiteFile],
+    fail: &dyn Fn(&str, &Path, &std::io::Error) -> String,
+) -> Result<(), String> {
+    std::fs::create_dir(fresh).map_err(|e| fail("create", fresh, &e))?;
+    for f in files {
+        let path = fresh.join(&f.name);
+        std::fs::write(&path, &f.text).map_err(|e| fail("write", &path, &e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! `bfr doc`: a checked edition as a static HTML site — an index, one page per
+//! chapter (file) with every rule, table, scale, procedure and example under its
+//! inventory ID, page and section, the document's own page texts, and each
+//! competition's stages as an SVG flow.
+//!
+//! The site is made in memory as plain (file name, bytes) pairs, so that writing
+//! it (`cli::doc`) can put it in place all at once. Everything comes from the
+//! typed IR and the texts the check read; the files are parsed again only to find
+//! where each declaration begins and ends (a warning belongs to the declaration
+//! it points into) and the editors' notices, which the IR does not keep. Pages
+//! are built with maud, so every name and text is escaped by construction.
+
+mod chapter;
+mod flow;
+mod index;
+mod model;
+mod rule;
+
+use crate::diag::Diagnostics;
+use crate::ir::Program;
+use crate::source::Sources;
+pub use model::{Anchor, Chapter, Entry, Model, Placed};
+use std::path::Path;
+
+/// The style sheet every page links: layout for screen and paper.
+pub const STYLE: &str = include_str!("style.css");
+
+/// The name of the file that marks a directory as a site `bfr doc` wrote, so a
+/// later run may replace it (and never a directory it did not write).
+pub const MARKER: &str = ".bfr-doc";
+
+/// One file of the site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteFile {
+    /// Its name inside the site's directory.
+    pub name: String,
+    /// Its contents.
+    pub text: String,
+}
+
+/// The whole site, in the order its files are written.
+pub fn site(
+    program: &Program,
+    sources: &Sources,
+    diags: &Diagnostics,
+    root: &Path,
+) -> Vec<SiteFile> {
+    let model = Model::build(program, sources, diags, root);
+    let mut files = vec![SiteFile {
+        name: "index.html".into(),
+        text: index::page(&model),
+    }];
+    for c in &model.chapters {
+        files.push(SiteFile {
+            name: c.page.clone(),
+            text: chapter::page(&model, c),
+        });
+    }
+    if let Some(pages) = index::document_pages(&model) {
+        files.push(SiteFile {
+            name: index::PAGES.into(),
+            text: pages,
+        });
+    }
+    files.push(SiteFile {
+        name: "style.css".into(),
+        text: STYLE.into(),
+    });
+    files.push(SiteFile {
+        name: MARKER.into(),
+        text: "This directory is a site written by `bfr doc`; the next run replaces it whole.\n"
+            .into(),
+    });
+    files
+}

@@ -1,0 +1,517 @@
+//! What the site shows, gathered once: the chapters (files) with their
+//! declarations in the file's order, where each item's anchor is, which rules use
+//! which, and the warnings each declaration has.
+
+use crate::diag::Diagnostic;
+use crate::diff::calendar::children;
+use crate::document::Document;
+use crate::ir::competition::{Count, Seating};
+use crate::ir::{Competition, Expr, ExprKind, Program, RuleBody, SourceInfo};
+use crate::source::{FileId, Sources, Span};
+use crate::syntax::{self, ast};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A declaration the site shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// A unit, by index.
+    Unit(u32),
+    /// A const, reading, fn, table or scale, by index.
+    Rule(u32),
+    /// A procedure, by index.
+    Text(u32),
+    /// An enumeration, by index.
+    Enum(u32),
+    /// A record type, by index.
+    Record(u32),
+    /// An example, by index.
+    Example(u32),
+    /// A competition, by index.
+    Competition(u32),
+    /// An editors' notice: its text and source (the IR does not keep notices).
+    Notice(String, Option<SourceInfo>),
+}
+
+/// Something that uses a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum User {
+    /// A rule, by index.
+    Rule(u32),
+    /// An example, by index.
+    Example(u32),
+    /// A competition, by index.
+    Competition(u32),
+}
+
+/// A declaration in its chapter.
+#[derive(Debug)]
+pub struct Placed<'a> {
+    /// What it is.
+    pub entry: Entry,
+    /// The whole declaration.
+    pub span: Span,
+    /// The check's warnings that point into it.
+    pub warnings: Vec<&'a Diagnostic>,
+}
+
+/// One file of the edition: a chapter of the document.
+#[derive(Debug)]
+pub struct Chapter<'a> {
+    /// The file.
+    pub file: FileId,
+    /// Its path inside the edition.
+    pub name: String,
+    /// The file name of its page.
+    pub page: String,
+    /// The comment the file opens with: what part of the document it holds.
+    pub about: String,
+    /// Its declarations, in the file's order.
+    pub entries: Vec<Placed<'a>>,
+    /// Warnings in the file outside every declaration shown.
+    pub loose: Vec<&'a Diagnostic>,
+}
+
+/// Where an item is: a page and an `id` on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anchor {
+    /// The page's file name.
+    pub page: String,
+    /// The element's `id`.
+    pub id: String,
+}
+
+impl Anchor {
+    /// The link to it from another page of the site.
+    pub fn href(&self) -> String {
+        format!("{}#{}", self.page, self.id)
+    }
+}
+
+/// Everything the pages are made from.
+pub struct Model<'a> {
+    /// The checked edition.
+    pub program: &'a Program,
+    /// The texts read.
+    pub sources: &'a Sources,
+    /// The document data, when the edition names one.
+    pub document: Option<Document>,
+    /// The chapters, in path order.
+    pub chapters: Vec<Chapter<'a>>,
+    /// Warnings about no file of the edition.
+    pub unplaced: Vec<&'a Diagnostic>,
+    /// Where each declaration is.
+    anchors: BTreeMap<AnchorKey, Anchor>,
+    /// The rules each rule uses.
+    pub uses: Vec<BTreeSet<u32>>,
+    /// The rules each example uses.
+    pub example_uses: Vec<BTreeSet<u32>>,
+    /// Who uses each rule.
+    pub used_by: Vec<BTreeSet<User>>,
+}
+
+/// The key of an anchor: an entry other than a notice, or a stage.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum AnchorKey {
+    Unit(u32),
+    Rule(u32),
+    Text(u32),
+    Enum(u32),
+    Record(u32),
+    Example(u32),
+    Competition(u32),
+}
+
+impl<'a> Model<'a> {
+    /// Gathers the site's contents; `root` is the edition's directory, from which
+    /// chapter names are taken.
+    pub fn build(
+        program: &'a Program,
+        sources: &'a Sources,
+        diags: &'a crate::diag::Diagnostics,
+        root: &Path,
+    ) -> Model<'a> {
+        let mut files = Vec::new();
+        let mut chapters = Vec::new();
+        let mut pages = BTreeSet::new();
+        for (id, f) in sources.iter() {
+            if !f.name.ends_with(".bfr") {
+                continue;
+            }
+            // The edition checked, so every file parses; one that did not would
+            // only lose its place on the site.
+            let Ok(ast) = syntax::parse_file(&f.text, id) else {
+                continue;
+            };
+            let name = short_name(&f.name, root);
+            let page = page_name(&name, &mut pages);
+            let entries = ast
+                .items
+                .iter()
+                .filter_map(|item| {
+                    entry_of(program, id, item).map(|entry| Placed {
+                        entry,
+                        span: item.span,
+                        warnings: Vec::new(),
+                    })
+                })
+                .collect();
+            chapters.push(Chapter {
+                file: id,
+                name,
+                page,
+                about: about(&f.text),
+                entries,
+                loose: Vec::new(),
+            });
+            files.push(ast);
+        }
+        let unplaced = place_warnings(&mut chapters, diags);
+        let anchors = anchors(program, &chapters);
+        let (uses, example_uses, used_by) = uses(program);
+        Model {
+            program,
+            sources,
+            document: crate::document::of_edition(&files, sources),
+            chapters,
+            unplaced,
+            anchors,
+            uses,
+            example_uses,
+            used_by,
+        }
+    }
+
+    fn anchor(&self, key: AnchorKey) -> Option<&Anchor> {
+        self.anchors.get(&key)
+    }
+
+    /// Where rule `i` is.
+    pub fn rule_anchor(&self, i: u32) -> Option<&Anchor> {
+        self.anchor(AnchorKey::Rule(i))
+    }
+
+    /// Where what `entry` is (a notice has no anchor of its own here).
+    pub fn entry_anchor(&self, entry: &Entry) -> Option<&Anchor> {
+        match entry {
+            Entry::Unit(i) => self.anchor(AnchorKey::Unit(*i)),
+            Entry::Rule(i) => self.anchor(AnchorKey::Rule(*i)),
+            Entry::Text(i) => self.anchor(AnchorKey::Text(*i)),
+            Entry::Enum(i) => self.anchor(AnchorKey::Enum(*i)),
+            Entry::Record(i) => self.anchor(AnchorKey::Record(*i)),
+            Entry::Example(i) => self.anchor(AnchorKey::Example(*i)),
+            Entry::Competition(i) => self.anchor(AnchorKey::Competition(*i)),
+            Entry::Notice(..) => None,
+        }
+    }
+
+    /// Where a user of a rule is.
+    pub fn user_anchor(&self, user: User) -> Option<&Anchor> {
+        match user {
+            User::Rule(i) => self.anchor(AnchorKey::Rule(i)),
+            User::Example(i) => self.anchor(AnchorKey::Example(i)),
+            User::Competition(i) => self.anchor(AnchorKey::Competition(i)),
+        }
+    }
+
+    /// Whether the document data holds the text of page `n`.
+    pub fn has_page_text(&self, n: u32) -> bool {
+        self.document.as_ref().is_some_and(|d| d.text(n).is_some())
+    }
+}
+
+/// The `id` of an entry on its page.
+pub fn anchor_id(program: &Program, entry: &Entry) -> Option<String> {
+    let name = |kind: &str, n: Option<&str>| n.map(|n| format!("{kind}-{n}"));
+    match entry {
+        Entry::Unit(i) => name(
+            "unit",
+            program.units.get(*i as usize).map(|u| u.name.as_str()),
+        ),
+        Entry::Rule(i) => name(
+            "rule",
+            program.rules.get(*i as usize).map(|r| r.name.as_str()),
+        ),
+        Entry::Text(i) => name(
+            "procedure",
+            program.texts.get(*i as usize).map(|t| t.name.as_str()),
+        ),
+        Entry::Enum(i) => name(
+            "enum",
+            program.enums.get(*i as usize).map(|e| e.name.as_str()),
+        ),
+        Entry::Record(i) => name(
+            "record",
+            program.records.get(*i as usize).map(|r| r.name.as_str()),
+        ),
+        Entry::Example(i) => Some(format!("example-{}", i + 1)),
+        Entry::Competition(i) => name(
+            "competition",
+            program
+                .competitions
+                .get(*i as usize)
+                .map(|c| c.name.as_str()),
+        ),
+        Entry::Notice(..) => None,
+    }
+}
+
+/// The `id` of a stage (the qualification too) of competition `c`.
+pub fn stage_id(c: &Competition, stage: &str) -> String {
+    format!("stage-{}-{stage}", c.name)
+}
+
+/// A file's name inside the edition (`chairmans_cup.bfr`).
+fn short_name(name: &str, root: &Path) -> String {
+    let path = Path::new(name);
+    match path.strip_prefix(root) {
+        Ok(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+        _ => path
+            .file_name()
+            .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned()),
+    }
+}
+
+/// A chapter's page: its path with `/` as `.`, never the index's or the page
+/// texts' name, never one already taken.
+fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
+    let stem = name
+        .strip_suffix(".bfr")
+        .unwrap_or(name)
+        .replace(['/', '\\'], ".");
+    let mut page = format!("{stem}.html");
+    if page == "index.html" || page == super::index::PAGES {
+        page = format!("chapter-{page}");
+    }
+    let mut n = 2;
+    while taken.contains(&page) {
+        page = format!("{stem}-{n}.html");
+        n += 1;
+    }
+    taken.insert(page.clone());
+    page
+}
+
+/// The comment a file opens with, as one paragraph.
+fn about(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with("//") && !l.starts_with("///"))
+        .map(|l| l.trim_start_matches('/').trim())
+        .collect();
+    lines.join(" ").trim().to_string()
+}
+
+/// The IR entry an AST item became.
+fn entry_of(program: &Program, file: FileId, item: &ast::Item) -> Option<Entry> {
+    let index = |n: Option<usize>| n.and_then(|i| u32::try_from(i).ok());
+    let rule = |n: &ast::Name| program.rule(&n.text).map(|(i, _)| Entry::Rule(i));
+    match &item.decl {
+        ast::Decl::Fn(d) => rule(&d.name),
+        ast::Decl::Const(d) => rule(&d.name),
+        ast::Decl::Table(d) => rule(&d.name),
+        ast::Decl::Scale(d) => rule(&d.name),
+        ast::Decl::Text(d) => {
+            index(program.texts.iter().position(|t| t.name == d.name.text)).map(Entry::Text)
+        }
+        ast::Decl::Enum(d) => {
+            index(program.enums.iter().position(|e| e.name == d.name.text)).map(Entry::Enum)
+        }
+        ast::Decl::Record(d) => {
+            index(program.records.iter().position(|r| r.name == d.name.text)).map(Entry::Record)
+        }
+        ast::Decl::Competition(d) => index(
+            program
+                .competitions
+                .iter()
+                .position(|c| c.name == d.name.text),
+        )
+        .map(Entry::Competition),
+        ast::Decl::Example(_) => index(program.examples.iter().position(|e| {
+            e.span.file == file && item.span.start <= e.span.start && e.span.start < item.span.end
+        }))
+        .map(Entry::Example),
+        ast::Decl::Notice(n) => Some(Entry::Notice(
+            n.text.clone(),
+            n.source.as_ref().map(|s| SourceInfo {
+                id: s.id.clone(),
+                pages: s.pages.clone(),
+                section: s.section.clone(),
+            }),
+        )),
+        ast::Decl::Unit(d) => {
+            index(program.units.iter().position(|u| u.name == d.name.text)).map(Entry::Unit)
+        }
+        ast::Decl::Edition(_) => None,
+    }
+}
+
+/// Puts each warning on the declaration it points into, or on its chapter, and
+/// returns those about no chapter.
+fn place_warnings<'a>(
+    chapters: &mut [Chapter<'a>],
+    diags: &'a crate::diag::Diagnostics,
+) -> Vec<&'a Diagnostic> {
+    let mut unplaced = Vec::new();
+    for d in diags.sorted() {
+        if d.is_error() {
+            continue;
+        }
+        let Some(chapter) = chapters.iter_mut().find(|c| c.file == d.span.file) else {
+            unplaced.push(d);
+            continue;
+        };
+        let at = d.span.start;
+        match chapter
+            .entries
+            .iter_mut()
+            .find(|e| e.span.start <= at && at < e.span.end.max(e.span.start + 1))
+        {
+            Some(e) => e.warnings.push(d),
+            None => chapter.loose.push(d),
+        }
+    }
+    unplaced
+}
+
+fn anchors(program: &Program, chapters: &[Chapter]) -> BTreeMap<AnchorKey, Anchor> {
+    let mut out = BTreeMap::new();
+    for c in chapters {
+        for p in &c.entries {
+            let key = match &p.entry {
+                Entry::Unit(i) => AnchorKey::Unit(*i),
+                Entry::Rule(i) => AnchorKey::Rule(*i),
+                Entry::Text(i) => AnchorKey::Text(*i),
+                Entry::Enum(i) => AnchorKey::Enum(*i),
+                Entry::Record(i) => AnchorKey::Record(*i),
+                Entry::Example(i) => AnchorKey::Example(*i),
+                Entry::Competition(i) => AnchorKey::Competition(*i),
+                Entry::Notice(..) => continue,
+            };
+            if let Some(id) = anchor_id(program, &p.entry) {
+                out.insert(
+                    key,
+                    Anchor {
+                        page: c.page.clone(),
+                        id,
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The rules an expression calls or names.
+fn called(e: &Expr, out: &mut BTreeSet<u32>) {
+    stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
+        if let ExprKind::Call(i, _) | ExprKind::RuleRef(i) = &e.kind {
+            out.insert(*i);
+        }
+        for child in children(e) {
+            called(child, out);
+        }
+    });
+}
+
+/// The rules a competition calls: counts of the field, scales, trophy points,
+/// seating and seating rights.
+fn competition_uses(c: &Competition) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    let mut count = |n: &Count| {
+        if let Count::OfField(i) = n {
+            out.insert(*i);
+        }
+    };
+    if let Some(q) = &c.qualification {
+        count(&q.boards);
+        if let Some(r) = &q.rounds {
+            count(r);
+        }
+    }
+    for s in &c.stages {
+        count(&s.boards);
+    }
+    for s in &c.stages {
+        if let Some(Seating::ByBoards(r)) = &s.seating {
+            out.insert(r.rule);
+        }
+    }
+    if let Some(q) = &c.qualification {
+        out.extend(q.vp_scale);
+    }
+    out.extend(c.trophy_points);
+    out.extend(c.imp_scale);
+    if let Some(s) = &c.segment_rights {
+        out.insert(s.rights.rule);
+        out.extend(s.picks_valid);
+    }
+    out
+}
+
+type Uses = (Vec<BTreeSet<u32>>, Vec<BTreeSet<u32>>, Vec<BTreeSet<User>>);
+
+/// Which rules each rule and example uses, and who uses each rule.
+fn uses(program: &Program) -> Uses {
+    let mut rule_uses = Vec::with_capacity(program.rules.len());
+    for r in &program.rules {
+        let mut set = BTreeSet::new();
+        match &r.body {
+            RuleBody::Const { value } => called(value, &mut set),
+            RuleBody::Fn { body } => called(body, &mut set),
+            RuleBody::Table { rows } => rows.iter().for_each(|x| called(x, &mut set)),
+            RuleBody::Scale { arms } => arms.iter().for_each(|a| called(&a.value, &mut set)),
+        }
+        rule_uses.push(set);
+    }
+    let example_uses: Vec<BTreeSet<u32>> = program
+        .examples
+        .iter()
+        .map(|ex| {
+            let mut set = BTreeSet::new();
+            ex.assertions.iter().for_each(|a| called(a, &mut set));
+            set
+        })
+        .collect();
+    let mut used_by = vec![BTreeSet::new(); program.rules.len()];
+    let index = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let mut add = |rule: u32, user: User| {
+        if let Some(set) = used_by.get_mut(rule as usize) {
+            set.insert(user);
+        }
+    };
+    for (i, set) in rule_uses.iter().enumerate() {
+        set.iter().for_each(|r| add(*r, User::Rule(index(i))));
+    }
+    for (i, set) in example_uses.iter().enumerate() {
+        set.iter().for_each(|r| add(*r, User::Example(index(i))));
+    }
+    for (i, c) in program.competitions.iter().enumerate() {
+        competition_uses(c)
+            .iter()
+            .for_each(|r| add(*r, User::Competition(index(i))));
+    }
+    (rule_uses, example_uses, used_by)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chapter_pages_never_take_the_index_or_each_others_names() {
+        let mut taken = BTreeSet::new();
+        assert_eq!(page_name("scoring.bfr", &mut taken), "scoring.html");
+        assert_eq!(page_name("index.bfr", &mut taken), "chapter-index.html");
+        assert_eq!(page_name("a/b.bfr", &mut taken), "a.b.html");
+        assert_eq!(page_name("a.b.bfr", &mut taken), "a.b-2.html");
+    }
+
+    #[test]
+    fn a_files_opening_comment_is_its_about_text_and_doc_comments_are_not() {
+        assert_eq!(about("// One.\n// Two.\n\n// Three."), "One. Two.");
+        assert_eq!(about("/// A rule's doc.\nconst x: number = 1"), "");
+    }
+}
