@@ -18,6 +18,7 @@ pub mod engine;
 pub mod entry;
 pub mod eval;
 pub mod event;
+pub mod federation;
 pub mod ir;
 pub mod runner;
 pub mod schedule;
