@@ -19,6 +19,7 @@ pub mod engine;
 pub mod entry;
 pub mod eval;
 pub mod event;
+pub mod federation;
 pub mod ir;
 pub mod lsp;
 pub mod runner;

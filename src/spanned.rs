@@ -70,6 +70,15 @@ pub struct ReadError {
     pub span: Range<usize>,
 }
 
+/// The text with a byte-order mark at its start blanked, so every span stays an
+/// offset into the text as written (for readers that parse TOML themselves).
+pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix(BOM) {
+        Some(rest) => format!("{}{rest}", " ".repeat(BOM.len())).into(),
+        None => text.into(),
+    }
+}
+
 /// Reads a TOML file. A byte-order mark reads as blanks, so every span stays an
 /// offset into `text` as written.
 pub fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {

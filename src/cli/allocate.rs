@@ -7,12 +7,11 @@ use super::output::{diagnostics_json, json_line, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::allocate::{self, Allocation, Error};
 use crate::diag::Diagnostics;
-use crate::edition;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// `bfr allocate EDITION DISCIPLINE STARTS`
-pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path) -> u8 {
+pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv: bool) -> u8 {
     let mut loaded = match load_checked(out, path) {
         Ok(l) => l,
         Err(code) => return code,
@@ -20,24 +19,22 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path) -> u
     let Some(checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
-    let text = match std::fs::read(starts) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                stderr(&format!("error: {} is not UTF-8 text\n", starts.display()));
-                return EXIT_IO;
-            }
-        },
-        Err(e) => return out.io_error(&edition::io_error(starts, &e)),
+    let text = match super::federation::read_text(out, starts) {
+        Ok(t) => t,
+        Err(code) => return code,
     };
     let file = loaded
         .sources
         .add(starts.display().to_string(), text.as_str());
     match allocate::allocate(&checked.program, discipline, &text, file) {
         Ok(a) => {
-            match out.format {
-                Format::Text => stdout(&render(&a)),
-                Format::Json => json_line(&serde_json::to_value(&a).unwrap_or_default()),
+            if csv {
+                stdout(&render_csv(&a));
+            } else {
+                match out.format {
+                    Format::Text => stdout(&render(&a)),
+                    Format::Json => json_line(&serde_json::to_value(&a).unwrap_or_default()),
+                }
             }
             if a.complete { EXIT_OK } else { EXIT_FOUND }
         }
@@ -62,40 +59,49 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path) -> u
     }
 }
 
-/// The allocation as a table, one line per district.
+/// The allocation's lines as rows of words.
+fn rows(a: &Allocation) -> Vec<Vec<String>> {
+    a.lines
+        .iter()
+        .map(|l| l.fields.iter().map(|(_, v)| v.clone()).collect())
+        .collect()
+}
+
+/// The allocation as CSV: the columns, then one row per line.
+fn render_csv(a: &Allocation) -> String {
+    super::federation::csv_table(&crate::federation::Table {
+        name: String::new(),
+        columns: a.columns.clone(),
+        rows: rows(a),
+    })
+}
+
+/// The districts of the lines (the Open has a line per district and allotment).
+fn districts(a: &Allocation) -> usize {
+    let mut seen: Vec<&str> = a
+        .lines
+        .iter()
+        .filter_map(|l| l.fields.first().map(|(_, v)| v.as_str()))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
+}
+
+/// The allocation as a table, one line per district (and allotment).
 fn render(a: &Allocation) -> String {
-    let mut widths: Vec<usize> = a.columns.iter().map(|c| c.chars().count()).collect();
-    for line in &a.lines {
-        for (i, (_, v)) in line.fields.iter().enumerate() {
-            if let Some(w) = widths.get_mut(i) {
-                *w = (*w).max(v.chars().count());
-            }
-        }
-    }
-    let row = |cells: Vec<&str>| {
-        let mut s = String::from(" ");
-        for (i, c) in cells.iter().enumerate() {
-            let w = widths.get(i).copied().unwrap_or(0);
-            let pad = w.saturating_sub(c.chars().count());
-            let _ = write!(s, " {c}{}", " ".repeat(pad));
-        }
-        format!("{}\n", s.trim_end())
-    };
     let mut s = format!(
         "{} places of {} over {} districts\n\n",
         a.places,
         a.discipline,
-        a.lines.len()
+        districts(a)
     );
-    s.push_str(&row(a.columns.iter().map(String::as_str).collect()));
-    for line in &a.lines {
-        s.push_str(&row(line.fields.iter().map(|(_, v)| v.as_str()).collect()));
-    }
+    s.push_str(&super::federation::render_table(&a.columns, &rows(a)));
     let _ = writeln!(s, "\ntotal: {}", a.total);
     if !a.complete {
         let _ = writeln!(
             s,
-            "the districts' places do not add up to the {} places allocated",
+            "the districts' places do not add up to the {} places asked for",
             a.places
         );
     }

@@ -269,7 +269,7 @@ fn render_csv(m: &Money) -> String {
 }
 
 /// A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break.
-fn csv_cell(s: &str) -> String {
+pub(super) fn csv_cell(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -11,6 +11,7 @@ mod commands;
 mod diff;
 mod doc;
 mod entries;
+mod federation;
 mod fmt;
 mod html;
 mod list;
@@ -57,7 +58,7 @@ pub enum FormatArg {
     Text,
     /// For programs.
     Json,
-    /// A table for spreadsheets (`bfr invoice` only).
+    /// A table for spreadsheets (`bfr invoice`, `bfr allocate`, `bfr seed`, `bfr vacancies`).
     Csv,
     /// A self-contained page to print or post (`bfr run` and `bfr simulate`).
     Html,
@@ -242,6 +243,26 @@ pub enum Command {
         #[arg(short = 'o', long = "out", value_name = "DIR")]
         out: PathBuf,
     },
+    /// Seed the Open semifinal by the edition's rule (SM-SEED): each pair's ranks in
+    /// master points, handicap and ranking points, the rank sum (ties stated), the
+    /// final order, the serpentine group and the strength category.
+    Seed {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The pairs file (`.toml`); see docs/federation.md.
+        pairs: PathBuf,
+    },
+    /// Fill declined places by the edition's rules (SM-VACANCY, SM-LASTCHANCE): the
+    /// same district, the next district in the allocation order, the last-chance
+    /// pot, or fewer pairs.
+    Vacancies {
+        /// Edition directory.
+        edition: PathBuf,
+        /// The discipline, as the edition names it (e.g. `Open`, `Mixed`).
+        discipline: String,
+        /// The vacancies file (`.toml`); see docs/federation.md.
+        file: PathBuf,
+    },
     /// Internals for bfr's developers.
     Debug {
         /// What to show.
@@ -287,8 +308,18 @@ pub fn run(cli: &Cli) -> u8 {
             }
         }
     };
-    if cli.format == FormatArg::Csv && !matches!(cli.command, Command::Invoice { .. }) {
-        eprintln!("error: `--format csv` is for `bfr invoice`; use text or json here");
+    if cli.format == FormatArg::Csv
+        && !matches!(
+            cli.command,
+            Command::Invoice { .. }
+                | Command::Allocate { .. }
+                | Command::Seed { .. }
+                | Command::Vacancies { .. }
+        )
+    {
+        eprintln!(
+            "error: `--format csv` is for `bfr invoice`, `bfr allocate`, `bfr seed` and `bfr vacancies`; use text or json here"
+        );
         return 2;
     }
     let html = cli.format == FormatArg::Html;
@@ -404,7 +435,41 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             edition,
             discipline,
             starts,
-        } => allocate::allocate(out, edition, discipline, starts),
+        } => allocate::allocate(
+            out,
+            edition,
+            discipline,
+            starts,
+            cli.format == FormatArg::Csv,
+        ),
+        Command::Seed { edition, pairs } => federation::run(
+            out,
+            edition,
+            &federation::Command {
+                rule: federation::SEED_RULE,
+                discipline: None,
+                what: "a pairs file",
+                title: "seeding of the Open semifinal",
+            },
+            pairs,
+            cli.format == FormatArg::Csv,
+        ),
+        Command::Vacancies {
+            edition,
+            discipline,
+            file,
+        } => federation::run(
+            out,
+            edition,
+            &federation::Command {
+                rule: federation::VACANCY_RULE,
+                discipline: Some(discipline),
+                what: "a vacancies file",
+                title: "declined places and who gets them",
+            },
+            file,
+            cli.format == FormatArg::Csv,
+        ),
         Command::Schedule { edition, ics } => schedule::schedule(out, edition, ics.as_ref()),
         Command::Lsp => crate::lsp::run(),
         Command::Doc { edition, out: dir } => doc::doc(out, edition, dir),

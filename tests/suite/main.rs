@@ -27,6 +27,7 @@ mod edition_2015;
 mod entries;
 mod event_record;
 mod events;
+mod federation;
 mod final_ranking;
 mod fmt;
 mod highlight;

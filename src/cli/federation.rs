@@ -1,0 +1,221 @@
+//! `bfr seed` and `bfr vacancies`: the edition's seeding and vacancy rules on a
+//! file, shown as figures and tables (text, JSON, CSV), with the rule IDs.
+
+use super::commands::{Output, load_checked};
+use super::entries::csv_cell;
+use super::output::{diagnostics_json, json_line, stderr, stdout};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::edition;
+use crate::federation::{self, CODES, Call, Shown, Table};
+use crate::ir::Type;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The seeding rule the command calls.
+pub const SEED_RULE: &str = "sm_seeding";
+/// The vacancy rule the command calls.
+pub const VACANCY_RULE: &str = "sm_vacancies";
+
+/// What a command reads and how it shows it.
+pub struct Command<'a> {
+    /// The edition's rule.
+    pub rule: &'a str,
+    /// The discipline, if the command takes one (the rule's first parameter).
+    pub discipline: Option<&'a str>,
+    /// What the file is, in words.
+    pub what: &'a str,
+    /// The title over the output.
+    pub title: &'a str,
+}
+
+/// Runs `command` on `file` of edition `path`; `csv` for `--format csv`.
+pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: bool) -> u8 {
+    let mut loaded = match load_checked(out, path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(checked) = loaded.checked.take() else {
+        return EXIT_IO;
+    };
+    let text = match read_text(out, file_path) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let program = &checked.program;
+    let mut given = Vec::new();
+    if let Some(d) = command.discipline {
+        let first = program
+            .rule(command.rule)
+            .and_then(|(_, r)| r.params.first().map(|(_, t)| t.clone()));
+        match first {
+            Some(Type::Enum(e)) => match federation::enum_value(program, e, d) {
+                Some(v) => given.push(v),
+                None => {
+                    stderr(&format!(
+                        "error: `{d}` is not a discipline of `{}`; the edition has: {}\n",
+                        command.rule,
+                        federation::variants(program, e).join(", ")
+                    ));
+                    return 2;
+                }
+            },
+            // The rule is missing: `federation::call` says so.
+            None => {}
+            Some(_) => {
+                let span = program
+                    .rule(command.rule)
+                    .map(|(_, r)| r.span)
+                    .unwrap_or_default();
+                let mut diags = Diagnostics::default();
+                diags.push(
+                    Diagnostic::error(
+                        CODES.rule,
+                        format!(
+                            "the edition's `{}` must take the discipline (an enum) first",
+                            command.rule
+                        ),
+                        span,
+                    )
+                    .with_label("this command calls this rule"),
+                );
+                out.diagnostics(&diags, &loaded.sources);
+                return EXIT_FOUND;
+            }
+        }
+    }
+    let file = loaded
+        .sources
+        .add(file_path.display().to_string(), text.as_str());
+    let call = Call {
+        rule: command.rule,
+        given,
+        what: command.what,
+        doc: "docs/federation.md",
+        codes: CODES,
+    };
+    match federation::call(program, &call, &text, file) {
+        Ok(called) => {
+            let shown = federation::show(program, &called.value);
+            if csv {
+                stdout(&render_csv(&shown));
+            } else if out.format == Format::Json {
+                json_line(&serde_json::json!({
+                    "rule": command.rule,
+                    "figures": shown.figures,
+                    "tables": shown.tables,
+                    "rule_ids": called.rule_ids,
+                    "trace": called.trace,
+                }));
+            } else {
+                stdout(&render(command.title, &shown, &called.rule_ids));
+            }
+            EXIT_OK
+        }
+        Err(d) => {
+            let mut diags = Diagnostics::default();
+            diags.push(d);
+            out.diagnostics(&diags, &loaded.sources);
+            if out.format == Format::Json {
+                json_line(&serde_json::json!({
+                    "errors": diagnostics_json(&diags, &loaded.sources)
+                }));
+            }
+            EXIT_FOUND
+        }
+    }
+}
+
+/// The file's text; an I/O failure or non-UTF-8 text is exit 3.
+pub fn read_text(out: &Output, path: &Path) -> Result<String, u8> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+            stderr(&format!("error: {} is not UTF-8 text\n", path.display()));
+            EXIT_IO
+        }),
+        Err(e) => Err(out.io_error(&edition::io_error(path, &e))),
+    }
+}
+
+/// Figures as `name: value` lines, then each table with its columns aligned.
+fn render(title: &str, shown: &Shown, rule_ids: &[String]) -> String {
+    let mut s = format!("{title}\n");
+    if !shown.figures.is_empty() {
+        s.push('\n');
+    }
+    for (name, value) in &shown.figures {
+        let _ = writeln!(s, "{name}: {value}");
+    }
+    for t in &shown.tables {
+        s.push('\n');
+        if !t.name.is_empty() {
+            let _ = writeln!(s, "{}:", t.name);
+        }
+        if t.rows.is_empty() {
+            s.push_str("  (none)\n");
+        } else {
+            s.push_str(&render_table(&t.columns, &t.rows));
+        }
+    }
+    let _ = writeln!(s, "\nrules: {}", rule_ids.join(", "));
+    s
+}
+
+/// Columns aligned, one line per row.
+pub fn render_table(columns: &[String], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = columns.iter().map(|c| c.chars().count()).collect();
+    for row in rows {
+        for (i, v) in row.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(v.chars().count());
+            }
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::from(" ");
+        for (i, c) in cells.iter().enumerate() {
+            let w = widths.get(i).copied().unwrap_or(0);
+            let pad = w.saturating_sub(c.chars().count());
+            let _ = write!(s, " {c}{}", " ".repeat(pad));
+        }
+        format!("{}\n", s.trim_end())
+    };
+    let mut s = line(columns);
+    for row in rows {
+        s.push_str(&line(row));
+    }
+    s
+}
+
+/// CSV (RFC 4180): each table with its header; figures after a blank line as
+/// `name,value` rows.
+fn render_csv(shown: &Shown) -> String {
+    let mut s = String::new();
+    for (i, t) in shown.tables.iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str(&csv_table(t));
+    }
+    if !shown.figures.is_empty() {
+        s.push('\n');
+        for (name, value) in &shown.figures {
+            let _ = writeln!(s, "{},{}", csv_cell(name), csv_cell(value));
+        }
+    }
+    s
+}
+
+/// One table as CSV rows.
+pub fn csv_table(t: &Table) -> String {
+    let mut s = String::new();
+    let row = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
+        format!("{}\n", cells.join(","))
+    };
+    s.push_str(&row(&t.columns));
+    for r in &t.rows {
+        s.push_str(&row(r));
+    }
+    s
+}

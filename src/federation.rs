@@ -1,0 +1,430 @@
+//! The federation's computations (allocation, seeding, vacancies) as calls of the
+//! edition's own rules on a TOML file.
+//!
+//! A command names a rule of the edition and the values it gives itself (the
+//! discipline); every other parameter of the rule is read from the file's top-level
+//! key of the same name, converted to the parameter's declared type: a number in its
+//! unit, an enum by its name or label, text, true/false, a TOML date-time, a list
+//! (an array, or an array of tables for a list of records), a record (a table, by
+//! the record's declared fields). A list the file leaves out is empty. Nothing of
+//! the computation is here: the rule is `.bfr`, evaluated with tracing; this module
+//! reads and shows values.
+
+use crate::diag::Diagnostic;
+use crate::eval::Evaluator;
+use crate::eval::trace::TraceNode;
+use crate::ir::{Date, Program, Type, Value};
+use crate::source::{FileId, Span};
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::ops::Range;
+use std::str::FromStr;
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// The diagnostic codes of one command.
+#[derive(Debug, Clone, Copy)]
+pub struct Codes {
+    /// The file is not TOML, or not the shape the command reads.
+    pub syntax: &'static str,
+    /// A value the rule's types do not allow (missing, unknown, of the wrong kind).
+    pub value: &'static str,
+    /// The edition lacks the rule, or the rule's shape does not fit the command.
+    pub rule: &'static str,
+    /// The rule stopped with an error while computing.
+    pub eval: &'static str,
+}
+
+/// The codes of `bfr seed` and `bfr vacancies`.
+pub const CODES: Codes = Codes {
+    syntax: "E1110",
+    value: "E1111",
+    rule: "E1112",
+    eval: "E1113",
+};
+
+/// A rule's answer and why.
+#[derive(Debug, Clone)]
+pub struct Called {
+    /// The value the rule gave.
+    pub value: Value,
+    /// The inventory IDs of every rule that took part, in the order first used.
+    pub rule_ids: Vec<String>,
+    /// The rules that took part.
+    pub trace: Vec<TraceNode>,
+    /// The arguments read from the file, by parameter name.
+    pub read: Vec<(String, Value)>,
+}
+
+/// A command's call: the rule, the values the command gives (its first
+/// parameters), the file and what the file is called in words.
+pub struct Call<'a> {
+    /// The edition's rule.
+    pub rule: &'a str,
+    /// The first arguments, given by the command line.
+    pub given: Vec<Value>,
+    /// What the file is, in words ("a pairs file").
+    pub what: &'a str,
+    /// Where the file's layout is described.
+    pub doc: &'a str,
+    /// The codes.
+    pub codes: Codes,
+}
+
+/// Calls `call.rule` with the command's values and the file `text` (file `file`).
+pub fn call(
+    program: &Program,
+    call: &Call,
+    text: &str,
+    file: FileId,
+) -> Result<Called, Diagnostic> {
+    let span = |r: Range<usize>| Span {
+        file,
+        start: u32::try_from(r.start).unwrap_or(u32::MAX),
+        end: u32::try_from(r.end).unwrap_or(u32::MAX),
+    };
+    let codes = call.codes;
+    let (index, rule) = program.rule(call.rule).ok_or_else(|| {
+        Diagnostic::error(
+            codes.rule,
+            format!(
+                "the edition has no rule `{}`, which this command calls",
+                call.rule
+            ),
+            Span::default(),
+        )
+        .nowhere()
+        .with_help(format!("see {} for the rule's parameters", call.doc))
+    })?;
+    let body = crate::spanned::without_bom(text);
+    let table = DeTable::parse(&body).map_err(|e| {
+        Diagnostic::error(
+            codes.syntax,
+            format!("this is not {}: {}", call.what, e.message().trim()),
+            span(e.span().unwrap_or(0..0)),
+        )
+        .with_label("here")
+        .with_help(format!("write the file as {} shows", call.doc))
+    })?;
+    let from_file: Vec<&(String, Type)> = rule.params.iter().skip(call.given.len()).collect();
+    let names: Vec<&str> = from_file.iter().map(|(n, _)| n.as_str()).collect();
+    if let Some((key, value)) = table
+        .get_ref()
+        .iter()
+        .find(|(k, _)| !names.contains(&k.get_ref().as_ref()))
+    {
+        return Err(Diagnostic::error(
+            codes.value,
+            format!("`{}` is not a key of {}", key.get_ref(), call.what),
+            span(key.span().start..value.span().end),
+        )
+        .with_label("not read by this command")
+        .with_help(format!("the file gives: {}", names.join(", "))));
+    }
+    let reader = Reader {
+        program,
+        text: &body,
+        span: &span,
+        code: codes.value,
+    };
+    let mut args = call.given.clone();
+    let mut read = Vec::new();
+    for (name, ty) in from_file {
+        let value = match table.get_ref().get(name.as_str()) {
+            Some(v) => reader.value(ty, v, name)?,
+            None if matches!(ty, Type::List(_)) => Value::List(Vec::new()),
+            None => {
+                return Err(Diagnostic::error(
+                    codes.value,
+                    format!("{} gives no `{name}`", call.what),
+                    span(0..0),
+                )
+                .with_label(format!("`{name} = …` is missing"))
+                .with_help(format!("the file gives: {}", names.join(", "))));
+            }
+        };
+        read.push((name.clone(), value.clone()));
+        args.push(value);
+    }
+    let mut ev = Evaluator::tracing(program);
+    let value = ev.call(index, args, span(0..0)).map_err(|e| {
+        Diagnostic::error(
+            codes.eval,
+            format!(
+                "the edition's `{}` cannot compute this: {}",
+                call.rule, e.message
+            ),
+            span(0..body.len().min(1)),
+        )
+        .with_label("for this file")
+    })?;
+    let trace = ev.into_trace();
+    let mut rule_ids = Vec::new();
+    collect_ids(&trace, &mut rule_ids);
+    Ok(Called {
+        value,
+        rule_ids,
+        trace,
+        read,
+    })
+}
+
+fn collect_ids(nodes: &[TraceNode], ids: &mut Vec<String>) {
+    for n in nodes {
+        if let Some(s) = &n.source
+            && !ids.contains(&s.id)
+        {
+            ids.push(s.id.clone());
+        }
+        collect_ids(&n.children, ids);
+    }
+}
+
+/// Converts TOML values to the edition's types.
+struct Reader<'a> {
+    program: &'a Program,
+    text: &'a str,
+    span: &'a dyn Fn(Range<usize>) -> Span,
+    code: &'static str,
+}
+
+impl Reader<'_> {
+    /// The first line of `at` (a table's header, or its first field).
+    fn first_line(&self, at: &Range<usize>) -> Range<usize> {
+        let text = self.text.get(at.clone()).unwrap_or_default();
+        let end = text.find('\n').map_or(at.end, |n| at.start + n);
+        at.start
+            ..end
+                .max(at.start.saturating_add(1))
+                .min(self.text.len().max(at.start))
+    }
+
+    fn wrong(&self, name: &str, at: Range<usize>, why: String) -> Diagnostic {
+        let written = self.text.get(at.clone()).unwrap_or_default();
+        let shown: String = written.chars().take(40).collect();
+        Diagnostic::error(
+            self.code,
+            format!("`{name}` cannot be {shown}: {why}"),
+            (self.span)(at),
+        )
+        .with_label(why)
+    }
+
+    /// `v` as a value of type `ty`; `name` says where it stands.
+    fn value(&self, ty: &Type, v: &Spanned<DeValue>, name: &str) -> Result<Value, Diagnostic> {
+        let at = v.span();
+        match (ty, v.get_ref()) {
+            (Type::List(item), DeValue::Array(items)) => {
+                let mut out = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    out.push(self.value(item, x, &format!("{name}[{}]", i + 1))?);
+                }
+                Ok(Value::List(out))
+            }
+            (Type::Record(r), DeValue::Table(t)) => self.record(*r, t, at, name),
+            (Type::DateTime, DeValue::Datetime(d)) => match (d.date, d.time, d.offset) {
+                (Some(date), Some(time), None) => Ok(Value::DateTime(
+                    Date {
+                        year: i16::try_from(date.year).unwrap_or(i16::MAX),
+                        month: i8::try_from(date.month).unwrap_or(0),
+                        day: i8::try_from(date.day).unwrap_or(0),
+                    },
+                    u16::from(time.hour) * 60 + u16::from(time.minute),
+                )),
+                _ => Err(self.wrong(
+                    name,
+                    at,
+                    "it must be a local date and time, like 2015-07-30T09:00".into(),
+                )),
+            },
+            (Type::Date, DeValue::Datetime(d)) => match (d.date, d.time) {
+                (Some(date), None) => Ok(Value::Date(Date {
+                    year: i16::try_from(date.year).unwrap_or(i16::MAX),
+                    month: i8::try_from(date.month).unwrap_or(0),
+                    day: i8::try_from(date.day).unwrap_or(0),
+                })),
+                _ => Err(self.wrong(name, at, "it must be a date, like 2015-07-30".into())),
+            },
+            (_, value) => {
+                let written = self.text.get(at.clone()).unwrap_or_default();
+                scalar(self.program, ty, value, written).map_err(|why| self.wrong(name, at, why))
+            }
+        }
+    }
+
+    /// A table as a value of record `r`, field by field as the edition declares it.
+    fn record(
+        &self,
+        r: u32,
+        table: &DeTable,
+        at: Range<usize>,
+        name: &str,
+    ) -> Result<Value, Diagnostic> {
+        let Some(info) = self.program.records.get(r as usize) else {
+            return Err(Diagnostic::error(
+                self.code,
+                "the edition's record is missing",
+                Span::default(),
+            )
+            .nowhere());
+        };
+        let wanted: Vec<&str> = info.fields.iter().map(|(n, _)| n.as_str()).collect();
+        if let Some((key, _)) = table
+            .iter()
+            .find(|(k, _)| !wanted.contains(&k.get_ref().as_ref()))
+        {
+            return Err(Diagnostic::error(
+                self.code,
+                format!("`{name}` has no field `{}`", key.get_ref()),
+                (self.span)(key.span()),
+            )
+            .with_label(format!("not a field of the edition's {}", info.name))
+            .with_help(format!("the fields are: {}", wanted.join(", "))));
+        }
+        let mut values = Vec::new();
+        for (field, ty) in &info.fields {
+            let Some(v) = table.get(field.as_str()) else {
+                return Err(Diagnostic::error(
+                    self.code,
+                    format!("this `{name}` gives no `{field}`"),
+                    (self.span)(self.first_line(&at)),
+                )
+                .with_label(format!("`{field} = …` is missing here"))
+                .with_help(format!("the fields are: {}", wanted.join(", "))));
+            };
+            values.push(self.value(ty, v, &format!("{name}.{field}"))?);
+        }
+        Ok(Value::Record(r, values))
+    }
+}
+
+/// A variant of enum `e` by its name or its label.
+pub fn enum_value(program: &Program, e: u32, written: &str) -> Option<Value> {
+    let info = program.enums.get(e as usize)?;
+    let by_name = info.variants.iter().position(|v| v == written);
+    let by_label = || {
+        info.labels
+            .iter()
+            .position(|l| l.as_deref() == Some(written))
+    };
+    let v = by_name.or_else(by_label)?;
+    Some(Value::Enum(e, u32::try_from(v).ok()?))
+}
+
+/// The variants of enum `e`.
+pub fn variants(program: &Program, e: u32) -> Vec<String> {
+    program
+        .enums
+        .get(e as usize)
+        .map_or_else(Vec::new, |i| i.variants.clone())
+}
+
+/// A scalar TOML value as a value of type `ty`; the reason in words if it is not one.
+fn scalar(program: &Program, ty: &Type, v: &DeValue, written: &str) -> Result<Value, String> {
+    match (ty, v) {
+        (Type::Enum(e), DeValue::String(s)) => enum_value(program, *e, s)
+            .ok_or_else(|| format!("it must be one of {}", variants(program, *e).join(", "))),
+        (Type::Num(unit), DeValue::Integer(_) | DeValue::Float(_)) => {
+            let n = Decimal::from_str(written.trim().replace('_', "").as_str())
+                .map_err(|_| "it must be a number written in decimals".to_string())?;
+            let whole = unit
+                .as_base()
+                .is_some_and(|b| program.units.iter().any(|u| u.name == b && u.whole));
+            if whole && (n.is_sign_negative() || !n.fract().is_zero()) {
+                return Err(format!("it counts {unit}: a whole number from 0"));
+            }
+            Ok(Value::Num(n, unit.clone()))
+        }
+        (Type::Bool, DeValue::Boolean(b)) => Ok(Value::Bool(*b)),
+        (Type::Text, DeValue::String(s)) => Ok(Value::Text(s.to_string())),
+        (Type::Enum(_), _) => Err("it must be a name in quotes".into()),
+        (Type::Num(_), _) => Err("it must be a number".into()),
+        (Type::Bool, _) => Err("it must be true or false".into()),
+        (Type::Text, _) => Err("it must be text in quotes".into()),
+        (Type::List(_), _) => Err("it must be a list in [ ]".into()),
+        (Type::Record(_), _) => Err("it must be a table".into()),
+        _ => Err(format!("a file cannot give {}", program.type_name(ty))),
+    }
+}
+
+/// A value shown as tables: a list of records is one table; a record's list
+/// fields are tables and its other fields are figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shown {
+    /// `(name, value)` of every field that is not a table.
+    pub figures: Vec<(String, String)>,
+    /// The tables.
+    pub tables: Vec<Table>,
+}
+
+/// A table of records.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// The field it came from (empty for the whole answer).
+    pub name: String,
+    /// The record's field names.
+    pub columns: Vec<String>,
+    /// One row per record, values as the edition writes them.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The value `v` as figures and tables.
+pub fn show(program: &Program, v: &Value) -> Shown {
+    let mut shown = Shown {
+        figures: Vec::new(),
+        tables: Vec::new(),
+    };
+    match v {
+        Value::List(rows) => shown.tables.push(table(program, "", rows)),
+        Value::Record(r, values) => {
+            let names = program.records.get(*r as usize).map_or_else(Vec::new, |i| {
+                i.fields.iter().map(|(n, _)| n.clone()).collect()
+            });
+            for (name, value) in names.iter().zip(values) {
+                match value {
+                    Value::List(rows) if rows.iter().all(|x| matches!(x, Value::Record(..))) => {
+                        shown.tables.push(table(program, name, rows));
+                    }
+                    _ => shown.figures.push((name.clone(), words(program, value))),
+                }
+            }
+        }
+        other => shown.figures.push((String::new(), words(program, other))),
+    }
+    shown
+}
+
+/// Records as a table.
+pub fn table(program: &Program, name: &str, rows: &[Value]) -> Table {
+    let mut columns = Vec::new();
+    let mut out = Vec::new();
+    for row in rows {
+        let Value::Record(r, values) = row else {
+            continue;
+        };
+        if columns.is_empty() {
+            columns = program.records.get(*r as usize).map_or_else(Vec::new, |i| {
+                i.fields.iter().map(|(n, _)| n.clone()).collect()
+            });
+        }
+        out.push(values.iter().map(|v| words(program, v)).collect());
+    }
+    Table {
+        name: name.to_string(),
+        columns,
+        rows: out,
+    }
+}
+
+/// A value in the edition's words: an enum by its label, text as it is, a list's
+/// values in those words, separated by commas.
+pub fn words(program: &Program, v: &Value) -> String {
+    match v {
+        Value::List(xs) => xs
+            .iter()
+            .map(|x| words(program, x))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => crate::schedule::words(program, v),
+    }
+}

@@ -1,0 +1,392 @@
+//! `bfr seed`, `bfr vacancies` and the Open's two allotments of `bfr allocate`:
+//! the edition's SM-SEED, SM-VACANCY and SM-ALLOC rules on files, and an edition
+//! changed by data only.
+
+use crate::support::{TempDir, bfr, root, trim_lines};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    let mut argv = vec!["--format", "json"];
+    argv.extend_from_slice(args);
+    let (code, stdout, stderr) = bfr(&argv);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// The rows of the (first) table as maps of column → value.
+fn rows(v: &Value) -> Vec<std::collections::BTreeMap<String, String>> {
+    let t = &v["tables"][0];
+    let columns: Vec<String> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    t["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            columns
+                .iter()
+                .cloned()
+                .zip(
+                    r.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_str().unwrap().to_string()),
+                )
+                .collect()
+        })
+        .collect()
+}
+
+fn figure(v: &Value, name: &str) -> String {
+    v["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f[0] == name)
+        .unwrap_or_else(|| panic!("no figure {name}"))[1]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The final ranks of each group, in the order of the rows.
+fn groups(v: &Value) -> std::collections::BTreeMap<String, Vec<u32>> {
+    let mut out: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+    for r in rows(v) {
+        out.entry(r["group"].clone())
+            .or_default()
+            .push(r["final_rank"].parse().unwrap());
+    }
+    out
+}
+
+// ── seeding (SM-SEED) ─────────────────────────────────────────────────────────
+
+#[test]
+fn the_serpentine_is_the_documents() {
+    let v = json(&[
+        "seed",
+        "rules/2015",
+        "tests/fixtures/federation/seed16.toml",
+    ]);
+    let g = groups(&v);
+    assert_eq!(g["Grupp A"], [1, 8, 9, 16]);
+    assert_eq!(g["Grupp B"], [2, 7, 10, 15]);
+    assert_eq!(g["Grupp C"], [3, 6, 11, 14]);
+    assert_eq!(g["Grupp D"], [4, 5, 12, 13]);
+    // Four pairs per group, three strength categories: 2 + 1 + 1.
+    let a: Vec<String> = rows(&v)
+        .into_iter()
+        .filter(|r| r["group"] == "Grupp A")
+        .map(|r| r["category"].clone())
+        .collect();
+    assert_eq!(a, ["1", "1", "2", "3"]);
+    assert_eq!(v["rule_ids"][0], "SM-SEED");
+}
+
+#[test]
+fn the_rank_sum_with_a_tie_is_stated() {
+    let v = json(&[
+        "seed",
+        "rules/2015",
+        "tests/fixtures/federation/seed-tie.toml",
+    ]);
+    let r = rows(&v);
+    // Ek – Holm: third in master points and handicap, first in ranking points.
+    assert_eq!(
+        (
+            r[0]["master_points_rank"].as_str(),
+            r[0]["handicap_rank"].as_str()
+        ),
+        ("3", "3")
+    );
+    assert_eq!(r[0]["rank_sum"], "7");
+    // Berg and Dahl share master points (both rank 1) and their sums (5).
+    assert_eq!(
+        (
+            r[1]["master_points_rank"].as_str(),
+            r[2]["master_points_rank"].as_str()
+        ),
+        ("1", "1")
+    );
+    assert_eq!(
+        (r[1]["rank_sum"].as_str(), r[2]["rank_sum"].as_str()),
+        ("5", "5")
+    );
+    assert_eq!(r[1]["tied"], "mästarpoäng, rangsumma");
+    assert_eq!(r[0]["tied"], "");
+    // The document has no rule for equal sums: the file's order stands.
+    assert_eq!(
+        r.iter()
+            .map(|x| x["final_rank"].as_str())
+            .collect::<Vec<_>>(),
+        ["3", "1", "2"]
+    );
+    assert_eq!(
+        r.iter().map(|x| x["group"].as_str()).collect::<Vec<_>>(),
+        ["Grupp C", "Grupp A", "Grupp B"]
+    );
+}
+
+#[test]
+fn the_seeding_reads_as_text_and_csv() {
+    let (code, text, stderr) = bfr(&[
+        "seed",
+        "rules/2015",
+        "tests/fixtures/federation/seed-tie.toml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("seed-text", trim_lines(&text));
+    let (code, csv, _) = bfr(&[
+        "--format",
+        "csv",
+        "seed",
+        "rules/2015",
+        "tests/fixtures/federation/seed-tie.toml",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("seed-csv", csv);
+}
+
+// ── vacancies (SM-VACANCY, SM-LASTCHANCE) ─────────────────────────────────────
+
+#[test]
+fn a_declined_place_goes_to_the_district_then_the_next_district_then_the_pot() {
+    let v = json(&[
+        "vacancies",
+        "rules/2015",
+        "Open",
+        "tests/fixtures/federation/vacancies-open.toml",
+    ]);
+    let r = rows(&v);
+    // Within the district.
+    assert_eq!(r[0]["goes_to"], "nästa par på tur i samma Dfb");
+    assert_eq!(r[0]["pair"], "Skåne 7");
+    // Skåne has no one left: the next district in the allocation order with a pair
+    // named by 09:00 (Halland's, named 09:01, is late; Uppland's at 09:00 is in time).
+    assert_eq!(r[1]["goes_to"], "nästa Dfb i fördelningsordningen");
+    assert_eq!(
+        (r[1]["filled_by"].as_str(), r[1]["pair"].as_str()),
+        ("Uppland", "Uppland 5")
+    );
+    // Nobody in time for Stockholm's place: Sista Chansen's pot, its third place.
+    assert_eq!(r[2]["goes_to"], "potten i Sista Chansen / Sista Dansen");
+    assert_eq!(
+        (r[2]["pot_place"].as_str(), r[2]["pair"].as_str()),
+        ("3", "SC 3")
+    );
+    assert_eq!(figure(&v, "to_pot"), "1 pair");
+    assert_eq!(figure(&v, "last_chance_places"), "3 pairs");
+    assert_eq!(figure(&v, "fewer_pairs"), "0 pairs");
+}
+
+/// `n` declined Open places with nobody waiting: all go to the pot.
+fn open_pot(n: usize) -> Value {
+    open_pot_in("rules/2015", n)
+}
+
+fn open_pot_in(edition: &str, n: usize) -> Value {
+    let dir = TempDir::new("vacancies");
+    let file = dir.0.join("v.toml");
+    let mut text = String::from("order = [\"Stockholm\"]\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[declined]]\ndistrict = \"Stockholm\"\npair = \"S{i}\"\n"
+        ));
+    }
+    std::fs::write(&file, text).unwrap();
+    json(&["vacancies", edition, "Open", file.to_str().unwrap()])
+}
+
+#[test]
+fn at_most_five_through_sista_chansen_and_an_even_semifinal() {
+    // 3 to the pot: 2 + 3 = 5 last-chance places, the semifinal full at 170.
+    let v = open_pot(3);
+    assert_eq!(figure(&v, "last_chance_places"), "5 pairs");
+    assert_eq!(figure(&v, "fewer_pairs"), "0 pairs");
+    // 4: 164 district pairs + at most 5 = 169, shrunk to 168: 4 last-chance
+    // places, and 2 of the 4 declined places make the field smaller.
+    let v = open_pot(4);
+    assert_eq!(figure(&v, "last_chance_places"), "4 pairs");
+    assert_eq!(figure(&v, "fewer_pairs"), "2 pairs");
+    let steps: Vec<String> = rows(&v).into_iter().map(|r| r["goes_to"].clone()).collect();
+    assert_eq!(steps[1], "potten i Sista Chansen / Sista Dansen");
+    assert_eq!(steps[2], "antalet par minskas");
+    // 5: 163 + 5 = 168, even.
+    let v = open_pot(5);
+    assert_eq!(figure(&v, "last_chance_places"), "5 pairs");
+    assert_eq!(figure(&v, "fewer_pairs"), "2 pairs");
+}
+
+#[test]
+fn in_the_dam_final_a_place_nobody_fills_makes_the_final_smaller() {
+    let v = json(&[
+        "vacancies",
+        "rules/2015",
+        "Dam",
+        "tests/fixtures/federation/vacancies-open.toml",
+    ]);
+    let r = rows(&v);
+    // No hour for the Dam: Halland's pair named at 09:01 is in time and Halland is
+    // the next district after Skåne.
+    assert_eq!(r[1]["pair"], "Halland 5");
+    assert_eq!(r[2]["goes_to"], "nästa Dfb i fördelningsordningen");
+    assert_eq!(r[2]["pair"], "Uppland 5");
+    let v = json(&[
+        "vacancies",
+        "rules/2015",
+        "Veteran",
+        "tests/fixtures/federation/vacancies-none.toml",
+    ]);
+    assert_eq!(figure(&v, "fewer_pairs"), "0 pairs");
+}
+
+// ── the Open's two allotments (SM-ALLOC) ──────────────────────────────────────
+
+#[test]
+fn the_open_allots_62_then_106_with_the_champions_among_the_first() {
+    let v = json(&[
+        "allocate",
+        "rules/2015",
+        "Open",
+        "tests/fixtures/federation/open.toml",
+    ]);
+    assert_eq!(v["total"], "168 places");
+    assert_eq!(v["complete"], true);
+    let lines = v["lines"].as_array().unwrap();
+    let field = |l: &Value, name: &str| -> String {
+        l["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f[0] == name)
+            .unwrap()[1]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let sum = |allotment: &str| -> u32 {
+        lines
+            .iter()
+            .filter(|l| field(l, "allotment") == allotment)
+            .map(|l| {
+                field(l, "places")
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse::<u32>()
+                    .unwrap()
+            })
+            .sum()
+    };
+    assert_eq!((sum("1"), sum("2")), (62, 106));
+    for l in lines {
+        assert_eq!(
+            field(l, "travel_subsidy") == "true",
+            field(l, "allotment") == "1"
+        );
+    }
+    // Hand-computed: the champions' place off the top, 61 by ratio over 100
+    // starts: 27.45, 15.25, 12.81, 5.49 → 27 + 15 + 12 + 5 = 59, the two left to
+    // the .81 and the .49; Uppland's line holds the champions' place too.
+    let first: Vec<String> = lines[..4].iter().map(|l| field(l, "places")).collect();
+    assert_eq!(first, ["27 places", "15 places", "14 places", "6 places"]);
+    assert_eq!(field(&lines[2], "champions"), "1 place");
+    // 106: 47.7, 26.5, 22.26, 9.54 → 104 whole, the two left to the .7 and the .54.
+    let second: Vec<String> = lines[4..].iter().map(|l| field(l, "places")).collect();
+    assert_eq!(second, ["48 places", "26 places", "22 places", "10 places"]);
+}
+
+#[test]
+fn the_allocation_reads_as_csv() {
+    let (code, csv, stderr) = bfr(&[
+        "--format",
+        "csv",
+        "allocate",
+        "rules/2015",
+        "Dam",
+        "tests/fixtures/allocate/hand.toml",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    insta::assert_snapshot!("allocate-csv", csv);
+    let (code, _, stderr) = bfr(&["--format", "csv", "schedule", "rules/2015"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bfr allocate"), "{stderr}");
+}
+
+// ── an edition changed by data only ───────────────────────────────────────────
+
+/// The 2015 edition copied, with `(file, from, to)` replacements.
+fn variant(changes: &[(&str, &str, &str)]) -> TempDir {
+    let dir = TempDir::new("federation-variant");
+    for entry in std::fs::read_dir(root().join("rules/2015")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        for (file, from, to) in changes {
+            if *file == name {
+                assert!(text.contains(from), "{file}: {from}");
+                text = text.replace(from, to);
+            }
+        }
+        std::fs::write(dir.0.join(&name), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_variant_edition_changes_groups_allotments_and_the_pot_by_data() {
+    let dir = variant(&[
+        (
+            "sm_pairs.bfr",
+            "sm_open_semifinal_groups: integer ref SM-PAIR-EVENTS p.11 \"SM-tävlingar par\" = 4",
+            "sm_open_semifinal_groups: integer ref SM-PAIR-EVENTS p.11 \"SM-tävlingar par\" = 2",
+        ),
+        ("sm_general.bfr", "= 62 places", "= 60 places"),
+        ("sm_general.bfr", "= 106 places", "= 108 places"),
+        (
+            "sm_general.bfr",
+            "sm_sista_chansen_max_places: pair ref SM-VACANCY p.7 \"Reserver m m\" = 5 pairs",
+            "sm_sista_chansen_max_places: pair ref SM-VACANCY p.7 \"Reserver m m\" = 3 pairs",
+        ),
+    ]);
+    let edition = dir.0.to_str().unwrap();
+    // Two groups: the serpentine A = 1, 4, 5, 8, …; B = 2, 3, 6, 7, ….
+    let v = json(&["seed", edition, "tests/fixtures/federation/seed16.toml"]);
+    let g = groups(&v);
+    assert_eq!(g["Grupp A"], [1, 4, 5, 8, 9, 12, 13, 16]);
+    assert_eq!(g["Grupp B"], [2, 3, 6, 7, 10, 11, 14, 15]);
+    assert!(!g.contains_key("Grupp C"));
+    // Allotments of 60 and 108.
+    let v = json(&[
+        "allocate",
+        edition,
+        "Open",
+        "tests/fixtures/federation/open.toml",
+    ]);
+    assert_eq!(v["total"], "168 places");
+    let first: u32 = v["lines"].as_array().unwrap()[..4]
+        .iter()
+        .map(|l| {
+            l["fields"][6][1]
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse::<u32>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(first, 60);
+    // At most 3 through Sista Chansen: two places to the pot make 166 + 3 = 169,
+    // shrunk to 168 (in 2015: 166 + 4 = 170).
+    let v = open_pot_in(edition, 2);
+    assert_eq!(figure(&v, "last_chance_places"), "2 pairs");
+    assert_eq!(figure(&v, "fewer_pairs"), "2 pairs");
+    assert_eq!(figure(&open_pot(2), "last_chance_places"), "4 pairs");
+}
