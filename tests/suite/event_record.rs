@@ -268,3 +268,27 @@ fn a_withdrawal_with_no_rule_still_prints_everything_before_it() {
     );
     insta::assert_snapshot!("withdrawal-with-no-rule", out);
 }
+
+#[test]
+fn a_result_written_under_the_wrong_round_names_the_round_it_belongs_to() {
+    // Round 3's 9-6 written into round 2 by mistake.
+    let text = base()
+        .replacen(
+            "results = [\"2-9 15:38\",",
+            "results = [\"9-6 19:27\", \"2-9 15:38\",",
+            1,
+        )
+        .replacen("results = [\"9-6 19:27\", \"4-7", "results = [\"4-7", 1);
+    let ran = run(&text);
+    let d = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.code == "E0705")
+        .expect("E0705");
+    let help = d.help.clone().unwrap_or_default();
+    assert!(
+        help.starts_with("9-6 is a match of the draw recorded in round 3: move the result"),
+        "{help}"
+    );
+}
