@@ -186,6 +186,7 @@ impl Checker {
                 }
                 ast::Decl::Edition(e) => self.declare_edition(e, &mut edition_at),
                 ast::Decl::Notice(n) => self.notice(n),
+                ast::Decl::Entries(_) => {}
                 ast::Decl::Unit(_) | ast::Decl::Enum(_) | ast::Decl::Record(_) => {}
             }
         }

@@ -16,6 +16,7 @@ mod cycles;
 mod dates;
 mod decl;
 mod declared;
+mod entries;
 mod expr;
 mod list;
 mod list_loop;
@@ -114,6 +115,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
     }
     check_consts(&c.program, &mut c.diags);
+    c.program.entry_rules = entries::check(&c.program, &items, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }

@@ -133,6 +133,9 @@ pub(crate) const PROPERTIES: &[PropertyDef] = &[
     def("imp_scale", Want::Rule, C),
     def("district_prize", Want::Quantity, C),
     def("trophy_points", Want::Rule, C),
+    def("trophy_player_points", Want::Rule, C),
+    def("trophy_matches", Want::Whole, C),
+    def("lineup_seats", Want::Whole, C),
     def("segment_rights", Want::Rule, C),
     def("segment_picks_valid", Want::Rule, C),
     // When a qualification or stage is played.

@@ -460,6 +460,25 @@ fn extras(page: &Page) -> Markup {
                 }
             }
         }
+        @if !r.trophy_players.is_empty() || !r.trophy_waiting.is_empty() {
+            section."trophy-players" {
+                h2 { "Challenge-trophy points by player" }
+                @if !r.trophy_players.is_empty() {
+                    table {
+                        thead { tr { th { "Player" } th { "Team" } th.num { "Place" } th.num { "Boards" } th.num { "Matches" } th { "Points" } } }
+                        tbody { @for p in &r.trophy_players {
+                            tr {
+                                td { (p.player) } td { ((page.name)(p.team)) } td.num { (p.place) }
+                                td.num { (p.boards) } td.num { (p.matches) } td { (p.points) }
+                            }
+                        } }
+                    }
+                }
+                @for (team, stages) in &r.trophy_waiting {
+                    p { ((page.name)(*team)) ": players' trophy points wait for the line-ups of " (stages.join(", ")) }
+                }
+            }
+        }
         @if let Some((team, prize)) = &r.district_prize {
             section.district {
                 h2 { "District prize" }

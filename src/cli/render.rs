@@ -31,10 +31,38 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             let _ = writeln!(out, "  {}: {points}", name(*team));
         }
     }
+    trophy_players(&mut out, report, name);
     if let Some((team, prize)) = &report.district_prize {
         let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
     }
     out
+}
+
+/// Each player's trophy points from the line-ups, and the teams still waiting for one.
+fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+    if !report.trophy_players.is_empty() {
+        let _ = writeln!(out, "\nChallenge-trophy points by player");
+        for p in &report.trophy_players {
+            let _ = writeln!(
+                out,
+                "  {:<24} {:<24} place {:>2}  {:>3} boards in {} matches  {}",
+                p.player,
+                name(p.team),
+                p.place,
+                p.boards,
+                p.matches,
+                p.points
+            );
+        }
+    }
+    for (team, stages) in &report.trophy_waiting {
+        let _ = writeln!(
+            out,
+            "  {}: players' trophy points wait for the line-ups of {}",
+            name(*team),
+            stages.join(", ")
+        );
+    }
 }
 
 /// Whether the qualification has rounds still to play.

@@ -210,7 +210,13 @@ impl Names<'_> {
 }
 
 /// Keys whose number is the index of a rule.
-const RULE_KEYS: [&str; 4] = ["vp_scale", "trophy_points", "picks_valid", "of_field"];
+const RULE_KEYS: [&str; 5] = [
+    "vp_scale",
+    "trophy_points",
+    "trophy_player_points",
+    "picks_valid",
+    "of_field",
+];
 
 fn flatten(prefix: &str, v: &Json, names: &Names, out: &mut BTreeMap<String, String>) {
     let path = |k: &str| {

@@ -3,13 +3,14 @@
 //! carries the rules (and their inventory IDs) that made it.
 //!
 //! Entries name no figure: a team size, a fee or a deadline is whatever the
-//! edition's rule returns. What this module knows is which rule answers which
-//! question (the names below), the way `runner::plan` knows which property names a
-//! VP scale. A rule the edition lacks, or declares with other parameters, is an
-//! `E0802` naming the rule, never a wrong figure.
+//! edition's rule returns. The edition says which of its rules answers which
+//! question (`entries { question = rule … }`, typed at check time against
+//! `ir::entries`), the way a competition names its VP scale. A question the edition
+//! leaves unanswered is an `E0802` naming it, never a wrong figure.
 
 use crate::eval::Evaluator;
 use crate::eval::trace::TraceNode;
+use crate::ir::entries;
 use crate::ir::{Date, Program, Type, Value};
 use crate::source::Span;
 use rust_decimal::Decimal;
@@ -68,31 +69,33 @@ impl Figure {
     }
 }
 
-/// Calls rule `name` of `program` with named arguments, tracing. The error says,
-/// in words, what the edition lacks.
-pub fn call(program: &Program, name: &str, args: &[(&str, Arg)]) -> Result<Figure, String> {
-    let (index, rule) = program
-        .rule(name)
-        .ok_or_else(|| format!("the edition has no rule `{name}`, which checking entries needs"))?;
-    if rule.params.len() != args.len() {
-        return Err(format!(
-            "the edition's `{name}` takes {} parameters; checking entries calls it with {}",
-            rule.params.len(),
-            args.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
-        ));
-    }
+/// Asks the edition question `key` (one of `ir::entries::QUESTIONS`) with named
+/// arguments, tracing: the rule its `entries` block names for the question is
+/// called with the arguments in the question's order. The error says, in words,
+/// what the edition lacks.
+pub fn call(program: &Program, key: &str, args: &[(&str, Arg)]) -> Result<Figure, String> {
+    let question = entries::question(key)
+        .ok_or_else(|| format!("checking entries asks `{key}`, which is no question of bfr's"))?;
+    let index = *program.entry_rules.get(key).ok_or_else(|| {
+        format!(
+            "the edition does not say which rule answers `{key}`, which checking entries needs: add `{key} = RULE` to its `entries` block"
+        )
+    })?;
+    let rule = program
+        .rules
+        .get(index as usize)
+        .ok_or_else(|| format!("the edition's answer to `{key}` is not a rule"))?;
+    let name = rule.name.as_str();
     let mut values = Vec::with_capacity(args.len());
-    for (param, ty) in &rule.params {
+    for ((param, _), (_, ty)) in question.params.iter().zip(&rule.params) {
         let arg = args
             .iter()
             .find(|(n, _)| n == param)
             .map(|(_, a)| a)
-            .ok_or_else(|| {
-                format!("the edition's `{name}` has a parameter `{param}` that checking entries does not know")
-            })?;
+            .ok_or_else(|| format!("checking entries gives `{key}` no `{param}`"))?;
         values.push(value_of(arg, ty).ok_or_else(|| {
             format!(
-                "the edition's `{name}` takes `{param}` as {}, which checking entries cannot give",
+                "the edition's `{name}` takes {} where `{key}` passes `{param}`",
                 program.type_name(ty)
             )
         })?);
@@ -133,12 +136,15 @@ pub fn call(program: &Program, name: &str, args: &[(&str, Arg)]) -> Result<Figur
     })
 }
 
-/// The source ID of a rule (for a message about it), or its name.
-pub fn rule_id(program: &Program, name: &str) -> String {
+/// The source ID of the rule answering question `key` (for a message about it), or
+/// the key.
+pub fn rule_id(program: &Program, key: &str) -> String {
     program
-        .rule(name)
-        .and_then(|(_, r)| r.source.as_ref().map(|s| s.id.clone()))
-        .unwrap_or_else(|| name.to_string())
+        .entry_rules
+        .get(key)
+        .and_then(|i| program.rules.get(*i as usize))
+        .and_then(|r| r.source.as_ref().map(|s| s.id.clone()))
+        .unwrap_or_else(|| key.to_string())
 }
 
 fn value_of(arg: &Arg, ty: &Type) -> Option<Value> {

@@ -85,10 +85,7 @@ fn cc_members(ctx: &mut Ctx, team: &Team) {
             continue;
         };
         let args = [
-            (
-                "paid_sbf_membership_2015_2016",
-                Arg::Bool(p.membership_paid_at.is_some()),
-            ),
+            ("paid_membership", Arg::Bool(p.membership_paid_at.is_some())),
             (
                 "member_of_other_national_federation",
                 Arg::Bool(p.other_federation),

@@ -35,6 +35,8 @@ pub struct RawTeam {
     pub late: Option<Sp<bool>>,
     #[serde(default)]
     pub district: Option<Sp<bool>>,
+    #[serde(default)]
+    pub players: Vec<Sp<String>>,
 }
 
 /// `[[round]]`
@@ -67,6 +69,8 @@ pub struct RawStage {
     pub absent: Vec<Sp<String>>,
     #[serde(default)]
     pub seating: Vec<Sp<String>>,
+    #[serde(default)]
+    pub lineups: Vec<Sp<String>>,
     #[serde(default)]
     pub results: Vec<Sp<String>>,
 }

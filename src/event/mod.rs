@@ -15,8 +15,11 @@ mod record;
 mod render;
 mod resolve;
 mod source;
+mod trophy;
 
-pub use model::{At, Choice, Effect, Event, Incident, MatchResult, RoundEntry, StageEntry, Team};
+pub use model::{
+    At, Choice, Effect, Event, Incident, Lineup, MatchResult, RoundEntry, StageEntry, Team,
+};
 pub use record::{MadeDraw, write_draws};
 pub use render::{IncidentLine, Next, NextMatch};
 pub use source::EventSource;
@@ -126,8 +129,10 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     let options = run_options(&event);
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
     let mut source = EventSource::new(&event);
-    let (report, pending) =
+    let (mut report, pending) =
         runner::run_plan_partial(&checked.program, &plan, teams, &options, &mut source);
+    ran.diagnostics
+        .extend(trophy::apply(&checked.program, &plan, &event, &mut report));
     ran.unrecorded = source.unrecorded();
     match pending {
         Ok(pending) => {

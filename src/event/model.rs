@@ -1,7 +1,9 @@
 //! The event as bfr uses it: entries parsed and checked, each with its span.
 
 use super::file::{self, RawEvent, RawIncident, RawRound, RawStage, Sp};
-use super::parse::{parse_absent, parse_choice, parse_pair, parse_result, parse_seating};
+use super::parse::{
+    parse_absent, parse_choice, parse_lineup, parse_pair, parse_result, parse_seating,
+};
 use super::span;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
@@ -19,7 +21,21 @@ pub struct Team {
     pub late: bool,
     /// Whether it is a district team, competing for the district prize.
     pub district: bool,
+    /// Its players, as the file names them, each with where it is written.
+    pub players: Vec<(String, Span)>,
     /// Where it is declared.
+    pub span: Span,
+}
+
+/// Who played for a team in one knockout match, and how many boards each
+/// (CC-TROPHY counts a player's boards in the team's last matches).
+#[derive(Debug, Clone)]
+pub struct Lineup {
+    /// The team.
+    pub team: u32,
+    /// Each player's name, boards played, and where the name is written.
+    pub players: Vec<(String, u32, Span)>,
+    /// Where the line-up is written.
     pub span: Span,
 }
 
@@ -133,6 +149,8 @@ pub struct StageEntry {
     /// Seating-rights picks of matches played in segments: the teams, then the home
     /// and the away team's picks (CC-SEATING).
     pub seating: Vec<(u32, u32, u32, u32)>,
+    /// Line-ups of the stage's matches, one per team that gives one.
+    pub lineups: Vec<Lineup>,
     /// The results.
     pub results: Vec<MatchResult>,
 }
@@ -234,13 +252,110 @@ fn err(code: &'static str, file: FileId, at: &std::ops::Range<usize>, msg: Strin
     Diagnostic::error(code, msg, span(file, at))
 }
 
-struct Parser {
+struct Parser<'t> {
     file: FileId,
     diags: Diagnostics,
     ids: BTreeSet<u32>,
+    /// The file's text, for spans inside a quoted value.
+    text: &'t str,
+    /// Each team's players, by team id.
+    players: BTreeMap<u32, Vec<String>>,
 }
 
-impl Parser {
+impl Parser<'_> {
+    /// The span of bytes `inner` of the quoted value at `at`, when the value is
+    /// written without escapes; the whole value otherwise.
+    fn inner(
+        &self,
+        at: &std::ops::Range<usize>,
+        value: &str,
+        inner: &std::ops::Range<usize>,
+    ) -> Span {
+        let written = self.text.get(at.clone()).unwrap_or_default();
+        if written.len() == value.len() + 2 && written.get(1..written.len() - 1) == Some(value) {
+            Span::new(
+                self.file,
+                at.start + 1 + inner.start,
+                at.start + 1 + inner.end,
+            )
+        } else {
+            span(self.file, at)
+        }
+    }
+
+    /// A stage's line-ups: each team known, each player one of the team's.
+    fn lineups(&mut self, raw: &[Sp<String>]) -> Vec<Lineup> {
+        let mut out: Vec<Lineup> = Vec::new();
+        for l in raw {
+            let (team, players) = match parse_lineup(&l.value) {
+                Ok(p) => p,
+                Err(m) => {
+                    self.diags.push(
+                        err("E0701", self.file, &l.span, m)
+                            .with_label("this line-up is not understood"),
+                    );
+                    continue;
+                }
+            };
+            if !self.known(team, &l.span, "this line-up") {
+                continue;
+            }
+            let whole = span(self.file, &l.span);
+            if let Some(first) = out.iter().find(|x| x.team == team) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0727",
+                        format!("team {team} has two line-ups in this stage"),
+                        whole,
+                    )
+                    .with_label("a second line-up for the same team")
+                    .with_note(first.span, "the first")
+                    .with_help("give each team one line-up per stage, listing every player who played and the boards each played"),
+                );
+                continue;
+            }
+            let roster = self.players.get(&team).cloned().unwrap_or_default();
+            let mut kept = Vec::new();
+            for (name, boards, range) in players {
+                let at = self.inner(&l.span, &l.value, &range);
+                if roster.contains(&name) {
+                    kept.push((name, boards, at));
+                    continue;
+                }
+                let mut d = Diagnostic::error(
+                    "E0724",
+                    format!("`{name}` is not a player of team {team}"),
+                    at,
+                );
+                if roster.is_empty() {
+                    d = d
+                        .with_label(format!("team {team} lists no players"))
+                        .with_help(format!(
+                            "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
+                        ));
+                } else {
+                    let near = roster
+                        .iter()
+                        .map(|p| (strsim::jaro_winkler(p, &name), p))
+                        .filter(|(s, _)| *s > 0.8)
+                        .max_by(|a, b| a.0.total_cmp(&b.0));
+                    d = d.with_label("not in the team's `players`");
+                    d = match near {
+                        Some((_, p)) => d.with_help(format!("did you mean `{p}`? (the team's players: {})", roster.join(", "))),
+                        None => d.with_help(format!("the team's players are {}; add a new player to the team's `players` first", roster.join(", "))),
+                    };
+                }
+                self.diags.push(d);
+            }
+            out.push(Lineup {
+                team,
+                players: kept,
+                span: whole,
+            });
+        }
+        out
+    }
+
     fn known(&mut self, team: u32, at: &std::ops::Range<usize>, what: &str) -> bool {
         if self.ids.contains(&team) {
             return true;
@@ -312,6 +427,11 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
         file,
         diags,
         ids: teams.iter().map(|t| t.id).collect(),
+        text,
+        players: teams
+            .iter()
+            .map(|t| (t.id, t.players.iter().map(|(n, _)| n.clone()).collect()))
+            .collect(),
     };
     let rounds = p.rounds(&raw.round);
     let stages = p.stages(&raw.stage);
@@ -386,6 +506,12 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
                 .map_or_else(|| format!("Team {id}"), |n| n.value.clone()),
             late: t.value.late.as_ref().is_some_and(|l| l.value),
             district: t.value.district.as_ref().is_some_and(|d| d.value),
+            players: t
+                .value
+                .players
+                .iter()
+                .map(|p| (p.value.clone(), span(file, &p.span)))
+                .collect(),
             span: span(file, &t.value.id.span),
         });
     }
@@ -424,7 +550,7 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
     (teams, !fatal)
 }
 
-impl Parser {
+impl Parser<'_> {
     /// A recorded draw: its matches as written (the run checks them against the
     /// rules); `None` when a match is not understood.
     fn draw(&mut self, d: &Sp<Vec<Sp<String>>>, bye: Option<&Sp<u32>>) -> Option<RecordedDraw> {
@@ -581,6 +707,7 @@ impl Parser {
             }
         }
         let results = self.results(&s.results);
+        let lineups = self.lineups(&s.lineups);
         let draw = s.draw.as_ref().and_then(|d| self.draw(d, None));
         StageEntry {
             name,
@@ -591,6 +718,7 @@ impl Parser {
             withdrawn_at_draw,
             absent,
             seating,
+            lineups,
             results,
         }
     }

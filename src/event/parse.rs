@@ -185,3 +185,63 @@ mod tests {
         assert!(parse_result("12-7 12.5:3").is_ok());
     }
 }
+
+/// One player of a line-up: the name, the boards played, and where the name stands
+/// in the text (a byte range).
+pub type LineupPlayer = (String, u32, std::ops::Range<usize>);
+
+/// Parses a match's line-up for one team: `"1: Anna Berg 64, Bo Ek 32"` — the
+/// team, then each player's name and the boards that player played.
+pub fn parse_lineup(text: &str) -> Result<(u32, Vec<LineupPlayer>), String> {
+    let shape = || {
+        format!(
+            "`{text}` is not a line-up; write `team: player boards, player boards, …`, e.g. `1: Anna Berg 64, Bo Ek 32`"
+        )
+    };
+    let (team, rest) = text.split_once(':').ok_or_else(shape)?;
+    let team: u32 = team.trim().parse().map_err(|_| shape())?;
+    let mut players = Vec::new();
+    let mut offset = team_len(text);
+    for part in rest.split(',') {
+        let start = offset + part.len() - part.trim_start().len();
+        offset += part.len() + 1;
+        let part = part.trim();
+        let (name, boards) = part.rsplit_once(char::is_whitespace).ok_or_else(|| {
+            format!(
+                "`{part}` in line-up `{text}` names no boards; write the player's name, then the boards played, e.g. `Anna Berg 64`"
+            )
+        })?;
+        let boards: u32 = boards.parse().map_err(|_| {
+            format!(
+                "`{boards}` in line-up `{text}` is not a number of boards; write a whole number after the player's name, e.g. `Anna Berg 64`"
+            )
+        })?;
+        let name = name.trim();
+        players.push((name.to_string(), boards, start..start + name.len()));
+    }
+    Ok((team, players))
+}
+
+/// The bytes up to and including the line-up's `:`.
+fn team_len(text: &str) -> usize {
+    text.find(':').map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod lineup_tests {
+    use super::parse_lineup;
+
+    #[test]
+    fn a_line_up_gives_each_player_boards_and_where_the_name_is() {
+        let text = "3: Anna Berg 64, Bo Ek 32";
+        let (team, players) = parse_lineup(text).unwrap();
+        assert_eq!(team, 3);
+        assert_eq!(players.len(), 2);
+        assert_eq!((players[1].0.as_str(), players[1].1), ("Bo Ek", 32));
+        assert_eq!(&text[players[1].2.clone()], "Bo Ek");
+        assert_eq!(&text[players[0].2.clone()], "Anna Berg");
+        assert!(parse_lineup("3 Anna Berg 64").is_err());
+        assert!(parse_lineup("3: Anna Berg").is_err());
+        assert!(parse_lineup("3: Anna Berg 6.5").is_err());
+    }
+}

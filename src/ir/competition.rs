@@ -255,6 +255,15 @@ pub struct Competition {
     pub district_prize: Option<Quantity>,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
+    /// A player's challenge-trophy points from the team's final place and the boards
+    /// the player played in the team's last matches (`trophy_player_points`).
+    pub trophy_player_points: Option<u32>,
+    /// How many of a team's last matches count for a player's trophy points
+    /// (`trophy_matches`).
+    pub trophy_matches: Option<u32>,
+    /// The seats a team fills at each board (`lineup_seats`): a line-up with more
+    /// boards in all than seats × the match's boards is refused.
+    pub lineup_seats: Option<u32>,
     /// The IMP scale of a board's score difference (`imp_scale`): a `scale`, whose top
     /// row gives the most IMPs one board can give.
     pub imp_scale: Option<u32>,

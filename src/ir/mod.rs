@@ -6,6 +6,7 @@
 
 pub mod builtin;
 pub mod competition;
+pub mod entries;
 pub mod op;
 pub mod unit;
 pub mod value;
@@ -366,6 +367,10 @@ pub struct Program {
     pub examples: Vec<Example>,
     /// Competitions.
     pub competitions: Vec<Competition>,
+    /// The rule that answers each question of an entries check or an invoice
+    /// (`entries { question = rule … }`), by the question's key.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub entry_rules: std::collections::BTreeMap<String, u32>,
 }
 
 impl Program {

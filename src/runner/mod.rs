@@ -437,6 +437,8 @@ pub fn run_plan_partial(
             places: Vec::new(),
             district_prize: None,
             trophy_points: Vec::new(),
+            trophy_players: Vec::new(),
+            trophy_waiting: Vec::new(),
         },
         boards_override: BTreeMap::new(),
         late_feeder: None,

@@ -137,6 +137,13 @@ pub struct Plan {
     pub walkover_loser_takes_place: bool,
     /// The rule that gives challenge-trophy points for a final place (`trophy_points`).
     pub trophy_points: Option<u32>,
+    /// A player's trophy points from the place and the boards played
+    /// (`trophy_player_points`).
+    pub trophy_player_points: Option<u32>,
+    /// How many of a team's last matches count for trophy points (`trophy_matches`).
+    pub trophy_matches: Option<u32>,
+    /// The seats a team fills at each board (`lineup_seats`).
+    pub lineup_seats: Option<u32>,
     /// The edition's IMP scale (`imp_scale`), whose top row bounds a board's IMPs.
     pub imp_scale: Option<u32>,
     /// How the teams that leave without a place of the rules are ranked (`lower_places`).
@@ -230,6 +237,9 @@ pub fn plan(program: &Program, name: &str, teams: u32) -> Result<Plan, PlanError
         table_numbers: r.table_numbers.meaning.into(),
         district_prize: comp.district_prize.as_ref().map(|q| q.shown.clone()),
         trophy_points: comp.trophy_points,
+        trophy_player_points: comp.trophy_player_points,
+        trophy_matches: comp.trophy_matches,
+        lineup_seats: comp.lineup_seats,
         imp_scale: comp.imp_scale,
         lower_places: r.lower_places.meaning,
         segment_rights: comp.segment_rights.clone(),

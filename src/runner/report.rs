@@ -206,6 +206,35 @@ pub struct Report {
     /// each player of the team with enough boards in its last matches earns them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trophy_points: Vec<(u32, String)>,
+    /// Each player's challenge-trophy points, from the event file's line-ups
+    /// (`trophy_player_points`): the boards the player played in the team's last
+    /// matches decide whether the place's points are earned.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trophy_players: Vec<PlayerTrophy>,
+    /// Placed teams whose players' trophy points wait for line-ups: the team and
+    /// the titles of the stages whose line-up the file does not give yet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trophy_waiting: Vec<(u32, Vec<String>)>,
+}
+
+/// One player's challenge-trophy points (CC-TROPHY).
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerTrophy {
+    /// The player's team.
+    pub team: u32,
+    /// The team's final place.
+    pub place: u32,
+    /// The player, as the event file names them.
+    pub player: String,
+    /// Boards the player played in the team's last matches.
+    pub boards: u32,
+    /// How many matches counted.
+    pub matches: u32,
+    /// The points, as the edition writes them (`10 points`).
+    pub points: String,
+    /// The points as a number.
+    #[serde(with = "rust_decimal::serde::float")]
+    pub amount: Decimal,
 }
 
 /// A criterion of the qualification's tie-break chain, as the standings name it.

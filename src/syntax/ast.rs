@@ -96,6 +96,19 @@ pub enum Decl {
     Text(TextDecl),
     Competition(CompetitionDecl),
     Notice(NoticeDecl),
+    Entries(EntriesDecl),
+}
+
+/// `entries { question = rule … }`: which rule of the edition answers each question
+/// an entries check or an invoice asks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntriesDecl {
+    /// The answers, one per question.
+    pub properties: Vec<Property>,
+    /// Where it comes from.
+    pub source: Option<SourceRef>,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// `edition "name" { source … updated … period … }`

@@ -389,22 +389,38 @@ fn a_variant_edition_changes_the_invoice_and_the_checks() {
     );
 }
 
-#[test]
-fn an_edition_without_a_rule_is_e0802() {
+/// An edition whose team-size rule is renamed (and its parameter too), in the rule,
+/// its example and the `entries` block: data only.
+fn renamed_team_size(tag: &str) -> TempDir {
     let dir = variant(
-        "entries-e0802",
+        tag,
         "chairmans_cup.bfr",
         "fn cc_team_size_allowed(players: player)",
-        "fn cc_team_size_ok(players: player)",
+        "fn lag_storlek_ok(spelare: player)",
     );
-    // The edition's own example names the old rule: rename it there too.
     let path = dir.0.join("chairmans_cup.bfr");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("cc_team_size_allowed(", "cc_team_size_ok(");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let body = "players >= 1 player and players <= cc_max_players_per_team";
+    assert!(text.contains(body), "the rule's body as written");
+    let text = text
+        .replace("cc_team_size_allowed(", "lag_storlek_ok(")
+        .replace(
+            body,
+            "spelare >= 1 player and spelare <= cc_max_players_per_team",
+        );
     std::fs::write(&path, text).unwrap();
+    let path = dir.0.join("entries.bfr");
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "cc_team_size_allowed = cc_team_size_allowed",
+        "cc_team_size_allowed = lag_storlek_ok",
+    );
+    std::fs::write(&path, text).unwrap();
+    dir
+}
+
+fn entries_check(dir: &TempDir, text: &str) -> (i32, String) {
     let file = dir.0.join("entries.toml");
-    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:00")).unwrap();
+    std::fs::write(&file, text).unwrap();
     let (code, _, stderr) = bfr(&[
         "entries",
         "check",
@@ -413,10 +429,60 @@ fn an_edition_without_a_rule_is_e0802() {
         &dir.0.display().to_string(),
         &file.display().to_string(),
     ]);
+    (code, stderr)
+}
+
+#[test]
+fn a_renamed_rule_keeps_working_when_the_entries_block_names_it() {
+    let dir = renamed_team_size("entries-renamed");
+    let (code, stderr) = entries_check(&dir, &cc_team(4, 2, "2015-07-25 12:00"));
+    assert_eq!(code, 0, "{stderr}");
+    // Seven players: the renamed rule still refuses them, by its own name.
+    let (code, stderr) = entries_check(&dir, &cc_team(5, 2, "2015-07-25 12:00"));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("lag_storlek_ok(spelare = 7 players)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_question_the_edition_leaves_out_is_w0823_at_check_and_e0802_at_the_desk() {
+    let dir = variant(
+        "entries-e0802",
+        "entries.bfr",
+        "  cc_team_size_allowed = cc_team_size_allowed\n",
+        "",
+    );
+    let (code, _, stderr) = bfr(&["check", "--color", "never", &dir.0.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("[W0823]") && stderr.contains("cc_team_size_allowed"),
+        "{stderr}"
+    );
+    let (code, stderr) = entries_check(&dir, &cc_team(4, 2, "2015-07-25 12:00"));
     assert_eq!(code, 1);
     assert!(
         stderr.contains("[E0802]")
-            && stderr.contains("the edition has no rule `cc_team_size_allowed`"),
+            && stderr
+                .contains("the edition does not say which rule answers `cc_team_size_allowed`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_rule_of_the_wrong_signature_is_e0825_at_check() {
+    let dir = variant(
+        "entries-e0825",
+        "entries.bfr",
+        "cc_team_size_allowed = cc_team_size_allowed",
+        "cc_team_size_allowed = cc_registration_in_time",
+    );
+    let (code, _, stderr) = bfr(&["check", "--color", "never", &dir.0.display().to_string()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("[E0825]"), "{stderr}");
+    assert!(
+        stderr.contains("the question passes (players: a number) and wants `bool`"),
         "{stderr}"
     );
 }

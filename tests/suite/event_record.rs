@@ -2,7 +2,9 @@
 //! round by round with each draw written in (`bfr run --write-draw`). Corrections
 //! and late penalties change the standings, never a recorded draw; a recorded draw
 //! that breaks a rule is refused (E0720), one the rules would not make now is a
-//! warning (W0720); stages played at the same time take results independently.
+//! warning (W0720); stages played at the same time take results independently; a
+//! withdrawal the document has no rule for stops the run after everything before it.
+//! Snapshots show what the director sees (`bfr run`).
 
 use crate::support::{TempDir, bfr, root};
 use bfr::check::Checked;
@@ -192,4 +194,101 @@ fn bfr_run_write_draw_records_the_next_draw_and_keeps_comments() {
     let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
     assert_eq!(code, 0);
     assert!(stderr.contains("already recorded"), "{stderr}");
+}
+
+const AFTER_4: &str = "tests/fixtures/twenty/after-round-4.toml";
+
+/// The event after round 4 with the B quarterfinal's results in and the A
+/// quarterfinal's still to come.
+fn b_before_a() -> String {
+    std::fs::read_to_string(root().join(AFTER_4)).unwrap().replacen(
+        "name = \"b_qf\"\n",
+        "name = \"b_qf\"\nresults = [\"12-19 40:30\", \"7-14 20:35\", \"3-17 33:32\", \"10-2 25:26\"]\n",
+        1,
+    )
+}
+
+/// `bfr run` on `text` written to a file: exit code, stdout and stderr, for a snapshot.
+fn run_cli(tag: &str, text: &str) -> String {
+    let dir = TempDir::new(tag);
+    let path = dir.0.join("event.toml");
+    std::fs::write(&path, text).unwrap();
+    let (code, stdout, stderr) = bfr(&["run", "--color", "never", EDITION, path.to_str().unwrap()]);
+    let stderr = stderr.replace(path.to_str().unwrap(), "event.toml");
+    format!("exit code: {code}\n-- stderr --\n{stderr}\n-- stdout --\n{stdout}")
+}
+
+#[test]
+fn b_quarterfinal_results_are_used_before_the_last_a_quarterfinal_result() {
+    let ran = run(&b_before_a());
+    assert!(ran.diagnostics.is_empty(), "{:?}", codes(&ran));
+    let o = ran.outcome.as_ref().unwrap();
+    let b = o.report.stages.iter().find(|s| s.name == "b_qf").unwrap();
+    let winners: Vec<u32> = b.matches.iter().map(|m| m.winner).collect();
+    assert_eq!(winners, [12, 14, 3, 2]);
+    assert!(o.report.stages.iter().all(|s| s.name != "a_qf"));
+    insta::assert_snapshot!(
+        "b-quarterfinal-before-a",
+        run_cli("b-before-a", &b_before_a())
+    );
+}
+
+#[test]
+fn a_correction_to_round_1_after_round_3_as_the_director_sees_it() {
+    let corrected = base().replacen("\"19-8 44:40\"", "\"19-8 14:40\"", 1);
+    insta::assert_snapshot!("corrected-round-1", run_cli("corrected", &corrected));
+}
+
+#[test]
+fn a_late_penalty_as_the_director_sees_it() {
+    let text = format!(
+        "{}\n[[incident]]\nteam = 6\nround = 2\nrule = \"late_arrival(12 min)\"\nnote = \"12 minutes late for round 2, written after round 3\"\n",
+        base()
+    );
+    insta::assert_snapshot!("late-penalty", run_cli("late-penalty", &text));
+}
+
+#[test]
+fn a_withdrawal_with_no_rule_still_prints_everything_before_it() {
+    let text = b_before_a().replacen(
+        "name = \"a_qf\"\n",
+        "name = \"a_qf\"\nwithdrawn = [20]\n",
+        1,
+    );
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0718"]);
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 4, "every round is reported");
+    assert_eq!(o.report.standings.len(), 20);
+    let out = run_cli("withdrawal", &text);
+    assert!(out.starts_with("exit code: 1"), "{out}");
+    assert!(
+        out.contains("withdrawn = [20]"),
+        "the error points at the withdrawal: {out}"
+    );
+    insta::assert_snapshot!("withdrawal-with-no-rule", out);
+}
+
+#[test]
+fn a_result_written_under_the_wrong_round_names_the_round_it_belongs_to() {
+    // Round 3's 9-6 written into round 2 by mistake.
+    let text = base()
+        .replacen(
+            "results = [\"2-9 15:38\",",
+            "results = [\"9-6 19:27\", \"2-9 15:38\",",
+            1,
+        )
+        .replacen("results = [\"9-6 19:27\", \"4-7", "results = [\"4-7", 1);
+    let ran = run(&text);
+    let d = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.code == "E0705")
+        .expect("E0705");
+    let help = d.help.clone().unwrap_or_default();
+    assert!(
+        help.starts_with("9-6 is a match of the draw recorded in round 3: move the result"),
+        "{help}"
+    );
 }

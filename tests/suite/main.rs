@@ -43,4 +43,5 @@ mod runner_withdrawals;
 mod schedule;
 mod sources;
 mod stated_once;
+mod trophy;
 mod variant_edition;

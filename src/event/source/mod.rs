@@ -155,6 +155,21 @@ impl<'e> EventSource<'e> {
         out
     }
 
+    /// The round or stage whose recorded draw has the match of `a` and `b`, if any:
+    /// a result written under the wrong round is found there.
+    fn recorded_elsewhere(&self, a: u32, b: u32) -> Option<String> {
+        let has = |d: &Option<super::model::RecordedDraw>| {
+            d.as_ref()
+                .is_some_and(|d| d.matches().iter().any(|&(h, w)| pair(h, w) == pair(a, b)))
+        };
+        let round = self.event.rounds.iter().find(|r| has(&r.draw));
+        if let Some(r) = round {
+            return Some(format!("round {}", r.number));
+        }
+        let stage = self.event.stages.iter().find(|s| has(&s.draw))?;
+        Some(format!("stage `{}`", stage.name))
+    }
+
     /// Checks the results listed for a draw against it; returns each entry's status.
     fn check_results(
         &mut self,
@@ -214,7 +229,15 @@ impl<'e> EventSource<'e> {
                     r.span,
                 )
                 .with_label("not a match of the draw")
-                .with_help(format!("the draw {place}: {}", describe_draw(pairs, bye))),
+                .with_help(match self.recorded_elsewhere(r.a, r.b) {
+                    Some(other) => format!(
+                        "{}-{} is a match of the draw recorded in {other}: move the result to that entry's `results` (the draw {place}: {})",
+                        r.a,
+                        r.b,
+                        describe_draw(pairs, bye)
+                    ),
+                    None => format!("the draw {place}: {}", describe_draw(pairs, bye)),
+                }),
             );
             status.push(Status::Reported);
         }

@@ -182,6 +182,7 @@ pub const DECLARATION_STARTS: &[&str] = &[
     "procedure",
     "competition",
     "notice",
+    "entries",
 ];
 
 impl Token<'_> {

@@ -35,6 +35,24 @@ impl Lower {
         Ok(c)
     }
 
+    /// `entries { question = rule … }`.
+    pub(super) fn entries(&self, p: P) -> R<EntriesDecl> {
+        let span = self.span(&p);
+        let mut e = EntriesDecl {
+            properties: Vec::new(),
+            source: None,
+            span,
+        };
+        for m in p.into_inner() {
+            match m.as_rule() {
+                Rule::source_ref => e.source = Some(self.source_ref(m)),
+                Rule::property => e.properties.push(self.property(m)?),
+                _ => return Err(SyntaxError::internal(self.span(&m))),
+            }
+        }
+        Ok(e)
+    }
+
     fn property(&self, p: P) -> R<Property> {
         let span = self.span(&p);
         let mut it = p.into_inner();

@@ -1,0 +1,258 @@
+//! The questions an entries check and an invoice ask an edition (`bfr entries
+//! check`, `bfr invoice`), each with the signature its answer must have. An edition
+//! says which of its rules answers each in an `entries { question = rule … }`
+//! block; the checker types each rule against the signature here (E0823–E0825), so
+//! a rule may have any name and parameter names of the edition's choosing.
+
+use super::{Program, Type};
+
+/// What a question passes for one parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    /// A count or quantity: a number in the unit the rule declares.
+    Count,
+    /// A truth value.
+    Bool,
+    /// A date and time (a rule may take the date alone).
+    Stamp,
+    /// A variant of the edition's enum of this name.
+    Enum(&'static str),
+}
+
+/// What the answer must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// `true` or `false`.
+    Bool,
+    /// A number in any unit (a fee, a count of places).
+    Number,
+    /// A record of the edition's (its fields are read by name).
+    Record,
+}
+
+/// One question: its key, what it passes, what it wants back.
+#[derive(Debug, Clone, Copy)]
+pub struct Question {
+    /// The key written in the `entries` block.
+    pub key: &'static str,
+    /// The parameters, in the order the rule takes them: (what it is, its kind).
+    pub params: &'static [(&'static str, Param)],
+    /// The answer.
+    pub answer: Answer,
+}
+
+const fn q(
+    key: &'static str,
+    params: &'static [(&'static str, Param)],
+    answer: Answer,
+) -> Question {
+    Question {
+        key,
+        params,
+        answer,
+    }
+}
+
+use Answer::{Bool as B, Number as N};
+use Param::{Bool, Count, Enum, Stamp};
+
+/// Every question, in the order docs/entries.md lists them.
+pub const QUESTIONS: &[Question] = &[
+    q("cc_team_size_allowed", &[("players", Count)], B),
+    q(
+        "cc_player_eligible",
+        &[
+            ("paid_membership", Bool),
+            ("member_of_other_national_federation", Bool),
+        ],
+        B,
+    ),
+    q("cc_registration_in_time", &[("registered_at", Stamp)], B),
+    q(
+        "cc_is_district_team",
+        &[
+            ("players_in_earlier_cc", Count),
+            ("all_players_same_district", Bool),
+            ("bears_district_name", Bool),
+        ],
+        B,
+    ),
+    q(
+        "cc_may_start_in_round_3",
+        &[
+            ("players_not_in_sm_par_veteran", Count),
+            ("pre_registered", Bool),
+        ],
+        B,
+    ),
+    q(
+        "lv_may_start_late",
+        &[
+            ("players_not_in_cc_bc_playoff", Count),
+            ("pre_registered", Bool),
+        ],
+        B,
+    ),
+    q(
+        "lv_team_valid",
+        &[("players", Count), ("all_members", Bool)],
+        B,
+    ),
+    q("lv_player_eligible", &[("birth_year", Count)], B),
+    q("lv_registration_in_time", &[("registered_at", Stamp)], B),
+    q("lv_team_fee", &[("plays_playoff", Bool)], N),
+    q(
+        "is_junior",
+        &[("birth_year", Count), ("season_year", Count)],
+        B,
+    ),
+    q(
+        "is_veteran",
+        &[("birth_year", Count), ("season_year", Count)],
+        B,
+    ),
+    q(
+        "sm_member_fee_in_time",
+        &[("paid_at", Stamp), ("starts", Stamp)],
+        B,
+    ),
+    q(
+        "sm_pair_disqualified_for_membership",
+        &[("first_paid_in_time", Bool), ("second_paid_in_time", Bool)],
+        B,
+    ),
+    q("sm_may_start_in_qualifier", &[("earlier_starts", Count)], B),
+    q("sm_has_last_chance", &[("event", Enum("SmQuotaEvent"))], B),
+    q(
+        "sm_keeps_district_place",
+        &[("entered_last_chance", Bool)],
+        B,
+    ),
+    q("sm_may_join_qualifier", &[("session", Count)], B),
+    q(
+        "sm_double_qualification",
+        &[("players_qualified_before", Count)],
+        Answer::Record,
+    ),
+    q(
+        "sm_pair_qualified",
+        &[
+            ("stages_together_without_reserve", Count),
+            ("a_regular_player_in_every_session", Bool),
+        ],
+        B,
+    ),
+    q(
+        "sm_reserve_allowed_in_final",
+        &[("reason_arose_after_start", Bool)],
+        B,
+    ),
+    q(
+        "sm_in_competition_with_reserve",
+        &[("reserve_used", Bool)],
+        B,
+    ),
+    q(
+        "sm_deceased_replaceable",
+        &[
+            ("last_years_champion", Bool),
+            ("district_qualifier_played", Bool),
+            ("reserve_meets_criteria", Bool),
+        ],
+        B,
+    ),
+    q(
+        "cc_gh_entry_fee_for",
+        &[
+            ("seniors", Count),
+            ("juniors", Count),
+            ("district_team", Bool),
+        ],
+        N,
+    ),
+    q("cc_gh_fee_late_surcharge", &[("paid_at", Stamp)], N),
+    q("cc_ko_fee", &[], N),
+    q("cc_ko_fee_late_surcharge", &[("paid_at", Stamp)], N),
+    q(
+        "sm_start_fee_per_pair",
+        &[("event", Enum("SmQuotaEvent"))],
+        N,
+    ),
+    q("sm_last_chance_fee_per_pair", &[("cash", Bool)], N),
+    q(
+        "sm_table_fee_per_pair",
+        &[("event_stage", Enum("SmFestivalStage"))],
+        N,
+    ),
+    q(
+        "sm_table_fee_in_time",
+        &[("event_stage", Enum("SmFestivalStage")), ("paid_at", Stamp)],
+        B,
+    ),
+    q(
+        "sm_travel_subsidy_for",
+        &[
+            ("event_stage", Enum("SmFestivalStage")),
+            ("district", Enum("District")),
+            ("in_first_open_allotment", Bool),
+        ],
+        N,
+    ),
+    q("sm_emfund_contribution", &[("pairs", Count)], N),
+    q(
+        "sm_missed_replacement_charge",
+        &[
+            ("event", Enum("SmQuotaEvent")),
+            ("replacement_reported", Bool),
+        ],
+        N,
+    ),
+    q("sm_open_first_allotment", &[], N),
+];
+
+/// The question with this key.
+pub fn question(key: &str) -> Option<&'static Question> {
+    QUESTIONS.iter().find(|q| q.key == key)
+}
+
+/// Whether a rule's parameter of type `ty` takes what `param` passes.
+pub fn fits(program: &Program, param: Param, ty: &Type) -> bool {
+    match (param, ty) {
+        (Param::Count, Type::Num(_)) | (Param::Bool, Type::Bool) => true,
+        (Param::Stamp, Type::DateTime | Type::Date) => true,
+        (Param::Enum(name), Type::Enum(e)) => program
+            .enums
+            .get(*e as usize)
+            .is_some_and(|x| x.name == name),
+        _ => false,
+    }
+}
+
+/// Whether an answer of type `ty` is what `answer` wants.
+pub fn answers(answer: Answer, ty: &Type) -> bool {
+    matches!(
+        (answer, ty),
+        (Answer::Bool, Type::Bool)
+            | (Answer::Number, Type::Num(_))
+            | (Answer::Record, Type::Record(_))
+    )
+}
+
+/// A parameter's kind in words, for a diagnostic.
+pub fn words(param: Param) -> String {
+    match param {
+        Param::Count => "a number".into(),
+        Param::Bool => "`bool`".into(),
+        Param::Stamp => "a `datetime` (or `date`)".into(),
+        Param::Enum(e) => format!("`{e}`"),
+    }
+}
+
+/// An answer's kind in words.
+pub fn answer_words(answer: Answer) -> &'static str {
+    match answer {
+        Answer::Bool => "`bool`",
+        Answer::Number => "a number",
+        Answer::Record => "a record",
+    }
+}
