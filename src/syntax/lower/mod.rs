@@ -122,6 +122,7 @@ impl Lower {
             Rule::example_decl => Decl::Example(self.example_decl(p)?),
             Rule::text_decl => Decl::Text(self.text_decl(p)),
             Rule::competition_decl => Decl::Competition(self.competition(p)?),
+            Rule::remove_decl => Decl::Remove(self.remove_decl(p)),
             Rule::notice_decl => {
                 let span = self.span(&p);
                 let mut n = NoticeDecl {
