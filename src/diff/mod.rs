@@ -39,9 +39,12 @@ impl Side<'_> {
     /// The file of a declaration, relative to the edition's root.
     fn file(&self, file: crate::source::FileId) -> String {
         let name = self.sources.name(file);
-        let root = self.root.trim_end_matches('/');
-        name.strip_prefix(root)
-            .map(|s| s.trim_start_matches(['/', '\\']))
+        // By path components: `rules/2015` is no prefix of `rules/2015-06-01/…`
+        // (a base edition's file, when the edition amends another).
+        std::path::Path::new(name)
+            .strip_prefix(&self.root)
+            .ok()
+            .and_then(|p| p.to_str())
             .filter(|s| !s.is_empty())
             .or_else(|| {
                 std::path::Path::new(name)

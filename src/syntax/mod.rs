@@ -321,7 +321,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
 }
 
 /// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 37] = [
+const RESERVED: [&str; 38] = [
     "reading",
     "edition",
     "unit",
@@ -359,6 +359,7 @@ const RESERVED: [&str; 37] = [
     "notice",
     "as",
     "cites",
+    "remove",
 ];
 
 #[cfg(test)]

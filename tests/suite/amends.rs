@@ -116,3 +116,28 @@ fn the_first_change_is_the_deadline_and_its_change_log_line() {
     assert_eq!(code, 1, "{err}");
     insta::assert_snapshot!("june_to_published", out);
 }
+
+#[test]
+fn an_event_file_runs_through_an_amending_edition() {
+    let dir = crate::support::TempDir::new("amends-run");
+    let teams: Vec<String> = (1..=64).map(|i| format!("{{ id = {i} }}")).collect();
+    let event = dir.0.join("event.toml");
+    std::fs::write(
+        &event,
+        format!(
+            "competition = \"cup\"\nseed = 3\nteam = [{}]\n",
+            teams.join(", ")
+        ),
+    )
+    .unwrap();
+    let event = event.display().to_string();
+    let (code, first, err) = bfr(&["run", FIRST, &event]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        first.contains("Next: the results of Gröna Hissen round 1"),
+        "{first}"
+    );
+    // The amendments touch no competition: the same draw as the published edition.
+    let (_, published, _) = bfr(&["run", EDITION_2015, &event]);
+    assert_eq!(first, published);
+}

@@ -165,6 +165,8 @@ pub const KEYWORDS: &[&str] = &[
     "source",
     "updated",
     "period",
+    "amends",
+    "remove",
 ];
 
 /// The words a top-level declaration starts with.
@@ -182,6 +184,7 @@ pub const DECLARATION_STARTS: &[&str] = &[
     "procedure",
     "competition",
     "notice",
+    "remove",
 ];
 
 impl Token<'_> {
