@@ -187,6 +187,18 @@ impl Checker {
                 ast::Decl::Edition(e) => self.declare_edition(e, &mut edition_at),
                 ast::Decl::Notice(n) => self.notice(n),
                 ast::Decl::Entries(_) => {}
+                // An amending edition's `remove` lines are applied when it is
+                // loaded (`edition::amend`); one that reaches the checker is in
+                // an edition that amends none.
+                ast::Decl::Remove(r) => self.diags.push(
+                    Diagnostic::error(
+                        "E1206",
+                        "`remove` leaves out declarations of a base edition, but this edition amends none",
+                        r.targets.first().map_or(item.span, |t| t.span),
+                    )
+                    .with_label("nothing to remove this from")
+                    .with_help("name the base edition in the header (`amends \"../2015\"`), or delete the declaration instead"),
+                ),
                 ast::Decl::Unit(_) | ast::Decl::Enum(_) | ast::Decl::Record(_) => {}
             }
         }

@@ -21,7 +21,7 @@ pub fn check_refs(doc: &Document, files: &[ast::File], diags: &mut Diagnostics) 
 /// The references a declaration writes (a competition's stages have their own).
 fn refs_of(decl: &Decl) -> Vec<&SourceRef> {
     let one = match decl {
-        Decl::Edition(_) | Decl::Unit(_) => None,
+        Decl::Edition(_) | Decl::Unit(_) | Decl::Remove(_) => None,
         Decl::Enum(d) => d.source.as_ref(),
         Decl::Record(d) => d.source.as_ref(),
         Decl::Table(d) => d.source.as_ref(),

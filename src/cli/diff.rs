@@ -14,6 +14,10 @@ pub struct DiffOptions {
     pub stat: bool,
     /// Exit 1 when the editions differ.
     pub exit_code: bool,
+    /// Simulated events per competition, if any.
+    pub simulate: Option<u64>,
+    /// Their field, when given.
+    pub teams: Option<u32>,
 }
 
 /// `bfr diff OLD NEW`
@@ -34,10 +38,13 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
         sources,
         root: path.display().to_string(),
     };
-    let d = diff::diff(
+    let mut d = diff::diff(
         &side(&ca.program, &a.sources, old),
         &side(&cb.program, &b.sources, new),
     );
+    if let Some(n) = opts.simulate {
+        d.simulated = diff::divergence::simulate(&ca.program, &cb.program, n, opts.teams);
+    }
     match (out.format, opts.stat) {
         (Format::Json, true) => json_line(&serde_json::json!({
             "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat()
@@ -102,6 +109,9 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
             }
         }
     }
+    for s in &d.simulated {
+        out.push_str(&format!("\n{}\n", simulated(s)));
+    }
     let stat = d.stat();
     let items: usize = stat
         .iter()
@@ -112,6 +122,21 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         super::commands::counted(items, "changed item"),
         super::commands::counted(stat.len(), "file")
     ));
+    out
+}
+
+/// A competition's simulated events, where they part.
+fn simulated(s: &diff::divergence::Divergence) -> String {
+    let mut out = format!(
+        "simulated {}: {} of {} events with {} teams part (seeds 1–{})",
+        s.competition, s.diverged, s.events, s.teams, s.events
+    );
+    if let Some(f) = &s.first {
+        out.push_str(&format!(
+            "\n      first, seed {}: {}: {} → {}",
+            f.seed, f.at, f.old, f.new
+        ));
+    }
     out
 }
 
@@ -167,6 +192,8 @@ fn detail_line(detail: &Detail, colour: Colour) -> String {
             old,
             new,
         } => format!("answers differ {input}, e.g. at {at}: {old} → {new}"),
+        Detail::More { answers: 1 } => "and 1 more input combination".to_string(),
+        Detail::More { answers } => format!("and {answers} more input combinations"),
     }
 }
 

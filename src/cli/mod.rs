@@ -205,6 +205,14 @@ pub enum Command {
         /// Only count the changed items per file.
         #[arg(long)]
         stat: bool,
+        /// Also play N simulated events of every competition in both editions
+        /// (seeds 1 to N, at most 1,000) and report where they first part.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
+        simulate: Option<u64>,
+        /// The field of the simulated events (default: each competition's
+        /// smallest, else 16 teams).
+        #[arg(long, requires = "simulate", value_parser = clap::value_parser!(u32).range(2..=10000))]
+        teams: Option<u32>,
     },
     /// The programme day by day (every stage with its part of the day, boards,
     /// screens and system level) and every deadline and time limit the edition
@@ -424,10 +432,14 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             new,
             exit_code,
             stat,
+            simulate,
+            teams,
         } => {
             let opts = diff::DiffOptions {
                 stat: *stat,
                 exit_code: *exit_code,
+                simulate: *simulate,
+                teams: *teams,
             };
             diff::diff(out, old, new, &opts)
         }

@@ -335,12 +335,7 @@ pub(super) fn ranking_cells(l: &crate::runner::report::FinalLine) -> (String, St
 
 /// A final standing in words: `1`, `5/6`, `out at BC32-B`, `withdrew at BC04-B`.
 pub fn standing(standing: &Standing) -> String {
-    match standing {
-        Standing::Place { first, last } if first == last => first.to_string(),
-        Standing::Place { first, last } => format!("{first}/{last}"),
-        Standing::Out(exit) => format!("out at {}", exit.title),
-        Standing::Withdrew(exit) => format!("withdrew at {}", exit.title),
-    }
+    standing.words()
 }
 
 /// How a knockout match was decided, in the table's words.

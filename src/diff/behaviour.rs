@@ -26,7 +26,19 @@ pub fn answers(
     days: i64,
 ) -> Vec<Detail> {
     let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
-        return Vec::new();
+        return super::product::answers(
+            &Version {
+                program: old_program,
+                rule: old,
+                shower: Shower::shifted(old_program, days),
+            },
+            &Version {
+                program: new_program,
+                rule: new,
+                shower: Shower::new(new_program),
+            },
+            days,
+        );
     };
     let old_side = Version {
         program: old_program,
@@ -50,20 +62,25 @@ pub fn answers(
 }
 
 /// One edition's version of the rule.
-struct Version<'p> {
-    program: &'p Program,
-    rule: &'p Rule,
-    shower: Shower<'p>,
+pub(super) struct Version<'p> {
+    pub(super) program: &'p Program,
+    pub(super) rule: &'p Rule,
+    pub(super) shower: Shower<'p>,
 }
 
 impl Version<'_> {
     /// The answer for one input, as text (`no answer` when there is none).
     fn answer(&self, input: Value) -> String {
+        self.answer_all(vec![input])
+    }
+
+    /// The answer for one input per parameter.
+    pub(super) fn answer_all(&self, inputs: Vec<Value>) -> String {
         let Some((i, _)) = self.program.rule(&self.rule.name) else {
             return "no answer".into();
         };
         let mut ev = Evaluator::new(self.program);
-        match ev.call(i, vec![input], self.rule.span) {
+        match ev.call(i, inputs, self.rule.span) {
             Ok(v) => self.shower.value(&v),
             Err(_) => "no answer".into(),
         }
@@ -112,14 +129,14 @@ fn literal_rows(rule: &Rule, variant: usize) -> bool {
 
 /// A parameter type on a line: how its inputs are made from order keys.
 #[derive(Clone)]
-struct Line {
-    ty: LineType,
+pub(super) struct Line {
+    pub(super) ty: LineType,
     /// Inputs are whole numbers of the key (counts, days, minutes).
-    whole: bool,
+    pub(super) whole: bool,
 }
 
 #[derive(Clone, PartialEq)]
-enum LineType {
+pub(super) enum LineType {
     Num(Unit),
     Duration,
     Date,
@@ -128,7 +145,7 @@ enum LineType {
 }
 
 impl Line {
-    fn of(ty: &Type, whole: bool) -> Option<Line> {
+    pub(super) fn of(ty: &Type, whole: bool) -> Option<Line> {
         let (ty, whole) = match ty {
             Type::Num(u) => (LineType::Num(u.clone()), whole),
             Type::Duration => (LineType::Duration, whole),
@@ -141,7 +158,7 @@ impl Line {
     }
 
     /// The input with this order key.
-    fn value(&self, key: Decimal) -> Option<Value> {
+    pub(super) fn value(&self, key: Decimal) -> Option<Value> {
         use rust_decimal::prelude::ToPrimitive;
         match &self.ty {
             LineType::Num(u) => Some(Value::Num(key, u.clone())),
@@ -163,7 +180,7 @@ impl Line {
     }
 
     /// How much an order key moves when a date moves by `days`.
-    fn key_shift(&self, days: i64) -> Decimal {
+    pub(super) fn key_shift(&self, days: i64) -> Decimal {
         match self.ty {
             LineType::Date => Decimal::from(days),
             LineType::DateTime => Decimal::from(days) * Decimal::from(1440),
@@ -231,7 +248,7 @@ fn literals(e: &Expr, out: &mut Vec<Value>) {
 
 /// A piece of the line: a candidate itself, or the open gap beside it.
 #[derive(Clone, Copy)]
-enum Piece {
+pub(super) enum Piece {
     Below(Decimal),
     At(Decimal),
     Between(Decimal, Decimal),
@@ -240,7 +257,7 @@ enum Piece {
 
 impl Piece {
     /// An input inside the piece, if it holds one.
-    fn inside(self, whole: bool) -> Option<Decimal> {
+    pub(super) fn inside(self, whole: bool) -> Option<Decimal> {
         let one = Decimal::ONE;
         match self {
             Piece::At(c) => Some(c),
@@ -255,6 +272,62 @@ impl Piece {
     }
 }
 
+impl Piece {
+    /// The pieces of the line around sorted, distinct candidates: below the
+    /// first, each candidate and the gap after it, above the last.
+    pub(super) fn around(keys: &[Decimal]) -> Vec<Piece> {
+        let (Some(first), Some(last)) = (keys.first().copied(), keys.last().copied()) else {
+            return Vec::new();
+        };
+        let mut pieces = vec![Piece::Below(first)];
+        for w in keys.windows(2) {
+            pieces.push(Piece::At(w[0]));
+            pieces.push(Piece::Between(w[0], w[1]));
+        }
+        pieces.push(Piece::At(last));
+        pieces.push(Piece::Above(last));
+        pieces
+    }
+}
+
+/// The written values of a line's type that a parameter of a rule of several
+/// parameters may be compared with: the literals of the rule's body and of the
+/// rules it calls (to a bounded depth), moved by `shift`.
+pub(super) fn candidates_deep(
+    program: &Program,
+    rule: &Rule,
+    line: &Line,
+    shift: Decimal,
+    out: &mut Vec<Decimal>,
+) {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![(rule, 0usize)];
+    while let Some((r, depth)) = todo.pop() {
+        if !seen.insert(r.name.clone()) {
+            continue;
+        }
+        candidates(r, line, shift, out);
+        if let RuleBody::Const { value } = &r.body {
+            let mut values = Vec::new();
+            literals(value, &mut values);
+            out.extend(
+                values
+                    .iter()
+                    .filter(|v| line.fits(v))
+                    .filter_map(Value::order_key)
+                    .map(|k| k + shift),
+            );
+        }
+        if depth < 4 {
+            for c in called(r) {
+                if let Some(next) = program.rules.get(c as usize) {
+                    todo.push((next, depth + 1));
+                }
+            }
+        }
+    }
+}
+
 fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> Vec<Detail> {
     let shift = line.key_shift(days);
     let mut keys = Vec::new();
@@ -263,16 +336,10 @@ fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> Vec<Detail>
     candidates(new.rule, line, Decimal::ZERO, &mut keys);
     keys.sort();
     keys.dedup();
-    let (Some(first), Some(last)) = (keys.first().copied(), keys.last().copied()) else {
+    let pieces = Piece::around(&keys);
+    if pieces.is_empty() {
         return Vec::new();
-    };
-    let mut pieces = vec![Piece::Below(first)];
-    for w in keys.windows(2) {
-        pieces.push(Piece::At(w[0]));
-        pieces.push(Piece::Between(w[0], w[1]));
     }
-    pieces.push(Piece::At(last));
-    pieces.push(Piece::Above(last));
     // A gap between candidates gives one answer only if neither rule computes
     // with the input beyond comparing it with a written value.
     let exact = piecewise(old.rule) && piecewise(new.rule);
@@ -336,6 +403,33 @@ fn piecewise(rule: &Rule) -> bool {
     }
 }
 
+/// Whether a rule of several parameters answers the same between the written
+/// values: no parameter is used but in a comparison with a written value.
+pub(super) fn piecewise_all(rule: &Rule) -> bool {
+    let n = rule.params.len();
+    match &rule.body {
+        RuleBody::Fn { body } => (0..n).all(|i| !uses_local(body, i as u32)),
+        RuleBody::Scale { .. } | RuleBody::Const { .. } | RuleBody::Table { .. } => piecewise(rule),
+    }
+}
+
+/// Whether `e` uses local `i` other than in a comparison with a literal.
+fn uses_local(e: &Expr, i: u32) -> bool {
+    use crate::ir::BinOp::{Eq, Ge, Gt, Le, Lt, Ne};
+    stacker::maybe_grow(32 * 1024, 1024 * 1024, || match &e.kind {
+        ExprKind::Local(k) => *k == i,
+        ExprKind::Binary(Eq | Ne | Lt | Le | Gt | Ge, a, b)
+            if matches!(
+                (&a.kind, &b.kind),
+                (ExprKind::Local(k), ExprKind::Lit(_)) | (ExprKind::Lit(_), ExprKind::Local(k)) if *k == i
+            ) =>
+        {
+            false
+        }
+        _ => children(e).into_iter().any(|c| uses_local(c, i)),
+    })
+}
+
 /// Whether `e` uses local 0 other than (if `compared` is allowed) in a
 /// comparison with a literal.
 fn uses_input(e: &Expr, compared: bool) -> bool {
@@ -356,7 +450,7 @@ fn uses_input(e: &Expr, compared: bool) -> bool {
 }
 
 /// A run of pieces in words: `over 10 min up to 15 min`, `at 3 boards`.
-fn describe(from: Piece, to: Piece, line: &Line, shower: &Shower) -> String {
+pub(super) fn describe(from: Piece, to: Piece, line: &Line, shower: &Shower) -> String {
     let show = |k: Decimal| {
         line.value(k)
             .map_or_else(|| k.to_string(), |v| shower.value(&v))
@@ -400,7 +494,7 @@ pub fn through(
         vec![None; new_program.rules.len()];
     let mut out = Vec::new();
     for (i, rule) in new_program.rules.iter().enumerate() {
-        if changed.contains(&rule.name) || rule.params.len() != 1 {
+        if changed.contains(&rule.name) || rule.params.is_empty() {
             continue;
         }
         let via = reached(i, &calls, new_program, changed, &mut reach);

@@ -14,6 +14,8 @@
 pub mod behaviour;
 pub mod calendar;
 pub mod competition;
+pub mod divergence;
+pub mod product;
 pub mod rules;
 pub mod show;
 pub mod words;
@@ -37,9 +39,12 @@ impl Side<'_> {
     /// The file of a declaration, relative to the edition's root.
     fn file(&self, file: crate::source::FileId) -> String {
         let name = self.sources.name(file);
-        let root = self.root.trim_end_matches('/');
-        name.strip_prefix(root)
-            .map(|s| s.trim_start_matches(['/', '\\']))
+        // By path components: `rules/2015` is no prefix of `rules/2015-06-01/…`
+        // (a base edition's file, when the edition amends another).
+        std::path::Path::new(name)
+            .strip_prefix(&self.root)
+            .ok()
+            .and_then(|p| p.to_str())
             .filter(|s| !s.is_empty())
             .or_else(|| {
                 std::path::Path::new(name)
@@ -67,12 +72,19 @@ pub struct Diff {
     /// Changed items, by the file (chapter) of the new edition that declares them
     /// (the old edition's for removed items), in file order.
     pub files: Vec<FileChanges>,
+    /// Competitions whose simulated events part (`--simulate N`; empty
+    /// otherwise, and then left out of JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub simulated: Vec<divergence::Divergence>,
 }
 
 impl Diff {
     /// Whether the editions differ at all.
     pub fn is_empty(&self) -> bool {
-        self.calendar.is_none() && self.header.is_empty() && self.files.is_empty()
+        self.calendar.is_none()
+            && self.header.is_empty()
+            && self.files.is_empty()
+            && self.simulated.is_empty()
     }
 
     /// Counts per file: (file, added, removed, changed, renamed).
@@ -250,6 +262,11 @@ pub enum Detail {
         /// The new edition's.
         new: String,
     },
+    /// More differing inputs than are listed (rules of several parameters).
+    More {
+        /// How many more.
+        answers: usize,
+    },
 }
 
 /// Compares two checked editions.
@@ -280,6 +297,7 @@ pub fn diff(old: &Side, new: &Side) -> Diff {
             .into_iter()
             .map(|((_, file), items)| FileChanges { file, items })
             .collect(),
+        simulated: Vec::new(),
     }
 }
 

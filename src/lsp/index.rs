@@ -314,7 +314,11 @@ impl Index {
                     self.add(d);
                 }
             }
-            Decl::Edition(_) | Decl::Example(_) | Decl::Notice(_) => {}
+            Decl::Edition(_)
+            | Decl::Example(_)
+            | Decl::Notice(_)
+            | Decl::Entries(_)
+            | Decl::Remove(_) => {}
         }
     }
 
@@ -455,6 +459,9 @@ impl Walker<'_> {
             }
             Decl::Example(e) => e.assertions.iter().for_each(|a| self.expr(a)),
             Decl::Competition(c) => self.competition(c),
+            Decl::Entries(e) => e.properties.iter().for_each(|p| self.expr(&p.value)),
+            // The names a `remove` line gives are the base edition's, not this one's.
+            Decl::Remove(_) => {}
         }
     }
 

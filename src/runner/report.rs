@@ -320,6 +320,16 @@ impl Standing {
         }
     }
 
+    /// In words: `1`, `5/6`, `out at BC32-B`, `withdrew at BC04-B`.
+    pub fn words(&self) -> String {
+        match self {
+            Standing::Place { first, last } if first == last => first.to_string(),
+            Standing::Place { first, last } => format!("{first}/{last}"),
+            Standing::Out(exit) => format!("out at {}", exit.title),
+            Standing::Withdrew(exit) => format!("withdrew at {}", exit.title),
+        }
+    }
+
     /// Whether the team withdrew.
     pub fn withdrew(&self) -> bool {
         matches!(self, Standing::Withdrew(_))

@@ -97,6 +97,7 @@ pub enum Decl {
     Competition(CompetitionDecl),
     Notice(NoticeDecl),
     Entries(EntriesDecl),
+    Remove(RemoveDecl),
 }
 
 /// `entries { question = rule … }`: which rule of the edition answers each question
@@ -117,10 +118,30 @@ pub struct Edition {
     pub name: String,
     pub name_span: Span,
     pub source: Option<String>,
+    /// `amends "../2015"`: the base edition's directory, relative to this file's.
+    pub amends: Option<(String, Span)>,
     /// `document "document.toml"`: the document's data, relative to this file.
     pub document: Option<(String, Span)>,
     pub updated: Option<Expr>,
     pub period: Option<(Expr, Expr)>,
+}
+
+/// `remove a, example "title"`: declarations of the base edition an amending
+/// edition leaves out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RemoveDecl {
+    pub targets: Vec<RemoveTarget>,
+}
+
+/// One declaration named by `remove`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RemoveTarget {
+    /// The name, or an example's title.
+    pub name: String,
+    /// Whether it names an example (by its title).
+    pub example: bool,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// `unit SEK "Swedish kronor" alias kr`

@@ -235,7 +235,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         lt_op => "`<` or `<=`",
         cmp_op => "a comparison such as `<=`",
         add_op | mul_op => "an operator",
-        edition_field => "`source`, `updated` or `period`",
+        edition_field => "`amends`, `source`, `document`, `updated` or `period`",
+        remove_target | remove_example => "a name, or `example` and its title",
         stage_decl => "a `stage`",
         stage_defaults => "`stages { … }`",
         assertion => "an assertion",
@@ -320,7 +321,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
 }
 
 /// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 37] = [
+const RESERVED: [&str; 38] = [
     "reading",
     "edition",
     "unit",
@@ -358,6 +359,7 @@ const RESERVED: [&str; 37] = [
     "notice",
     "as",
     "cites",
+    "remove",
 ];
 
 #[cfg(test)]

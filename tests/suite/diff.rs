@@ -113,10 +113,6 @@ fn deliberate_changes() -> TempDir {
                     "= LateArrivalKnockoutReading.EachStartedMinute",
                 )
             }
-            "chairmans_cup.bfr" => {
-                let t = once(text, "= 500 SEK/player", "= 550 SEK/player");
-                t.replace("cc_gh_fee_team_cap", "cc_gh_team_fee_cap")
-            }
             "chairmans_cup_knockout.bfr" => {
                 let t = once(
                     text,
@@ -138,7 +134,15 @@ fn deliberate_changes() -> TempDir {
                 "const sm_open_semifinal_boards: board ref SM-PAIR-EVENTS p.11 \"SM-tävlingar par\" = 60 boards\n",
                 "",
             ),
-            "changes.bfr" => once(text, "= Mon 2015-07-27 20:00", "= Tue 2015-07-28 09:00"),
+            "chairmans_cup.bfr" => {
+                let t = once(text, "= 500 SEK/player", "= 550 SEK/player");
+                let t = once(
+                    t,
+                    "cc_registration_closes: datetime ref CC-REG p.14 \"Anmälan\" = Fri 2015-07-24 20:00",
+                    "cc_registration_closes: datetime ref CC-REG p.14 \"Anmälan\" = Thu 2015-07-23 20:00",
+                );
+                t.replace("cc_gh_fee_team_cap", "cc_gh_team_fee_cap")
+            }
             _ => text,
         };
         shift_dates(&text, 364)
@@ -188,8 +192,18 @@ fn the_variant_as_json() {
         fee["details"][0],
         serde_json::json!({"change": "changed", "what": "value", "old": "500 SEK/player", "new": "550 SEK/player"})
     );
-    // The caller of the renamed rule is not listed: its body is the same.
-    assert!(items.iter().all(|i| i["name"] != "cc_gh_entry_fee"));
+    // The caller of the renamed rule is listed for the fee it calls, not for
+    // the rename: its body is the same.
+    let caller = find("cc_gh_entry_fee");
+    assert_eq!(
+        caller["details"][0],
+        serde_json::json!({"change": "through", "rules": ["cc_gh_fee_senior"]})
+    );
+    // Its two inputs, evaluated together: one senior, no junior.
+    assert_eq!(
+        caller["details"][1],
+        serde_json::json!({"change": "answers", "input": "seniors 1 player, juniors 0 players", "old": "500 SEK", "new": "550 SEK"})
+    );
 }
 
 /// Both editions' answers of `late_arrival_qualification` at `seconds`.
@@ -358,4 +372,154 @@ fn a_table_row_is_listed_by_its_key() {
             new: "48".into(),
         }]
     );
+}
+
+/// The `(input, old, new)` answers listed for `name` in `d`.
+fn answers_of(d: &diff::Diff, name: &str) -> Vec<(String, String, String)> {
+    d.files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter(|i| i.name == name)
+        .flat_map(|i| &i.details)
+        .filter_map(|d| match d {
+            Detail::Answers {
+                input, old, new, ..
+            } => Some((input.clone(), old.clone(), new.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_rule_of_two_inputs_is_compared_over_both_at_the_cap() {
+    // The Gröna Hissen fee's cap from 2000 to 2200 SEK: 500 SEK per senior and
+    // 125 SEK per junior reach 2000 SEK at 4 + 0 and 3 + 4.
+    let dir = variant("diff-two-inputs", |name, text| {
+        if name != "chairmans_cup.bfr" {
+            return text;
+        }
+        once(
+            text,
+            "cc_gh_fee_team_cap: SEK ref CC-FEE p.14 \"Startavgifter\" = 2000 SEK",
+            "cc_gh_fee_team_cap: SEK ref CC-FEE p.14 \"Startavgifter\" = 2200 SEK",
+        )
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    let found = answers_of(&d, "cc_gh_entry_fee");
+    let has = |input: &str| found.iter().find(|(i, _, _)| i == input).cloned();
+    // At the cap in both editions: not listed; one junior over it: listed.
+    assert_eq!(
+        has("seniors 4 players, juniors 0 players"),
+        None,
+        "{found:?}"
+    );
+    assert_eq!(
+        has("seniors 4 players, juniors 1 player"),
+        Some((
+            "seniors 4 players, juniors 1 player".into(),
+            "2000 SEK".into(),
+            "2125 SEK".into()
+        ))
+    );
+    // Neighbours with the same answers are one range.
+    assert_eq!(
+        has("seniors 4 players, juniors from 2 players up to 8 players"),
+        Some((
+            "seniors 4 players, juniors from 2 players up to 8 players".into(),
+            "2000 SEK".into(),
+            "2200 SEK".into()
+        ))
+    );
+    assert!(
+        found
+            .iter()
+            .all(|(i, _, _)| !i.starts_with("seniors 3 players, juniors 4 ")),
+        "3 + 4 is 2000 SEK in both: {found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(i, _, _)| i == "seniors 3 players, juniors 5 players")
+    );
+    // The answers are the editions' own: evaluated, not assumed.
+    let old = load(&root().join(EDITION_2015))
+        .unwrap()
+        .checked
+        .unwrap()
+        .program;
+    let new = load(&dir.0).unwrap().checked.unwrap().program;
+    let fee = |p: &bfr::ir::Program, s: i64, j: i64| {
+        let (i, _) = p.rule("cc_gh_entry_fee").unwrap();
+        bfr::eval::Evaluator::new(p)
+            .call(i, vec![count(p, s), count(p, j)], Default::default())
+            .unwrap()
+            .show(p)
+    };
+    assert_eq!(fee(&old, 4, 0), fee(&new, 4, 0));
+    assert_ne!(fee(&old, 4, 1), fee(&new, 4, 1));
+}
+
+/// `n` players, in the program's own unit.
+fn count(p: &bfr::ir::Program, n: i64) -> bfr::ir::Value {
+    let (_, rule) = p.rule("lv_max_players").unwrap();
+    let bfr::ir::Type::Num(u) = &rule.ret else {
+        panic!("players are a quantity")
+    };
+    bfr::ir::Value::Num(n.into(), u.clone())
+}
+
+#[test]
+fn a_changed_routing_parts_the_simulated_events() {
+    let dir = deliberate_changes();
+    let new = dir.0.display().to_string();
+    let (code, out, err) = bfr(&[
+        "--format",
+        "json",
+        "diff",
+        EDITION_2015,
+        &new,
+        "--simulate",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sims = v["simulated"].as_array().unwrap();
+    // Only the cup changed: the Senior teams' competitions play the same.
+    assert_eq!(sims.len(), 1, "{sims:?}");
+    let cup = &sims[0];
+    assert_eq!(cup["competition"], "cup");
+    assert_eq!(cup["teams"], 64);
+    assert_eq!(cup["events"], 3);
+    // BC04-B's losers now play for 5th place: every event parts, first where
+    // the new stage is played (draws and standings before it are the same).
+    assert_eq!(cup["diverged"], 3);
+    let first = &cup["first"];
+    assert_eq!(first["seed"], 1);
+    assert_eq!(first["at"], "stage bc_po56 draw, table 1", "{first}");
+    assert_eq!(first["old"], "no such step");
+    // The old edition's event, the same seed, agrees up to there: the first
+    // difference is never earlier than the new stage.
+    let (_, text, _) = bfr(&["diff", EDITION_2015, &new, "--simulate", "3"]);
+    insta::assert_snapshot!(
+        "simulated",
+        text.lines()
+            .skip_while(|l| !l.starts_with("simulated "))
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn an_unchanged_competition_does_not_part() {
+    let (code, out, err) = bfr(&[
+        "diff",
+        EDITION_2015,
+        EDITION_2015,
+        "--simulate",
+        "2",
+        "--exit-code",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("no differences\n"), "{out}");
 }

@@ -17,6 +17,7 @@
 mod support;
 
 mod allocate;
+mod amends;
 mod cases;
 mod chairmans_cup;
 mod check_editor;

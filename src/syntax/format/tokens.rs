@@ -165,6 +165,8 @@ pub const KEYWORDS: &[&str] = &[
     "source",
     "updated",
     "period",
+    "amends",
+    "remove",
 ];
 
 /// The words a top-level declaration starts with.
@@ -183,6 +185,7 @@ pub const DECLARATION_STARTS: &[&str] = &[
     "competition",
     "notice",
     "entries",
+    "remove",
 ];
 
 impl Token<'_> {

@@ -16,6 +16,7 @@ impl Lower {
             name: string_value(&name_pair),
             name_span: self.span(&name_pair),
             source: None,
+            amends: None,
             document: None,
             updated: None,
             period: None,
@@ -28,6 +29,9 @@ impl Lower {
             let mut parts = f.into_inner();
             match rule {
                 Rule::source_field => e.source = parts.next().map(|s| string_value(&s)),
+                Rule::amends_field => {
+                    e.amends = parts.next().map(|s| (string_value(&s), self.span(&s)));
+                }
                 Rule::document_field => {
                     e.document = parts.next().map(|s| (string_value(&s), self.span(&s)));
                 }
@@ -45,6 +49,32 @@ impl Lower {
             }
         }
         Ok(e)
+    }
+
+    pub(super) fn remove_decl(&self, p: P) -> RemoveDecl {
+        let targets = p
+            .into_inner()
+            .filter_map(|t| t.into_inner().next())
+            .map(|t| {
+                let span = self.span(&t);
+                match t.as_rule() {
+                    Rule::remove_example => RemoveTarget {
+                        name: t
+                            .into_inner()
+                            .next()
+                            .map_or(String::new(), |s| string_value(&s)),
+                        example: true,
+                        span,
+                    },
+                    _ => RemoveTarget {
+                        name: t.as_str().to_string(),
+                        example: false,
+                        span,
+                    },
+                }
+            })
+            .collect();
+        RemoveDecl { targets }
     }
 
     pub(super) fn unit_decl(&self, p: P) -> UnitDecl {

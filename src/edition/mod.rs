@@ -9,6 +9,9 @@ use crate::syntax::MAX_FILE_BYTES;
 use crate::syntax::{self, ast};
 use std::path::{Path, PathBuf};
 
+mod amend;
+pub use amend::MAX_DEPTH as MAX_AMENDS_DEPTH;
+
 /// A file that could not be read. Always names the file.
 #[derive(Debug, Clone)]
 pub struct IoError {
@@ -80,16 +83,7 @@ pub(crate) fn io_error(path: &Path, e: &std::io::Error) -> IoError {
 /// Reads, parses and checks the edition at `path`.
 pub fn load(path: &Path) -> Result<Loaded, IoError> {
     let files = edition_files(path)?;
-    let mut texts = Vec::with_capacity(files.len());
-    for f in &files {
-        let read = match read_bounded(f, MAX_FILE_BYTES as u64) {
-            Ok(bytes) => Input::Text(bytes),
-            Err(Refusal::Io(e)) => return Err(io_error(f, &e)),
-            Err(Refusal::NotAFile(kind)) => Input::NotAFile(kind),
-            Err(Refusal::TooLarge(size)) => Input::TooLarge(size),
-        };
-        texts.push((f.display().to_string(), read));
-    }
+    let texts = read_files(&files)?;
     let mut loaded = load_inputs(texts);
     if files.is_empty() {
         loaded.diagnostics.push(
@@ -103,6 +97,22 @@ pub fn load(path: &Path) -> Result<Loaded, IoError> {
         );
     }
     Ok(loaded)
+}
+
+/// Reads an edition's files, each within the size bound; a file that cannot be
+/// opened at all is an [`IoError`].
+fn read_files(files: &[PathBuf]) -> Result<Vec<(String, Input)>, IoError> {
+    let mut texts = Vec::with_capacity(files.len());
+    for f in files {
+        let read = match read_bounded(f, MAX_FILE_BYTES as u64) {
+            Ok(bytes) => Input::Text(bytes),
+            Err(Refusal::Io(e)) => return Err(io_error(f, &e)),
+            Err(Refusal::NotAFile(kind)) => Input::NotAFile(kind),
+            Err(Refusal::TooLarge(size)) => Input::TooLarge(size),
+        };
+        texts.push((f.display().to_string(), read));
+    }
+    Ok(texts)
 }
 
 /// Reads a file that is not part of an edition (an event file) with the same
@@ -172,12 +182,25 @@ fn refused(name: &str, input: &Input, span: Span) -> Option<Diagnostic> {
     }
 }
 
-/// Parses and checks files as one edition.
+/// Parses and checks files as one edition (with its base editions, when it
+/// amends one).
 fn load_inputs(texts: Vec<(String, Input)>) -> Loaded {
     let mut sources = Sources::new();
     let mut diagnostics = Diagnostics::default();
+    let own = texts.len();
+    let parsed = parse_inputs(texts, &mut sources, &mut diagnostics);
+    let (parsed, bases) = amend::resolve(parsed, &mut sources, &mut diagnostics);
+    let count = own + bases;
+    check_parsed(parsed, sources, diagnostics, count)
+}
+
+/// Parses files into `sources`; what cannot be read or parsed is a diagnostic.
+fn parse_inputs(
+    texts: Vec<(String, Input)>,
+    sources: &mut Sources,
+    diagnostics: &mut Diagnostics,
+) -> Vec<ast::File> {
     let mut parsed: Vec<ast::File> = Vec::new();
-    let count = texts.len();
     for (name, input) in texts {
         let bytes = match input {
             Input::Text(bytes) => bytes,
@@ -222,6 +245,16 @@ fn load_inputs(texts: Vec<(String, Input)>) -> Loaded {
             Err(d) => diagnostics.push(d),
         }
     }
+    parsed
+}
+
+/// Checks parsed files as one edition.
+fn check_parsed(
+    parsed: Vec<ast::File>,
+    sources: Sources,
+    mut diagnostics: Diagnostics,
+    count: usize,
+) -> Loaded {
     let checked = if diagnostics.has_errors() {
         None
     } else {
