@@ -33,6 +33,7 @@ mod hostile;
 mod list;
 mod names;
 mod noticeboard;
+mod properties;
 mod robustness;
 mod runner_draws;
 mod runner_variants;
