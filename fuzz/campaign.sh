@@ -3,12 +3,12 @@
 #
 #   fuzz/campaign.sh                      # 10,000,000 executions per target
 #   RUNS=100000 fuzz/campaign.sh event    # one target, fewer executions
-#   SECONDS_EACH=20 fuzz/campaign.sh      # a time budget per target instead (CI)
+#   SECONDS_EACH=20 fuzz/campaign.sh      # a time budget per target instead (.ci/run)
 #   JOBS=2 fuzz/campaign.sh               # targets side by side
 #
 # Each target starts from its committed seeds (fuzz/seeds/TARGET) and keeps the
 # corpus it grows in fuzz/work/TARGET (not committed). A crash, a timeout (one
-# input over 10 s), memory over 2 GB or a failed assertion (nondeterminism,
+# input over 10 s; 60 s for cup and edition), memory over 2 GB or a failed assertion (nondeterminism,
 # eval and explain disagreeing, an error in a regular event) stops the target,
 # leaves the input in fuzz/artifacts/TARGET/ and makes the script exit 1.
 # At the end each target's executions and corpus size are printed.
@@ -32,13 +32,22 @@ max_len() {
   esac
 }
 
+# Time allowed for one input: a cup input plays up to 40 steps of a 72-team
+# event, each run twice, which a loaded machine can stretch past 10 s.
+time_limit() {
+  case "$1" in
+    cup | edition) echo 60 ;;
+    *) echo 10 ;;
+  esac
+}
+
 one() {
   local t="$1"
   mkdir -p "work/$t" "artifacts/$t"
   local budget=(-runs="$RUNS")
   [ -n "${SECONDS_EACH:-}" ] && budget=(-max_total_time="$SECONDS_EACH")
   "$bin_dir/$t" "work/$t" "seeds/$t" "${budget[@]}" \
-    -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 \
+    -max_len="$(max_len "$t")" -timeout="$(time_limit "$t")" -rss_limit_mb=2048 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 \
     >"work/$t.log" 2>&1
   local rc=$?

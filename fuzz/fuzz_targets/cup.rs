@@ -270,7 +270,8 @@ fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
         Step::Late { team, minutes } => {
             if let Some(r) = ev.rounds.last().map(|r| r.number) {
                 let team = 1 + u32::from(*team) % ev.teams;
-                ev.incidents.push((team, r, u32::from(*minutes % 90)));
+                // Late means at least a minute: the scale has no row for 0 min.
+                ev.incidents.push((team, r, 1 + u32::from(*minutes % 90)));
             }
         }
         Step::Absent { team, from_turn } => {

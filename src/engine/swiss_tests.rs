@@ -439,7 +439,7 @@ fn lookahead_reports_an_unfinishable_schedule() {
 /// Brute force with the bye: an odd field pairs if some team without an earlier
 /// bye can take it and the rest can be split into pairs that have not met.
 fn feasible_with_bye(teams: &[u32], had_bye: &[u32], met: &BTreeSet<(u32, u32)>) -> bool {
-    if teams.len() % 2 == 0 {
+    if teams.len().is_multiple_of(2) {
         return feasible(teams, met);
     }
     teams.iter().enumerate().any(|(i, t)| {
