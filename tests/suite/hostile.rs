@@ -607,3 +607,49 @@ fn simulate_scales_smoothly_up_to_ten_thousand_teams() {
     assert_eq!(code, 2);
     assert!(stderr.contains("10001 is not in 2..=10000"), "{stderr}");
 }
+
+// ── the remaining sizes and edges ─────────────────────────────────────
+
+/// An edition of 10,000 empty files (once over two minutes): each file gets its
+/// warning, at most 1,000 are shown and one W0002 line counts the rest.
+#[test]
+fn an_edition_of_ten_thousand_empty_files_checks_quickly_with_bounded_output() {
+    let Some(bin) = release_bin() else { return };
+    let dir = TempDir::new("hostile-empty-files");
+    for i in 0..10_000 {
+        std::fs::write(dir.0.join(format!("f{i:05}.bfr")), "").expect("write");
+    }
+    let (code, stdout, stderr) = run_within(&bin, &["check", "."], &dir.0, Duration::from_secs(20));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("10000 files"), "{stdout}");
+    assert!(stdout.contains("10000 warnings"), "{stdout}");
+    assert!(
+        stderr.contains("and 9000 more diagnostics in 9000 more files not shown"),
+        "{}",
+        &stderr[stderr.len().saturating_sub(400)..]
+    );
+    assert!(stderr.len() < 400_000, "{} bytes", stderr.len());
+}
+
+/// A run asked for 0 or 1 teams (the issue's `lv_series` with 0 teams once
+/// underflowed before its check): every competition of the edition stops with
+/// a coded error that says how many it needs, at once, in any build.
+#[test]
+fn every_competition_with_zero_or_one_team_stops_with_a_coded_error() {
+    let loaded = load(&root().join("rules/2015")).expect("reads");
+    let program = &loaded.checked.expect("checks").program;
+    assert!(program.competitions.len() >= 3);
+    for c in &program.competitions {
+        for teams in [0, 1] {
+            let start = Instant::now();
+            let mut source = bfr::runner::simulate::Simulation::new(teams, 1);
+            let options = bfr::runner::Options::default();
+            let err = bfr::runner::run(program, &c.name, teams, &options, &mut source)
+                .err()
+                .unwrap_or_else(|| panic!("{} ran with {teams} teams", c.name));
+            assert_eq!(err.code(), "E0716", "{}: {}", c.name, err.message);
+            assert!(err.message.contains("at least"), "{}", err.message);
+            assert!(start.elapsed() < Duration::from_secs(1));
+        }
+    }
+}

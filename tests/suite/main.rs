@@ -37,6 +37,7 @@ mod list;
 mod lsp;
 mod names;
 mod noticeboard;
+mod properties;
 mod robustness;
 mod runner_draws;
 mod runner_variants;

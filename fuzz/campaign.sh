@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# A fuzzing campaign over every target (or those named), on the stable toolchain.
+#
+#   fuzz/campaign.sh                      # 10,000,000 executions per target
+#   RUNS=100000 fuzz/campaign.sh event    # one target, fewer executions
+#   SECONDS_EACH=20 fuzz/campaign.sh      # a time budget per target instead (.ci/run)
+#   JOBS=2 fuzz/campaign.sh               # targets side by side
+#
+# Each target starts from its committed seeds (fuzz/seeds/TARGET) and keeps the
+# corpus it grows in fuzz/work/TARGET (not committed). A crash, a timeout (one
+# input over 10 s; 60 s for cup and edition), memory over 2 GB or a failed assertion (nondeterminism,
+# eval and explain disagreeing, an error in a regular event) stops the target,
+# leaves the input in fuzz/artifacts/TARGET/ and makes the script exit 1.
+# At the end each target's executions and corpus size are printed.
+set -uo pipefail
+cd "$(dirname "$0")"
+
+all=(edition expression event simulate cup)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+RUNS="${RUNS:-10000000}"
+JOBS="${JOBS:-1}"
+
+bin_dir="$(./build.sh | tail -1)" || exit 3
+
+# Largest input per target: whole rules files for the edition, small otherwise.
+max_len() {
+  case "$1" in
+    edition) echo 65536 ;;
+    cup | simulate) echo 4096 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+# Time allowed for one input: a cup input plays up to 40 steps of a 72-team
+# event, each run twice, which a loaded machine can stretch past 10 s.
+time_limit() {
+  case "$1" in
+    cup | edition) echo 60 ;;
+    *) echo 10 ;;
+  esac
+}
+
+one() {
+  local t="$1"
+  mkdir -p "work/$t" "artifacts/$t"
+  local budget=(-runs="$RUNS")
+  [ -n "${SECONDS_EACH:-}" ] && budget=(-max_total_time="$SECONDS_EACH")
+  "$bin_dir/$t" "work/$t" "seeds/$t" "${budget[@]}" \
+    -max_len="$(max_len "$t")" -timeout="$(time_limit "$t")" -rss_limit_mb=2048 \
+    -artifact_prefix="artifacts/$t/" -print_final_stats=1 \
+    >"work/$t.log" 2>&1
+  local rc=$?
+  local execs
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "work/$t.log" | tail -1)"
+  printf '%-10s exit %s, %s executions, corpus %s inputs\n' \
+    "$t" "$rc" "${execs:-?}" "$(find "work/$t" -type f | wc -l)"
+  if [ "$rc" -ne 0 ]; then
+    tail -40 "work/$t.log"
+    return 1
+  fi
+}
+
+failed=0
+running=0
+for t in "${targets[@]}"; do
+  one "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+exit "$failed"

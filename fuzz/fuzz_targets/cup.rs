@@ -1,0 +1,372 @@
+//! A structured generator of events for the 2015 Chairman's Cup, so that
+//! fuzzing reaches the engine and not only the parser. It plays an event as a
+//! director would: run the file, read what comes next, write the results or
+//! the choice it asks for, record each draw made (`--write-draw`), and now and
+//! then correct an earlier result, add a late arrival, an absent captain or a
+//! withdrawal. The steps come from the fuzzer's bytes.
+//!
+//! Checked at each step: the same file gives the same output twice; a file
+//! made only of what the run asked for (results, choices, corrections, late
+//! arrivals) has no error; a draw once recorded is the draw the run plays
+//! (a correction changes nothing already drawn).
+#![no_main]
+
+use arbitrary::Arbitrary;
+use bfr::cli::render;
+use bfr::event::{self, Next, Ran};
+use bfr_fuzz::{edition_2015, rendered};
+use libfuzzer_sys::fuzz_target;
+use std::fmt::Write;
+
+#[derive(Debug, Arbitrary)]
+struct Plan {
+    /// Teams above the cup's 64.
+    extra_teams: u8,
+    seed: u64,
+    steps: Vec<Step>,
+}
+
+#[derive(Debug, Arbitrary)]
+enum Step {
+    /// Every result the run waits for, IMPs from these pairs in turn.
+    Results(Vec<(u8, u8)>),
+    /// The captain whose turn it is picks a candidate.
+    Choose(u8),
+    /// A result already given is corrected.
+    Correct { pick: u16, imps: (u8, u8) },
+    /// A team arrives late for the last round given.
+    Late { team: u8, minutes: u8 },
+    /// A captain is absent at the stage waiting for a choice.
+    Absent { team: u8, from_turn: Option<u8> },
+    /// A team withdraws at the stage waiting for results.
+    Withdraw { team: u8, at_draw: bool },
+}
+
+#[derive(Default)]
+struct Round {
+    number: u32,
+    draw: Option<(Vec<(u32, u32)>, Option<u32>)>,
+    results: Vec<String>,
+}
+
+#[derive(Default)]
+struct Stage {
+    name: String,
+    draw: Option<Vec<(u32, u32)>>,
+    choices: Vec<String>,
+    absent: Vec<String>,
+    withdrawn: Vec<u32>,
+    withdrawn_at_draw: Vec<u32>,
+    results: Vec<String>,
+}
+
+struct Event {
+    teams: u32,
+    seed: u64,
+    rounds: Vec<Round>,
+    stages: Vec<Stage>,
+    incidents: Vec<(u32, u32, u32)>,
+    /// Something was written that the rules may refuse (a withdrawal, an
+    /// absent captain): errors are then allowed.
+    irregular: bool,
+}
+
+fn list<T: std::fmt::Display>(items: &[T], quote: bool) -> String {
+    let q = if quote { "\"" } else { "" };
+    let parts: Vec<String> = items.iter().map(|i| format!("{q}{i}{q}")).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn pairs(draw: &[(u32, u32)]) -> Vec<String> {
+    draw.iter().map(|(h, a)| format!("{h}-{a}")).collect()
+}
+
+impl Event {
+    fn toml(&self) -> String {
+        let mut t = format!("competition = \"cup\"\nseed = {}\n", self.seed);
+        let ids: Vec<String> = (1..=self.teams)
+            .map(|i| format!("{{ id = {i} }}"))
+            .collect();
+        let _ = writeln!(t, "team = [{}]", ids.join(", "));
+        for r in &self.rounds {
+            let _ = writeln!(t, "\n[[round]]\nnumber = {}", r.number);
+            if let Some((draw, bye)) = &r.draw {
+                let _ = writeln!(t, "draw = {}", list(&pairs(draw), true));
+                if let Some(b) = bye {
+                    let _ = writeln!(t, "bye = {b}");
+                }
+            }
+            let _ = writeln!(t, "results = {}", list(&r.results, true));
+        }
+        for s in &self.stages {
+            let _ = writeln!(t, "\n[[stage]]\nname = \"{}\"", s.name);
+            if let Some(draw) = &s.draw {
+                let _ = writeln!(t, "draw = {}", list(&pairs(draw), true));
+            }
+            let _ = writeln!(t, "choices = {}", list(&s.choices, true));
+            let _ = writeln!(t, "absent = {}", list(&s.absent, true));
+            let _ = writeln!(t, "withdrawn = {}", list(&s.withdrawn, false));
+            let _ = writeln!(
+                t,
+                "withdrawn_at_draw = {}",
+                list(&s.withdrawn_at_draw, false)
+            );
+            let _ = writeln!(t, "results = {}", list(&s.results, true));
+        }
+        for (team, round, minutes) in &self.incidents {
+            let _ = writeln!(
+                t,
+                "\n[[incident]]\nteam = {team}\nround = {round}\nrule = \"late_arrival_qualification({minutes} min)\""
+            );
+        }
+        t
+    }
+
+    fn round(&mut self, number: u32) -> &mut Round {
+        if let Some(i) = self.rounds.iter().position(|r| r.number == number) {
+            return &mut self.rounds[i];
+        }
+        self.rounds.push(Round {
+            number,
+            ..Round::default()
+        });
+        self.rounds.sort_by_key(|r| r.number);
+        let i = self
+            .rounds
+            .iter()
+            .position(|r| r.number == number)
+            .unwrap_or(0);
+        &mut self.rounds[i]
+    }
+
+    fn stage(&mut self, name: &str) -> &mut Stage {
+        if let Some(i) = self.stages.iter().position(|s| s.name == name) {
+            return &mut self.stages[i];
+        }
+        self.stages.push(Stage {
+            name: name.to_string(),
+            ..Stage::default()
+        });
+        let last = self.stages.len() - 1;
+        &mut self.stages[last]
+    }
+
+    /// Writes the draws the run made into the file, as `--write-draw` does.
+    fn record(&mut self, ran: &Ran) {
+        for d in &ran.unrecorded {
+            match (&d.round, &d.stage) {
+                (Some(r), _) => self.round(*r).draw = Some((d.pairs.clone(), d.bye)),
+                (_, Some(s)) => self.stage(s).draw = Some(d.pairs.clone()),
+                _ => {}
+            }
+        }
+    }
+
+    fn results_list(
+        &mut self,
+        round: Option<u32>,
+        stage: &Option<String>,
+    ) -> Option<&mut Vec<String>> {
+        match (round, stage) {
+            (Some(r), _) => Some(&mut self.round(r).results),
+            (_, Some(s)) => Some(&mut self.stage(s).results),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the file twice (same output), returns the run and its output.
+fn run(text: &str) -> (Ran, String) {
+    let loaded = edition_2015();
+    let Some(checked) = &loaded.checked else {
+        std::process::exit(2);
+    };
+    let once = || {
+        let mut sources = loaded.sources.clone();
+        let ran = event::run(checked, &mut sources, "cup.toml", text);
+        let mut out = render::event_run(&ran);
+        out.push_str(&rendered(&ran.diagnostics, &sources));
+        (ran, out)
+    };
+    let (ran, first) = once();
+    let (_, second) = once();
+    assert!(
+        first == second,
+        "two runs of one event file gave different output"
+    );
+    (ran, first)
+}
+
+fn imps(pair: (u8, u8)) -> (u32, u32) {
+    // At most 60 a side: within what the fewest boards of the cup allow.
+    (u32::from(pair.0 % 61), u32::from(pair.1 % 61))
+}
+
+fn waiting(ran: &Ran) -> Vec<Next> {
+    ran.next.iter().chain(ran.also.iter()).cloned().collect()
+}
+
+fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
+    let next = waiting(ran);
+    match step {
+        Step::Results(given) => {
+            for n in &next {
+                if let Next::Results {
+                    round,
+                    stage,
+                    matches,
+                    ..
+                } = n
+                {
+                    let mut k = 0;
+                    let Some(results) = ev.results_list(*round, stage) else {
+                        continue;
+                    };
+                    for m in matches.iter().filter(|m| m.result.is_none()) {
+                        let (h, a) = imps(
+                            given
+                                .get(k % given.len().max(1))
+                                .copied()
+                                .unwrap_or((30, 10)),
+                        );
+                        k += 1;
+                        results.push(format!("{}-{} {h}:{a}", m.home, m.away));
+                    }
+                }
+            }
+        }
+        Step::Choose(i) => {
+            for n in &next {
+                if let Next::Choice {
+                    stage,
+                    chooser,
+                    candidates,
+                    ..
+                } = n
+                    && !candidates.is_empty()
+                {
+                    let chosen = candidates[usize::from(*i) % candidates.len()];
+                    ev.stage(stage).choices.push(format!("{chooser}>{chosen}"));
+                    return;
+                }
+            }
+        }
+        Step::Correct { pick, imps: pair } => {
+            let all: Vec<(usize, usize)> = ev
+                .rounds
+                .iter()
+                .enumerate()
+                .flat_map(|(r, round)| (0..round.results.len()).map(move |i| (r, i)))
+                .collect();
+            if all.is_empty() {
+                return;
+            }
+            let (r, i) = all[usize::from(*pick) % all.len()];
+            let old = &ev.rounds[r].results[i];
+            let teams = old.split(' ').next().unwrap_or("").to_string();
+            let (h, a) = imps(*pair);
+            ev.rounds[r].results[i] = format!("{teams} {h}:{a}");
+        }
+        Step::Late { team, minutes } => {
+            if let Some(r) = ev.rounds.last().map(|r| r.number) {
+                let team = 1 + u32::from(*team) % ev.teams;
+                // Late means at least a minute: the scale has no row for 0 min.
+                ev.incidents.push((team, r, 1 + u32::from(*minutes % 90)));
+            }
+        }
+        Step::Absent { team, from_turn } => {
+            for n in &next {
+                if let Next::Choice {
+                    stage,
+                    candidates,
+                    chooser,
+                    ..
+                } = n
+                {
+                    let mut pool = candidates.clone();
+                    pool.push(*chooser);
+                    let t = pool[usize::from(*team) % pool.len()];
+                    let entry = match from_turn {
+                        Some(k) => format!("{t}@{}", 1 + k % 16),
+                        None => t.to_string(),
+                    };
+                    ev.stage(stage).absent.push(entry);
+                    ev.irregular = true;
+                    return;
+                }
+            }
+        }
+        Step::Withdraw { team, at_draw } => {
+            for n in &next {
+                if let Next::Results {
+                    stage: Some(stage),
+                    matches,
+                    ..
+                } = n
+                    && !matches.is_empty()
+                {
+                    let m = &matches[usize::from(*team / 2) % matches.len()];
+                    let t = if team % 2 == 0 { m.home } else { m.away };
+                    let s = ev.stage(stage);
+                    if *at_draw {
+                        s.withdrawn_at_draw.push(t);
+                    } else {
+                        s.withdrawn.push(t);
+                    }
+                    ev.irregular = true;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fuzz_target!(|plan: Plan| {
+    let mut ev = Event {
+        teams: 64 + u32::from(plan.extra_teams % 17),
+        seed: plan.seed,
+        rounds: Vec::new(),
+        stages: Vec::new(),
+        incidents: Vec::new(),
+        irregular: false,
+    };
+    let (mut ran, mut out) = run(&ev.toml());
+    for step in plan.steps.iter().take(40) {
+        let before: Vec<_> = ev
+            .rounds
+            .iter()
+            .map(|r| (r.number, r.draw.clone()))
+            .collect();
+        ev.record(&ran);
+        apply(&mut ev, &ran, step);
+        (ran, out) = run(&ev.toml());
+        // A late arrival may be a forfeit or a referral, which stops the run
+        // (E0713); any other error in a file of regular steps is a finding.
+        let errors = ran
+            .diagnostics
+            .sorted()
+            .iter()
+            .filter(|d| d.is_error() && d.code != "E0713")
+            .count();
+        if !ev.irregular {
+            assert!(
+                errors == 0,
+                "a regular event file has errors:\n{}\n{out}",
+                ev.toml()
+            );
+        }
+        // A recorded draw stands: the run does not draw that round again.
+        for (number, draw) in before {
+            if draw.is_some() {
+                assert!(
+                    !ran.unrecorded.iter().any(|d| d.round == Some(number)),
+                    "round {number} was recorded, and drawn again"
+                );
+            }
+        }
+        if ran.next.is_none() {
+            break;
+        }
+    }
+    let _ = out;
+});

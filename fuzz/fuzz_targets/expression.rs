@@ -1,0 +1,66 @@
+//! An expression against the 2015 edition (`bfr eval` / `bfr explain`): parse,
+//! check, evaluate plainly and with tracing. Both must give the same value, or
+//! the same error.
+#![no_main]
+
+use bfr::diag::{Diagnostic, Diagnostics};
+use bfr::eval::Evaluator;
+use bfr::syntax;
+use bfr_fuzz::{edition_2015, rendered, twice};
+use libfuzzer_sys::fuzz_target;
+
+fn one(text: &str) -> String {
+    let loaded = edition_2015();
+    let Some(checked) = &loaded.checked else {
+        return String::new();
+    };
+    let mut sources = loaded.sources.clone();
+    let file = sources.add("<expression>", text);
+    let mut diags = Diagnostics::default();
+    let expr = match syntax::parse_expr(text, file) {
+        Ok(ast) => match checked.check_expr(&ast) {
+            Ok(e) => e,
+            Err(d) => return rendered(&d, &sources),
+        },
+        Err(d) => {
+            diags.push(d);
+            return rendered(&diags, &sources);
+        }
+    };
+    let program = &checked.program;
+    let plain = Evaluator::new(program).eval_closed(&expr);
+    let mut tracing = Evaluator::tracing(program);
+    let traced = tracing.eval_closed(&expr);
+    let trace = tracing.into_trace();
+    match (&plain, &traced) {
+        (Ok(a), Ok(b)) => assert!(a == b, "eval and explain give different values"),
+        (Err(a), Err(b)) => assert!(
+            a.message == b.message && a.code == b.code,
+            "eval and explain fail differently"
+        ),
+        _ => panic!("eval and explain disagree on whether the expression has a value"),
+    }
+    match plain {
+        Ok(v) => {
+            let mut out = v.show(program);
+            for node in &trace {
+                node.render(1, &mut out);
+            }
+            out
+        }
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                e.code.unwrap_or("E0601"),
+                e.message,
+                e.span,
+            ));
+            rendered(&diags, &sources)
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        twice(|| one(text));
+    }
+});

@@ -1,0 +1,70 @@
+//! What the fuzz targets share: the 2015 edition, read once, and the output a
+//! run prints, as one string, so that two runs of one input can be compared
+//! byte for byte (determinism) and any panic, hang or overflow is libFuzzer's
+//! finding.
+
+use bfr::diag::{self, Colour, Diagnostics};
+use bfr::edition::{self, Loaded};
+use bfr::source::Sources;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The bundled edition's directory.
+pub fn edition_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/2015"))
+}
+
+/// The 2015 edition's files, (name, bytes), in the order bfr reads them.
+pub fn edition_texts() -> &'static [(String, Vec<u8>)] {
+    static TEXTS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let dir = edition_dir();
+        let files = edition::edition_files(&dir).unwrap_or_default();
+        files
+            .iter()
+            .filter_map(|p| {
+                let name = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
+                std::fs::read(p).ok().map(|bytes| (name, bytes))
+            })
+            .collect()
+    })
+}
+
+/// The 2015 edition, checked. A fuzz run is meaningless without it, so a
+/// broken edition stops the target at once.
+pub fn edition_2015() -> &'static Loaded {
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    LOADED.get_or_init(|| {
+        let loaded = edition::load(&edition_dir()).unwrap_or_else(|e| fail(&e.to_string()));
+        if loaded.checked.is_none() {
+            fail("the 2015 edition does not check");
+        }
+        loaded
+    })
+}
+
+fn fail(why: &str) -> ! {
+    eprintln!("fuzz setup: {why}");
+    std::process::exit(2)
+}
+
+/// Diagnostics as the CLI shows them, as text and as JSON, one after the other.
+pub fn rendered(diags: &Diagnostics, sources: &Sources) -> String {
+    let mut renderer = diag::Renderer::new(sources, Colour::Off);
+    let shown = diag::shown(diags, sources);
+    let mut out: String = shown.iter().map(|d| renderer.render(d)).collect();
+    let json: Vec<_> = shown.iter().map(|d| diag::to_json(d, sources)).collect();
+    out.push_str(&serde_json::Value::Array(json).to_string());
+    out
+}
+
+/// Runs `f` twice and insists on the same output: bfr is deterministic, byte
+/// for byte.
+pub fn twice(f: impl Fn() -> String) {
+    let first = f();
+    let second = f();
+    assert!(
+        first == second,
+        "two runs of one input gave different output"
+    );
+}
