@@ -11,7 +11,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bfr::edition::load;
-use bfr::eval::Evaluator;
+use bfr::eval::{Evaluator, Prepared};
 use bfr::ir::{Penalty, Program, Unit, Value};
 use bfr::source::Span;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -147,9 +147,7 @@ fn agree(s: &Setup) {
         let want = late_hand(late).unwrap();
         let same = match (&got, &want) {
             (Value::Penalty(Penalty::Warning), HandPenalty::Warning) => true,
-            (Value::Penalty(Penalty::Deduct { amount, .. }), HandPenalty::Deduct(d)) => {
-                amount == d
-            }
+            (Value::Penalty(Penalty::Deduct { amount, .. }), HandPenalty::Deduct(d)) => amount == d,
             (Value::Penalty(Penalty::Refer { to }), HandPenalty::Refer(r)) => to == r,
             _ => false,
         };
@@ -157,7 +155,10 @@ fn agree(s: &Setup) {
     }
     let player = Unit::base("player");
     for &(sn, jn) in &s.fee_inputs {
-        let args = vec![Value::Num(sn, player.clone()), Value::Num(jn, player.clone())];
+        let args = vec![
+            Value::Num(sn, player.clone()),
+            Value::Num(jn, player.clone()),
+        ];
         let Value::Num(got, _) = ev.call(s.fee, args, span).unwrap() else {
             panic!("fee")
         };
@@ -177,7 +178,10 @@ fn bench(c: &mut Criterion) {
     agree(&s);
     let span = Span::default();
     let player = Unit::base("player");
-    let mut ev = Evaluator::new(&s.program);
+    // The evaluation form is made once, with the loaded rules; the evaluator is
+    // reused from call to call, as a program that decides many cases would.
+    let prepared = Prepared::new(&s.program);
+    let mut ev = Evaluator::prepared(&s.program, &prepared);
 
     let mut g = c.benchmark_group("late_arrival_qualification");
     g.throughput(Throughput::Elements(s.late_inputs.len() as u64));
@@ -191,7 +195,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("bfr", |b| {
         b.iter(|| {
             for &x in &s.late_inputs {
-                black_box(ev.call(s.late, vec![Value::Duration(black_box(x))], span)).ok();
+                let args = [Value::Duration(black_box(x))];
+                black_box(ev.call_with(s.late, &args, span)).ok();
             }
         })
     });
@@ -209,11 +214,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("bfr", |b| {
         b.iter(|| {
             for &(x, y) in &s.fee_inputs {
-                let args = vec![
+                let args = [
                     Value::Num(black_box(x), player.clone()),
                     Value::Num(black_box(y), player.clone()),
                 ];
-                black_box(ev.call(s.fee, args, span)).ok();
+                black_box(ev.call_with(s.fee, &args, span)).ok();
             }
         })
     });
@@ -231,8 +236,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("bfr", |b| {
         b.iter(|| {
             for d in 0..21 {
-                let args = vec![Value::Enum(s.district, black_box(d))];
-                black_box(ev.call(s.travel, args, span)).ok();
+                let args = [Value::Enum(s.district, black_box(d))];
+                black_box(ev.call_with(s.travel, &args, span)).ok();
             }
         })
     });

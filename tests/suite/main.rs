@@ -32,6 +32,7 @@ mod highlight;
 mod hostile;
 mod list;
 mod names;
+mod no_alloc;
 mod noticeboard;
 mod robustness;
 mod runner_draws;
