@@ -1,12 +1,62 @@
-//! `check` on the bundled 2015 edition and on a generated 10 MB edition.
+//! `check` (parse, check, run the examples) on the bundled 2015 edition and on
+//! generated editions of 1 MB and 10 MB, with throughput in bytes; the peak heap
+//! of one check of each generated edition is printed before it is timed.
 //!
 //! Run: `cargo bench --bench check`. Figures are in the README.
 
 use bfr::edition::{edition_files, load_texts};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write;
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, keeping the bytes in use and their peak.
+struct Peak;
+
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let now = IN_USE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; the counters are
+// plain atomics.
+unsafe impl GlobalAlloc for Peak {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        grew(new_size);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Peak = Peak;
+
+/// The peak heap in use above what was in use before, during one check of `files`.
+fn peak_of_one_check(files: &[(String, Vec<u8>)]) -> usize {
+    let input = files.to_vec();
+    let before = IN_USE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let loaded = load_texts(input);
+    let peak = PEAK.load(Ordering::Relaxed);
+    drop(loaded);
+    peak.saturating_sub(before)
+}
 
 /// The 2015 edition's files, read once.
 fn edition_2015() -> Vec<(String, Vec<u8>)> {
@@ -53,15 +103,24 @@ fn bench(c: &mut Criterion) {
             assert!(!loaded.diagnostics.has_errors());
         })
     });
-    let big = generated(10 * 1024 * 1024);
     let mut group = c.benchmark_group("check generated");
     group.sample_size(10);
-    group.bench_function("10 MB edition", |b| {
-        b.iter(|| {
-            let loaded = load_texts(black_box(big.clone()));
-            assert!(!loaded.diagnostics.has_errors());
-        })
-    });
+    for mb in [1usize, 10] {
+        let big = generated(mb * 1024 * 1024);
+        let bytes: usize = big.iter().map(|(_, b)| b.len()).sum();
+        let peak = peak_of_one_check(&big);
+        println!(
+            "check generated/{mb} MB edition: input {bytes} bytes, peak heap {peak} bytes ({:.1}x the input)",
+            peak as f64 / bytes as f64
+        );
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_function(format!("{mb} MB edition"), |b| {
+            b.iter(|| {
+                let loaded = load_texts(black_box(big.clone()));
+                assert!(!loaded.diagnostics.has_errors());
+            })
+        });
+    }
     group.finish();
 }
 

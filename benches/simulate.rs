@@ -1,5 +1,6 @@
 //! A whole simulated Chairman's Cup from `rules/2015`: Gröna Hissen, all 14
-//! knockout stages, the final places. Run: `cargo bench --bench simulate`.
+//! knockout stages, the final places, for 100, 1,000 and 10,000 teams.
+//! Run: `cargo bench --bench simulate`.
 
 use bfr::edition::load;
 use bfr::runner::simulate::Simulation;
@@ -22,7 +23,7 @@ fn bench(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("simulate the Chairman's Cup");
     group.sample_size(10);
-    for teams in [100u32, 1000] {
+    for teams in [100u32, 1000, 10_000] {
         group.bench_function(format!("{teams} teams"), |b| {
             b.iter(|| {
                 let mut source = Simulation::new(teams, 1);

@@ -48,7 +48,7 @@ fn history(n: u32, seed: u64) -> (Vec<u32>, Vec<(u32, u32)>, Vec<u32>) {
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("swiss_round5");
     group.sample_size(10);
-    for n in [50u32, 200, 1000, 5000] {
+    for n in [50u32, 200, 1000, 5000, 10_000] {
         let (ranking, played, byes) = history(n, 42);
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
             b.iter(|| {

@@ -185,19 +185,30 @@ fn pending_scales<'a>(pending: &[Pending<'a>]) -> Vec<(u32, &'a ast::ScaleDecl)>
 
 impl Checked {
     /// Checks an expression (typed on the command line) against this edition.
+    /// Works on a copy of the edition; [`Checked::check_expr_in_place`] does not copy.
     pub fn check_expr(&self, e: &ast::Expr) -> Result<ir::Expr, Diagnostics> {
+        let mut copy = self.clone();
+        copy.check_expr_in_place(e)
+    }
+
+    /// Checks an expression against this edition without copying it: the
+    /// checker borrows the edition's program and names and gives them back.
+    pub fn check_expr_in_place(&mut self, e: &ast::Expr) -> Result<ir::Expr, Diagnostics> {
         let mut c = Checker {
-            program: self.program.clone(),
-            names: self.names.clone(),
+            program: std::mem::take(&mut self.program),
+            names: std::mem::take(&mut self.names),
             diags: Diagnostics::default(),
             declared_at: BTreeMap::new(),
             lowering_competition: None,
-            declared: self.declared.clone(),
+            declared: std::mem::take(&mut self.declared),
             pending_places: Vec::new(),
             suggestions_left: names::MAX_SUGGESTED,
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
+        self.program = c.program;
+        self.names = c.names;
+        self.declared = c.declared;
         if c.diags.has_errors() {
             Err(c.diags)
         } else {

@@ -164,7 +164,7 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let Some(checked) = loaded.checked.take() else {
+    let Some(mut checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
     let file = loaded.sources.add("<expression>", expression);
@@ -183,7 +183,7 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
             return fail(ds, &loaded.sources);
         }
     };
-    let expr = match checked.check_expr(&ast) {
+    let expr = match checked.check_expr_in_place(&ast) {
         Ok(e) => e,
         Err(d) => return fail(d, &loaded.sources),
     };

@@ -71,6 +71,16 @@ pub fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, ArithError> {
     }
 }
 
+/// `x × y` or `x ÷ y` of two numbers (`op` is `*` or `/`), checked; the unit is
+/// the caller's.
+pub fn mul_div(op: BinOp, x: Decimal, y: Decimal) -> Result<Decimal, ArithError> {
+    match op {
+        BinOp::Mul => num_op(x, y, Decimal::checked_mul),
+        BinOp::Div => divide(x, y),
+        _ => Err(format!("`{}` is not `*` or `/`", op.symbol())),
+    }
+}
+
 fn divide(x: Decimal, y: Decimal) -> Result<Decimal, ArithError> {
     if y.is_zero() {
         return Err("division by zero".into());

@@ -8,12 +8,14 @@
 pub mod arith;
 pub mod examples;
 mod list;
+pub mod prepared;
 pub mod trace;
 
 use crate::ir::{
     BinOp, Builtin, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type, Unit, Value,
 };
 use crate::source::Span;
+pub use prepared::Prepared;
 use rust_decimal::prelude::*;
 use trace::TraceNode;
 
@@ -34,11 +36,31 @@ type R = Result<Value, EvalError>;
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
 
+/// How many spent argument vectors an evaluator keeps for reuse.
+const POOL: usize = 64;
+
+/// Which row of a table or scale applied, put into words only for a trace.
+#[derive(Clone, Copy)]
+enum Detail {
+    /// The table's row of this variant.
+    Table(u32),
+    /// The scale's arm with this index.
+    Scale(u32),
+}
+
 /// Evaluates expressions of one program.
+///
+/// A call's arguments and locals live in a vector taken from the evaluator's pool
+/// and given back after the call, so an evaluator that is reused evaluates a scale
+/// or table call without a heap allocation; nothing is put into words unless a
+/// trace is asked for.
 pub struct Evaluator<'p> {
     program: &'p Program,
+    prepared: Option<&'p Prepared>,
     trace: Option<Vec<TraceNode>>,
     depth: usize,
+    /// Spent frames, cleared, kept for the next call.
+    pool: Vec<Vec<Value>>,
     /// The value of each const already computed by this evaluator. A const is
     /// closed and pure, so its value never changes; a chain of consts
     /// (`c2 = c1 + 1`, …) is computed once, not once per use. Not used while tracing, so
@@ -51,19 +73,42 @@ impl<'p> Evaluator<'p> {
     pub fn new(program: &'p Program) -> Self {
         Evaluator {
             program,
+            prepared: None,
             trace: None,
             depth: 0,
+            pool: Vec::new(),
             consts: std::collections::HashMap::new(),
+        }
+    }
+
+    /// An evaluator without tracing that uses the program's evaluation form
+    /// (`prepared` must have been made from `program`): consts already computed,
+    /// scale rows found by binary search.
+    pub fn prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
+        Evaluator {
+            prepared: Some(prepared),
+            ..Evaluator::new(program)
         }
     }
 
     /// An evaluator that records which rules took part.
     pub fn tracing(program: &'p Program) -> Self {
         Evaluator {
-            program,
             trace: Some(vec![TraceNode::root()]),
-            depth: 0,
-            consts: std::collections::HashMap::new(),
+            ..Evaluator::new(program)
+        }
+    }
+
+    /// A vector for a call's arguments: a spent one if there is one.
+    fn fresh(&mut self) -> Vec<Value> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    /// Gives a spent vector back for reuse.
+    fn recycle(&mut self, mut values: Vec<Value>) {
+        if self.pool.len() < POOL && values.capacity() > 0 {
+            values.clear();
+            self.pool.push(values);
         }
     }
 
@@ -102,8 +147,14 @@ impl<'p> Evaluator<'p> {
                 .cloned()
                 .ok_or_else(|| Self::fail("internal error: a local has no value", span)),
             ExprKind::Call(i, args) => {
-                let values = self.eval_all(args, frame)?;
-                self.call(*i, values, span)
+                let mut values = self.fresh();
+                match self.eval_into(args, frame, &mut values) {
+                    Ok(()) => self.call(*i, values, span),
+                    Err(e) => {
+                        self.recycle(values);
+                        Err(e)
+                    }
+                }
             }
             ExprKind::RuleRef(i) => Ok(self.rule_ref(*i)),
             ExprKind::Builtin(b, args) => self.eval_builtin(*b, args, &e.ty, span, frame),
@@ -112,7 +163,7 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Neg(x) => self.eval_neg(x, span, frame),
             ExprKind::Not(x) => self.eval_not(x, span, frame),
-            ExprKind::Binary(op, a, b) => self.eval_binary(*op, a, b, span, frame),
+            ExprKind::Binary(op, a, b) => self.eval_binary(*op, a, b, &e.ty, span, frame),
             ExprKind::If(c, t, f) => self.eval_if(c, t, f, frame),
             ExprKind::Let(slot, value, body) => self.eval_let(*slot, value, body, frame),
             ExprKind::Match(s, arms) => self.eval_match(s, arms, span, frame),
@@ -125,10 +176,22 @@ impl<'p> Evaluator<'p> {
     /// Evaluates expressions left to right, stopping at the first failure.
     fn eval_all(&mut self, es: &[Expr], frame: &mut Vec<Value>) -> Result<Vec<Value>, EvalError> {
         let mut values = Vec::with_capacity(es.len());
+        self.eval_into(es, frame, &mut values)?;
+        Ok(values)
+    }
+
+    /// Evaluates expressions left to right onto `values`, stopping at the first
+    /// failure.
+    fn eval_into(
+        &mut self,
+        es: &[Expr],
+        frame: &mut Vec<Value>,
+        values: &mut Vec<Value>,
+    ) -> Result<(), EvalError> {
         for e in es {
             values.push(self.eval(e, frame)?);
         }
-        Ok(values)
+        Ok(())
     }
 
     /// A rule named as a value (`?` for an index no rule has).
@@ -151,14 +214,20 @@ impl<'p> Evaluator<'p> {
         span: Span,
         frame: &mut Vec<Value>,
     ) -> R {
-        let values = self.eval_all(args, frame)?;
-        match values.as_slice() {
+        let mut values = self.fresh();
+        if let Err(e) = self.eval_into(args, frame, &mut values) {
+            self.recycle(values);
+            return Err(e);
+        }
+        let result = match values.as_slice() {
             [Value::List(xs)] if matches!(b, Builtin::Min | Builtin::Max) => {
                 list::extreme(b, xs, span)
             }
-            _ if b.is_list_builtin() => list::builtin(b, values, ty, span),
+            _ if b.is_list_builtin() => return list::builtin(b, values, ty, span),
             _ => builtin(b, &values).map_err(|m| Self::fail(m, span)),
-        }
+        };
+        self.recycle(values);
+        result
     }
 
     fn eval_neg(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
@@ -178,6 +247,7 @@ impl<'p> Evaluator<'p> {
         op: BinOp,
         a: &Expr,
         b: &Expr,
+        ty: &Type,
         span: Span,
         frame: &mut Vec<Value>,
     ) -> R {
@@ -189,6 +259,15 @@ impl<'p> Evaluator<'p> {
             _ => {}
         }
         let y = self.eval(b, frame)?;
+        // The unit of a product or quotient of quantities is its checked type's:
+        // taken from there, not worked out again from the operands' units.
+        if let (BinOp::Mul | BinOp::Div, Value::Num(m, _), Value::Num(n, _), Type::Num(unit)) =
+            (op, &x, &y, ty)
+        {
+            return arith::mul_div(op, *m, *n)
+                .map(|r| Value::Num(r, unit.clone()))
+                .map_err(|m| Self::fail(m, span));
+        }
         arith::binary(op, &x, &y).map_err(|m| Self::fail(m, span))
     }
 
@@ -252,28 +331,48 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` with argument values.
     pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> R {
+        let mut frame = args;
+        let result = self.call_in(i, &mut frame, span);
+        self.recycle(frame);
+        result
+    }
+
+    /// Calls rule `i` with argument values copied from `args`: with a reused
+    /// evaluator, a call that allocates nothing of its own allocates nothing.
+    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> R {
+        let mut frame = self.fresh();
+        frame.extend_from_slice(args);
+        self.call(i, frame, span)
+    }
+
+    /// Calls rule `i` in `frame`, which holds the arguments.
+    fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
         let program = self.program;
         let Some(rule) = program.rules.get(i as usize) else {
             return Err(Self::fail("internal error: unknown rule", span));
         };
         let memo = self.trace.is_none() && matches!(rule.body, RuleBody::Const { .. });
-        if memo && let Some(known) = self.consts.get(&i) {
-            return known.clone();
+        if memo {
+            if let Some(known) = self.prepared.and_then(|p| p.const_value(i)) {
+                return Ok(known.clone());
+            }
+            if let Some(known) = self.consts.get(&i) {
+                return known.clone();
+            }
         }
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
-        check_whole_args(rule, &args, program, span)?;
+        check_whole_args(rule, frame, program, span)?;
         self.depth += 1;
-        self.trace_enter(rule, &args);
-        let mut frame = args;
+        self.trace_enter(rule, frame);
         frame.resize(
             rule.locals.max(rule.params.len() as u32) as usize,
             Value::Bool(false),
         );
-        let (result, detail) = self.eval_body(rule, &mut frame, span);
+        let (result, detail) = self.eval_body(i, rule, frame, span);
         self.depth -= 1;
-        self.trace_leave(detail, &result);
+        self.trace_leave(rule, detail, &result);
         if memo {
             self.consts.insert(i, result.clone());
         }
@@ -296,12 +395,12 @@ impl<'p> Evaluator<'p> {
 
     /// Closes the current trace node with the call's result and hangs it
     /// under its caller's, if tracing.
-    fn trace_leave(&mut self, detail: Option<String>, result: &R) {
+    fn trace_leave(&mut self, rule: &Rule, detail: Option<Detail>, result: &R) {
         let program = self.program;
         if let Some(t) = &mut self.trace
             && let Some(mut node) = t.pop()
         {
-            node.detail = detail;
+            node.detail = detail.map(|d| describe(program, rule, d));
             node.output = result.as_ref().ok().map(|v| v.show(program));
             if let Some(parent) = t.last_mut() {
                 parent.children.push(node);
@@ -313,15 +412,16 @@ impl<'p> Evaluator<'p> {
     /// table or scale applied, for the trace.
     fn eval_body(
         &mut self,
+        i: u32,
         rule: &Rule,
         frame: &mut Vec<Value>,
         span: Span,
-    ) -> (R, Option<String>) {
+    ) -> (R, Option<Detail>) {
         match &rule.body {
             RuleBody::Const { value } => (self.eval(value, frame), None),
             RuleBody::Fn { body } => (self.eval(body, frame), None),
             RuleBody::Table { rows } => self.eval_table(rows, frame, span),
-            RuleBody::Scale { arms } => self.eval_scale(rule, arms, frame, span),
+            RuleBody::Scale { arms } => self.eval_scale(i, rule, arms, frame, span),
         }
     }
 
@@ -331,20 +431,13 @@ impl<'p> Evaluator<'p> {
         rows: &[Expr],
         frame: &mut Vec<Value>,
         span: Span,
-    ) -> (R, Option<String>) {
-        let Some(Value::Enum(e, v)) = frame.first() else {
+    ) -> (R, Option<Detail>) {
+        let Some(Value::Enum(_, v)) = frame.first() else {
             return (Err(Self::fail("a table needs an enum key", span)), None);
         };
-        let (e, v) = (*e, *v);
-        let key = self
-            .program
-            .enums
-            .get(e as usize)
-            .and_then(|info| info.variants.get(v as usize))
-            .cloned()
-            .unwrap_or_default();
+        let v = *v;
         match rows.get(v as usize) {
-            Some(row) => (self.eval(row, frame), Some(format!("row `{key}`"))),
+            Some(row) => (self.eval(row, frame), Some(Detail::Table(v))),
             None => (Err(Self::fail("no row for this key", span)), None),
         }
     }
@@ -352,17 +445,26 @@ impl<'p> Evaluator<'p> {
     /// A scale: the first row whose range holds the input.
     fn eval_scale(
         &mut self,
+        i: u32,
         rule: &Rule,
         arms: &[ScaleArm],
         frame: &mut Vec<Value>,
         span: Span,
-    ) -> (R, Option<String>) {
+    ) -> (R, Option<Detail>) {
         let input = frame.first().cloned().unwrap_or(Value::Bool(false));
-        match arms.iter().find(|a| in_range(&input, a)) {
-            Some(arm) => (
-                self.eval(&arm.value, frame),
-                Some(format!("row `{}`", arm.text)),
-            ),
+        let prepared = self
+            .prepared
+            .zip(input.order_key())
+            .and_then(|(p, key)| p.scale_arm(i, key));
+        let found = match prepared {
+            Some(arm) => arm,
+            None => arms
+                .iter()
+                .position(|a| in_range(&input, a))
+                .and_then(|a| u32::try_from(a).ok()),
+        };
+        match found.and_then(|a| Some((a, arms.get(a as usize)?))) {
+            Some((a, arm)) => (self.eval(&arm.value, frame), Some(Detail::Scale(a))),
             None => {
                 let param = rule.params.first().map_or("input", |(n, _)| n.as_str());
                 (
@@ -378,6 +480,28 @@ impl<'p> Evaluator<'p> {
                 )
             }
         }
+    }
+}
+
+/// Which row applied, in words, for a trace: ``row `Skane` ``, ``row `5 min < late <= 10 min` ``.
+fn describe(program: &Program, rule: &Rule, detail: Detail) -> String {
+    match (detail, &rule.body) {
+        (Detail::Table(v), _) => {
+            let key = rule
+                .params
+                .first()
+                .and_then(|(_, t)| match t {
+                    Type::Enum(e) => program.enums.get(*e as usize),
+                    _ => None,
+                })
+                .and_then(|info| info.variants.get(v as usize))
+                .map_or("?", String::as_str);
+            format!("row `{key}`")
+        }
+        (Detail::Scale(a), RuleBody::Scale { arms }) => {
+            format!("row `{}`", arms.get(a as usize).map_or("?", |a| &a.text))
+        }
+        (Detail::Scale(_), _) => String::new(),
     }
 }
 

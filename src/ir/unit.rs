@@ -6,11 +6,28 @@
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
+
+/// Base-unit names with non-zero exponents.
+type Powers = BTreeMap<String, i32>;
 
 /// A unit: canonical base-unit names with non-zero exponents. The empty unit is a
 /// plain number.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Unit(BTreeMap<String, i32>);
+///
+/// The powers are shared (`None` for a plain number, never an empty map), so that
+/// copying a unit, as every evaluation step that passes a quantity on does, is a
+/// reference count and not a heap allocation.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Unit(Option<Arc<Powers>>);
+
+/// No powers, for a plain number.
+static NO_POWERS: Powers = BTreeMap::new();
+
+impl fmt::Debug for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Unit").field(self.powers()).finish()
+    }
+}
 
 impl Unit {
     /// A plain number.
@@ -22,32 +39,44 @@ impl Unit {
     pub fn base(name: &str) -> Self {
         let mut m = BTreeMap::new();
         m.insert(name.to_string(), 1);
-        Unit(m)
+        Unit(Some(Arc::new(m)))
     }
 
     /// Whether this is a plain number.
     pub fn is_none(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
+    }
+
+    fn powers(&self) -> &Powers {
+        self.0.as_deref().unwrap_or(&NO_POWERS)
     }
 
     /// The base unit, if this is exactly one base unit to the first power.
     pub fn as_base(&self) -> Option<&str> {
-        match self.0.iter().next() {
-            Some((name, 1)) if self.0.len() == 1 => Some(name),
+        let powers = self.powers();
+        match powers.iter().next() {
+            Some((name, 1)) if powers.len() == 1 => Some(name),
             _ => None,
         }
     }
 
     fn combine(&self, other: &Unit, sign: i32) -> Unit {
-        let mut m = self.0.clone();
-        for (k, v) in &other.0 {
+        // A plain number on either side leaves the other unit as it is: no new map.
+        if other.is_none() {
+            return self.clone();
+        }
+        if self.is_none() && sign == 1 {
+            return other.clone();
+        }
+        let mut m = self.powers().clone();
+        for (k, v) in other.powers() {
             let e = m.entry(k.clone()).or_insert(0);
             *e += sign * v;
             if *e == 0 {
                 m.remove(k);
             }
         }
-        Unit(m)
+        Unit((!m.is_empty()).then(|| Arc::new(m)))
     }
 
     /// `self × other`.
@@ -72,13 +101,13 @@ impl fmt::Display for Unit {
             }
         };
         let num: Vec<String> = self
-            .0
+            .powers()
             .iter()
             .filter(|(_, e)| **e > 0)
             .map(|(n, e)| pow(n, *e))
             .collect();
         let den: Vec<String> = self
-            .0
+            .powers()
             .iter()
             .filter(|(_, e)| **e < 0)
             .map(|(n, e)| pow(n, -e))

@@ -36,6 +36,7 @@ mod hostile;
 mod list;
 mod lsp;
 mod names;
+mod no_alloc;
 mod noticeboard;
 mod properties;
 mod robustness;

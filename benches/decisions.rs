@@ -1,0 +1,298 @@
+//! Three decisions of the 2015 edition evaluated by bfr and by hand-written Rust in
+//! the same run, so the README can state the ratio: the qualification late-arrival
+//! scale (CC-LATE), the Gröna Hissen entry fee (CC-FEE) and the travel-subsidy table
+//! (SM-TRAVEL). Each engine loads its rules once, then evaluates one input at a time;
+//! one iteration evaluates every input of the decision's batch (all rows of the scale
+//! and the table, the fee at both sides of its cap).
+//!
+//! Run: `cargo bench --bench decisions`. Figures are in the README.
+
+// A benchmark is test code: a failed setup should stop it loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use bfr::edition::load;
+use bfr::eval::{Evaluator, Prepared};
+use bfr::ir::{Penalty, Program, Unit, Value};
+use bfr::source::Span;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use std::hint::black_box;
+use std::path::Path;
+
+/// The hand-written penalty: what `late_arrival_qualification` gives.
+#[derive(Debug, PartialEq)]
+enum HandPenalty {
+    Warning,
+    /// A deduction in VP.
+    Deduct(Decimal),
+    Refer(&'static str),
+}
+
+/// CC-LATE p.20 by hand: `late` in seconds; `None` outside the domain (not late).
+fn late_hand(late: Decimal) -> Option<HandPenalty> {
+    Some(if late <= dec!(0) {
+        return None;
+    } else if late <= dec!(300) {
+        HandPenalty::Warning
+    } else if late <= dec!(600) {
+        HandPenalty::Deduct(dec!(1))
+    } else if late <= dec!(900) {
+        HandPenalty::Deduct(dec!(2))
+    } else if late <= dec!(1200) {
+        HandPenalty::Deduct(dec!(3))
+    } else if late <= dec!(1500) {
+        HandPenalty::Deduct(dec!(4))
+    } else {
+        HandPenalty::Refer("Ansvarig Organisation")
+    })
+}
+
+/// CC-FEE p.14 by hand: 500 SEK a senior, 125 SEK a junior, at most 2000 SEK a
+/// team; players are whole, arithmetic checked as bfr's is.
+fn fee_hand(seniors: Decimal, juniors: Decimal) -> Option<Decimal> {
+    if !seniors.fract().is_zero() || !juniors.fract().is_zero() {
+        return None;
+    }
+    let fee = seniors
+        .checked_mul(dec!(500))?
+        .checked_add(juniors.checked_mul(dec!(125))?)?;
+    Some(fee.min(dec!(2000)))
+}
+
+/// SM-TRAVEL p.9 by hand: SEK per pair by district, in the table's order.
+fn travel_hand(district: u32) -> Option<Decimal> {
+    Some(match district {
+        0 => dec!(540),
+        1 => dec!(500),
+        2 => dec!(300),
+        3 => dec!(560),
+        4 => dec!(1100),
+        5 => dec!(600),
+        6 => dec!(1400),
+        7 => dec!(1000),
+        8 => dec!(780),
+        9 => dec!(670),
+        10 => dec!(420),
+        11 => dec!(300),
+        12 => dec!(0),
+        13 => dec!(280),
+        14 => dec!(500),
+        15 => dec!(640),
+        16 => dec!(1200),
+        17 => dec!(1500),
+        18 => dec!(1700),
+        19 => dec!(2000),
+        20 => dec!(2700),
+        _ => return None,
+    })
+}
+
+/// The three decisions' rule indices and the batches of inputs.
+struct Setup {
+    program: Program,
+    late: u32,
+    fee: u32,
+    travel: u32,
+    district: u32,
+    late_inputs: Vec<Decimal>,
+    fee_inputs: Vec<(Decimal, Decimal)>,
+}
+
+fn setup() -> Setup {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
+    let program = load(&root)
+        .ok()
+        .and_then(|l| l.checked)
+        .expect("rules/2015 checks")
+        .program;
+    let index = |name: &str| program.rule(name).expect(name).0;
+    let (late, fee, travel) = (
+        index("late_arrival_qualification"),
+        index("cc_gh_entry_fee"),
+        index("sm_travel_subsidy"),
+    );
+    let district = program
+        .enums
+        .iter()
+        .position(|e| e.name == "District")
+        .expect("District") as u32;
+    // Every row of the scale, at and just past its edges.
+    let late_inputs = [1, 300, 301, 600, 601, 720, 900, 1200, 1500, 1501, 3600]
+        .into_iter()
+        .map(Decimal::from)
+        .collect();
+    let fee_inputs = [(4, 2), (3, 1), (4, 0), (3, 3), (0, 6), (6, 0), (2, 2)]
+        .into_iter()
+        .map(|(s, j)| (Decimal::from(s), Decimal::from(j)))
+        .collect();
+    Setup {
+        program,
+        late,
+        fee,
+        travel,
+        district,
+        late_inputs,
+        fee_inputs,
+    }
+}
+
+/// bfr's answers agree with the hand-written ones on every input (so both sides
+/// compute the same thing).
+fn agree(s: &Setup) {
+    let mut ev = Evaluator::new(&s.program);
+    let span = Span::default();
+    for &late in &s.late_inputs {
+        let got = ev.call(s.late, vec![Value::Duration(late)], span).unwrap();
+        let want = late_hand(late).unwrap();
+        let same = match (&got, &want) {
+            (Value::Penalty(Penalty::Warning), HandPenalty::Warning) => true,
+            (Value::Penalty(Penalty::Deduct { amount, .. }), HandPenalty::Deduct(d)) => amount == d,
+            (Value::Penalty(Penalty::Refer { to }), HandPenalty::Refer(r)) => to == r,
+            _ => false,
+        };
+        assert!(same, "late {late}: {got:?} vs {want:?}");
+    }
+    let player = Unit::base("player");
+    for &(sn, jn) in &s.fee_inputs {
+        let args = vec![
+            Value::Num(sn, player.clone()),
+            Value::Num(jn, player.clone()),
+        ];
+        let Value::Num(got, _) = ev.call(s.fee, args, span).unwrap() else {
+            panic!("fee")
+        };
+        assert_eq!(Some(got), fee_hand(sn, jn));
+    }
+    for d in 0..21 {
+        let args = vec![Value::Enum(s.district, d)];
+        let Value::Num(got, _) = ev.call(s.travel, args, span).unwrap() else {
+            panic!("travel")
+        };
+        assert_eq!(Some(got), travel_hand(d));
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let s = setup();
+    agree(&s);
+    let span = Span::default();
+    let player = Unit::base("player");
+    // The evaluation form is made once, with the loaded rules; the evaluator is
+    // reused from call to call, as a program that decides many cases would.
+    let prepared = Prepared::new(&s.program);
+    let mut ev = Evaluator::prepared(&s.program, &prepared);
+
+    let mut g = c.benchmark_group("late_arrival_qualification");
+    g.throughput(Throughput::Elements(s.late_inputs.len() as u64));
+    g.bench_function("hand-written", |b| {
+        b.iter(|| {
+            for &x in &s.late_inputs {
+                black_box(late_hand(black_box(x)));
+            }
+        })
+    });
+    g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for &x in &s.late_inputs {
+                let args = [Value::Duration(black_box(x))];
+                black_box(ev.call_with(s.late, &args, span)).ok();
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("cc_gh_entry_fee");
+    g.throughput(Throughput::Elements(s.fee_inputs.len() as u64));
+    g.bench_function("hand-written", |b| {
+        b.iter(|| {
+            for &(x, y) in &s.fee_inputs {
+                black_box(fee_hand(black_box(x), black_box(y)));
+            }
+        })
+    });
+    g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for &(x, y) in &s.fee_inputs {
+                let args = [
+                    Value::Num(black_box(x), player.clone()),
+                    Value::Num(black_box(y), player.clone()),
+                ];
+                black_box(ev.call_with(s.fee, &args, span)).ok();
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("sm_travel_subsidy");
+    g.throughput(Throughput::Elements(21));
+    g.bench_function("hand-written", |b| {
+        b.iter(|| {
+            for d in 0..21 {
+                black_box(travel_hand(black_box(d)));
+            }
+        })
+    });
+    g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for d in 0..21 {
+                let args = [Value::Enum(s.district, black_box(d))];
+                black_box(ev.call_with(s.travel, &args, span)).ok();
+            }
+        })
+    });
+    g.finish();
+
+    explain(c, &s);
+}
+
+/// `explain` of the same decisions: a tracing evaluator per input, its trace
+/// rendered as `bfr explain` prints it.
+fn explain(c: &mut Criterion, s: &Setup) {
+    let span = Span::default();
+    let player = Unit::base("player");
+    let run = |rule: u32, args: Vec<Value>| {
+        let mut ev = Evaluator::tracing(&s.program);
+        let v = ev.call(rule, args, span);
+        let mut text = String::new();
+        for node in ev.into_trace() {
+            node.render(1, &mut text);
+        }
+        black_box((v.ok(), text));
+    };
+    let mut g = c.benchmark_group("explain");
+    g.bench_function("late_arrival_qualification", |b| {
+        b.iter(|| {
+            for &x in &s.late_inputs {
+                run(s.late, vec![Value::Duration(black_box(x))]);
+            }
+        })
+    });
+    g.bench_function("cc_gh_entry_fee", |b| {
+        b.iter(|| {
+            for &(x, y) in &s.fee_inputs {
+                run(
+                    s.fee,
+                    vec![Value::Num(x, player.clone()), Value::Num(y, player.clone())],
+                );
+            }
+        })
+    });
+    g.bench_function("sm_travel_subsidy", |b| {
+        b.iter(|| {
+            for d in 0..21 {
+                run(s.travel, vec![Value::Enum(s.district, black_box(d))]);
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = bench
+}
+criterion_main!(benches);
