@@ -142,6 +142,14 @@ impl Diagnostics {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+
+    /// Leaves out the warnings `drop` says yes to, and returns how many it left out.
+    /// Errors always stay.
+    pub fn drop_warnings(&mut self, drop: impl Fn(&Diagnostic) -> bool) -> usize {
+        let before = self.items.len();
+        self.items.retain(|d| d.is_error() || !drop(d));
+        before - self.items.len()
+    }
 }
 
 /// How to colour rendered diagnostics.

@@ -19,6 +19,27 @@ pub struct CheckOptions {
     pub baseline: Option<PathBuf>,
     /// Write the check's warnings here as the new baseline.
     pub write_baseline: Option<PathBuf>,
+    /// Warning codes not shown or counted (`--allow W0101`).
+    pub allow: Vec<String>,
+}
+
+/// Whether each `--allow` code is a warning's code (`W` and four digits): an error
+/// cannot be allowed, and a typo would silently allow nothing.
+pub fn allow_codes_valid(codes: &[String]) -> Result<(), String> {
+    for c in codes {
+        let digits = c.len() == 5 && c[1..].bytes().all(|b| b.is_ascii_digit());
+        if c.starts_with('E') && digits {
+            return Err(format!(
+                "`--allow {c}`: {c} is an error, and errors cannot be allowed; only warnings (W…) can"
+            ));
+        }
+        if !(c.starts_with('W') && digits) {
+            return Err(format!(
+                "`--allow {c}`: not a warning code; write it as in the output, e.g. `--allow W0101`"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What was checked for one path argument.
@@ -110,13 +131,14 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
                 Err(e) => return out.io_error(&e),
             }
         }
-        let (diags, accepted, stale) = match &baseline {
+        let (mut diags, accepted, stale) = match &baseline {
             Some(b) => {
                 let s = b.sift(&all, &loaded.sources, &t.edition);
                 (s.kept, s.accepted, s.stale)
             }
             None => (all, 0, Vec::new()),
         };
+        let allowed = diags.drop_warnings(|d| opts.allow.iter().any(|c| c == d.code));
         let (errors, warnings) = (diags.error_count(), diags.warning_count());
         if (errors > 0 || (opts.deny_warnings && warnings > 0)) && status == EXIT_OK {
             status = EXIT_FOUND;
@@ -128,6 +150,7 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
             errors,
             warnings,
             accepted,
+            allowed,
             stale: &stale,
             deny: opts.deny_warnings,
         };
@@ -159,6 +182,8 @@ struct Summary<'a> {
     errors: usize,
     warnings: usize,
     accepted: usize,
+    /// Warnings left out by `--allow`.
+    allowed: usize,
     stale: &'a [String],
     deny: bool,
 }
@@ -197,6 +222,9 @@ impl Summary<'_> {
         if self.accepted > 0 {
             tail.push_str(&format!(" ({} accepted by the baseline)", self.accepted));
         }
+        if self.allowed > 0 {
+            tail.push_str(&format!(" ({} allowed)", self.allowed));
+        }
         if !self.stale.is_empty() {
             tail.push_str(&format!(
                 " ({} no longer found)",
@@ -227,6 +255,7 @@ impl Summary<'_> {
             "errors": self.errors,
             "warnings": self.warnings,
             "accepted": self.accepted,
+            "allowed": self.allowed,
             "stale_baseline": self.stale,
             "diagnostics": diagnostics_json(diags, &self.loaded.sources),
         })

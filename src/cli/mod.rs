@@ -100,6 +100,10 @@ pub enum Command {
         /// only new ones show.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
+        /// Do not show or count warnings of this code (repeatable, or comma
+        /// separated: `--allow W0101,W0102`); errors cannot be allowed.
+        #[arg(long, value_name = "CODE", value_delimiter = ',')]
+        allow: Vec<String>,
         /// Write this check's warnings to FILE as the accepted baseline.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
@@ -370,11 +374,17 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             deny_warnings,
             baseline,
             write_baseline,
+            allow,
         } => {
+            if let Err(message) = check::allow_codes_valid(allow) {
+                eprintln!("error: {message}");
+                return 2;
+            }
             let opts = check::CheckOptions {
                 deny_warnings: *deny_warnings,
                 baseline: baseline.clone(),
                 write_baseline: write_baseline.clone(),
+                allow: allow.clone(),
             };
             check::check(out, editions, &opts)
         }

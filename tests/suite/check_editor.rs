@@ -161,3 +161,51 @@ fn the_summary_after_errors_does_not_count_zero_rules() {
     assert!(stdout.contains("not checked through"), "{stdout}");
     assert!(stdout.ends_with("1 error, 0 warnings\n"), "{stdout}");
 }
+
+#[test]
+fn allow_leaves_out_the_warnings_of_a_code_and_never_an_error() {
+    let (_, json, _) = bfr(&["--format", "json", "check", EDITION_2015]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let codes: std::collections::BTreeSet<String> = report[0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect();
+    assert!(codes.contains("W0501") && codes.len() > 1, "{codes:?}");
+    let total = warnings_of(std::path::Path::new(EDITION_2015));
+    // One code allowed: its warnings are neither shown nor counted.
+    let (code, stdout, stderr) = bfr(&[
+        "check",
+        "--color",
+        "never",
+        "--allow",
+        "W0501",
+        EDITION_2015,
+    ]);
+    assert_eq!(code, 0);
+    let shown = stderr.matches("[W0501]").count();
+    assert_eq!(shown, 0, "{stderr}");
+    let (_, _, all) = bfr(&["check", "--color", "never", EDITION_2015]);
+    let w0501 = all.matches("[W0501]").count();
+    assert!(w0501 > 0);
+    assert!(
+        stdout.contains(&format!(
+            "0 errors, {} warnings ({w0501} allowed)",
+            total - w0501
+        )),
+        "{stdout}"
+    );
+    // Every code the edition warns with allowed: -D passes.
+    let every = codes.into_iter().collect::<Vec<_>>().join(",");
+    let (code, stdout, _) = bfr(&["check", "-D", "--allow", &every, EDITION_2015]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
+    // An error code, or something that is no code: a usage error, nothing checked.
+    for bad in ["E0101", "w0501", "W501"] {
+        let (code, stdout, stderr) = bfr(&["check", "--allow", bad, EDITION_2015]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(&format!("`--allow {bad}`")), "{stderr}");
+    }
+}
