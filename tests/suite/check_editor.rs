@@ -209,3 +209,62 @@ fn allow_leaves_out_the_warnings_of_a_code_and_never_an_error() {
         assert!(stderr.contains(&format!("`--allow {bad}`")), "{stderr}");
     }
 }
+
+/// Rewrites every `.bfr` file of `dir` with `f`.
+fn rewrite(dir: &Path, f: impl Fn(&str) -> String) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension() == Some("bfr".as_ref()) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            std::fs::write(&p, f(&text)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_date_bumped_2016_edition_fails_with_its_weekdays_and_passes_once_they_are_fixed() {
+    use chrono::Datelike;
+    let dir = copy_2015("bump-2016");
+    // The naive bump: every date one year on, the weekdays written as they were.
+    let date = regex::Regex::new(r"\b(20\d\d)-(\d\d)-(\d\d)\b").unwrap();
+    rewrite(&dir.0, |text| {
+        date.replace_all(text, |c: &regex::Captures| {
+            let year: i32 = c[1].parse().unwrap();
+            format!("{}-{}-{}", year + 1, &c[2], &c[3])
+        })
+        .into_owned()
+    });
+    // The document's own defects, known from 2015, are allowed by their codes.
+    let known = "W0501,W0601,W0301,W0102";
+    let ed = s(&dir.0);
+    let check = || bfr(&["check", "--color", "never", "-D", "--allow", known, &ed]);
+    let (code, stdout, stderr) = check();
+    assert_eq!(code, 1, "{stdout}");
+    let weekday_warnings = stderr.matches("[W0101]").count();
+    assert!(weekday_warnings > 50, "{stderr}");
+    assert_eq!(stderr.matches("] Warning").count(), weekday_warnings);
+    assert!(
+        stderr.contains("2016-07-24 is a Sunday, not a Friday"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("0 errors") && stdout.contains("(warnings denied)"));
+    // The editor writes each date's true weekday: the check passes.
+    let dated =
+        regex::Regex::new(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d\d)-(\d\d)\b").unwrap();
+    rewrite(&dir.0, |text| {
+        dated
+            .replace_all(text, |c: &regex::Captures| {
+                let day = chrono::NaiveDate::from_ymd_opt(
+                    c[2].parse().unwrap(),
+                    c[3].parse().unwrap(),
+                    c[4].parse().unwrap(),
+                )
+                .unwrap();
+                format!("{:?} {}-{}-{}", day.weekday(), &c[2], &c[3], &c[4])
+            })
+            .into_owned()
+    });
+    let (code, stdout, stderr) = check();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
+}
