@@ -422,6 +422,25 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
             return (None, diags);
         }
     };
+    // A TOML integer stops at 2^63 - 1; a larger seed could be read but never
+    // written back (`--write-draw`), so it is refused here for both formats.
+    if raw.seed.value > i64::MAX as u64 {
+        diags.push(
+            err(
+                "E0700",
+                file,
+                &raw.seed.span,
+                format!(
+                    "the seed {} is larger than an event file can hold (at most {})",
+                    raw.seed.value,
+                    i64::MAX
+                ),
+            )
+            .with_label("this seed")
+            .with_help("any whole number from 0 to 9223372036854775807 will do; the seed only picks the first draw"),
+        );
+        return (None, diags);
+    }
     let (teams, usable) = team_list(&raw, file, &mut diags);
     let mut p = Parser {
         file,
