@@ -32,7 +32,7 @@ pub enum Kind {
     #[regex(r"[0-9]+(\.[0-9]+)?")]
     Number,
     /// A name or a keyword.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    #[regex(r"[\p{XID_Start}_]\p{XID_Continue}*")]
     Word,
     /// An inventory ID with a hyphen: `CC-FEE`, `X-VP25`.
     #[regex(r"[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")]
