@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod format;
 mod lower;
+pub(crate) use lower::nfc;
 pub mod scan;
 
 use crate::diag::Diagnostic;
