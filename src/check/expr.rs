@@ -1,7 +1,7 @@
 //! Typing expressions: AST expressions → IR expressions with types and units.
 
 use super::Checker;
-use super::names::{TypeName, ValueName, did_you_mean};
+use super::names::{TypeName, ValueName, did_you_mean, nearest, same_folded};
 use crate::diag::Diagnostic;
 use crate::ir::{self, ExprKind, Penalty, Type, Unit, Value};
 use crate::source::Span;
@@ -389,11 +389,19 @@ impl Checker {
             let locals = scope.locals.iter().map(|(n, _, _)| n.as_str());
             let globals = self.names.values.keys().map(String::as_str);
             let types = self.names.types.keys().map(String::as_str);
-            if let Some(h) = did_you_mean(&name.text, locals.chain(globals).chain(types)) {
-                d = d.with_help(h);
-            } else if let Some(v) = self.variant_named(&name.text) {
-                // A bare variant: enum values are written with their enum's name.
-                d = d.with_help(format!("did you mean `{v}`?"));
+            let near = nearest(&name.text, locals.chain(globals).chain(types)).map(str::to_string);
+            // A bare variant: enum values are written with their enum's name. One
+            // that differs only by case or diacritics (`Skane`, `Skåne`) goes
+            // before a name that is merely near.
+            let variant = self.variant_named(&name.text);
+            let exact = |q: &str| same_folded(&name.text, q.rsplit('.').next().unwrap_or(q));
+            let help = match (near, variant) {
+                (Some(n), Some(v)) if exact(&v) && !exact(&n) => Some(v),
+                (Some(n), _) => Some(n),
+                (None, v) => v,
+            };
+            if let Some(h) = help {
+                d = d.with_help(format!("did you mean `{h}`?"));
             }
         }
         self.diags.push(d);
@@ -408,7 +416,7 @@ impl Checker {
             .flat_map(|e| e.variants.iter().map(move |v| format!("{}.{v}", e.name)))
             .collect();
         let bare = all.iter().map(|q| q.rsplit('.').next().unwrap_or(q));
-        let near = super::names::nearest(name, bare)?;
+        let near = nearest(name, bare)?;
         all.iter()
             .find(|q| q.rsplit('.').next() == Some(near))
             .cloned()

@@ -17,9 +17,12 @@ pub fn target(a: &Analysis, file: usize, pos: Position) -> Option<usize> {
         return Some(o.def);
     }
     let (qualifier, word) = word_at(&f.text, offset)?;
+    // The index holds names in NFC, as the parser gives them.
+    let word = crate::syntax::nfc(word);
+    let word = word.as_str();
     match qualifier {
         Some(q) => {
-            let c = a.index.container_named(q)?;
+            let c = a.index.container_named(&crate::syntax::nfc(q))?;
             a.index
                 .defs
                 .iter()
@@ -29,9 +32,10 @@ pub fn target(a: &Analysis, file: usize, pos: Position) -> Option<usize> {
     }
 }
 
-/// Whether a character can be part of a name.
+/// Whether a character can be part of a name (a combining mark too: a
+/// decomposed `å` is `a` and a ring).
 pub fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_alphanumeric() || c == '_' || unicode_normalization::char::is_combining_mark(c)
 }
 
 /// The name around `offset`, and the name before it and a `.`, if any.

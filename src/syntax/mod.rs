@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod format;
 mod lower;
+pub(crate) use lower::nfc;
 pub mod scan;
 
 use crate::diag::Diagnostic;
@@ -163,20 +164,6 @@ fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
         .with_label("this bracket is one too deep")
         .with_help("name the inner part with `let` or a `fn`"));
     }
-    if let Some((start, end)) = scan::non_ascii_word(text) {
-        let word = text.get(start..end).unwrap_or_default();
-        let letter = word.chars().find(|c| !c.is_ascii()).unwrap_or('?');
-        return Err(Diagnostic::error(
-            "E0009",
-            format!("`{word}`: names are written in ASCII letters, digits and `_`"),
-            Span::new(file, start, end),
-        )
-        .with_label(format!("`{letter}` is not an ASCII letter"))
-        .with_help(format!(
-            "write `{}`; the document's own spelling goes in a quoted label or text",
-            scan::ascii_spelling(word)
-        )));
-    }
     Ok(())
 }
 
@@ -310,7 +297,7 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
     // A reserved word where a name was expected: say so, it is the likely cause.
     let word: String = found
         .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     if expected.contains(&"a name") && RESERVED.contains(&word.as_str()) {
         return d.with_help(format!(

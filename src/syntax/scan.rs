@@ -28,65 +28,6 @@ enum Token {
     Slash,
 }
 
-/// Words, strings and comments: enough to find a name written with letters
-/// outside ASCII (`avgift_för_sent`) without looking inside strings or comments.
-#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
-#[logos(skip r"[^\x22/\p{Alphabetic}\p{Nd}_]+")]
-enum Lexeme {
-    #[regex(r"[\p{Alphabetic}\p{Nd}_]+")]
-    Word,
-    #[regex(r#""([^"\\]|\\.)*""#)]
-    Str,
-    #[regex(r"//[^\n]*", allow_greedy = true)]
-    Comment,
-    #[token("/")]
-    Slash,
-}
-
-/// The byte range of the first word outside strings and comments that has a
-/// letter outside ASCII, if any. Names are ASCII; the document's spellings go in
-/// quoted labels.
-pub fn non_ascii_word(text: &str) -> Option<(usize, usize)> {
-    let mut lexer = Lexeme::lexer(text);
-    while let Some(tok) = lexer.next() {
-        if tok == Ok(Lexeme::Word) && !lexer.slice().is_ascii() {
-            let span = lexer.span();
-            return Some((span.start, span.end));
-        }
-    }
-    None
-}
-
-/// An ASCII spelling of a name: Swedish (and other Latin) letters lose their marks
-/// (`för` → `for`, `Skåne` → `Skane`); any other letter is left out.
-pub fn ascii_spelling(word: &str) -> String {
-    word.chars()
-        .filter_map(|c| {
-            if c.is_ascii() {
-                return Some(c);
-            }
-            let plain = match c {
-                'å' | 'ä' | 'à' | 'á' | 'â' | 'ã' | 'æ' => 'a',
-                'Å' | 'Ä' | 'À' | 'Á' | 'Â' | 'Ã' | 'Æ' => 'A',
-                'ö' | 'ø' | 'ò' | 'ó' | 'ô' | 'õ' => 'o',
-                'Ö' | 'Ø' | 'Ò' | 'Ó' | 'Ô' | 'Õ' => 'O',
-                'é' | 'è' | 'ê' | 'ë' => 'e',
-                'É' | 'È' | 'Ê' | 'Ë' => 'E',
-                'ü' | 'ù' | 'ú' | 'û' => 'u',
-                'Ü' | 'Ù' | 'Ú' | 'Û' => 'U',
-                'í' | 'ì' | 'î' | 'ï' => 'i',
-                'Í' | 'Ì' | 'Î' | 'Ï' => 'I',
-                'ç' => 'c',
-                'Ç' => 'C',
-                'ñ' => 'n',
-                'Ñ' => 'N',
-                _ => return None,
-            };
-            Some(plain)
-        })
-        .collect()
-}
-
 /// The deepest nesting a file may have. Real rule files stay below 10.
 pub const MAX_DEPTH: usize = 64;
 
@@ -124,20 +65,6 @@ mod tests {
         let commented = format!("// {}\n1", "(".repeat(1000));
         assert_eq!(too_deep(&commented), None);
         assert_eq!(too_deep(&"(".repeat(MAX_DEPTH)), None);
-    }
-
-    #[test]
-    fn finds_names_with_letters_outside_ascii_only_outside_strings_and_comments() {
-        let text = "const cc_ko_avgift_för_sent: SEK = 1 SEK";
-        assert_eq!(non_ascii_word(text), Some((6, 28)));
-        assert_eq!(non_ascii_word("x = \"Skåne\" // Örebro\ny"), None);
-        assert_eq!(non_ascii_word("District.Skåne"), Some((9, 15)));
-        assert_eq!(
-            ascii_spelling("cc_ko_avgift_för_sent"),
-            "cc_ko_avgift_for_sent"
-        );
-        assert_eq!(ascii_spelling("ÅngermanlandÄÖ"), "AngermanlandAO");
-        assert_eq!(ascii_spelling("x\u{3c0}y"), "xy");
     }
 
     #[test]

@@ -91,6 +91,34 @@ fn check_lists_the_files_that_would_change_and_fmt_rewrites_them() {
 }
 
 #[test]
+fn swedish_names_are_names_to_the_formatter() {
+    let text = "enum Distrikt{Stockholm,Skåne,Jämtland_Härjedalen}\n\
+                table bidrag(d:Distrikt)->SEK ref SM-TRAVEL{\nStockholm=>0 SEK,\nSkåne=>1400 SEK\n}\n\
+                const avgift_för_sent:SEK=2*bidrag(Distrikt.Skåne)\n";
+    assert_kept("swedish", text);
+    let once = format(text).unwrap();
+    // Columns line up by letters, not bytes: `Skåne` is five wide.
+    assert!(
+        once.contains("  Stockholm => 0 SEK,\n  Skåne     => 1400 SEK\n"),
+        "{once}"
+    );
+    assert!(
+        once.contains("const avgift_för_sent: SEK = 2 * bidrag(Distrikt.Skåne)"),
+        "{once}"
+    );
+    // A decomposed `å` (a and a combining ring) is kept as written and parses to
+    // the same name as the composed one.
+    let decomposed = text.replace("Skåne", "Ska\u{30a}ne");
+    assert_kept("decomposed", &decomposed);
+    assert_eq!(
+        parse_file(&decomposed, 0).unwrap(),
+        parse_file(text, 0).unwrap()
+    );
+    let once = format(&decomposed).unwrap();
+    assert!(once.contains("  Ska\u{30a}ne     => 1400 SEK\n"), "{once}");
+}
+
+#[test]
 fn a_file_with_errors_is_left_as_it_is() {
     let dir = TempDir::new("fmt-broken");
     let broken = dir.0.join("broken.bfr");
@@ -114,6 +142,8 @@ fn expr() -> impl Strategy<Value = Vec<String>> {
         Just("a".to_string()),
         Just("x.y".to_string()),
         Just("Side.Home".to_string()),
+        Just("District.Skåne".to_string()),
+        Just("avgift_för_sent".to_string()),
         Just("\"s t\"".to_string()),
         Just("Fri 2015-07-24".to_string()),
         Just("Fri 2015-07-24 20:00".to_string()),

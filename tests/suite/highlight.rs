@@ -1,12 +1,15 @@
 //! The TextMate grammar (`editors/bfr.tmLanguage.json`) kept in step with the
 //! language: every keyword of `grammar/bfr.pest` is in its keyword pattern, and
-//! every token of every file of `rules/2015` (the formatter's lossless logos token
-//! stream) gets the scope its kind calls for when the grammar's patterns are applied
-//! the way a TextMate editor applies them (the leftmost match wins, the first
-//! pattern on a tie; a `begin`/`end` rule runs to its end, its inner patterns
-//! consuming escapes).
+//! every token of every file of `rules/2015` and of a small edition with Swedish
+//! names (the formatter's lossless logos token stream) gets the scope its kind calls
+//! for when the grammar's patterns are applied the way a TextMate editor applies
+//! them (the leftmost match wins, the first pattern on a tie; a `begin`/`end` rule
+//! runs to its end, its inner patterns consuming escapes).
 
 use crate::support::{EDITION_2015, root};
+
+/// A small edition whose names hold å, ä and ö.
+const SWEDISH: &str = "tests/fixtures/svenska";
 use bfr::edition::edition_files;
 use bfr::syntax::format::tokens::{Kind, Token, tokens};
 use regex::Regex;
@@ -190,7 +193,7 @@ fn expected(toks: &[Token], i: usize, keywords: &[String]) -> Option<&'static st
                 "constant.language.bfr"
             } else if keywords.iter().any(|k| k == t.text) {
                 "keyword.control.bfr"
-            } else if t.text.starts_with(|c: char| c.is_ascii_uppercase()) {
+            } else if t.text.starts_with(char::is_uppercase) {
                 "entity.name.type.bfr"
             } else {
                 return None;
@@ -206,7 +209,12 @@ fn every_token_of_the_2015_edition_gets_the_scope_of_its_kind() {
     let (_, keywords) = grammar_words();
     let mut checked = std::collections::BTreeMap::<String, usize>::new();
     let mut wrong = Vec::new();
-    for path in edition_files(&root().join(EDITION_2015)).unwrap() {
+    // And an edition with Swedish letters in its names (`Distrikt.Skåne`, `Örebro`).
+    let files = edition_files(&root().join(EDITION_2015))
+        .unwrap()
+        .into_iter()
+        .chain(edition_files(&root().join(SWEDISH)).unwrap());
+    for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let toks = tokens(&text).unwrap();
         let spans = scopes(&patterns, &text);

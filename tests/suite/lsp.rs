@@ -178,6 +178,49 @@ fn edition_copy() -> (TempDir, PathBuf) {
     (tmp, dir)
 }
 
+#[test]
+fn hover_and_definition_on_names_with_swedish_letters() {
+    let tmp = TempDir::new("lsp-svenska");
+    for entry in std::fs::read_dir(root().join("tests/fixtures/svenska")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, tmp.0.join(p.file_name().unwrap())).unwrap();
+    }
+    let rules = tmp.0.join("regler.bfr");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let mut c = Client::start();
+    initialize(&mut c);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(&rules), "languageId": "bfr", "version": 1, "text": text}}),
+    );
+    // On the part of the name after `ö`: the position counts UTF-16 units.
+    let h = c.result("textDocument/hover", at(&rules, &text, "sent * 2"));
+    let md = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("const cc_ko_avgift_för_sent: SEK"), "{h}");
+    let d = c.result("textDocument/definition", at(&rules, &text, "sent * 2"));
+    let (line, col) = line_col(&text, "cc_ko_avgift_för_sent: SEK");
+    assert_eq!(
+        d["range"]["start"],
+        json!({"line": line, "character": col}),
+        "{d}"
+    );
+    let end = col + "cc_ko_avgift_för_sent".encode_utf16().count() as u64;
+    assert_eq!(
+        d["range"]["end"],
+        json!({"line": line, "character": end}),
+        "{d}"
+    );
+    // `Distrikt.Skåne` in an example goes to the variant.
+    let d = c.result("textDocument/definition", at(&rules, &text, "Skåne) =="));
+    let (line, col) = line_col(&text, "  Skåne \"Skåne\"");
+    assert_eq!(
+        d["range"]["start"],
+        json!({"line": line, "character": col + 2}),
+        "{d}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
 fn initialize(c: &mut Client) -> Value {
     let r = c.result(
         "initialize",

@@ -312,6 +312,11 @@ fn arrow_of(line: &Line<'_>) -> Option<usize> {
     None
 }
 
+/// The columns the pieces take on screen: a letter with a combining mark (a
+/// decomposed `å`) is one column, as it is in an editor.
 fn width(pieces: &[String]) -> usize {
-    pieces.iter().map(|p| p.chars().count()).sum()
+    pieces
+        .iter()
+        .map(|p| unicode_width::UnicodeWidthStr::width(p.as_str()))
+        .sum()
 }

@@ -32,7 +32,7 @@ pub enum Kind {
     #[regex(r"[0-9]+(\.[0-9]+)?")]
     Number,
     /// A name or a keyword.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    #[regex(r"[\p{XID_Start}_]\p{XID_Continue}*")]
     Word,
     /// An inventory ID with a hyphen: `CC-FEE`, `X-VP25`.
     #[regex(r"[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")]
@@ -269,6 +269,12 @@ mod tests {
             .map(|t| t.text)
             .collect();
         assert_eq!(joined, text);
-        assert_eq!(tokens("a ö"), Err(2));
+        assert_eq!(tokens("a §"), Err(2));
+        // Names with any letter are one word: `Skåne`, `för`, a decomposed `å`.
+        for name in ["Skåne", "avgift_för_sent", "Ska\u{30a}ne", "_Örebro2"] {
+            let toks = tokens(name).unwrap_or_default();
+            assert_eq!(toks.len(), 1, "{name}");
+            assert_eq!((toks[0].kind, toks[0].text), (Kind::Word, name));
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Lowering declarations: the edition header, units, enums, records, tables,
 //! scales and their ranges, functions, constants, examples and texts.
 
-use super::{Lower, P, R, string_value};
+use super::{Lower, P, R, nfc, string_value};
 use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::{Rule, SyntaxError};
@@ -67,7 +67,7 @@ impl Lower {
                         span,
                     },
                     _ => RemoveTarget {
-                        name: t.as_str().to_string(),
+                        name: nfc(t.as_str()),
                         example: false,
                         span,
                     },
@@ -212,7 +212,7 @@ impl Lower {
         for (i, part) in p.as_str().split('/').enumerate() {
             let len = u32::try_from(part.len()).unwrap_or(0);
             let name = Name {
-                text: part.to_string(),
+                text: nfc(part),
                 span: Span {
                     file: self.file,
                     start: offset,
@@ -367,7 +367,7 @@ impl Lower {
             {
                 let start = lo.as_span().start();
                 range.var = Name {
-                    text: lo.as_str().trim().to_string(),
+                    text: nfc(lo.as_str().trim()),
                     span: Span::new(self.file, start, start + lo.as_str().trim().len()),
                 };
                 range.upper = Some(Bound {

@@ -67,7 +67,7 @@ impl Lower {
 
     fn name(&self, p: &P) -> Name {
         Name {
-            text: p.as_str().to_string(),
+            text: nfc(p.as_str()),
             span: self.span(p),
         }
     }
@@ -171,4 +171,15 @@ fn string_value(p: &P) -> String {
         }
     }
     out
+}
+
+/// A name in Unicode normal form C, so that `å` typed as one character and `å`
+/// typed as `a` and a combining ring are the same name. ASCII is its own form.
+pub(crate) fn nfc(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    if text.is_ascii() {
+        text.to_string()
+    } else {
+        text.nfc().collect()
+    }
 }
