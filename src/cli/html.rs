@@ -119,6 +119,11 @@ fn waiting_for(next: &[&Next], name: &dyn Fn(u32) -> String) -> Vec<String> {
 fn status_of(outcome: &Outcome, errors: usize, waiting: &[String]) -> Status {
     match &outcome.pending {
         Some(p) => match &p.awaited {
+            Awaited::Stopped { code, message } if !outcome.report.stopped.is_empty() => {
+                Status::Stopped(format!(
+                    "the rules cannot run this event [{code}]: {message}. The stages listed under Stopped are not played; the others are shown as far as their results go."
+                ))
+            }
             Awaited::Stopped { code, message } => Status::Stopped(format!(
                 "the rules cannot run this event [{code}]: {message}. This page goes only as far as the run did; nothing after it is decided."
             )),
@@ -358,13 +363,21 @@ fn rounds(page: &Page) -> Markup {
 
 /// The knockout: each stage's draw, matches, results and winners.
 fn stages(page: &Page) -> Markup {
-    if page.report.stages.is_empty() {
+    let stopped = &page.report.stopped;
+    if page.report.stages.is_empty() && stopped.is_empty() {
         return html! {};
     }
     html! {
         section.knockout {
             h2 { "Knockout" }
             @for s in &page.report.stages { (stage(page, s)) }
+            @if !stopped.is_empty() {
+                section.stopped {
+                    h3 { "Stopped" }
+                    p.status.stopped { span.tag { "Stopped" } " Not played: a problem stopped these stages." }
+                    ul { @for s in stopped { li { (s.words()) } } }
+                }
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     rounds_played(&mut out, report, name);
     standings(&mut out, report, name);
     stages(&mut out, report, name);
+    stopped(&mut out, report);
     final_places(&mut out, report, name);
     if !report.trophy_points.is_empty() {
         let _ = writeln!(out, "\nChallenge-trophy points (each qualifying player)");
@@ -36,6 +37,20 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
         let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
     }
     out
+}
+
+/// The stages a problem stopped: the report is not complete.
+fn stopped(out: &mut String, report: &Report) {
+    if report.stopped.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nStopped (not complete; the stages not listed here are played as far as their results go)"
+    );
+    for s in &report.stopped {
+        let _ = writeln!(out, "  {}", s.words());
+    }
 }
 
 /// Each player's trophy points from the line-ups, and the teams still waiting for one.

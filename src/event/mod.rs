@@ -145,8 +145,10 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         }
         Err(e) => {
             // The report as far as it got stands; the problem stops what follows.
-            let (_, diags) = source.finish_without_outcome();
+            // Stages it does not feed went on: what they wait for is still shown.
+            let (waiting, diags) = source.finish_stopped();
             ran.diagnostics.extend(diags);
+            ran.also = waiting;
             let message = format!("the rules cannot run this event: {e}");
             ran.diagnostics.push(stopped(e.clone(), &event));
             let awaited = runner::Awaited::Stopped {
@@ -203,7 +205,7 @@ fn stopped(e: runner::RunError, event: &Event) -> Diagnostic {
             format!("the rules cannot run this event: {e}"),
             at,
         )
-        .with_label("the run stopped here: the report above goes as far as this")
+        .with_label("the run stopped here: this stage and the stages it feeds are not played")
         .with_note(event.competition.1, "in this competition");
         if let Some(edition) = e.at {
             d = d.with_note(edition, e.kind.label());

@@ -25,7 +25,7 @@ use crate::ir::{self, Program};
 use crate::source::Span;
 use plan::{Plan, Target};
 pub use recorded::{DrawAt, DrawProblem, Verdict};
-use report::{Exit, Report, Standing};
+use report::{Exit, Report, Standing, StoppedStage};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -439,6 +439,7 @@ pub fn run_plan_partial(
             trophy_points: Vec::new(),
             trophy_players: Vec::new(),
             trophy_waiting: Vec::new(),
+            stopped: Vec::new(),
         },
         boards_override: BTreeMap::new(),
         late_feeder: None,
@@ -512,9 +513,21 @@ impl Runner<'_> {
         // Stages go in the document's order; one that waits holds up only the stages
         // its teams go on to, so stages played at the same time take results
         // independently.
+        // A stage the rules cannot go on with stops itself and every stage fed by it,
+        // directly or through others; the stages it does not feed are still played.
         let mut first_pending = None;
+        let mut first_error: Option<RunError> = None;
         let mut held: BTreeSet<usize> = BTreeSet::new();
+        // Stopped stages: the stage the problem was at, for each stage it stops.
+        let mut stopped: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut errors: BTreeMap<usize, RunError> = BTreeMap::new();
         for k in 0..self.plan.stages.len() {
+            if let Some(&at) = stopped.get(&k) {
+                for j in self.onward(k) {
+                    stopped.entry(j).or_insert(at);
+                }
+                continue;
+            }
             if held.contains(&k) {
                 held.extend(self.onward(k));
                 continue;
@@ -523,10 +536,25 @@ impl Runner<'_> {
             if entrants.is_empty() {
                 continue;
             }
-            if let Some(p) = self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source)? {
-                first_pending.get_or_insert(p);
-                held.extend(self.onward(k));
+            match self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source) {
+                Ok(Some(p)) => {
+                    first_pending.get_or_insert(p);
+                    held.extend(self.onward(k));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    stopped.insert(k, k);
+                    for j in self.onward(k) {
+                        stopped.entry(j).or_insert(k);
+                    }
+                    first_error.get_or_insert_with(|| e.clone());
+                    errors.insert(k, e);
+                }
             }
+        }
+        if let Some(e) = first_error {
+            self.report.stopped = self.stopped_lines(&stopped, &errors);
+            return Err(e);
         }
         if first_pending.is_some() {
             return Ok(first_pending);
@@ -535,6 +563,32 @@ impl Runner<'_> {
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
+    }
+
+    /// The stopped stages in the document's order, each with the stage whose problem
+    /// stopped it and that problem. Only the first problem is the run's error; a later
+    /// one is named in its own stop's line, since it stops only the stages it feeds.
+    fn stopped_lines(
+        &self,
+        stopped: &BTreeMap<usize, usize>,
+        errors: &BTreeMap<usize, RunError>,
+    ) -> Vec<StoppedStage> {
+        stopped
+            .iter()
+            .filter_map(|(k, at)| {
+                let stage = self.plan.stages.get(*k)?;
+                let by = self.plan.stages.get(*at)?;
+                let e = errors.get(at)?;
+                Some(StoppedStage {
+                    name: stage.name.clone(),
+                    title: stage.title.clone(),
+                    at: by.name.clone(),
+                    at_title: by.title.clone(),
+                    code: e.code().to_string(),
+                    message: e.message.clone(),
+                })
+            })
+            .collect()
     }
 
     /// The stages stage `k` sends its winners or losers to.

@@ -215,6 +215,46 @@ pub struct Report {
     /// the titles of the stages whose line-up the file does not give yet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trophy_waiting: Vec<(u32, Vec<String>)>,
+    /// Stages a problem stopped, in the document's order: the stage the problem was at
+    /// and every stage it feeds, directly or through others. The stages it does not
+    /// feed are played and reported; a report with any stopped stage is not complete.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stopped: Vec<StoppedStage>,
+}
+
+/// A stage a problem stopped: not played, nor anything it feeds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoppedStage {
+    /// The stage's name in the edition.
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// The name of the stage the problem was at (this stage's own, or one feeding it).
+    pub at: String,
+    /// That stage's title.
+    pub at_title: String,
+    /// The problem's diagnostic code.
+    pub code: String,
+    /// The problem, in words.
+    pub message: String,
+}
+
+impl StoppedStage {
+    /// In words: `A Quarterfinal: stopped by E0718 (…)` or `A Semifinal: not played,
+    /// fed by A Quarterfinal, stopped by E0718`.
+    pub fn words(&self) -> String {
+        if self.at == self.name {
+            format!(
+                "{}: stopped by {} ({})",
+                self.title, self.code, self.message
+            )
+        } else {
+            format!(
+                "{}: not played, fed by {}, stopped by {}",
+                self.title, self.at_title, self.code
+            )
+        }
+    }
 }
 
 /// One player's challenge-trophy points (CC-TROPHY).

@@ -269,6 +269,87 @@ fn a_withdrawal_with_no_rule_still_prints_everything_before_it() {
     insta::assert_snapshot!("withdrawal-with-no-rule", out);
 }
 
+/// The stopped stages of a run's report, as its JSON gives them: (stage, the stage
+/// whose problem stopped it, code).
+fn stopped_json(ran: &Ran) -> Vec<(String, String, String)> {
+    let o = ran.outcome.as_ref().unwrap();
+    let json = serde_json::to_value(&o.report).unwrap();
+    json["stopped"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| {
+                    let f = |k: &str| s[k].as_str().unwrap().to_string();
+                    (f("name"), f("at"), f("code"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_withdrawal_with_no_rule_in_a_stops_the_a_side_only_and_the_b_quarterfinal_is_reported() {
+    let text = b_before_a().replacen(
+        "name = \"a_qf\"\n",
+        "name = \"a_qf\"\nwithdrawn = [20]\n",
+        1,
+    );
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0718"]);
+    let o = ran.outcome.as_ref().unwrap();
+    let json = serde_json::to_value(&o.report).unwrap();
+    let stages = json["stages"].as_array().unwrap();
+    let names: Vec<&str> = stages.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["b_qf"], "the B side does not depend on the A side");
+    let winners: Vec<u64> = stages[0]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["winner"].as_u64().unwrap())
+        .collect();
+    assert_eq!(winners, [12, 14, 3, 2]);
+    let e = |n: &str, at: &str| (n.to_string(), at.to_string(), "E0718".to_string());
+    assert_eq!(
+        stopped_json(&ran),
+        [e("a_qf", "a_qf"), e("a_sf", "a_qf"), e("a_final", "a_qf")]
+    );
+    assert!(
+        json["places"].as_array().unwrap().is_empty(),
+        "not complete"
+    );
+    let pending = o.pending.as_ref().unwrap().awaited.to_string();
+    assert!(pending.contains("E0718"), "{pending}");
+    let out = run_cli("withdrawal-a-only", &text);
+    assert!(out.starts_with("exit code: 1"), "{out}");
+    assert!(out.contains("winner Gävle"), "{out}");
+    assert!(out.contains("A Semifinal: not played, fed by A Quarterfinal, stopped by E0718"));
+    assert!(!out.contains("The competition is complete"), "{out}");
+}
+
+#[test]
+fn a_stop_in_the_a_quarterfinal_plays_nothing_downstream_though_its_results_are_in() {
+    // Every A quarterfinal result and an A semifinal entry are written, yet the
+    // withdrawal the document has no rule for stops the A quarterfinal: neither the
+    // semifinal nor the final is played, and no place is given.
+    let text = b_before_a().replacen(
+        "name = \"a_qf\"\n",
+        "name = \"a_qf\"\nwithdrawn = [20]\nresults = [\"4-15 50:20\", \"5-11 40:30\", \"9-1 30:31\", \"6-20 45:10\"]\n",
+        1,
+    ) + "\n[[stage]]\nname = \"a_sf\"\nresults = [\"4-1 30:20\", \"5-6 20:30\"]\n";
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0718"]);
+    let o = ran.outcome.as_ref().unwrap();
+    let names: Vec<&str> = o.report.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["b_qf"]);
+    assert!(o.report.places.is_empty());
+    let stopped: Vec<String> = stopped_json(&ran).into_iter().map(|s| s.0).collect();
+    assert_eq!(stopped, ["a_qf", "a_sf", "a_final"]);
+    insta::assert_snapshot!(
+        "withdrawal-stops-downstream",
+        run_cli("withdrawal-downstream", &text)
+    );
+}
+
 #[test]
 fn a_result_written_under_the_wrong_round_names_the_round_it_belongs_to() {
     // Round 3's 9-6 written into round 2 by mistake.

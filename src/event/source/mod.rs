@@ -268,9 +268,14 @@ impl<'e> EventSource<'e> {
         (next, also, self.diags)
     }
 
-    /// After a run that failed: every problem found so far.
-    pub fn finish_without_outcome(self) -> (Option<Next>, Diagnostics) {
-        (None, self.diags)
+    /// After a run that a problem stopped: every problem found so far, and what the
+    /// stages it did not stop still wait for (their draws, with any result in).
+    pub fn finish_stopped(self) -> (Vec<Next>, Diagnostics) {
+        let waiting = (0..self.waiting.len())
+            .map(|i| self.next(i, ""))
+            .filter(|n| !matches!(n, Next::Halt { .. }))
+            .collect();
+        (waiting, self.diags)
     }
 
     fn next(&self, i: usize, pending: &str) -> Next {
