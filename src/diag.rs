@@ -184,6 +184,41 @@ struct SourceCache<'s> {
     prepared: BTreeMap<FileId, ariadne::Source<&'s str>>,
 }
 
+impl<'s> SourceCache<'s> {
+    /// The character range a byte span covers, clamped to the file and widened
+    /// to whole characters.
+    fn char_range(&mut self, span: Span) -> std::ops::Range<usize> {
+        use ariadne::Cache;
+        let Ok(source) = self.fetch(&span.file) else {
+            return 0..0;
+        };
+        let text: &str = source.text();
+        // A byte inside a letter counts as that letter: the start rounds down
+        // and the end up, so a span never loses the letter it touches.
+        let at = |byte: usize, round_up: bool| -> usize {
+            let byte = byte.min(text.len());
+            match source.get_byte_line(byte) {
+                Some((line, _, col)) => {
+                    let line_text = source.get_line_text(line).unwrap_or("");
+                    let mut col = col.min(line_text.len());
+                    while !line_text.is_char_boundary(col) {
+                        if round_up {
+                            col += 1;
+                        } else {
+                            col -= 1;
+                        }
+                    }
+                    line.offset() + line_text[..col].chars().count()
+                }
+                None => source.len(),
+            }
+        };
+        let start = at(span.start as usize, false);
+        let end = at(span.end as usize, true).max(start);
+        start..end
+    }
+}
+
 impl<'s> ariadne::Cache<FileId> for SourceCache<'s> {
     type Storage = &'s str;
 
@@ -242,25 +277,38 @@ impl<'s> Renderer<'s> {
             return self.compact(d, &why);
         }
         let mut out = Vec::new();
-        if self.report(d).write(&mut self.cache, &mut out).is_err() {
+        let report = self.report(d);
+        if report.write(&mut self.cache, &mut out).is_err() {
             return format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
         }
         String::from_utf8_lossy(&out).into_owned()
     }
 
     /// The ariadne report of a diagnostic.
-    fn report(&self, d: &Diagnostic) -> ariadne::Report<'static, (FileId, std::ops::Range<usize>)> {
+    fn report(
+        &mut self,
+        d: &Diagnostic,
+    ) -> ariadne::Report<'static, (FileId, std::ops::Range<usize>)> {
         use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
-        let sources = self.sources;
         let kind = match d.severity {
             Severity::Error => ReportKind::Error,
             Severity::Warning => ReportKind::Warning,
         };
+        // Character offsets, not bytes: ariadne 0.6 places the header of a
+        // label in a second file by a character offset read as a byte offset,
+        // which lands inside a multi-byte letter (and panics) in any file with
+        // `å` or `─` before the label.
         let config = Config::default()
-            .with_index_type(IndexType::Byte)
+            .with_index_type(IndexType::Char)
             .with_color(self.colour == Colour::On);
-        let place = |span: Span| (span.file, char_range(sources, span));
-        let mut report = Report::build(kind, place(d.span))
+        let mut place = |span: Span| (span.file, self.cache.char_range(span));
+        let main = place(d.span);
+        let notes: Vec<_> = d
+            .notes
+            .iter()
+            .map(|(span, text)| (place(*span), text))
+            .collect();
+        let mut report = Report::build(kind, main.clone())
             .with_config(config)
             .with_code(d.code)
             .with_message(bounded(&d.message));
@@ -275,14 +323,10 @@ impl<'s> Renderer<'s> {
         } else {
             bounded(&d.label)
         };
-        report = report.with_label(
-            Label::new(place(d.span))
-                .with_color(label_colour)
-                .with_message(text),
-        );
-        for (span, text) in &d.notes {
+        report = report.with_label(Label::new(main).with_color(label_colour).with_message(text));
+        for (at, text) in notes {
             report = report.with_label(
-                Label::new(place(*span))
+                Label::new(at)
                     .with_message(bounded(text))
                     .with_color(Color::Blue),
             );
@@ -363,19 +407,6 @@ pub fn bounded(text: &str) -> String {
 /// A span's byte range, moved out to character boundaries and into the text.
 /// Spans from bfr are always on boundaries; one about a byte that is not UTF-8
 /// points into the replacement character that stands for it.
-fn char_range(sources: &Sources, span: Span) -> std::ops::Range<usize> {
-    let text = sources.get(span.file).map_or("", |f| f.text.as_str());
-    let mut start = (span.start as usize).min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = (span.end as usize).clamp(start, text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    start..end
-}
-
 fn kind_word(d: &Diagnostic) -> &'static str {
     match d.severity {
         Severity::Error => "error",
@@ -484,4 +515,45 @@ fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
     .with_help(format!(
         "bfr shows at most {MAX_SHOWN_PER_FILE} diagnostics per file and {MAX_SHOWN} in all; fix these first"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A note in a second file whose earlier lines hold multi-byte letters:
+    /// ariadne must be given character offsets there, or it slices inside a
+    /// letter and panics.
+    #[test]
+    fn a_note_in_another_file_after_multibyte_letters_renders_at_its_place() {
+        let mut sources = Sources::new();
+        let first = sources.add("a.bfr", "// ── ä ──\nconst x = 1\n");
+        let second = sources.add("b.bfr", "// ── registrering ── å ä ö ─────\nconst x = 2\n");
+        let at = |file, text: &str, needle: &str| {
+            let start = text.find(needle).unwrap_or(0);
+            Span::new(file, start, start + needle.len())
+        };
+        let d = Diagnostic::error(
+            "E0102",
+            "`x` is defined twice",
+            at(
+                second,
+                "// ── registrering ── å ä ö ─────\nconst x = 2\n",
+                "x = 2",
+            ),
+        )
+        .with_label("again")
+        .with_note(
+            at(first, "// ── ä ──\nconst x = 1\n", "x = 1"),
+            "first defined here",
+        );
+        let text = Renderer::new(&sources, Colour::Off).render(&d);
+        assert!(text.contains("b.bfr:2:7"), "{text}");
+        assert!(text.contains("a.bfr:2:7"), "{text}");
+        assert!(text.contains("first defined here"), "{text}");
+        let swapped = Diagnostic::error("E0102", "`x` is defined twice", d.notes[0].0)
+            .with_note(d.span, "again");
+        let text = Renderer::new(&sources, Colour::Off).render(&swapped);
+        assert!(text.contains("b.bfr:2:7"), "{text}");
+    }
 }
