@@ -3,10 +3,9 @@
 //! decided them.
 
 use super::commands::{Output, load_checked};
-use super::output::{diagnostics_json, json_line, stderr, stdout};
+use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::allocate::{self, Allocation, Error};
-use crate::diag::Diagnostics;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -45,17 +44,7 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
             ));
             2
         }
-        Err(Error::Diagnostic(d)) => {
-            let mut diags = Diagnostics::default();
-            diags.push(d);
-            out.diagnostics(&diags, &loaded.sources);
-            if out.format == Format::Json {
-                json_line(&serde_json::json!({
-                    "errors": diagnostics_json(&diags, &loaded.sources)
-                }));
-            }
-            EXIT_FOUND
-        }
+        Err(Error::Diagnostic(d)) => refused(out, d, &loaded.sources),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::commands::{Output, load_checked};
 use super::entries::csv_cell;
-use super::output::{diagnostics_json, json_line, stderr, stdout};
+use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
@@ -112,17 +112,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
             }
             EXIT_OK
         }
-        Err(d) => {
-            let mut diags = Diagnostics::default();
-            diags.push(d);
-            out.diagnostics(&diags, &loaded.sources);
-            if out.format == Format::Json {
-                json_line(&serde_json::json!({
-                    "errors": diagnostics_json(&diags, &loaded.sources)
-                }));
-            }
-            EXIT_FOUND
-        }
+        Err(d) => refused(out, d, &loaded.sources),
     }
 }
 

@@ -353,7 +353,8 @@ pub fn run(cli: &Cli) -> u8 {
     };
     let status = dispatch(cli, &out);
     match output::finish() {
-        Some(message) => {
+        Some(output::WriteFailure::ReaderGone) => EXIT_IO,
+        Some(output::WriteFailure::Failed(message)) => {
             // stderr may be the stream that failed; there is nowhere else to say it.
             let _ = std::io::Write::write_all(
                 &mut std::io::stderr(),

@@ -4,20 +4,38 @@
 //! the command then ends with exit 3 and a message, so output that was lost is
 //! never reported as a success.
 
-use crate::diag::{self, Colour, Diagnostics};
+use super::EXIT_FOUND;
+use super::Format;
+use super::commands::Output;
+use crate::diag::{self, Colour, Diagnostic, Diagnostics};
 use crate::source::Sources;
 use std::io::Write;
 use std::sync::Mutex;
 
-/// The first write error of this run, if any: where, and what the system said.
-static WRITE_ERROR: Mutex<Option<String>> = Mutex::new(None);
+/// A write that failed: the output is incomplete.
+#[derive(Debug, Clone)]
+pub(super) enum WriteFailure {
+    /// The reader closed the pipe (`bfr list | head`): it chose to stop
+    /// reading, so there is nothing to tell it, though the exit status still
+    /// says the output was cut short.
+    ReaderGone,
+    /// Any other failure (a full disk): where, and what the system said.
+    Failed(String),
+}
+
+/// The first write failure of this run, if any.
+static WRITE_ERROR: Mutex<Option<WriteFailure>> = Mutex::new(None);
 
 fn remember(stream: &str, result: std::io::Result<()>) {
     if let Err(e) = result
         && let Ok(mut slot) = WRITE_ERROR.lock()
         && slot.is_none()
     {
-        *slot = Some(format!("could not write to {stream}: {e}"));
+        *slot = Some(if e.kind() == std::io::ErrorKind::BrokenPipe {
+            WriteFailure::ReaderGone
+        } else {
+            WriteFailure::Failed(format!("could not write to {stream}: {e}"))
+        });
     }
 }
 
@@ -37,8 +55,8 @@ pub(super) fn stderr(text: &str) {
     );
 }
 
-/// Flushes both streams and returns the first write error of the run, if any.
-pub(super) fn finish() -> Option<String> {
+/// Flushes both streams and returns the first write failure of the run, if any.
+pub(super) fn finish() -> Option<WriteFailure> {
     remember("standard output", std::io::stdout().lock().flush());
     remember("standard error", std::io::stderr().lock().flush());
     WRITE_ERROR.lock().ok().and_then(|slot| slot.clone())
@@ -69,4 +87,18 @@ pub(super) fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_
             .map(|d| diag::to_json(d, sources))
             .collect(),
     )
+}
+
+/// A command refused by one diagnostic: shown on stderr, and in JSON mode also
+/// as `{"errors": [...]}` on stdout. Returns exit 1.
+pub(super) fn refused(out: &Output, d: Diagnostic, sources: &Sources) -> u8 {
+    let mut diags = Diagnostics::default();
+    diags.push(d);
+    out.diagnostics(&diags, sources);
+    if out.format == Format::Json {
+        json_line(&serde_json::json!({
+            "errors": diagnostics_json(&diags, sources)
+        }));
+    }
+    EXIT_FOUND
 }

@@ -484,8 +484,10 @@ fn a_write_to_a_full_disk_exits_3_with_a_message() {
     );
 }
 
+/// The reader left (`bfr list | head`): the output is cut short, which exit 3
+/// says, but the reader chose that, so no message is added to the terminal.
 #[test]
-fn a_closed_stdout_exits_3_with_a_message() {
+fn a_closed_stdout_exits_3_without_a_message() {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);
     let out = Command::new(debug_bin())
@@ -497,10 +499,7 @@ fn a_closed_stdout_exits_3_with_a_message() {
         .expect("bfr runs");
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("could not write to standard output"),
-        "{stderr}"
-    );
+    assert!(!stderr.contains("could not write"), "{stderr}");
 }
 
 #[test]
