@@ -278,9 +278,12 @@ impl Reader<'_> {
     /// A variant of enum `e` by its name or the document's label, any case.
     fn variant(&mut self, e: u32, what: &str, s: &Sp<String>) -> Option<u32> {
         let info = self.program.enums.get(e as usize)?;
-        let wanted = s.value.trim().to_lowercase();
+        // NFC first: an editor on one system may have stored `å` as one
+        // letter, and a director's file on another as `a` plus a ring.
+        let folded = |t: &str| crate::syntax::nfc(t).to_lowercase();
+        let wanted = folded(s.value.trim());
         let hit = info.variants.iter().zip(&info.labels).position(|(v, l)| {
-            v.to_lowercase() == wanted || l.as_ref().is_some_and(|l| l.to_lowercase() == wanted)
+            folded(v) == wanted || l.as_ref().is_some_and(|l| folded(l) == wanted)
         });
         if let Some(i) = hit {
             return u32::try_from(i).ok();

@@ -247,6 +247,24 @@ fn the_festival_invoices_and_district_statements() {
     insta::assert_snapshot!("festival-invoice", trim_lines(&stdout));
 }
 
+/// A director's file may store `å` as `a` plus a combining ring (NFD); the
+/// district is the same district.
+#[test]
+fn a_district_written_with_a_combining_ring_is_the_same_district() {
+    let text = std::fs::read_to_string(root().join(VALID)).unwrap();
+    let decomposed = text.replace("Skåne", "Ska\u{30a}ne");
+    assert_ne!(decomposed, text);
+    let (codes, rendered) = check_text("nfd.toml", &decomposed);
+    assert!(codes.is_empty(), "{rendered}");
+    let money = money_of("nfd.toml", &decomposed);
+    let skane = money
+        .districts
+        .iter()
+        .find(|d| d.district == "Skåne")
+        .unwrap();
+    assert_eq!(skane.subsidies, Decimal::from(2800));
+}
+
 #[test]
 fn the_first_62_rule_and_the_footnotes() {
     let pair = |id: &str, district: &str, stage: &str, first: bool| {
