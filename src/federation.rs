@@ -148,15 +148,19 @@ pub fn call(
     }
     let mut ev = Evaluator::tracing(program);
     let value = ev.call(index, args, span(0..0)).map_err(|e| {
+        // The rule's expression that stopped is the place to look; the file
+        // is named by its first entry, since no one entry is at fault.
+        let file_start = first_entry(&body);
         Diagnostic::error(
             codes.eval,
             format!(
                 "the edition's `{}` cannot compute this: {}",
                 call.rule, e.message
             ),
-            span(0..body.len().min(1)),
+            e.span,
         )
-        .with_label("for this file")
+        .with_label(format!("stopped here: {}", e.message))
+        .with_note(span(file_start), "the file it was computing for")
     })?;
     let trace = ev.into_trace();
     let mut rule_ids = Vec::new();
@@ -167,6 +171,20 @@ pub fn call(
         trace,
         read,
     })
+}
+
+/// The byte range of the file's first line that is neither blank nor a comment.
+fn first_entry(body: &str) -> Range<usize> {
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            let start = at + (line.len() - line.trim_start().len());
+            return start..start + trimmed.len();
+        }
+        at += line.len();
+    }
+    0..body.len().min(1)
 }
 
 fn collect_ids(nodes: &[TraceNode], ids: &mut Vec<String>) {
