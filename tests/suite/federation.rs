@@ -105,6 +105,15 @@ fn the_rank_sum_with_a_tie_is_stated() {
         ("3", "3")
     );
     assert_eq!(r[0]["rank_sum"], "7");
+    // The figures stand beside their ranks: a director checks a rank by them.
+    assert_eq!(
+        (
+            r[0]["master_points"].as_str(),
+            r[0]["handicap"].as_str(),
+            r[0]["ranking_points"].as_str()
+        ),
+        ("100", "20.5", "90")
+    );
     // Berg and Dahl share master points (both rank 1) and their sums (5).
     assert_eq!(
         (
