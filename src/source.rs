@@ -1,8 +1,8 @@
 //! The files of an edition and spans into them.
 //!
-//! A [`Span`] is a file id plus a byte range. Byte offsets are what pest gives and
-//! what ariadne is configured to read (`IndexType::Byte`), so district names such as
-//! `Jämtl.-Härjedalen` never shift a label.
+//! A [`Span`] is a file id plus a byte range, as pest gives it. The renderer turns
+//! bytes into characters for ariadne through each file's line index, so district
+//! names such as `Jämtl.-Härjedalen` never shift a label.
 
 use serde::Serialize;
 
