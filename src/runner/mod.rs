@@ -405,21 +405,48 @@ pub fn run_plan(
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
     let (report, pending) = run_plan_partial(program, plan, teams, options, source);
-    Ok(Outcome {
-        report,
-        pending: pending?,
-    })
+    match pending {
+        Ok(pending) => Ok(Outcome { report, pending }),
+        Err(stops) => Err(stops.first),
+    }
+}
+
+/// Every problem that stopped a run: one per stage the rules could not go on with,
+/// in the document's order. Stages stopped independently each have their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stops {
+    /// The first problem (a problem before any stage, or the first stage's).
+    pub first: RunError,
+    /// The problems of later stages that stopped independently of the first.
+    pub more: Vec<RunError>,
+}
+
+impl Stops {
+    /// Every problem, the first first.
+    pub fn all(&self) -> impl Iterator<Item = &RunError> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+}
+
+impl From<RunError> for Stops {
+    fn from(first: RunError) -> Stops {
+        Stops {
+            first,
+            more: Vec::new(),
+        }
+    }
 }
 
 /// Runs a competition already resolved for a field of `teams`, and keeps the report
-/// as far as it got even when a problem stops the run.
+/// as far as it got even when a problem stops the run: what the stages not stopped
+/// played, and every problem that stopped one.
 pub fn run_plan_partial(
     program: &Program,
     plan: &Plan,
     teams: u32,
     options: &Options,
     source: &mut dyn Source,
-) -> (Report, Result<Option<Pending>, RunError>) {
+) -> (Report, Result<Option<Pending>, Stops>) {
     let mut runner = Runner {
         program,
         plan,
@@ -466,11 +493,12 @@ type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
 type Finals = BTreeMap<TeamId, Standing>;
 
 impl Runner<'_> {
-    fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
+    fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, Stops> {
         if teams < 2 {
             return Err(
                 RunError::new(Stop::FieldSize, "a competition needs at least two teams")
-                    .at(self.competition_span()),
+                    .at(self.competition_span())
+                    .into(),
             );
         }
         if let Some(min) = self.plan.min_teams
@@ -480,7 +508,9 @@ impl Runner<'_> {
                 "the edition has no rule for {teams} teams: `{}` needs at least {min}",
                 self.plan.name
             );
-            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
+            return Err(RunError::new(Stop::FieldSize, message)
+                .at(self.competition_span())
+                .into());
         }
         if let Some(max) = self.plan.max_teams
             && teams > max
@@ -489,7 +519,9 @@ impl Runner<'_> {
                 "the edition has no rule for {teams} teams: `{}` takes at most {max}",
                 self.plan.name
             );
-            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
+            return Err(RunError::new(Stop::FieldSize, message)
+                .at(self.competition_span())
+                .into());
         }
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
@@ -516,7 +548,6 @@ impl Runner<'_> {
         // A stage the rules cannot go on with stops itself and every stage fed by it,
         // directly or through others; the stages it does not feed are still played.
         let mut first_pending = None;
-        let mut first_error: Option<RunError> = None;
         let mut held: BTreeSet<usize> = BTreeSet::new();
         // Stopped stages: the stage the problem was at, for each stage it stops.
         let mut stopped: BTreeMap<usize, usize> = BTreeMap::new();
@@ -547,14 +578,19 @@ impl Runner<'_> {
                     for j in self.onward(k) {
                         stopped.entry(j).or_insert(k);
                     }
-                    first_error.get_or_insert_with(|| e.clone());
                     errors.insert(k, e);
                 }
             }
         }
-        if let Some(e) = first_error {
+        if !errors.is_empty() {
             self.report.stopped = self.stopped_lines(&stopped, &errors);
-            return Err(e);
+            let mut all = errors.into_values();
+            if let Some(first) = all.next() {
+                return Err(Stops {
+                    first,
+                    more: all.collect(),
+                });
+            }
         }
         if first_pending.is_some() {
             return Ok(first_pending);
@@ -566,8 +602,7 @@ impl Runner<'_> {
     }
 
     /// The stopped stages in the document's order, each with the stage whose problem
-    /// stopped it and that problem. Only the first problem is the run's error; a later
-    /// one is named in its own stop's line, since it stops only the stages it feeds.
+    /// stopped it and that problem. Every problem is also one of the run's errors.
     fn stopped_lines(
         &self,
         stopped: &BTreeMap<usize, usize>,

@@ -373,3 +373,95 @@ fn a_result_written_under_the_wrong_round_names_the_round_it_belongs_to() {
         "{help}"
     );
 }
+
+#[test]
+fn two_independent_stops_each_get_their_own_diagnostic_and_the_rest_is_played() {
+    // B Quarterfinal: a withdrawal at its draw; A Semifinal: a withdrawal after its
+    // draw. Neither feeds the other; the A Quarterfinal, which feeds only the A side,
+    // is played in full before the A Semifinal stops.
+    let text = std::fs::read_to_string(root().join(AFTER_4))
+        .unwrap()
+        .replacen(
+            "name = \"a_qf\"\n",
+            "name = \"a_qf\"\nresults = [\"4-15 50:20\", \"5-11 40:30\", \"9-1 30:31\", \"6-20 45:10\"]\n",
+            1,
+        )
+        .replacen(
+            "name = \"b_qf\"\n",
+            "name = \"b_qf\"\nwithdrawn_at_draw = [13]\n",
+            1,
+        )
+        + "\n[[stage]]\nname = \"a_sf\"\nwithdrawn = [5]\n";
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0718", "E0718"]);
+    // Each diagnostic points at its own entry of the event file.
+    let lines: Vec<&str> = ran
+        .diagnostics
+        .sorted()
+        .iter()
+        .map(|d| &text[d.span.start as usize..d.span.end as usize])
+        .collect();
+    assert_eq!(lines, ["13", "5"]);
+    let o = ran.outcome.as_ref().unwrap();
+    let played: Vec<&str> = o.report.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(played, ["a_qf"], "the stage neither stop feeds is played");
+    let winners: Vec<u32> = o.report.stages[0]
+        .matches
+        .iter()
+        .map(|m| m.winner)
+        .collect();
+    assert_eq!(winners, [4, 5, 1, 6]);
+    let e = |n: &str, at: &str| (n.to_string(), at.to_string(), "E0718".to_string());
+    assert_eq!(
+        stopped_json(&ran),
+        [e("b_qf", "b_qf"), e("a_sf", "a_sf"), e("a_final", "a_sf")]
+    );
+    assert!(o.report.places.is_empty(), "not complete");
+    insta::assert_snapshot!("two-independent-stops", run_cli("two-stops", &text));
+    // The same in JSON: both diagnostics, each at its entry, and both stops.
+    let dir = TempDir::new("two-stops-json");
+    let path = dir.0.join("event.toml");
+    std::fs::write(&path, &text).unwrap();
+    let (code, stdout, _) = bfr(&["run", "--format", "json", EDITION, path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let diags: Vec<(String, u64, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["start"]["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let line_of =
+        |needle: &str| 1 + text[..text.find(needle).unwrap()].matches('\n').count() as u64;
+    assert_eq!(diags[0].1, line_of("withdrawn_at_draw = [13]"));
+    assert!(
+        diags[0].2.contains("at the draw of B Quarterfinal"),
+        "{diags:?}"
+    );
+    assert_eq!(diags[1].1, line_of("withdrawn = [5]"));
+    assert!(
+        diags[1].2.contains("after the draw of A Semifinal"),
+        "{diags:?}"
+    );
+    let stopped: Vec<&str> = json["report"]["stopped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(stopped, ["b_qf", "a_sf", "a_final"]);
+    let stages: Vec<&str> = json["report"]["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages, ["a_qf"]);
+}
