@@ -492,37 +492,25 @@ type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
 /// The final standing of each team that has one so far.
 type Finals = BTreeMap<TeamId, Standing>;
 
+/// How far the stages got: what the first waiting stage waits for, the stages held
+/// up behind a waiting one, and the stages stopped by a problem.
+#[derive(Default)]
+struct Progress {
+    /// What the first stage that waits (in the document's order) waits for.
+    first_pending: Option<Pending>,
+    /// Stages fed by a stage that waits.
+    held: BTreeSet<usize>,
+    /// Stopped stages: the stage the problem was at, for each stage it stops.
+    stopped: BTreeMap<usize, usize>,
+    /// The problem of each stage a problem was at.
+    errors: BTreeMap<usize, RunError>,
+}
+
 impl Runner<'_> {
+    /// Plays the competition for teams `1..=teams`: the qualification, then the
+    /// stages, then the final places once every stage is complete.
     fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, Stops> {
-        if teams < 2 {
-            return Err(
-                RunError::new(Stop::FieldSize, "a competition needs at least two teams")
-                    .at(self.competition_span())
-                    .into(),
-            );
-        }
-        if let Some(min) = self.plan.min_teams
-            && teams < min
-        {
-            let message = format!(
-                "the edition has no rule for {teams} teams: `{}` needs at least {min}",
-                self.plan.name
-            );
-            return Err(RunError::new(Stop::FieldSize, message)
-                .at(self.competition_span())
-                .into());
-        }
-        if let Some(max) = self.plan.max_teams
-            && teams > max
-        {
-            let message = format!(
-                "the edition has no rule for {teams} teams: `{}` takes at most {max}",
-                self.plan.name
-            );
-            return Err(RunError::new(Stop::FieldSize, message)
-                .at(self.competition_span())
-                .into());
-        }
+        self.check_field(teams)?;
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
         let mut finals: Finals = BTreeMap::new();
@@ -542,49 +530,10 @@ impl Runner<'_> {
         };
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
-        // Stages go in the document's order; one that waits holds up only the stages
-        // its teams go on to, so stages played at the same time take results
-        // independently.
-        // A stage the rules cannot go on with stops itself and every stage fed by it,
-        // directly or through others; the stages it does not feed are still played.
-        let mut first_pending = None;
-        let mut held: BTreeSet<usize> = BTreeSet::new();
-        // Stopped stages: the stage the problem was at, for each stage it stops.
-        let mut stopped: BTreeMap<usize, usize> = BTreeMap::new();
-        let mut errors: BTreeMap<usize, RunError> = BTreeMap::new();
-        for k in 0..self.plan.stages.len() {
-            if let Some(&at) = stopped.get(&k) {
-                for j in self.onward(k) {
-                    stopped.entry(j).or_insert(at);
-                }
-                continue;
-            }
-            if held.contains(&k) {
-                held.extend(self.onward(k));
-                continue;
-            }
-            let entrants = inflow.remove(&k).unwrap_or_default();
-            if entrants.is_empty() {
-                continue;
-            }
-            match self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source) {
-                Ok(Some(p)) => {
-                    first_pending.get_or_insert(p);
-                    held.extend(self.onward(k));
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    stopped.insert(k, k);
-                    for j in self.onward(k) {
-                        stopped.entry(j).or_insert(k);
-                    }
-                    errors.insert(k, e);
-                }
-            }
-        }
-        if !errors.is_empty() {
-            self.report.stopped = self.stopped_lines(&stopped, &errors);
-            let mut all = errors.into_values();
+        let progress = self.play_stages(&mut book, &mut inflow, &mut finals, source);
+        if !progress.errors.is_empty() {
+            self.report.stopped = self.stopped_lines(&progress.stopped, &progress.errors);
+            let mut all = progress.errors.into_values();
             if let Some(first) = all.next() {
                 return Err(Stops {
                     first,
@@ -592,13 +541,74 @@ impl Runner<'_> {
                 });
             }
         }
-        if first_pending.is_some() {
-            return Ok(first_pending);
+        if progress.first_pending.is_some() {
+            return Ok(progress.first_pending);
         }
         self.report.places = self.final_ranking(&finals, &book)?;
         self.report.district_prize = self.district_prize(&finals, &placements);
         self.report.trophy_points = self.trophy_points(&finals)?;
         Ok(None)
+    }
+
+    /// Whether the edition has rules for a field of `teams`.
+    fn check_field(&self, teams: u32) -> Result<(), RunError> {
+        let name = &self.plan.name;
+        let message = if teams < 2 {
+            "a competition needs at least two teams".to_string()
+        } else if let Some(min) = self.plan.min_teams.filter(|min| teams < *min) {
+            format!("the edition has no rule for {teams} teams: `{name}` needs at least {min}")
+        } else if let Some(max) = self.plan.max_teams.filter(|max| teams > *max) {
+            format!("the edition has no rule for {teams} teams: `{name}` takes at most {max}")
+        } else {
+            return Ok(());
+        };
+        Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()))
+    }
+
+    /// Plays the stages in the document's order as far as their results go. One that
+    /// waits holds up only the stages its teams go on to, so stages played at the same
+    /// time take results independently. A stage the rules cannot go on with stops
+    /// itself and every stage fed by it, directly or through others; the stages it
+    /// does not feed are still played.
+    fn play_stages(
+        &mut self,
+        book: &mut RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Progress {
+        let mut progress = Progress::default();
+        for k in 0..self.plan.stages.len() {
+            if let Some(&at) = progress.stopped.get(&k) {
+                for j in self.onward(k) {
+                    progress.stopped.entry(j).or_insert(at);
+                }
+                continue;
+            }
+            if progress.held.contains(&k) {
+                progress.held.extend(self.onward(k));
+                continue;
+            }
+            let entrants = inflow.remove(&k).unwrap_or_default();
+            if entrants.is_empty() {
+                continue;
+            }
+            match self.stage(k, entrants, book, inflow, finals, source) {
+                Ok(Some(p)) => {
+                    progress.first_pending.get_or_insert(p);
+                    progress.held.extend(self.onward(k));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    progress.stopped.insert(k, k);
+                    for j in self.onward(k) {
+                        progress.stopped.entry(j).or_insert(k);
+                    }
+                    progress.errors.insert(k, e);
+                }
+            }
+        }
+        progress
     }
 
     /// The stopped stages in the document's order, each with the stage whose problem
