@@ -97,6 +97,20 @@ fn a_correction_to_round_1_after_round_3_keeps_rounds_2_and_3_as_drawn() {
     for round in [2, 3] {
         assert_eq!(pairs(&before, round), pairs(&after, round), "round {round}");
     }
+    // One warning for every later draw the correction moves, naming them all.
+    let w: Vec<String> = after
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "W0720")
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        w,
+        [
+            "the draws of round 2, round 3 and round 4 as recorded are not the draws the rules make now; they stand"
+        ]
+    );
     // Härnösand (8) won 40:14 now: 20 VP in round 1 instead of 8.
     let o = after.outcome.as_ref().unwrap();
     assert_eq!(o.report.rounds[0].matches[0].away_vp.to_string(), "20");

@@ -61,6 +61,9 @@ pub struct EventSource<'e> {
     /// What the run waits for: the first is what comes next; stages played at the
     /// same time may wait too.
     waiting: Vec<Waiting>,
+    /// Recorded draws the rules would not make now, reported together at the end
+    /// (one correction usually moves every later draw).
+    differing: Vec<draws::Differing>,
     diags: Diagnostics,
 }
 
@@ -101,6 +104,7 @@ impl<'e> EventSource<'e> {
             stage_order: Vec::new(),
             met: BTreeMap::new(),
             waiting: Vec::new(),
+            differing: Vec::new(),
             diags: Diagnostics::default(),
         }
     }
@@ -246,6 +250,7 @@ impl<'e> EventSource<'e> {
 
     /// After a run: every entry that was never used, and what comes next.
     pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Vec<Next>, Diagnostics) {
+        self.report_differing();
         let why = match &outcome.pending {
             Some(p) => format!("the run stopped before it, at {}", p.next),
             None => "the competition is complete without it".to_string(),
@@ -270,7 +275,8 @@ impl<'e> EventSource<'e> {
 
     /// After a run that a problem stopped: every problem found so far, and what the
     /// stages it did not stop still wait for (their draws, with any result in).
-    pub fn finish_stopped(self) -> (Vec<Next>, Diagnostics) {
+    pub fn finish_stopped(mut self) -> (Vec<Next>, Diagnostics) {
+        self.report_differing();
         let waiting = (0..self.waiting.len())
             .map(|i| self.next(i, ""))
             .filter(|n| !matches!(n, Next::Halt { .. }))
