@@ -479,3 +479,23 @@ fn two_independent_stops_each_get_their_own_diagnostic_and_the_rest_is_played() 
         .collect();
     assert_eq!(stages, ["a_qf"]);
 }
+
+#[test]
+fn a_result_not_understood_is_one_error_and_the_later_rounds_wait_without_errors_of_their_own() {
+    // A decimal comma in round 2 (round 3 drawn and played after it): round 2 waits
+    // for that result, and round 3's results are not used — because of the one error,
+    // not a second one saying round 3 "was never drawn" (it is recorded).
+    let text = base().replacen("\"2-9 15:38\"", "\"2-9 15,5:38\"", 1);
+    assert_ne!(text, base());
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0701"]);
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 1, "round 2 waits for its result");
+    let next = o.pending.as_ref().unwrap().next.clone();
+    assert!(next.contains("round 2"), "{next}");
+    // A result for a match of another round's draw is E0705, and round 3 waits
+    // without an error of its own too.
+    let text = base().replacen("\"2-9 15:38\"", "\"9-6 15:38\"", 1);
+    let ran = run(&text);
+    assert!(!codes(&ran).contains(&"E0710"), "{:?}", codes(&ran));
+}

@@ -258,7 +258,8 @@ impl<'e> EventSource<'e> {
         // After a stop that is already reported (a referral, a wrong choice), what
         // follows was not reached because of it: not a problem of its own.
         let reported_stop = self.waiting.iter().any(|w| matches!(w, Waiting::Halt(_)))
-            || self.choices_blocked.iter().any(|b| *b);
+            || self.choices_blocked.iter().any(|b| *b)
+            || self.waits_on_a_refused_result();
         if !reported_stop {
             let completed: Vec<String> = outcome
                 .report
@@ -271,6 +272,23 @@ impl<'e> EventSource<'e> {
         let next = outcome.pending.as_ref().map(|p| self.next(0, &p.next));
         let also = (1..self.waiting.len()).map(|i| self.next(i, "")).collect();
         (next, also, self.diags)
+    }
+
+    /// Whether a round or stage the run waits for has a result written for it that
+    /// was refused (not understood, or a problem reported): what follows was not
+    /// reached because of that error, not a problem of its own.
+    fn waits_on_a_refused_result(&self) -> bool {
+        let event = self.event;
+        let reported = |s: Option<&Vec<Status>>| s.is_some_and(|s| s.contains(&Status::Reported));
+        self.waiting.iter().any(|w| match w {
+            Waiting::Round(r) => self.round_index(*r).is_some_and(|i| {
+                event.rounds.get(i).is_some_and(|e| e.refused > 0) || reported(self.rounds.get(i))
+            }),
+            Waiting::Stage(st) => self.stage_index(st).is_some_and(|i| {
+                event.stages.get(i).is_some_and(|e| e.refused > 0) || reported(self.stages.get(i))
+            }),
+            _ => false,
+        })
     }
 
     /// After a run that a problem stopped: every problem found so far, and what the
