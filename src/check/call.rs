@@ -84,11 +84,20 @@ impl Checker {
             ));
             return;
         }
+        // Only what can be called: a const is no candidate for a call.
         let rules: Vec<&str> = self
             .names
             .values
-            .keys()
-            .map(String::as_str)
+            .iter()
+            .filter(|(_, v)| match v {
+                ValueName::Rule(i) => self
+                    .program
+                    .rules
+                    .get(*i as usize)
+                    .is_none_or(|r| !r.params.is_empty()),
+                ValueName::Competition(_) => false,
+            })
+            .map(|(n, _)| n.as_str())
             .chain(Builtin::ALL.iter().map(|(n, _)| *n))
             .chain(ListLoop::ALL.iter().map(|(n, _)| *n))
             .collect();

@@ -3,23 +3,28 @@
 //! signature (`ir::entries`). A question unknown (E0823), an answer that is no rule
 //! of the edition (E0824) or a rule of the wrong signature (E0825) is an error here,
 //! at `bfr check`, not a failed call at the director's desk; a block that leaves a
-//! question out is a warning (W0823).
+//! question out is a warning (W0823). The block also says which enum plays each
+//! role the questions pass variants of (`district = District`); a role given
+//! something else, or not given where a question needs it, is E0826.
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Program;
-use crate::ir::entries::{self, QUESTIONS, Question};
+use crate::ir::entries::{self, Param, QUESTIONS, Question, ROLES, Role, RoleKind, Roles};
+use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The rule answering each question, from every `entries` block of the edition.
+/// The rule answering each question, and the enum playing each role, from every
+/// `entries` block of the edition.
 pub(super) fn check(
     program: &Program,
     items: &[&ast::Item],
     diags: &mut Diagnostics,
-) -> BTreeMap<String, u32> {
-    let mut out = BTreeMap::new();
-    let mut at: BTreeMap<String, crate::source::Span> = BTreeMap::new();
+) -> (BTreeMap<String, u32>, Roles) {
+    let mut at: BTreeMap<String, Span> = BTreeMap::new();
     let mut blocks = Vec::new();
+    let mut questions = Vec::new();
+    let mut roles = Vec::new();
     for item in items {
         let ast::Decl::Entries(e) = &item.decl else {
             continue;
@@ -27,9 +32,13 @@ pub(super) fn check(
         blocks.push(e.span);
         for p in &e.properties {
             let key = p.key.text.as_str();
-            let Some(q) = entries::question(key) else {
-                unknown_question(p, diags);
-                continue;
+            let kind = match (entries::question(key), entries::role(key)) {
+                (Some(q), _) => Ok(q),
+                (None, Some(r)) => Err(r),
+                (None, None) => {
+                    unknown_question(p, diags);
+                    continue;
+                }
             };
             if let Some(first) = at.get(key) {
                 diags.push(
@@ -41,16 +50,50 @@ pub(super) fn check(
                 continue;
             }
             at.insert(key.to_string(), p.key.span);
-            if let Some(rule) = answer(program, q, p, diags) {
-                out.insert(key.to_string(), rule);
+            match kind {
+                Ok(q) => questions.push((q, p)),
+                Err(r) => roles.push((r, p)),
             }
+        }
+    }
+    // The roles first, enums before their variants: the questions are typed
+    // against them.
+    roles.sort_by_key(|(r, _)| matches!(r.kind, RoleKind::Variant { .. }));
+    let mut played = Roles::default();
+    for (r, p) in roles {
+        if let Some(found) = role(program, &played, r, p, diags) {
+            played.0.insert(r.key.to_string(), found);
+        }
+    }
+    let mut out = BTreeMap::new();
+    let mut missing_reported = BTreeSet::new();
+    for (q, p) in questions {
+        let missing: Vec<&str> = q
+            .params
+            .iter()
+            .filter_map(|(_, k)| match k {
+                Param::Enum(r) if played.enum_of(r).is_none() => Some(*r),
+                _ => None,
+            })
+            .collect();
+        if !missing.is_empty() {
+            for r in missing {
+                if missing_reported.insert(r) && !at.contains_key(r) {
+                    role_not_given(q, r, p, diags);
+                }
+            }
+            continue;
+        }
+        if let Some(rule) = answer(program, &played, q, p, diags) {
+            out.insert(q.key.to_string(), rule);
         }
     }
     if let Some(first) = blocks.first() {
         let missing: Vec<&str> = QUESTIONS
             .iter()
             .map(|q| q.key)
-            .filter(|k| !at.contains_key(*k))
+            .chain(ROLES.iter().map(|r| r.key))
+            .filter(|k| !at.contains_key(*k) && !missing_reported.contains(k))
             .collect();
         if !missing.is_empty() {
             diags.push(
@@ -59,17 +102,151 @@ pub(super) fn check(
                     format!(
                         "the edition's `entries` block leaves {} of {} questions unanswered: {}",
                         missing.len(),
-                        QUESTIONS.len(),
+                        QUESTIONS.len() + ROLES.len(),
                         shortened(&missing)
                     ),
                     *first,
                 )
                 .with_label("these questions are left out")
-                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each (docs/entries.md lists them)"),
+                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = Enum` for each role (docs/entries.md lists them)"),
             );
         }
     }
-    out
+    (out, played)
+}
+
+/// E0826: a question passes a variant of a role's enum, and no enum is given the role.
+fn role_not_given(q: &Question, r: &str, p: &ast::Property, diags: &mut Diagnostics) {
+    let what = entries::role(r).map_or("", |r| r.what);
+    diags.push(
+        Diagnostic::error(
+            "E0826",
+            format!(
+                "`{}` passes one of {what}, but the `entries` block does not say which enum holds them",
+                q.key
+            ),
+            p.value.span,
+        )
+        .with_label(format!("needs the role `{r}`"))
+        .with_help(format!(
+            "add `{r} = ENUM` to the `entries` block, ENUM the edition's enum of {what}"
+        )),
+    );
+}
+
+/// The enum (and variant) `p` gives role `r`, if it is one of the right kind.
+fn role(
+    program: &Program,
+    played: &Roles,
+    r: &Role,
+    p: &ast::Property,
+    diags: &mut Diagnostics,
+) -> Option<(u32, Option<u32>)> {
+    let parts: Vec<&str> = match &p.value.kind {
+        ExprKind::Path(parts) => parts.iter().map(|n| n.text.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let find = |name: &str| {
+        program
+            .enums
+            .iter()
+            .position(|e| e.name == name)
+            .and_then(|i| u32::try_from(i).ok())
+    };
+    let enums = || program.enums.iter().map(|e| e.name.as_str());
+    let problem = match (r.kind, parts.as_slice()) {
+        (RoleKind::Enum, [name]) => match find(name) {
+            Some(e) => return Some((e, None)),
+            None => {
+                let is = if program.rule(name).is_some() {
+                    "a rule, not an enum"
+                } else {
+                    "not one"
+                };
+                let listed: Vec<String> = enums().take(6).map(|n| format!("`{n}`")).collect();
+                (
+                    format!(
+                        "`{}` must name an enum of the edition, and `{name}` is {is}",
+                        r.key
+                    ),
+                    super::names::nearest(name, enums())
+                        .map(|n| format!("did you mean `{n}`?"))
+                        .or_else(|| {
+                            (!listed.is_empty()).then(|| {
+                                format!(
+                                    "name the edition's enum of {}; its enums: {}",
+                                    r.what,
+                                    listed.join(", ")
+                                )
+                            })
+                        }),
+                )
+            }
+        },
+        (RoleKind::Variant { of }, [name, variant]) => {
+            let e = find(name);
+            let info = e.and_then(|e| program.enums.get(e as usize));
+            let v = info.and_then(|i| i.variants.iter().position(|x| x == variant));
+            match (e, v.and_then(|v| u32::try_from(v).ok())) {
+                (Some(e), Some(v)) if played.enum_of(of).is_none_or(|o| o == e) => {
+                    return Some((e, Some(v)));
+                }
+                (Some(_), Some(_)) => {
+                    let of_name = played
+                        .enum_of(of)
+                        .and_then(|o| program.enums.get(o as usize))
+                        .map_or("", |i| i.name.as_str());
+                    (
+                        format!(
+                            "`{}` must be a variant of `{of_name}`, the enum playing `{of}`, and `{name}` is another enum",
+                            r.key
+                        ),
+                        Some(format!("write `{of_name}.VARIANT`")),
+                    )
+                }
+                (Some(_), None) => (
+                    format!("`{name}` has no variant `{variant}`"),
+                    info.and_then(|i| {
+                        super::names::nearest(variant, i.variants.iter().map(String::as_str))
+                    })
+                    .map(|n| format!("did you mean `{name}.{n}`?")),
+                ),
+                (None, _) => (
+                    format!(
+                        "`{}` must name a variant of an enum of the edition, and `{name}` is no enum",
+                        r.key
+                    ),
+                    super::names::nearest(name, enums())
+                        .map(|n| format!("did you mean `{n}.{variant}`?")),
+                ),
+            }
+        }
+        (RoleKind::Enum, _) => (
+            format!(
+                "`{}` must name an enum of the edition (the enum of {})",
+                r.key, r.what
+            ),
+            Some(format!("write `{} = ENUM`", r.key)),
+        ),
+        (RoleKind::Variant { .. }, _) => (
+            format!(
+                "`{}` must name one variant of an enum, as `Enum.Variant` ({})",
+                r.key, r.what
+            ),
+            Some(format!("write `{} = ENUM.VARIANT`", r.key)),
+        ),
+    };
+    let (message, help) = problem;
+    let what = match r.kind {
+        RoleKind::Enum => "not an enum of the edition",
+        RoleKind::Variant { .. } => "not a variant of the role's enum",
+    };
+    diags.push(
+        Diagnostic::error("E0826", message, p.value.span)
+            .with_label(what)
+            .with_help(help.unwrap_or_else(|| format!("name the edition's enum of {}", r.what))),
+    );
+    None
 }
 
 /// The first three of `keys`, and how many more.
@@ -89,7 +266,11 @@ fn unknown_question(p: &ast::Property, diags: &mut Diagnostics) {
         p.key.span,
     )
     .with_label("unknown question");
-    d = match super::names::nearest(key, QUESTIONS.iter().map(|q| q.key)) {
+    let keys = QUESTIONS
+        .iter()
+        .map(|q| q.key)
+        .chain(ROLES.iter().map(|r| r.key));
+    d = match super::names::nearest(key, keys) {
         Some(n) => d.with_help(format!("did you mean `{n}`?")),
         None => d.with_help("docs/entries.md lists the questions"),
     };
@@ -99,6 +280,7 @@ fn unknown_question(p: &ast::Property, diags: &mut Diagnostics) {
 /// The rule `p` names, if it has the question's signature.
 fn answer(
     program: &Program,
+    roles: &Roles,
     q: &Question,
     p: &ast::Property,
     diags: &mut Diagnostics,
@@ -133,14 +315,14 @@ fn answer(
         && q.params
             .iter()
             .zip(&rule.params)
-            .all(|((_, want), (_, ty))| entries::fits(program, *want, ty));
+            .all(|((_, want), (_, ty))| entries::fits(roles, *want, ty));
     if params_fit && entries::answers(q.answer, &rule.ret) {
         return Some(index);
     }
     let want: Vec<String> = q
         .params
         .iter()
-        .map(|(n, k)| format!("{n}: {}", entries::words(*k)))
+        .map(|(n, k)| format!("{n}: {}", entries::words(program, roles, *k)))
         .collect();
     let has: Vec<String> = rule
         .params

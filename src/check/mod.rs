@@ -115,7 +115,9 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
     }
     check_consts(&c.program, &mut c.diags);
-    c.program.entry_rules = entries::check(&c.program, &items, &mut c.diags);
+    let (rules, roles) = entries::check(&c.program, &items, &mut c.diags);
+    c.program.entry_rules = rules;
+    c.program.entry_roles = roles;
     if c.diags.has_errors() {
         return (None, c.diags);
     }

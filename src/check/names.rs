@@ -136,12 +136,52 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    // A name written short (`late_arrival` for `late_arrival_qualification` and
+    // `late_arrival_knockout`) means the names it begins, not the nearest spelling,
+    // which may be another competition's rule (`lv_late_arrival`).
+    let prefix = format!("{name}_");
+    let mut longer: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|c| c.starts_with(&prefix))
+        .collect();
+    longer.sort_unstable();
+    longer.dedup();
+    if let Some((last, rest)) = longer.split_last()
+        && longer.len() <= 4
+    {
+        let quoted: Vec<String> = rest.iter().map(|n| format!("`{n}`")).collect();
+        return Some(if quoted.is_empty() {
+            format!("did you mean `{last}`?")
+        } else {
+            format!("did you mean {} or `{last}`?", quoted.join(", "))
+        });
+    }
     nearest(name, candidates).map(|n| format!("did you mean `{n}`?"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_written_short_suggests_the_names_it_begins() {
+        let rules = [
+            "lv_late_arrival",
+            "late_arrival_qualification",
+            "late_arrival_knockout",
+        ];
+        assert_eq!(
+            did_you_mean("late_arrival", rules).as_deref(),
+            Some("did you mean `late_arrival_knockout` or `late_arrival_qualification`?")
+        );
+        // Without such names, the nearest spelling.
+        assert_eq!(
+            did_you_mean("lv_late_arival", rules).as_deref(),
+            Some("did you mean `lv_late_arrival`?")
+        );
+    }
 
     #[test]
     fn suggests_close_names_only() {

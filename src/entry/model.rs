@@ -16,12 +16,14 @@ pub type Stamp = (Date, u16);
 /// events with district quotas, and the festival stages with a table fee.
 #[derive(Debug, Clone, Copy)]
 pub struct Enums {
-    /// `District`.
+    /// The enum of the districts (role `district`; 2015: `District`).
     pub district: u32,
-    /// `SmQuotaEvent`.
+    /// The enum of the SM disciplines (role `sm_event`; 2015: `SmQuotaEvent`).
     pub event: u32,
-    /// `SmFestivalStage`.
+    /// The enum of the SM festival stages (role `sm_stage`; 2015: `SmFestivalStage`).
     pub stage: u32,
+    /// The veterans' discipline, a variant of `event` (role `sm_veteran`).
+    pub veteran: u32,
 }
 
 /// Events a player takes part in outside the team being checked, as far as the
@@ -45,7 +47,7 @@ pub struct Player {
     pub birth_year: Option<(i32, Span)>,
     /// Club.
     pub club: Option<String>,
-    /// District (variant of `District`).
+    /// District (variant of the `district` role's enum).
     pub district: Option<(u32, Span)>,
     /// When this season's membership fee was paid; `None`: not paid.
     pub membership_paid_at: Option<(Stamp, Span)>,
@@ -55,7 +57,7 @@ pub struct Player {
     pub earlier_cc: bool,
     /// Other events entered.
     pub other_events: Vec<OtherEvent>,
-    /// SM disciplines (variants of `SmQuotaEvent`) whose qualifier the player
+    /// SM disciplines (variants of the `sm_event` role's enum) whose qualifier the player
     /// played earlier this season, outside this file.
     pub qualified_before: Vec<(u32, Span)>,
     /// The entry.
@@ -130,17 +132,17 @@ pub struct Deceased {
 pub struct Pair {
     /// Its id in the file.
     pub id: String,
-    /// The discipline (variant of `SmQuotaEvent`).
+    /// The discipline (variant of the `sm_event` role's enum).
     pub event: (u32, Span),
     /// Member numbers.
     pub players: Vec<(u32, Span)>,
     /// The player list.
     pub players_span: Span,
-    /// The district it qualified through (variant of `District`).
+    /// The district it qualified through (variant of the `district` role's enum).
     pub district: (u32, Span),
     /// How it got its place.
     pub entered_by: (EnteredBy, Span),
-    /// The festival stage it plays (variant of `SmFestivalStage`).
+    /// The festival stage it plays (variant of the `sm_stage` role's enum).
     pub stage: Option<(u32, Span)>,
     /// When its first stage started (the membership deadline).
     pub first_stage_at: Option<(Stamp, Span)>,
@@ -244,26 +246,43 @@ impl Reader<'_> {
         Span::new(self.file, r.start, r.end)
     }
 
+    /// The enums playing the roles entries name values of, as the edition's
+    /// `entries` block gives them.
     fn enums(&mut self) -> Option<Enums> {
-        let mut find = |name: &str| {
-            let found = self.program.enums.iter().position(|e| e.name == name);
+        let roles = &self.program.entry_roles;
+        let mut missing = Vec::new();
+        let mut find = |key: &str| {
+            let found = roles.enum_of(key);
             if found.is_none() {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0802",
-                        format!("the edition has no enum `{name}`, which entries name values of"),
-                        Span::new(self.file, 0, 0),
-                    )
-                    .with_label("checking this file needs it")
-                    .nowhere(),
-                );
+                missing.push(key.to_string());
             }
-            found.and_then(|i| u32::try_from(i).ok())
+            found
         };
+        let district = find("district");
+        let event = find("sm_event");
+        let stage = find("sm_stage");
+        let veteran = roles.variant_of("sm_veteran").map(|(_, v)| v);
+        if veteran.is_none() {
+            missing.push("sm_veteran".to_string());
+        }
+        for key in &missing {
+            let what = crate::ir::entries::role(key).map_or("", |r| r.what);
+            self.diags.push(
+                Diagnostic::error(
+                    "E0802",
+                    format!("the edition does not say which enum holds {what}, which entries name values of"),
+                    Span::new(self.file, 0, 0),
+                )
+                .with_label("checking this file needs it")
+                .with_help(format!("the edition's `entries` block needs `{key} = …` (docs/entries.md)"))
+                .nowhere(),
+            );
+        }
         Some(Enums {
-            district: find("District")?,
-            event: find("SmQuotaEvent")?,
-            stage: find("SmFestivalStage")?,
+            district: district?,
+            event: event?,
+            stage: stage?,
+            veteran: veteran?,
         })
     }
 

@@ -213,15 +213,10 @@ fn cc_district(ctx: &mut Ctx, team: &Team) {
 fn players_not_in(ctx: &Ctx, team: &Team, event: OtherEvent) -> usize {
     let entries = ctx.entries;
     let veteran = |m: u32| {
-        entries.pairs.iter().any(|p| {
-            p.players.iter().any(|(x, _)| *x == m)
-                && ctx
-                    .program
-                    .enums
-                    .get(entries.enums.event as usize)
-                    .and_then(|e| e.variants.get(p.event.0 as usize))
-                    .is_some_and(|v| v == "Veteran")
-        })
+        entries
+            .pairs
+            .iter()
+            .any(|p| p.players.iter().any(|(x, _)| *x == m) && p.event.0 == entries.enums.veteran)
     };
     let playoff = |m: u32| {
         entries
@@ -373,16 +368,8 @@ fn sm_members(ctx: &mut Ctx, pair: &Pair) {
     }
 }
 
-fn is_variant(ctx: &Ctx, e: u32, v: u32, name: &str) -> bool {
-    ctx.program
-        .enums
-        .get(e as usize)
-        .and_then(|info| info.variants.get(v as usize))
-        .is_some_and(|n| n == name)
-}
-
 fn sm_class(ctx: &mut Ctx, pair: &Pair) {
-    if !is_variant(ctx, ctx.entries.enums.event, pair.event.0, "Veteran") {
+    if pair.event.0 != ctx.entries.enums.veteran {
         return;
     }
     for (m, at) in &pair.players {

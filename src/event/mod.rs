@@ -143,14 +143,25 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
             ran.also = also;
             ran.outcome = Some(outcome);
         }
-        Err(e) => {
-            // The report as far as it got stands; the problem stops what follows.
-            // Stages it does not feed went on: what they wait for is still shown.
+        Err(stops) => {
+            // The report as far as it got stands; each problem stops what follows it.
+            // Stages none feeds went on: what they wait for is still shown.
             let (waiting, diags) = source.finish_stopped();
             ran.diagnostics.extend(diags);
             ran.also = waiting;
-            let message = format!("the rules cannot run this event: {e}");
-            ran.diagnostics.push(stopped(e.clone(), &event));
+            // Every stage stopped on its own problem is a diagnostic of its own,
+            // pointing at its own entry.
+            for e in stops.all() {
+                ran.diagnostics.push(stopped(e.clone(), &event));
+            }
+            let e = &stops.first;
+            let message = match stops.more.len() {
+                0 => format!("the rules cannot run this event: {e}"),
+                n => format!(
+                    "the rules cannot run this event: {e} (and {n} more problem{}: see Stopped)",
+                    if n == 1 { "" } else { "s" }
+                ),
+            };
             let awaited = runner::Awaited::Stopped {
                 code: e.code().to_string(),
                 message: e.message.clone(),

@@ -115,6 +115,8 @@ pub struct RoundEntry {
     pub draw: Option<RecordedDraw>,
     /// The results.
     pub results: Vec<MatchResult>,
+    /// Results written but refused as not understood (each an error of its own).
+    pub refused: usize,
 }
 
 /// A captain's choice: `"chooser>chosen"`.
@@ -153,6 +155,8 @@ pub struct StageEntry {
     pub lineups: Vec<Lineup>,
     /// The results.
     pub results: Vec<MatchResult>,
+    /// Results written but refused as not understood (each an error of its own).
+    pub refused: usize,
 }
 
 /// Where an incident happened.
@@ -374,13 +378,19 @@ impl Parser<'_> {
         false
     }
 
-    fn results(&mut self, raw: &[Sp<String>]) -> Vec<MatchResult> {
+    /// The results understood, and how many were refused.
+    fn results(&mut self, raw: &[Sp<String>]) -> (Vec<MatchResult>, usize) {
         let mut out = Vec::new();
+        let mut refused = 0;
         for r in raw {
             match parse_result(&r.value) {
-                Err(m) => self.diags.push(
-                    err("E0701", self.file, &r.span, m).with_label("this result is not understood"),
-                ),
+                Err(m) => {
+                    refused += 1;
+                    self.diags.push(
+                        err("E0701", self.file, &r.span, m)
+                            .with_label("this result is not understood"),
+                    );
+                }
                 Ok((a, b, ai, bi, boards, board_scores)) => {
                     let ka = self.known(a, &r.span, "this result");
                     let kb = self.known(b, &r.span, "this result");
@@ -394,11 +404,13 @@ impl Parser<'_> {
                             board_scores,
                             span: span(self.file, &r.span),
                         });
+                    } else {
+                        refused += 1;
                     }
                 }
             }
         }
-        out
+        (out, refused)
     }
 }
 
@@ -632,7 +644,7 @@ impl Parser<'_> {
                     .with_help("list the rounds in the order they were played"),
                 );
             }
-            let results = self.results(&r.value.results);
+            let (results, refused) = self.results(&r.value.results);
             let draw = r
                 .value
                 .draw
@@ -643,6 +655,7 @@ impl Parser<'_> {
                 span: span(file, at),
                 draw,
                 results,
+                refused,
             });
         }
         rounds
@@ -725,7 +738,7 @@ impl Parser<'_> {
                 Ok(picks) => seating.push(picks),
             }
         }
-        let results = self.results(&s.results);
+        let (results, refused) = self.results(&s.results);
         let lineups = self.lineups(&s.lineups);
         let draw = s.draw.as_ref().and_then(|d| self.draw(d, None));
         StageEntry {
@@ -739,6 +752,7 @@ impl Parser<'_> {
             seating,
             lineups,
             results,
+            refused,
         }
     }
 

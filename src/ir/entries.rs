@@ -3,8 +3,86 @@
 //! says which of its rules answers each in an `entries { question = rule … }`
 //! block; the checker types each rule against the signature here (E0823–E0825), so
 //! a rule may have any name and parameter names of the edition's choosing.
+//!
+//! The enums the questions pass variants of are the edition's too: the block says
+//! which enum plays each role (`district = District`), so a variant edition may
+//! name its enums as it likes (E0826 a role not given or given something else).
 
 use super::{Program, Type};
+use std::collections::BTreeMap;
+
+/// What an edition's enum (or one of its variants) plays in the questions.
+#[derive(Debug, Clone, Copy)]
+pub struct Role {
+    /// The key written in the `entries` block.
+    pub key: &'static str,
+    /// What it holds, in words.
+    pub what: &'static str,
+    /// An enum, or a variant of the enum of another role.
+    pub kind: RoleKind,
+}
+
+/// Whether a role is played by an enum or by one variant of a role's enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoleKind {
+    /// An enum of the edition.
+    Enum,
+    /// A variant of the enum playing role `of`.
+    Variant {
+        /// The enum role the variant belongs to.
+        of: &'static str,
+    },
+}
+
+/// Every role, in the order docs/entries.md lists them.
+pub const ROLES: &[Role] = &[
+    Role {
+        key: "district",
+        what: "the districts",
+        kind: RoleKind::Enum,
+    },
+    Role {
+        key: "sm_event",
+        what: "the SM disciplines with district quotas",
+        kind: RoleKind::Enum,
+    },
+    Role {
+        key: "sm_stage",
+        what: "the SM stages played at the festival",
+        kind: RoleKind::Enum,
+    },
+    Role {
+        key: "sm_veteran",
+        what: "the veterans' SM discipline",
+        kind: RoleKind::Variant { of: "sm_event" },
+    },
+];
+
+/// The role with this key.
+pub fn role(key: &str) -> Option<&'static Role> {
+    ROLES.iter().find(|r| r.key == key)
+}
+
+/// The enum (and, for a variant role, the variant) playing each role, by key.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Roles(pub BTreeMap<String, (u32, Option<u32>)>);
+
+impl Roles {
+    /// The enum playing role `key`, if the edition gives one.
+    pub fn enum_of(&self, key: &str) -> Option<u32> {
+        self.0.get(key).map(|(e, _)| *e)
+    }
+
+    /// The variant playing role `key` (with its enum), if the edition gives one.
+    pub fn variant_of(&self, key: &str) -> Option<(u32, u32)> {
+        self.0.get(key).and_then(|(e, v)| v.map(|v| (*e, v)))
+    }
+
+    /// Whether no role is given.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// What a question passes for one parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,7 +93,7 @@ pub enum Param {
     Bool,
     /// A date and time (a rule may take the date alone).
     Stamp,
-    /// A variant of the edition's enum of this name.
+    /// A variant of the enum playing this role (a key of [`ROLES`]).
     Enum(&'static str),
 }
 
@@ -122,7 +200,7 @@ pub const QUESTIONS: &[Question] = &[
         B,
     ),
     q("sm_may_start_in_qualifier", &[("earlier_starts", Count)], B),
-    q("sm_has_last_chance", &[("event", Enum("SmQuotaEvent"))], B),
+    q("sm_has_last_chance", &[("event", Enum("sm_event"))], B),
     q(
         "sm_keeps_district_place",
         &[("entered_last_chance", Bool)],
@@ -173,27 +251,23 @@ pub const QUESTIONS: &[Question] = &[
     q("cc_gh_fee_late_surcharge", &[("paid_at", Stamp)], N),
     q("cc_ko_fee", &[], N),
     q("cc_ko_fee_late_surcharge", &[("paid_at", Stamp)], N),
-    q(
-        "sm_start_fee_per_pair",
-        &[("event", Enum("SmQuotaEvent"))],
-        N,
-    ),
+    q("sm_start_fee_per_pair", &[("event", Enum("sm_event"))], N),
     q("sm_last_chance_fee_per_pair", &[("cash", Bool)], N),
     q(
         "sm_table_fee_per_pair",
-        &[("event_stage", Enum("SmFestivalStage"))],
+        &[("event_stage", Enum("sm_stage"))],
         N,
     ),
     q(
         "sm_table_fee_in_time",
-        &[("event_stage", Enum("SmFestivalStage")), ("paid_at", Stamp)],
+        &[("event_stage", Enum("sm_stage")), ("paid_at", Stamp)],
         B,
     ),
     q(
         "sm_travel_subsidy_for",
         &[
-            ("event_stage", Enum("SmFestivalStage")),
-            ("district", Enum("District")),
+            ("event_stage", Enum("sm_stage")),
+            ("district", Enum("district")),
             ("in_first_open_allotment", Bool),
         ],
         N,
@@ -201,10 +275,7 @@ pub const QUESTIONS: &[Question] = &[
     q("sm_emfund_contribution", &[("pairs", Count)], N),
     q(
         "sm_missed_replacement_charge",
-        &[
-            ("event", Enum("SmQuotaEvent")),
-            ("replacement_reported", Bool),
-        ],
+        &[("event", Enum("sm_event")), ("replacement_reported", Bool)],
         N,
     ),
     q("sm_open_first_allotment", &[], N),
@@ -215,15 +286,13 @@ pub fn question(key: &str) -> Option<&'static Question> {
     QUESTIONS.iter().find(|q| q.key == key)
 }
 
-/// Whether a rule's parameter of type `ty` takes what `param` passes.
-pub fn fits(program: &Program, param: Param, ty: &Type) -> bool {
+/// Whether a rule's parameter of type `ty` takes what `param` passes, the enums
+/// playing each role given by `roles`.
+pub fn fits(roles: &Roles, param: Param, ty: &Type) -> bool {
     match (param, ty) {
         (Param::Count, Type::Num(_)) | (Param::Bool, Type::Bool) => true,
         (Param::Stamp, Type::DateTime | Type::Date) => true,
-        (Param::Enum(name), Type::Enum(e)) => program
-            .enums
-            .get(*e as usize)
-            .is_some_and(|x| x.name == name),
+        (Param::Enum(role), Type::Enum(e)) => roles.enum_of(role) == Some(*e),
         _ => false,
     }
 }
@@ -238,13 +307,20 @@ pub fn answers(answer: Answer, ty: &Type) -> bool {
     )
 }
 
-/// A parameter's kind in words, for a diagnostic.
-pub fn words(param: Param) -> String {
+/// A parameter's kind in words, for a diagnostic: an enum by the name the
+/// edition gives the enum playing its role.
+pub fn words(program: &Program, roles: &Roles, param: Param) -> String {
     match param {
         Param::Count => "a number".into(),
         Param::Bool => "`bool`".into(),
         Param::Stamp => "a `datetime` (or `date`)".into(),
-        Param::Enum(e) => format!("`{e}`"),
+        Param::Enum(role) => match roles
+            .enum_of(role)
+            .and_then(|e| program.enums.get(e as usize))
+        {
+            Some(e) => format!("`{}`", e.name),
+            None => format!("the enum playing `{role}`"),
+        },
     }
 }
 

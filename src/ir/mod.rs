@@ -371,6 +371,10 @@ pub struct Program {
     /// (`entries { question = rule … }`), by the question's key.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub entry_rules: std::collections::BTreeMap<String, u32>,
+    /// The enum (or variant) playing each role in the questions (`entries { district
+    /// = District … }`), by the role's key.
+    #[serde(skip_serializing_if = "entries::Roles::is_empty")]
+    pub entry_roles: entries::Roles,
 }
 
 impl Program {

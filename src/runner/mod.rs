@@ -405,21 +405,48 @@ pub fn run_plan(
     source: &mut dyn Source,
 ) -> Result<Outcome, RunError> {
     let (report, pending) = run_plan_partial(program, plan, teams, options, source);
-    Ok(Outcome {
-        report,
-        pending: pending?,
-    })
+    match pending {
+        Ok(pending) => Ok(Outcome { report, pending }),
+        Err(stops) => Err(stops.first),
+    }
+}
+
+/// Every problem that stopped a run: one per stage the rules could not go on with,
+/// in the document's order. Stages stopped independently each have their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stops {
+    /// The first problem (a problem before any stage, or the first stage's).
+    pub first: RunError,
+    /// The problems of later stages that stopped independently of the first.
+    pub more: Vec<RunError>,
+}
+
+impl Stops {
+    /// Every problem, the first first.
+    pub fn all(&self) -> impl Iterator<Item = &RunError> {
+        std::iter::once(&self.first).chain(self.more.iter())
+    }
+}
+
+impl From<RunError> for Stops {
+    fn from(first: RunError) -> Stops {
+        Stops {
+            first,
+            more: Vec::new(),
+        }
+    }
 }
 
 /// Runs a competition already resolved for a field of `teams`, and keeps the report
-/// as far as it got even when a problem stops the run.
+/// as far as it got even when a problem stops the run: what the stages not stopped
+/// played, and every problem that stopped one.
 pub fn run_plan_partial(
     program: &Program,
     plan: &Plan,
     teams: u32,
     options: &Options,
     source: &mut dyn Source,
-) -> (Report, Result<Option<Pending>, RunError>) {
+) -> (Report, Result<Option<Pending>, Stops>) {
     let mut runner = Runner {
         program,
         plan,
@@ -465,32 +492,25 @@ type Inflow = BTreeMap<usize, Vec<(u32, TeamId)>>;
 /// The final standing of each team that has one so far.
 type Finals = BTreeMap<TeamId, Standing>;
 
+/// How far the stages got: what the first waiting stage waits for, the stages held
+/// up behind a waiting one, and the stages stopped by a problem.
+#[derive(Default)]
+struct Progress {
+    /// What the first stage that waits (in the document's order) waits for.
+    first_pending: Option<Pending>,
+    /// Stages fed by a stage that waits.
+    held: BTreeSet<usize>,
+    /// Stopped stages: the stage the problem was at, for each stage it stops.
+    stopped: BTreeMap<usize, usize>,
+    /// The problem of each stage a problem was at.
+    errors: BTreeMap<usize, RunError>,
+}
+
 impl Runner<'_> {
-    fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, RunError> {
-        if teams < 2 {
-            return Err(
-                RunError::new(Stop::FieldSize, "a competition needs at least two teams")
-                    .at(self.competition_span()),
-            );
-        }
-        if let Some(min) = self.plan.min_teams
-            && teams < min
-        {
-            let message = format!(
-                "the edition has no rule for {teams} teams: `{}` needs at least {min}",
-                self.plan.name
-            );
-            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
-        }
-        if let Some(max) = self.plan.max_teams
-            && teams > max
-        {
-            let message = format!(
-                "the edition has no rule for {teams} teams: `{}` takes at most {max}",
-                self.plan.name
-            );
-            return Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()));
-        }
+    /// Plays the competition for teams `1..=teams`: the qualification, then the
+    /// stages, then the final places once every stage is complete.
+    fn go(&mut self, teams: u32, source: &mut dyn Source) -> Result<Option<Pending>, Stops> {
+        self.check_field(teams)?;
         let ids: Vec<TeamId> = (1..=teams).map(TeamId).collect();
         let mut inflow: Inflow = BTreeMap::new();
         let mut finals: Finals = BTreeMap::new();
@@ -510,54 +530,19 @@ impl Runner<'_> {
         };
         let mut book =
             RankingBook::from_qualification(placements.iter().copied()).map_err(rule_err)?;
-        // Stages go in the document's order; one that waits holds up only the stages
-        // its teams go on to, so stages played at the same time take results
-        // independently.
-        // A stage the rules cannot go on with stops itself and every stage fed by it,
-        // directly or through others; the stages it does not feed are still played.
-        let mut first_pending = None;
-        let mut first_error: Option<RunError> = None;
-        let mut held: BTreeSet<usize> = BTreeSet::new();
-        // Stopped stages: the stage the problem was at, for each stage it stops.
-        let mut stopped: BTreeMap<usize, usize> = BTreeMap::new();
-        let mut errors: BTreeMap<usize, RunError> = BTreeMap::new();
-        for k in 0..self.plan.stages.len() {
-            if let Some(&at) = stopped.get(&k) {
-                for j in self.onward(k) {
-                    stopped.entry(j).or_insert(at);
-                }
-                continue;
-            }
-            if held.contains(&k) {
-                held.extend(self.onward(k));
-                continue;
-            }
-            let entrants = inflow.remove(&k).unwrap_or_default();
-            if entrants.is_empty() {
-                continue;
-            }
-            match self.stage(k, entrants, &mut book, &mut inflow, &mut finals, source) {
-                Ok(Some(p)) => {
-                    first_pending.get_or_insert(p);
-                    held.extend(self.onward(k));
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    stopped.insert(k, k);
-                    for j in self.onward(k) {
-                        stopped.entry(j).or_insert(k);
-                    }
-                    first_error.get_or_insert_with(|| e.clone());
-                    errors.insert(k, e);
-                }
+        let progress = self.play_stages(&mut book, &mut inflow, &mut finals, source);
+        if !progress.errors.is_empty() {
+            self.report.stopped = self.stopped_lines(&progress.stopped, &progress.errors);
+            let mut all = progress.errors.into_values();
+            if let Some(first) = all.next() {
+                return Err(Stops {
+                    first,
+                    more: all.collect(),
+                });
             }
         }
-        if let Some(e) = first_error {
-            self.report.stopped = self.stopped_lines(&stopped, &errors);
-            return Err(e);
-        }
-        if first_pending.is_some() {
-            return Ok(first_pending);
+        if progress.first_pending.is_some() {
+            return Ok(progress.first_pending);
         }
         self.report.places = self.final_ranking(&finals, &book)?;
         self.report.district_prize = self.district_prize(&finals, &placements);
@@ -565,9 +550,69 @@ impl Runner<'_> {
         Ok(None)
     }
 
+    /// Whether the edition has rules for a field of `teams`.
+    fn check_field(&self, teams: u32) -> Result<(), RunError> {
+        let name = &self.plan.name;
+        let message = if teams < 2 {
+            "a competition needs at least two teams".to_string()
+        } else if let Some(min) = self.plan.min_teams.filter(|min| teams < *min) {
+            format!("the edition has no rule for {teams} teams: `{name}` needs at least {min}")
+        } else if let Some(max) = self.plan.max_teams.filter(|max| teams > *max) {
+            format!("the edition has no rule for {teams} teams: `{name}` takes at most {max}")
+        } else {
+            return Ok(());
+        };
+        Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()))
+    }
+
+    /// Plays the stages in the document's order as far as their results go. One that
+    /// waits holds up only the stages its teams go on to, so stages played at the same
+    /// time take results independently. A stage the rules cannot go on with stops
+    /// itself and every stage fed by it, directly or through others; the stages it
+    /// does not feed are still played.
+    fn play_stages(
+        &mut self,
+        book: &mut RankingBook,
+        inflow: &mut Inflow,
+        finals: &mut Finals,
+        source: &mut dyn Source,
+    ) -> Progress {
+        let mut progress = Progress::default();
+        for k in 0..self.plan.stages.len() {
+            if let Some(&at) = progress.stopped.get(&k) {
+                for j in self.onward(k) {
+                    progress.stopped.entry(j).or_insert(at);
+                }
+                continue;
+            }
+            if progress.held.contains(&k) {
+                progress.held.extend(self.onward(k));
+                continue;
+            }
+            let entrants = inflow.remove(&k).unwrap_or_default();
+            if entrants.is_empty() {
+                continue;
+            }
+            match self.stage(k, entrants, book, inflow, finals, source) {
+                Ok(Some(p)) => {
+                    progress.first_pending.get_or_insert(p);
+                    progress.held.extend(self.onward(k));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    progress.stopped.insert(k, k);
+                    for j in self.onward(k) {
+                        progress.stopped.entry(j).or_insert(k);
+                    }
+                    progress.errors.insert(k, e);
+                }
+            }
+        }
+        progress
+    }
+
     /// The stopped stages in the document's order, each with the stage whose problem
-    /// stopped it and that problem. Only the first problem is the run's error; a later
-    /// one is named in its own stop's line, since it stops only the stages it feeds.
+    /// stopped it and that problem. Every problem is also one of the run's errors.
     fn stopped_lines(
         &self,
         stopped: &BTreeMap<usize, usize>,

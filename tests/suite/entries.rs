@@ -504,3 +504,85 @@ fn a_rule_of_the_wrong_signature_is_e0825_at_check() {
         "{stderr}"
     );
 }
+
+/// A copy of the 2015 edition with every whole-word `from` in its rule files
+/// renamed `to` (the enum, its uses, and the `entries` block's roles alike).
+fn renamed_word(tag: &str, renames: &[(&str, &str)]) -> TempDir {
+    let dir = TempDir::new(tag);
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {
+        let mut text = std::fs::read_to_string(e.path()).unwrap();
+        for (from, to) in renames {
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            let mut before: Option<char> = None;
+            while let Some(i) = rest.find(from) {
+                let prev = rest[..i].chars().next_back().or(before);
+                let next = rest[i + from.len()..].chars().next();
+                out.push_str(&rest[..i]);
+                if prev.is_some_and(word) || next.is_some_and(word) {
+                    out.push_str(from);
+                } else {
+                    out.push_str(to);
+                }
+                before = from.chars().next_back();
+                rest = &rest[i + from.len()..];
+            }
+            out.push_str(rest);
+            text = out;
+        }
+        std::fs::write(dir.0.join(e.file_name()), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn an_edition_that_renames_the_entries_enums_gives_the_same_checks_and_money() {
+    let renames = [("District", "Landsdel"), ("SmQuotaEvent", "SmKvotgren")];
+    let dir = renamed_word("entries-renamed-enums", &renames);
+    let entries = std::fs::read_to_string(dir.0.join("entries.bfr")).unwrap();
+    assert!(
+        entries.contains("district = Landsdel")
+            && entries.contains("sm_veteran = SmKvotgren.Veteran"),
+        "{entries}"
+    );
+    let edition = dir.0.display().to_string();
+    let back = |s: String| {
+        renames
+            .iter()
+            .fold(s, |s, (from, to)| s.replace(to, from))
+            .replace(&edition, EDITION)
+    };
+    let (code, _, stderr) = bfr(&["check", "--color", "never", &edition]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        !stderr.contains("[W0823]") && !stderr.contains("[E08"),
+        "{stderr}"
+    );
+    // The broken festival: the same problems, the calls naming the renamed enums.
+    for (file, want) in [(BROKEN, 1), (VALID, 0)] {
+        let run = |e: &str| bfr(&["entries", "check", "--color", "never", e, file]);
+        let (code, _, renamed) = run(&edition);
+        let (code_2015, _, original) = run(EDITION);
+        assert_eq!((code, code_2015), (want, want), "{file}: {renamed}");
+        assert_eq!(back(renamed), original, "{file}");
+    }
+    let broken = bfr(&["entries", "check", "--color", "never", &edition, BROKEN]).2;
+    assert!(
+        broken.contains("[E0812]"),
+        "the veterans' class, by the `sm_veteran` role: {broken}"
+    );
+    // The money: every invoice and district figure the same, the calls renamed.
+    let money = |e: &str| bfr(&["invoice", "--format", "json", e, VALID]);
+    let (code, renamed, stderr) = money(&edition);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        renamed.contains("Landsdel.Skane"),
+        "the calls name the edition's enum"
+    );
+    let original = money(EDITION).1;
+    let renamed = back(renamed);
+    let differ = renamed.lines().zip(original.lines()).find(|(a, b)| a != b);
+    assert_eq!(differ, None, "the first line that differs");
+    assert_eq!(renamed.lines().count(), original.lines().count());
+}

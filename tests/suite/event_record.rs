@@ -97,6 +97,20 @@ fn a_correction_to_round_1_after_round_3_keeps_rounds_2_and_3_as_drawn() {
     for round in [2, 3] {
         assert_eq!(pairs(&before, round), pairs(&after, round), "round {round}");
     }
+    // One warning for every later draw the correction moves, naming them all.
+    let w: Vec<String> = after
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "W0720")
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        w,
+        [
+            "the draws of round 2, round 3 and round 4 as recorded are not the draws the rules make now; they stand"
+        ]
+    );
     // Härnösand (8) won 40:14 now: 20 VP in round 1 instead of 8.
     let o = after.outcome.as_ref().unwrap();
     assert_eq!(o.report.rounds[0].matches[0].away_vp.to_string(), "20");
@@ -372,4 +386,116 @@ fn a_result_written_under_the_wrong_round_names_the_round_it_belongs_to() {
         help.starts_with("9-6 is a match of the draw recorded in round 3: move the result"),
         "{help}"
     );
+}
+
+#[test]
+fn two_independent_stops_each_get_their_own_diagnostic_and_the_rest_is_played() {
+    // B Quarterfinal: a withdrawal at its draw; A Semifinal: a withdrawal after its
+    // draw. Neither feeds the other; the A Quarterfinal, which feeds only the A side,
+    // is played in full before the A Semifinal stops.
+    let text = std::fs::read_to_string(root().join(AFTER_4))
+        .unwrap()
+        .replacen(
+            "name = \"a_qf\"\n",
+            "name = \"a_qf\"\nresults = [\"4-15 50:20\", \"5-11 40:30\", \"9-1 30:31\", \"6-20 45:10\"]\n",
+            1,
+        )
+        .replacen(
+            "name = \"b_qf\"\n",
+            "name = \"b_qf\"\nwithdrawn_at_draw = [13]\n",
+            1,
+        )
+        + "\n[[stage]]\nname = \"a_sf\"\nwithdrawn = [5]\n";
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0718", "E0718"]);
+    // Each diagnostic points at its own entry of the event file.
+    let lines: Vec<&str> = ran
+        .diagnostics
+        .sorted()
+        .iter()
+        .map(|d| &text[d.span.start as usize..d.span.end as usize])
+        .collect();
+    assert_eq!(lines, ["13", "5"]);
+    let o = ran.outcome.as_ref().unwrap();
+    let played: Vec<&str> = o.report.stages.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(played, ["a_qf"], "the stage neither stop feeds is played");
+    let winners: Vec<u32> = o.report.stages[0]
+        .matches
+        .iter()
+        .map(|m| m.winner)
+        .collect();
+    assert_eq!(winners, [4, 5, 1, 6]);
+    let e = |n: &str, at: &str| (n.to_string(), at.to_string(), "E0718".to_string());
+    assert_eq!(
+        stopped_json(&ran),
+        [e("b_qf", "b_qf"), e("a_sf", "a_sf"), e("a_final", "a_sf")]
+    );
+    assert!(o.report.places.is_empty(), "not complete");
+    insta::assert_snapshot!("two-independent-stops", run_cli("two-stops", &text));
+    // The same in JSON: both diagnostics, each at its entry, and both stops.
+    let dir = TempDir::new("two-stops-json");
+    let path = dir.0.join("event.toml");
+    std::fs::write(&path, &text).unwrap();
+    let (code, stdout, _) = bfr(&["run", "--format", "json", EDITION, path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let diags: Vec<(String, u64, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["start"]["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let line_of =
+        |needle: &str| 1 + text[..text.find(needle).unwrap()].matches('\n').count() as u64;
+    assert_eq!(diags[0].1, line_of("withdrawn_at_draw = [13]"));
+    assert!(
+        diags[0].2.contains("at the draw of B Quarterfinal"),
+        "{diags:?}"
+    );
+    assert_eq!(diags[1].1, line_of("withdrawn = [5]"));
+    assert!(
+        diags[1].2.contains("after the draw of A Semifinal"),
+        "{diags:?}"
+    );
+    let stopped: Vec<&str> = json["report"]["stopped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(stopped, ["b_qf", "a_sf", "a_final"]);
+    let stages: Vec<&str> = json["report"]["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages, ["a_qf"]);
+}
+
+#[test]
+fn a_result_not_understood_is_one_error_and_the_later_rounds_wait_without_errors_of_their_own() {
+    // A decimal comma in round 2 (round 3 drawn and played after it): round 2 waits
+    // for that result, and round 3's results are not used — because of the one error,
+    // not a second one saying round 3 "was never drawn" (it is recorded).
+    let text = base().replacen("\"2-9 15:38\"", "\"2-9 15,5:38\"", 1);
+    assert_ne!(text, base());
+    let ran = run(&text);
+    assert_eq!(codes(&ran), ["E0701"]);
+    let o = ran.outcome.as_ref().unwrap();
+    assert_eq!(o.report.rounds.len(), 1, "round 2 waits for its result");
+    let next = o.pending.as_ref().unwrap().next.clone();
+    assert!(next.contains("round 2"), "{next}");
+    // A result for a match of another round's draw is E0705, and round 3 waits
+    // without an error of its own too.
+    let text = base().replacen("\"2-9 15:38\"", "\"9-6 15:38\"", 1);
+    let ran = run(&text);
+    assert!(!codes(&ran).contains(&"E0710"), "{:?}", codes(&ran));
 }

@@ -146,3 +146,37 @@ fn a_variant_differing_only_by_diacritics_goes_before_a_near_name() {
     let (_, _, stderr) = bfr(&["eval", "--color", "never", &path, "skanas"]);
     assert!(stderr.contains("did you mean `skanes`?"), "{stderr}");
 }
+
+#[test]
+fn a_penalty_rule_written_short_suggests_the_rules_it_begins() {
+    // A director writes `late_arrival(12 min)` for the Chairman's Cup: the help names
+    // the competition's own late-arrival scales, not SM Lag Veteran's
+    // `lv_late_arrival`, the nearest spelling.
+    let (code, _, stderr) = bfr(&[
+        "eval",
+        "--color",
+        "never",
+        EDITION_2015,
+        "late_arrival(12 min)",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("[E0101]"), "{stderr}");
+    assert!(
+        stderr.contains("`late_arrival_knockout`")
+            && stderr.contains("`late_arrival_qualification`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("lv_late_arrival"), "{stderr}");
+    // A misspelling with no longer name is still matched by spelling.
+    let (_, _, stderr) = bfr(&[
+        "eval",
+        "--color",
+        "never",
+        EDITION_2015,
+        "lv_late_arival(6 min)",
+    ]);
+    assert!(
+        stderr.contains("did you mean `lv_late_arrival`?"),
+        "{stderr}"
+    );
+}

@@ -1,12 +1,14 @@
 //! Recorded draws: the source gives the draw written in the file, and reports the
 //! runner's verdict on it — a broken rule (E0720, the run stops before it) or a
-//! draw the rules would not have made (W0720, it stands).
+//! draw the rules would not have made (W0720, it stands; one warning for all such
+//! draws of a run).
 
 use super::{EventSource, Waiting, describe_draw};
 use crate::diag::Diagnostic;
 use crate::event::model::RecordedDraw;
 use crate::event::record::MadeDraw;
 use crate::runner::{DrawAt, DrawProblem, Verdict};
+use crate::source::Span;
 
 impl EventSource<'_> {
     /// The draws made in this run that the file does not record: every round and
@@ -63,20 +65,11 @@ impl EventSource<'_> {
         };
         match verdict {
             Verdict::Same => {}
-            Verdict::Differs(pairs, byes) => {
-                let rules = describe_draw(pairs, byes.first().copied());
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0720",
-                        format!("the draw of {place} as recorded is not the draw the rules make now; it stands"),
-                        draw.span,
-                    )
-                    .with_label("the draw as recorded")
-                    .with_help(format!(
-                        "the rules draw {place} from the results as they stand now: {rules}; a correction of an earlier result after the draw does not change a draw made (keep the record), but check the draw if it was written by hand"
-                    )),
-                );
-            }
+            Verdict::Differs(pairs, byes) => self.differing.push(Differing {
+                place,
+                at: draw.span,
+                rules: describe_draw(pairs, byes.first().copied()),
+            }),
             Verdict::Refused(problems) => {
                 for p in problems {
                     self.diags.push(problem(&draw, &place, p));
@@ -92,6 +85,76 @@ impl EventSource<'_> {
                 )));
             }
         }
+    }
+}
+
+/// A recorded draw the rules would not make now: where, and the draw they make.
+pub(super) struct Differing {
+    /// The round or stage, in words.
+    place: String,
+    /// The draw as recorded.
+    at: Span,
+    /// The draw the rules make now, in words.
+    rules: String,
+}
+
+impl EventSource<'_> {
+    /// W0720, once for every recorded draw the rules would not make now: a correction
+    /// of an early result usually moves every later draw, and the director needs to
+    /// hear it once, with each draw shown.
+    pub(super) fn report_differing(&mut self) {
+        let differing = std::mem::take(&mut self.differing);
+        let Some((first, rest)) = differing.split_first() else {
+            return;
+        };
+        let keep = "a correction of an earlier result after the draw does not change a draw made (keep the record)";
+        if rest.is_empty() {
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0720",
+                    format!(
+                        "the draw of {} as recorded is not the draw the rules make now; it stands",
+                        first.place
+                    ),
+                    first.at,
+                )
+                .with_label("the draw as recorded")
+                .with_help(format!(
+                    "the rules draw {} from the results as they stand now: {}; {keep}, but check the draw if it was written by hand",
+                    first.place, first.rules
+                )),
+            );
+            return;
+        }
+        // Each draw's label carries the draw the rules make now, so nothing the
+        // separate warnings said is lost (and no help grows past what is shown).
+        let label =
+            |d: &Differing| format!("{} as recorded; the rules draw now: {}", d.place, d.rules);
+        let places: Vec<&str> = differing.iter().map(|d| d.place.as_str()).collect();
+        let mut d = Diagnostic::warning(
+            "W0720",
+            format!(
+                "the draws of {} as recorded are not the draws the rules make now; they stand",
+                and_list(&places)
+            ),
+            first.at,
+        )
+        .with_label(label(first));
+        for r in rest {
+            d = d.with_note(r.at, label(r));
+        }
+        self.diags.push(d.with_help(format!(
+            "the rules draw each from the results as they stand now; {keep}, but check the draws if they were written by hand"
+        )));
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_string(),
+        None => String::new(),
     }
 }
 

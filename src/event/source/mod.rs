@@ -61,6 +61,9 @@ pub struct EventSource<'e> {
     /// What the run waits for: the first is what comes next; stages played at the
     /// same time may wait too.
     waiting: Vec<Waiting>,
+    /// Recorded draws the rules would not make now, reported together at the end
+    /// (one correction usually moves every later draw).
+    differing: Vec<draws::Differing>,
     diags: Diagnostics,
 }
 
@@ -101,6 +104,7 @@ impl<'e> EventSource<'e> {
             stage_order: Vec::new(),
             met: BTreeMap::new(),
             waiting: Vec::new(),
+            differing: Vec::new(),
             diags: Diagnostics::default(),
         }
     }
@@ -246,6 +250,7 @@ impl<'e> EventSource<'e> {
 
     /// After a run: every entry that was never used, and what comes next.
     pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Vec<Next>, Diagnostics) {
+        self.report_differing();
         let why = match &outcome.pending {
             Some(p) => format!("the run stopped before it, at {}", p.next),
             None => "the competition is complete without it".to_string(),
@@ -253,7 +258,8 @@ impl<'e> EventSource<'e> {
         // After a stop that is already reported (a referral, a wrong choice), what
         // follows was not reached because of it: not a problem of its own.
         let reported_stop = self.waiting.iter().any(|w| matches!(w, Waiting::Halt(_)))
-            || self.choices_blocked.iter().any(|b| *b);
+            || self.choices_blocked.iter().any(|b| *b)
+            || self.waits_on_a_refused_result();
         if !reported_stop {
             let completed: Vec<String> = outcome
                 .report
@@ -268,9 +274,27 @@ impl<'e> EventSource<'e> {
         (next, also, self.diags)
     }
 
+    /// Whether a round or stage the run waits for has a result written for it that
+    /// was refused (not understood, or a problem reported): what follows was not
+    /// reached because of that error, not a problem of its own.
+    fn waits_on_a_refused_result(&self) -> bool {
+        let event = self.event;
+        let reported = |s: Option<&Vec<Status>>| s.is_some_and(|s| s.contains(&Status::Reported));
+        self.waiting.iter().any(|w| match w {
+            Waiting::Round(r) => self.round_index(*r).is_some_and(|i| {
+                event.rounds.get(i).is_some_and(|e| e.refused > 0) || reported(self.rounds.get(i))
+            }),
+            Waiting::Stage(st) => self.stage_index(st).is_some_and(|i| {
+                event.stages.get(i).is_some_and(|e| e.refused > 0) || reported(self.stages.get(i))
+            }),
+            _ => false,
+        })
+    }
+
     /// After a run that a problem stopped: every problem found so far, and what the
     /// stages it did not stop still wait for (their draws, with any result in).
-    pub fn finish_stopped(self) -> (Vec<Next>, Diagnostics) {
+    pub fn finish_stopped(mut self) -> (Vec<Next>, Diagnostics) {
+        self.report_differing();
         let waiting = (0..self.waiting.len())
             .map(|i| self.next(i, ""))
             .filter(|n| !matches!(n, Next::Halt { .. }))
