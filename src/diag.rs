@@ -323,13 +323,27 @@ impl<'s> Renderer<'s> {
         } else {
             bounded(&d.label)
         };
-        report = report.with_label(Label::new(main).with_color(label_colour).with_message(text));
-        for (at, text) in notes {
-            report = report.with_label(
-                Label::new(at)
-                    .with_message(bounded(text))
-                    .with_color(Color::Blue),
-            );
+        let mut labels = vec![(main, text, label_colour)];
+        labels.extend(
+            notes
+                .into_iter()
+                .map(|(at, text)| (at, bounded(text), Color::Blue)),
+        );
+        // ariadne starts a new section, headed by the main place, whenever a
+        // label lies above the one before it in the same file: one section per
+        // file, the main file first and each in line order, keeps every header
+        // true.
+        let mut files: Vec<FileId> = Vec::new();
+        for ((file, _), _, _) in &labels {
+            if !files.contains(file) {
+                files.push(*file);
+            }
+        }
+        labels.sort_by_key(|((file, range), _, _)| {
+            (files.iter().position(|f| f == file), range.start)
+        });
+        for (at, text, colour) in labels {
+            report = report.with_label(Label::new(at).with_message(text).with_color(colour));
         }
         if let Some(help) = &d.help {
             report = report.with_help(bounded(help));
@@ -555,5 +569,27 @@ mod tests {
             .with_note(d.span, "again");
         let text = Renderer::new(&sources, Colour::Off).render(&swapped);
         assert!(text.contains("b.bfr:2:7"), "{text}");
+    }
+
+    /// A note above the main place in the same file is shown in that file's
+    /// one section, not under a second header that repeats the main place.
+    #[test]
+    fn a_note_above_the_main_place_shares_its_files_section() {
+        let mut sources = Sources::new();
+        let text = "competition = \"cup\"\n\n[[round]]\nwithdrawn = [5]\n";
+        let file = sources.add("event.toml", text);
+        let find = |needle: &str| {
+            let start = text.find(needle).unwrap_or(0);
+            Span::new(file, start, start + needle.len())
+        };
+        let d = Diagnostic::error("E0718", "the run stopped", find("5"))
+            .with_label("stopped here")
+            .with_note(find("\"cup\""), "in this competition");
+        let shown = Renderer::new(&sources, Colour::Off).render(&d);
+        assert_eq!(shown.matches("event.toml").count(), 1, "{shown}");
+        assert!(shown.contains("event.toml:4:14"), "{shown}");
+        let competition = shown.find("in this competition").unwrap_or(usize::MAX);
+        let stopped = shown.find("stopped here").unwrap_or(0);
+        assert!(competition < stopped, "{shown}");
     }
 }
