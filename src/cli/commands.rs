@@ -4,8 +4,8 @@ use super::output::{diagnostics_json, diagnostics_text, json_line, stderr, stdou
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
-use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
+use crate::eval::{Evaluator, Prepared};
 use crate::ir::Example;
 use crate::source::Sources;
 use crate::syntax;
@@ -188,10 +188,11 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         Err(d) => return fail(d, &loaded.sources),
     };
     let program = &checked.program;
+    let prepared = Prepared::new(program);
     let mut ev = if explain {
-        Evaluator::tracing(program)
+        Evaluator::tracing_prepared(program, &prepared)
     } else {
-        Evaluator::new(program)
+        Evaluator::prepared(program, &prepared)
     };
     let value = match ev.eval_closed(&expr) {
         Ok(v) => v,
