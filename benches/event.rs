@@ -3,6 +3,8 @@
 //! made) and 0 or 100 incidents, each a penalty rule parsed, checked and evaluated
 //! by the edition (`late_arrival_qualification(12 min)`).
 //!
+//! Also the edition loaded afresh against taken from the compiled-edition cache.
+//!
 //! Run: `cargo bench --bench event`. Figures are in the README.
 
 // A benchmark is test code: a failed setup should stop it loudly.
@@ -27,6 +29,29 @@ fn event(teams: u32, incidents: u32) -> String {
         ));
     }
     text
+}
+
+/// The 2015 edition from disk to ready to evaluate: read, parsed and checked, or
+/// taken from the compiled-edition cache.
+fn loading(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/2015");
+    let dir = std::env::temp_dir().join(format!("bfr-bench-cache-{}", std::process::id()));
+    let mut group = c.benchmark_group("load the 2015 edition");
+    group.sample_size(20);
+    group.bench_function("afresh", |b| {
+        b.iter(|| black_box(bfr::edition::cache::load(&root, None).unwrap()))
+    });
+    let first = bfr::edition::cache::load(&root, Some(&dir)).unwrap();
+    assert!(!first.diagnostics.is_empty());
+    group.bench_function("from the cache", |b| {
+        b.iter(|| {
+            let loaded = bfr::edition::cache::load(&root, Some(&dir)).unwrap();
+            assert!(loaded.diagnostics.is_empty(), "taken from the cache");
+            black_box(loaded)
+        })
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn bench(c: &mut Criterion) {
@@ -59,5 +84,5 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, loading, bench);
 criterion_main!(benches);

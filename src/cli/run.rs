@@ -23,7 +23,7 @@ pub fn run(
         }
         EXIT_IO
     };
-    let mut loaded = match edition::load(edition_path) {
+    let mut loaded = match edition::cache::load(edition_path, out.cache.as_deref()) {
         Ok(l) => l,
         Err(e) => return io(&e.path, e.to_string()),
     };

@@ -33,6 +33,12 @@ pub fn bfr_output(args: &[&str]) -> Output {
         .args(args)
         .current_dir(root())
         .env_remove("NO_COLOR")
+        // Every run of the suite goes through a compiled-edition cache of its own:
+        // the first command on an edition writes it, the next ones read it.
+        .env(
+            "BFR_CACHE_DIR",
+            std::env::temp_dir().join(format!("bfr-suite-cache-{}", std::process::id())),
+        )
         .output()
         .expect("bfr runs")
 }
