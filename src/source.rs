@@ -11,7 +11,9 @@ pub type FileId = u32;
 
 /// A byte range in one source file. Spans never take part in equality of AST or IR
 /// nodes: two nodes that differ only in where they were written are the same node.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 pub struct Span {
     /// The file the range is in.
     pub file: FileId,

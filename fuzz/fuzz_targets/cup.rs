@@ -183,7 +183,7 @@ fn run(text: &str) -> (Ran, String) {
     };
     let once = || {
         let mut sources = loaded.sources.clone();
-        let ran = event::run(checked, &mut sources, "cup.toml", text);
+        let ran = event::run(&mut checked.clone(), &mut sources, "cup.toml", text);
         let mut out = render::event_run(&ran);
         out.push_str(&rendered(&ran.diagnostics, &sources));
         (ran, out)

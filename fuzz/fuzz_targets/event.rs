@@ -23,7 +23,7 @@ fn one(data: &[u8]) -> String {
         "event.json"
     };
     let mut sources = loaded.sources.clone();
-    let ran = event::run_bytes(checked, &mut sources, name, bytes);
+    let ran = event::run_bytes(&mut checked.clone(), &mut sources, name, bytes);
     let mut out = render::event_run(&ran);
     out.push_str(&rendered(&ran.diagnostics, &sources));
     if let Some(outcome) = &ran.outcome {

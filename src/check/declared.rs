@@ -6,7 +6,7 @@ use crate::ir::{Expr, SourceInfo};
 use crate::source::Span;
 
 /// A property as written: its key and its value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Property {
     /// The key.
     pub key: String,
@@ -23,7 +23,7 @@ impl Property {
 
 /// A competition as written: its properties still expressions, its stages in
 /// declaration order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Declared {
     /// Its name.
     pub name: String,
@@ -40,7 +40,7 @@ pub struct Declared {
 }
 
 /// A qualification or knockout stage.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct DeclaredStage {
     /// Its name.
     pub name: String,
@@ -59,7 +59,7 @@ pub struct DeclaredStage {
 }
 
 /// Who goes where after a stage.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Route {
     /// `winners`, `losers`, `rest`, or `places a..b`.
     pub from: RouteFrom,
@@ -68,7 +68,7 @@ pub struct Route {
 }
 
 /// The group a route moves.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum RouteFrom {
     /// The winners of each match.
     Winners,
@@ -81,7 +81,7 @@ pub enum RouteFrom {
 }
 
 /// Where a route goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum RouteTarget {
     /// The stage with this index in the same competition.
     Stage(u32),

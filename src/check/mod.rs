@@ -39,7 +39,7 @@ use std::collections::BTreeMap;
 
 /// A checked edition: the IR plus the names needed to check expressions against
 /// it later (`bfr eval`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Checked {
     /// The IR.
     pub program: Program,

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What a name in type position means.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum TypeName {
     /// A unit: its canonical name and whether it counts whole things.
     Unit { canonical: String, whole: bool },
@@ -15,7 +15,7 @@ pub enum TypeName {
 }
 
 /// What a name in value position means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum ValueName {
     /// A const, fn, table or scale by index.
     Rule(u32),
@@ -24,7 +24,7 @@ pub enum ValueName {
 }
 
 /// The resolved names of an edition. Ordered maps keep suggestions deterministic.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Names {
     /// Type-position names (units, their aliases, enums, records).
     pub types: BTreeMap<String, TypeName>,

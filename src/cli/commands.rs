@@ -4,8 +4,8 @@ use super::output::{diagnostics_json, diagnostics_text, json_line, stderr, stdou
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Colour, Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
-use crate::eval::Evaluator;
 use crate::eval::examples::{self, Outcome};
+use crate::eval::{Evaluator, Prepared};
 use crate::ir::Example;
 use crate::source::Sources;
 use crate::syntax;
@@ -15,6 +15,8 @@ use std::path::Path;
 pub struct Output {
     pub format: Format,
     pub colour: Colour,
+    /// The cache directory for compiled editions; `None` with `--no-cache`.
+    pub cache: Option<std::path::PathBuf>,
 }
 
 impl Output {
@@ -39,6 +41,18 @@ impl Output {
 
 pub(super) fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
     let loaded = edition::load(path).map_err(|e| out.io_error(&e))?;
+    ready(out, path, loaded)
+}
+
+/// As [`load_checked`], through the compiled-edition cache, for commands that
+/// do not show the edition's warnings (a cached edition brings none).
+pub(super) fn load_cached(out: &Output, path: &Path) -> Result<Loaded, u8> {
+    let loaded = edition::cache::load(path, out.cache.as_deref()).map_err(|e| out.io_error(&e))?;
+    ready(out, path, loaded)
+}
+
+/// The loaded edition if it checked; else its diagnostics shown, and the exit code.
+fn ready(out: &Output, path: &Path, loaded: Loaded) -> Result<Loaded, u8> {
     if loaded.checked.is_none() {
         out.diagnostics(&loaded.diagnostics, &loaded.sources);
         if out.format == Format::Json {
@@ -160,7 +174,7 @@ fn judge_example(ex: &Example, outcome: &Outcome) -> (bool, String, Option<Diagn
 
 /// `bfr eval` and `bfr explain`
 pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
-    let mut loaded = match load_checked(out, path) {
+    let mut loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -188,10 +202,11 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         Err(d) => return fail(d, &loaded.sources),
     };
     let program = &checked.program;
+    let prepared = Prepared::new(program);
     let mut ev = if explain {
-        Evaluator::tracing(program)
+        Evaluator::tracing_prepared(program, &prepared)
     } else {
-        Evaluator::new(program)
+        Evaluator::prepared(program, &prepared)
     };
     let value = match ev.eval_closed(&expr) {
         Ok(v) => v,

@@ -46,6 +46,11 @@ pub struct Cli {
     /// When to colour diagnostics.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Load the edition afresh: neither read nor write the compiled edition kept in
+    /// the cache directory (`$BFR_CACHE_DIR`, else `$XDG_CACHE_HOME/bfr`, else
+    /// `~/.cache/bfr`), which `eval`, `explain` and `run` use.
+    #[arg(long, global = true)]
+    pub no_cache: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -350,6 +355,11 @@ pub fn run(cli: &Cli) -> u8 {
             Format::Text
         },
         colour,
+        cache: if cli.no_cache {
+            None
+        } else {
+            crate::edition::cache::default_dir()
+        },
     };
     let status = dispatch(cli, &out);
     match output::finish() {

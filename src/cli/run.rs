@@ -23,11 +23,11 @@ pub fn run(
         }
         EXIT_IO
     };
-    let mut loaded = match edition::load(edition_path) {
+    let mut loaded = match edition::cache::load(edition_path, out.cache.as_deref()) {
         Ok(l) => l,
         Err(e) => return io(&e.path, e.to_string()),
     };
-    let Some(checked) = loaded.checked.take() else {
+    let Some(mut checked) = loaded.checked.take() else {
         match out.format {
             Format::Text => {
                 diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
@@ -64,7 +64,7 @@ pub fn run(
         Err(e) => return io(event_path, e.to_string()),
     };
     let ran = crate::event::run_bytes(
-        &checked,
+        &mut checked,
         &mut sources,
         &event_path.display().to_string(),
         &bytes,

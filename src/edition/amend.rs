@@ -20,10 +20,14 @@ pub const MAX_DEPTH: usize = 8;
 /// The amending edition's files resolved against its base (and the base's
 /// base, …): one list of files to check as an edition, and the number of the
 /// bases' files read. An edition that amends none is returned as it is.
+///
+/// Every base edition's directory read is added to `bases` (as the files' names
+/// are written), so a cache of the edition can tell when a base changes.
 pub(super) fn resolve(
     files: Vec<ast::File>,
     sources: &mut Sources,
     diags: &mut Diagnostics,
+    bases: &mut Vec<PathBuf>,
 ) -> (Vec<ast::File>, usize) {
     let mut chain = Vec::new();
     if let Some((_, span)) = amends_of(&files) {
@@ -36,7 +40,7 @@ pub(super) fn resolve(
             chain.push(c);
         }
     }
-    resolve_at(files, sources, diags, &mut chain)
+    resolve_at(files, sources, diags, &mut chain, bases)
 }
 
 fn resolve_at(
@@ -44,6 +48,7 @@ fn resolve_at(
     sources: &mut Sources,
     diags: &mut Diagnostics,
     chain: &mut Vec<PathBuf>,
+    bases: &mut Vec<PathBuf>,
 ) -> (Vec<ast::File>, usize) {
     let Some((base_name, span)) = amends_of(&files) else {
         return (files, 0);
@@ -54,8 +59,9 @@ fn resolve_at(
         return (without_removes(files), 0);
     };
     let read = base_files.len();
+    bases.push(base);
     let parsed = parse_inputs(base_files, sources, diags);
-    let (resolved, deeper) = resolve_at(parsed, sources, diags, chain);
+    let (resolved, deeper) = resolve_at(parsed, sources, diags, chain, bases);
     (merge(resolved, files, diags), read + deeper)
 }
 

@@ -10,6 +10,7 @@ use crate::syntax::{self, ast};
 use std::path::{Path, PathBuf};
 
 mod amend;
+pub mod cache;
 pub use amend::MAX_DEPTH as MAX_AMENDS_DEPTH;
 
 /// A file that could not be read. Always names the file.
@@ -84,8 +85,15 @@ pub(crate) fn io_error(path: &Path, e: &std::io::Error) -> IoError {
 pub fn load(path: &Path) -> Result<Loaded, IoError> {
     let files = edition_files(path)?;
     let texts = read_files(&files)?;
-    let mut loaded = load_inputs(texts);
-    if files.is_empty() {
+    Ok(load_read(path, texts, &mut Vec::new()))
+}
+
+/// Parses and checks an edition's files as read from `path`; the base editions'
+/// directories read are added to `bases`.
+fn load_read(path: &Path, texts: Vec<(String, Input)>, bases: &mut Vec<PathBuf>) -> Loaded {
+    let empty = texts.is_empty();
+    let mut loaded = load_inputs(texts, bases);
+    if empty {
         loaded.diagnostics.push(
             Diagnostic::error(
                 "E0005",
@@ -96,7 +104,7 @@ pub fn load(path: &Path) -> Result<Loaded, IoError> {
             .with_help("an edition is a directory of `.bfr` files; check the path"),
         );
     }
-    Ok(loaded)
+    loaded
 }
 
 /// Reads an edition's files, each within the size bound; a file that cannot be
@@ -153,6 +161,7 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
             .into_iter()
             .map(|(name, bytes)| (name, Input::Text(bytes)))
             .collect(),
+        &mut Vec::new(),
     )
 }
 
@@ -184,13 +193,13 @@ fn refused(name: &str, input: &Input, span: Span) -> Option<Diagnostic> {
 
 /// Parses and checks files as one edition (with its base editions, when it
 /// amends one).
-fn load_inputs(texts: Vec<(String, Input)>) -> Loaded {
+fn load_inputs(texts: Vec<(String, Input)>, bases: &mut Vec<PathBuf>) -> Loaded {
     let mut sources = Sources::new();
     let mut diagnostics = Diagnostics::default();
     let own = texts.len();
     let parsed = parse_inputs(texts, &mut sources, &mut diagnostics);
-    let (parsed, bases) = amend::resolve(parsed, &mut sources, &mut diagnostics);
-    let count = own + bases;
+    let (parsed, read) = amend::resolve(parsed, &mut sources, &mut diagnostics, bases);
+    let count = own + read;
     check_parsed(parsed, sources, diagnostics, count)
 }
 

@@ -82,8 +82,8 @@ impl<'p> Evaluator<'p> {
     }
 
     /// An evaluator without tracing that uses the program's evaluation form
-    /// (`prepared` must have been made from `program`): consts already computed,
-    /// scale rows found by binary search.
+    /// (`prepared` must have been made from `program`): each const computed once
+    /// for every evaluator that shares the form, scale rows found by binary search.
     pub fn prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
         Evaluator {
             prepared: Some(prepared),
@@ -97,6 +97,21 @@ impl<'p> Evaluator<'p> {
             trace: Some(vec![TraceNode::root()]),
             ..Evaluator::new(program)
         }
+    }
+
+    /// An evaluator that records which rules took part and finds scale rows in
+    /// the program's evaluation form. Consts are still computed at each use, so
+    /// the trace shows every rule that took part.
+    pub fn tracing_prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
+        Evaluator {
+            prepared: Some(prepared),
+            ..Evaluator::tracing(program)
+        }
+    }
+
+    /// The program this evaluator evaluates.
+    pub fn program(&self) -> &'p Program {
+        self.program
     }
 
     /// A vector for a call's arguments: a spent one if there is one.
@@ -374,7 +389,12 @@ impl<'p> Evaluator<'p> {
         self.depth -= 1;
         self.trace_leave(rule, detail, &result);
         if memo {
-            self.consts.insert(i, result.clone());
+            match (&result, self.prepared) {
+                (Ok(v), Some(p)) => p.remember(i, v),
+                _ => {
+                    self.consts.insert(i, result.clone());
+                }
+            }
         }
         result
     }

@@ -4,10 +4,14 @@
 //! Built from the IR after checking ([`Prepared::new`]) and handed to
 //! [`Evaluator::prepared`](super::Evaluator::prepared); the IR itself is not
 //! changed. It holds each scale's rows as ordered keys, sorted so the row that
-//! holds an input is found by binary search, and the value of every const.
+//! holds an input is found by binary search, and the value of each const once an
+//! evaluator has computed it (a const is closed and pure, so its value never
+//! changes; computing them on first use keeps making a `Prepared` cheap for a
+//! run that uses few of them).
 
 use crate::ir::{Bound, Program, RuleBody, ScaleArm, Value};
 use rust_decimal::Decimal;
+use std::sync::OnceLock;
 
 /// One end of a row as an ordered key, and whether the end belongs to the row.
 type End = Option<(Decimal, bool)>;
@@ -44,9 +48,10 @@ pub struct Prepared {
     /// By rule index: the scale's rows sorted by lower end (`None` for a rule that
     /// is not a scale, or whose bounds have no order).
     scales: Vec<Option<Vec<Row>>>,
-    /// By rule index: the value of a const that computes (`None` for other rules,
-    /// and for a const that fails: it fails again, with its message, when used).
-    consts: Vec<Option<Value>>,
+    /// By rule index: the value of a const that computed (empty for other rules,
+    /// for a const not used yet, and for a const that fails: it fails again,
+    /// with its message, when used).
+    consts: Vec<OnceLock<Value>>,
 }
 
 fn end(b: &Option<Bound>) -> Option<End> {
@@ -77,8 +82,8 @@ fn rows(arms: &[ScaleArm]) -> Option<Vec<Row>> {
 }
 
 impl Prepared {
-    /// The evaluation form of a checked program: every scale's rows ordered, every
-    /// const computed.
+    /// The evaluation form of a checked program: every scale's rows ordered; each
+    /// const is computed by the first evaluator that needs it.
     pub fn new(program: &Program) -> Prepared {
         let scales = program
             .rules
@@ -88,25 +93,21 @@ impl Prepared {
                 _ => None,
             })
             .collect();
-        let mut ev = super::Evaluator::new(program);
-        let consts = program
-            .rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| match &r.body {
-                RuleBody::Const { .. } => {
-                    let i = u32::try_from(i).ok()?;
-                    ev.call(i, Vec::new(), r.span).ok()
-                }
-                _ => None,
-            })
-            .collect();
+        let consts = program.rules.iter().map(|_| OnceLock::new()).collect();
         Prepared { scales, consts }
     }
 
-    /// The computed value of const `rule`, if it is one that computes.
+    /// The computed value of const `rule`, if it has been computed.
     pub(super) fn const_value(&self, rule: u32) -> Option<&Value> {
-        self.consts.get(rule as usize)?.as_ref()
+        self.consts.get(rule as usize)?.get()
+    }
+
+    /// Keeps the value const `rule` computed, for every evaluator after.
+    pub(super) fn remember(&self, rule: u32, value: &Value) {
+        if let Some(cell) = self.consts.get(rule as usize) {
+            // Already set means set to the same value (a const never changes).
+            let _ = cell.set(value.clone());
+        }
     }
 
     /// For scale `rule` and an input's order key: `None` when the scale has no

@@ -26,6 +26,7 @@ pub use source::EventSource;
 
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::Prepared;
 use crate::runner::{self, Options, Outcome};
 use crate::source::{FileId, Sources, Span};
 use std::collections::BTreeMap;
@@ -87,7 +88,7 @@ pub fn is_json(name: &str) -> bool {
 
 /// Reads event file `name` from its bytes: text that is not UTF-8 is refused with
 /// the byte at fault (E0723), never decoded by guesswork; otherwise as [`run`].
-pub fn run_bytes(checked: &Checked, sources: &mut Sources, name: &str, bytes: &[u8]) -> Ran {
+pub fn run_bytes(checked: &mut Checked, sources: &mut Sources, name: &str, bytes: &[u8]) -> Ran {
     match std::str::from_utf8(bytes) {
         Ok(text) => run(checked, sources, name, text),
         Err(e) => {
@@ -111,7 +112,11 @@ pub fn run_bytes(checked: &Checked, sources: &mut Sources, name: &str, bytes: &[
 
 /// Reads event file `name` with contents `text` (added to `sources`), checks it
 /// against the edition and runs it as far as it goes.
-pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> Ran {
+///
+/// The edition is borrowed mutably only so that each incident's rule is checked
+/// against it in place, without a copy of the edition per incident; it is the
+/// same edition when the run returns.
+pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str) -> Ran {
     let file = sources.add(name, text);
     let mut ran = Ran::empty(file);
     let (event, diags) = model::parse(text, file, is_json(name));
@@ -120,7 +125,10 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
         return ran;
     };
     ran.names = event.teams.iter().map(|t| (t.id, t.name.clone())).collect();
-    let (plan, diags) = resolve::resolve(&mut event, checked, text);
+    // The evaluation form is made once and serves every rule the run calls:
+    // incidents, board scores, the VP scale, seating, trophy points.
+    let prepared = Prepared::new(&checked.program);
+    let (plan, diags) = resolve::resolve(&mut event, checked, &prepared, text);
     ran.diagnostics.extend(diags);
     ran.incidents = render::incident_lines(&event);
     let Some(plan) = plan else {
@@ -129,10 +137,21 @@ pub fn run(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -> 
     let options = run_options(&event);
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
     let mut source = EventSource::new(&event);
-    let (mut report, pending) =
-        runner::run_plan_partial(&checked.program, &plan, teams, &options, &mut source);
-    ran.diagnostics
-        .extend(trophy::apply(&checked.program, &plan, &event, &mut report));
+    let (mut report, pending) = runner::run_plan_prepared(
+        &checked.program,
+        &prepared,
+        &plan,
+        teams,
+        &options,
+        &mut source,
+    );
+    ran.diagnostics.extend(trophy::apply(
+        &checked.program,
+        &prepared,
+        &plan,
+        &event,
+        &mut report,
+    ));
     ran.unrecorded = source.unrecorded();
     match pending {
         Ok(pending) => {

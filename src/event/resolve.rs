@@ -4,7 +4,7 @@
 use super::model::{At, Effect, Event, ImpCap, Incident};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Prepared};
 use crate::ir::{Penalty, Program, Type, Value};
 use crate::runner::Stop;
 use crate::runner::plan::{self, Plan};
@@ -43,7 +43,15 @@ fn relocate(mut d: Diagnostic, at: Span) -> Diagnostic {
 /// Checks the event against the edition: the competition, the VP scale, the rounds
 /// and stages it names; evaluates every incident's rule. Returns the competition
 /// resolved for the event's field when the event can be run.
-pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan>, Diagnostics) {
+///
+/// `checked` is borrowed mutably only to check each incident's rule against it in
+/// place (it is unchanged on return); `prepared` is its evaluation form.
+pub fn resolve(
+    event: &mut Event,
+    checked: &mut Checked,
+    prepared: &Prepared,
+    text: &str,
+) -> (Option<Plan>, Diagnostics) {
     let mut diags = Diagnostics::default();
     let program = &checked.program;
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
@@ -87,10 +95,10 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
         );
         ok = false;
     }
-    if !board_scores_to_imps(event, program, &mut diags) {
+    if !board_scores_to_imps(event, program, prepared, &mut diags) {
         ok = false;
     }
-    match plan.imp_scale.map(|i| imp_cap(program, i)) {
+    match plan.imp_scale.map(|i| imp_cap(program, prepared, i)) {
         Some(Ok(cap)) => event.imp_cap = Some(cap),
         Some(Err(d)) => {
             diags.push(d.with_note(event.competition.1, "running this competition"));
@@ -134,8 +142,8 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
             diags.push(d);
             continue;
         }
-        if let Some(value) = penalty_of(inc, checked, text, file, &mut diags) {
-            apply(inc, value, program, &mut diags);
+        if let Some(value) = penalty_of(inc, checked, prepared, text, file, &mut diags) {
+            apply(inc, value, &checked.program, &mut diags);
         }
     }
     (ok.then_some(plan), diags)
@@ -146,9 +154,11 @@ pub fn resolve(event: &mut Event, checked: &Checked, text: &str) -> (Option<Plan
 /// gained them. Returns whether every such result could be converted.
 fn board_scores_to_imps(
     event: &mut Event,
-    program: &crate::ir::Program,
+    program: &Program,
+    prepared: &Prepared,
     diags: &mut Diagnostics,
 ) -> bool {
+    let mut ev = Evaluator::prepared(program, prepared);
     let rule = event
         .imp_scale
         .as_ref()
@@ -177,11 +187,7 @@ fn board_scores_to_imps(
         };
         let (mut a, mut b) = (Decimal::ZERO, Decimal::ZERO);
         for d in scores {
-            match crate::eval::Evaluator::new(program).call(
-                index,
-                vec![Value::Num(*d, unit.clone())],
-                r.span,
-            ) {
+            match ev.call(index, vec![Value::Num(*d, unit.clone())], r.span) {
                 Ok(Value::Num(imps, _)) if imps >= Decimal::ZERO => a = a.saturating_add(imps),
                 Ok(Value::Num(imps, _)) => b = b.saturating_add(-imps),
                 Ok(_) | Err(_) => {
@@ -210,14 +216,14 @@ fn board_scores_to_imps(
 
 /// The most IMPs one board gives: the edition's IMP table called at its top row's
 /// lower bound (checked to exist when the edition was checked).
-fn imp_cap(program: &Program, index: u32) -> Result<ImpCap, Diagnostic> {
+fn imp_cap(program: &Program, prepared: &Prepared, index: u32) -> Result<ImpCap, Diagnostic> {
     let rule = program.rules.get(index as usize);
     let row = rule.and_then(crate::ir::top_row);
     let name = rule.map_or_else(String::new, |r| r.name.clone());
     let at = row.map_or_else(|| rule.map(|r| r.span).unwrap_or_default(), |r| r.span);
     let value = row
         .and_then(|r| r.lower.as_ref())
-        .map(|l| Evaluator::new(program).call(index, vec![l.value.clone()], at));
+        .map(|l| Evaluator::prepared(program, prepared).call(index, vec![l.value.clone()], at));
     match value {
         Some(Ok(Value::Num(per_board, _))) if per_board > Decimal::ZERO => Ok(ImpCap {
             per_board,
@@ -296,12 +302,12 @@ impl<'p> Places<'p> {
 /// `diags`) when it does not give a penalty.
 fn penalty_of(
     inc: &Incident,
-    checked: &Checked,
+    checked: &mut Checked,
+    prepared: &Prepared,
     text: &str,
     event_file: FileId,
     diags: &mut Diagnostics,
 ) -> Option<Value> {
-    let program = &checked.program;
     let (rule_src, in_place) = rule_text(text, inc);
     let file = if in_place { event_file } else { u32::MAX };
     let ast = match syntax::parse_expr(&rule_src, file) {
@@ -315,7 +321,7 @@ fn penalty_of(
             return None;
         }
     };
-    let expr = match checked.check_expr(&ast) {
+    let expr = match checked.check_expr_in_place(&ast) {
         Ok(e) => e,
         Err(ds) => {
             for d in ds.sorted() {
@@ -328,6 +334,7 @@ fn penalty_of(
             return None;
         }
     };
+    let program = &checked.program;
     if !matches!(expr.ty, Type::Penalty(_)) {
         diags.push(
             Diagnostic::error(
@@ -344,7 +351,7 @@ fn penalty_of(
         );
         return None;
     }
-    let value = match Evaluator::new(program).eval_closed(&expr) {
+    let value = match Evaluator::prepared(program, prepared).eval_closed(&expr) {
         Ok(v) => v,
         Err(e) => {
             diags.push(

@@ -5,7 +5,7 @@
 
 use super::model::{Event, Lineup};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Prepared};
 use crate::ir::{Program, Type, Unit, Value};
 use crate::runner::plan::Plan;
 use crate::runner::report::{Decided, KoStage, PlayerTrophy, Report};
@@ -19,11 +19,18 @@ type Played<'e> = BTreeMap<(&'e str, u32), &'e Lineup>;
 
 /// Checks every line-up of a stage the run played against its match (E0725–E0727)
 /// and, once teams have final places, adds each player's trophy points to `report`.
-pub fn apply(program: &Program, plan: &Plan, event: &Event, report: &mut Report) -> Diagnostics {
+pub fn apply(
+    program: &Program,
+    prepared: &Prepared,
+    plan: &Plan,
+    event: &Event,
+    report: &mut Report,
+) -> Diagnostics {
     let mut diags = Diagnostics::default();
     let played = checked_lineups(plan, event, report, &mut diags);
     if let (Some(rule), Some(last)) = (plan.trophy_player_points, plan.trophy_matches) {
-        points(program, rule, last, event, &played, report, &mut diags);
+        let mut ev = Evaluator::prepared(program, prepared);
+        points(&mut ev, rule, last, event, &played, report, &mut diags);
     }
     diags
 }
@@ -129,7 +136,7 @@ fn played_in(stage: &KoStage, team: u32) -> Option<()> {
 /// Each player's points for every team with a final place whose place earns any
 /// (or every placed team, where the edition gives no points by place alone).
 fn points(
-    program: &Program,
+    ev: &mut Evaluator,
     rule: u32,
     last: u32,
     event: &Event,
@@ -137,6 +144,7 @@ fn points(
     report: &mut Report,
     diags: &mut Diagnostics,
 ) {
+    let program = ev.program();
     let earning: Vec<u32> = report.trophy_points.iter().map(|(t, _)| *t).collect();
     let placed: Vec<(u32, u32)> = report
         .places
@@ -178,7 +186,7 @@ fn points(
                 .filter(|(n, _, _)| n == player)
                 .map(|(_, b, _)| *b)
                 .sum();
-            match call(program, rule, place, boards) {
+            match call(ev, rule, place, boards) {
                 Ok(v) => {
                     let amount = match &v {
                         Value::Num(n, _) => *n,
@@ -217,8 +225,9 @@ fn points(
 }
 
 /// Calls the edition's rule with the place and the boards, each in its parameter's unit.
-fn call(program: &Program, rule: u32, place: u32, boards: u32) -> Result<Value, String> {
-    let params = program
+fn call(ev: &mut Evaluator, rule: u32, place: u32, boards: u32) -> Result<Value, String> {
+    let params = ev
+        .program()
         .rules
         .get(rule as usize)
         .map(|r| r.params.as_slice())
@@ -232,7 +241,5 @@ fn call(program: &Program, rule: u32, place: u32, boards: u32) -> Result<Value, 
         Value::Num(Decimal::from(boards), unit(1)),
     ];
     let nowhere = Span::new(u32::MAX, 0, 0);
-    Evaluator::new(program)
-        .call(rule, args, nowhere)
-        .map_err(|e| e.message)
+    ev.call(rule, args, nowhere).map_err(|e| e.message)
 }

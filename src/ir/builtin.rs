@@ -4,7 +4,9 @@
 use serde::Serialize;
 
 /// Built-in functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Builtin {
     /// Smallest argument.
@@ -94,7 +96,9 @@ impl Builtin {
 }
 
 /// List operations that evaluate a function (`x => …`) for each value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ListLoop {
     /// The function's value for each value: `map(xs, x => x * 2)`.

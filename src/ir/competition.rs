@@ -20,7 +20,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// A whole number an edition gives outright, or a rule of the number of teams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Count {
     /// Given outright.
@@ -30,7 +32,7 @@ pub enum Count {
 }
 
 /// A quantity with the unit the edition wrote it in, for showing it back.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Quantity {
     /// The amount.
     pub amount: Decimal,
@@ -39,7 +41,7 @@ pub struct Quantity {
 }
 
 /// A meaning the edition chose, with the edition's words for it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Chosen<T> {
     /// What it means to the engine.
     pub meaning: T,
@@ -50,7 +52,7 @@ pub struct Chosen<T> {
 
 /// A rule of the edition that the runner calls, with the meaning of each variant
 /// of the enum it returns (`None`: the variant names no meaning of the vocabulary).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct RuleOf<T> {
     /// The rule's index.
     pub rule: u32,
@@ -61,7 +63,7 @@ pub struct RuleOf<T> {
 }
 
 /// How a stage's seats are taken.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Seating {
     /// One method for every match of the stage.
@@ -72,7 +74,7 @@ pub enum Seating {
 
 /// Seating rights by segment: how many segments, and the edition's rule that says
 /// which side has the rights in a segment after the picks.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct SegmentRights {
     /// `rule(segment, home_pick, away_pick) -> Side`.
     pub rights: RuleOf<Side>,
@@ -81,7 +83,7 @@ pub struct SegmentRights {
 }
 
 /// The readings every knockout stage of a competition applies.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct KnockoutReadings {
     /// The order of equal rankings in a sorted group (`equal_rankings`).
     pub equal_rankings: Chosen<EqualRankings>,
@@ -110,7 +112,9 @@ pub struct KnockoutReadings {
 }
 
 /// Where a group of teams goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     /// The knockout stage with this index in [`Competition::stages`].
@@ -122,7 +126,9 @@ pub enum Target {
 }
 
 /// When a stage is played, as the programme shows it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 pub struct Schedule {
     /// Its day (a qualification: its first day).
     pub day: Option<Date>,
@@ -137,7 +143,7 @@ pub struct Schedule {
 }
 
 /// A ranked qualification.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Qualification {
     /// Its name.
     pub name: String,
@@ -184,7 +190,7 @@ pub struct Qualification {
 }
 
 /// A knockout stage.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Stage {
     /// Its name.
     pub name: String,
@@ -237,7 +243,7 @@ pub struct Stage {
 }
 
 /// A competition: a qualification, knockout stages, and what they share.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Competition {
     /// Its name.
     pub name: String,

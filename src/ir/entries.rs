@@ -64,7 +64,16 @@ pub fn role(key: &str) -> Option<&'static Role> {
 }
 
 /// The enum (and, for a variant role, the variant) playing each role, by key.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    borsh::BorshSerialize,
+    borsh::BorshDeserialize,
+)]
 pub struct Roles(pub BTreeMap<String, (u32, Option<u32>)>);
 
 impl Roles {

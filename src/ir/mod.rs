@@ -21,7 +21,9 @@ pub use unit::Unit;
 pub use value::{Date, MAX_LIST_LEN, Penalty, Value};
 
 /// A type of the language.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(tag = "type", content = "of", rename_all = "lowercase")]
 pub enum Type {
     /// A number with a unit (the empty unit for plain numbers).
@@ -91,7 +93,9 @@ impl Type {
 }
 
 /// Where a rule comes from in the regulation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 pub struct SourceInfo {
     /// Inventory ID.
     pub id: String,
@@ -117,7 +121,7 @@ impl std::fmt::Display for SourceInfo {
 }
 
 /// The edition's header.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct EditionInfo {
     /// Its name.
     pub name: String,
@@ -130,7 +134,7 @@ pub struct EditionInfo {
 }
 
 /// A declared unit.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct UnitInfo {
     /// Canonical name.
     pub name: String,
@@ -146,7 +150,7 @@ pub struct UnitInfo {
 }
 
 /// An enumeration.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct EnumInfo {
     /// Its name.
     pub name: String,
@@ -162,7 +166,7 @@ pub struct EnumInfo {
 }
 
 /// A record type.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct RecordInfo {
     /// Its name.
     pub name: String,
@@ -176,7 +180,7 @@ pub struct RecordInfo {
 }
 
 /// What a rule is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RuleBody {
     /// A named value.
@@ -202,7 +206,7 @@ pub enum RuleBody {
 }
 
 /// One end of a scale row's range.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Bound {
     /// The value (a number, quantity, duration, date or time).
     pub value: Value,
@@ -211,7 +215,7 @@ pub struct Bound {
 }
 
 /// One row of a scale.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct ScaleArm {
     /// Lower end, if any.
     pub lower: Option<Bound>,
@@ -227,7 +231,7 @@ pub struct ScaleArm {
 }
 
 /// A rule: a const, fn, table or scale.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Rule {
     /// Its name.
     pub name: String,
@@ -255,7 +259,7 @@ pub struct Rule {
 }
 
 /// Documented text with no computable content (procedures).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct TextRule {
     /// Its name.
     pub name: String,
@@ -269,7 +273,7 @@ pub struct TextRule {
 }
 
 /// An `example` block.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Example {
     /// Its title.
     pub title: String,
@@ -285,7 +289,7 @@ pub struct Example {
 }
 
 /// A typed expression.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Expr {
     /// What it computes.
     pub kind: ExprKind,
@@ -297,7 +301,7 @@ pub struct Expr {
 }
 
 /// Expression forms.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExprKind {
     /// A constant value.
@@ -349,7 +353,7 @@ pub enum ExprKind {
 }
 
 /// A whole checked edition.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Program {
     /// The header.
     pub edition: Option<EditionInfo>,

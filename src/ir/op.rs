@@ -3,7 +3,9 @@
 use serde::Serialize;
 
 /// Binary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[allow(missing_docs)]
 pub enum BinOp {
     Add,

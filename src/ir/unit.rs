@@ -29,6 +29,23 @@ impl fmt::Debug for Unit {
     }
 }
 
+/// The binary form (the compiled edition): the powers, an empty map for a plain
+/// number.
+impl borsh::BorshSerialize for Unit {
+    fn serialize<W: std::io::Write>(&self, writer: &mut W) -> std::io::Result<()> {
+        borsh::BorshSerialize::serialize(self.powers(), writer)
+    }
+}
+
+impl borsh::BorshDeserialize for Unit {
+    fn deserialize_reader<R: std::io::Read>(reader: &mut R) -> std::io::Result<Self> {
+        let powers = Powers::deserialize_reader(reader)?;
+        // A zero power is no power: the canonical form keeps none.
+        let powers: Powers = powers.into_iter().filter(|(_, p)| *p != 0).collect();
+        Ok(Unit((!powers.is_empty()).then(|| Arc::new(powers))))
+    }
+}
+
 impl Unit {
     /// A plain number.
     pub fn none() -> Self {

@@ -6,7 +6,19 @@ use serde::Serialize;
 use std::fmt;
 
 /// A calendar date (proleptic Gregorian), ordered by time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    borsh::BorshSerialize,
+    borsh::BorshDeserialize,
+)]
 pub struct Date {
     /// Year.
     pub year: i16,
@@ -72,7 +84,9 @@ impl fmt::Display for Date {
 }
 
 /// A penalty.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
 #[serde(tag = "penalty", rename_all = "lowercase")]
 pub enum Penalty {
     /// A warning, no deduction.
@@ -117,7 +131,7 @@ impl Penalty {
 pub const MAX_LIST_LEN: usize = 10_000;
 
 /// A value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(untagged)]
 pub enum Value {
     /// A number with a unit.

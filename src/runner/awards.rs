@@ -58,7 +58,7 @@ impl Runner<'_> {
             let Some(place) = standing.single_place() else {
                 continue;
             };
-            let v = Evaluator::new(self.program)
+            let v = Evaluator::prepared(self.program, self.prepared)
                 .call(
                     rule,
                     vec![Value::Num(Decimal::from(place), unit.clone())],
@@ -241,7 +241,7 @@ impl Runner<'_> {
                 _ => Value::Num(*n, Unit::none()),
             })
             .collect();
-        Evaluator::new(self.program)
+        Evaluator::prepared(self.program, self.prepared)
             .call(rule, values, Default::default())
             .map_err(|e| e.message)
     }

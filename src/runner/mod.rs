@@ -21,6 +21,7 @@ pub mod simulate;
 use crate::engine::knockout::TeamId;
 pub use crate::engine::knockout::absent::Arrival;
 use crate::engine::knockout::ranking::RankingBook;
+use crate::eval::Prepared;
 use crate::ir::{self, Program};
 use crate::source::Span;
 use plan::{Plan, Target};
@@ -393,7 +394,12 @@ pub fn run(
             .map(|c| c.span);
         RunError::new(e.kind, e.message).at(at)
     })?;
-    run_plan(program, &plan, teams, options, source)
+    let prepared = Prepared::new(program);
+    let (report, pending) = run_plan_prepared(program, &prepared, &plan, teams, options, source);
+    match pending {
+        Ok(pending) => Ok(Outcome { report, pending }),
+        Err(stops) => Err(stops.first),
+    }
 }
 
 /// Runs a competition already resolved for a field of `teams` (`plan::plan`).
@@ -447,8 +453,24 @@ pub fn run_plan_partial(
     options: &Options,
     source: &mut dyn Source,
 ) -> (Report, Result<Option<Pending>, Stops>) {
+    let prepared = Prepared::new(program);
+    run_plan_prepared(program, &prepared, plan, teams, options, source)
+}
+
+/// As [`run_plan_partial`], with the program's evaluation form already made
+/// (`prepared` must have been made from `program`): every rule the run calls (the
+/// VP scale, seating, trophy points) is evaluated with it.
+pub fn run_plan_prepared(
+    program: &Program,
+    prepared: &Prepared,
+    plan: &Plan,
+    teams: u32,
+    options: &Options,
+    source: &mut dyn Source,
+) -> (Report, Result<Option<Pending>, Stops>) {
     let mut runner = Runner {
         program,
+        prepared,
         plan,
         options,
         report: Report {
@@ -477,6 +499,8 @@ pub fn run_plan_partial(
 
 struct Runner<'a> {
     program: &'a Program,
+    /// The program's evaluation form, made once for the run.
+    prepared: &'a Prepared,
     plan: &'a Plan,
     options: &'a Options,
     report: Report,

@@ -357,7 +357,7 @@ impl Runner<'_> {
         if rule.params.len() > 1 {
             args.push(Value::Num(boards, unit(1)));
         }
-        let v = Evaluator::new(self.program)
+        let v = Evaluator::prepared(self.program, self.prepared)
             .call(scale, args, rule.span)
             .map_err(|e| {
                 RunError::new(

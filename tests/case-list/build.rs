@@ -15,7 +15,10 @@ const KINDS: [(&str, &[&str]); 4] = [
 ];
 
 fn main() {
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    // Read when the script runs, not when it was compiled: a build directory
+    // copied from another checkout must list this checkout's cases.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|e| panic!("{e}"));
+    let cases = Path::new(&manifest).join("../cases");
     println!("cargo::rerun-if-changed={}", cases.display());
     let mut out = String::new();
     for (kind, extensions) in KINDS {

@@ -330,3 +330,47 @@ fn a_reading_bfr_cannot_run_is_an_error_at_the_property_that_chooses_it() {
         )]
     );
 }
+
+/// The evaluation form gives the answers the plain interpreter gives: every const
+/// of the edition and every side of every example's assertions, evaluated with one
+/// shared `Prepared` (consts remembered across evaluators) and without it.
+#[test]
+fn the_evaluation_form_gives_the_plain_interpreters_answers() {
+    use bfr::eval::{Evaluator, Prepared};
+    use bfr::ir::RuleBody;
+    let loaded = edition();
+    let program = &loaded.checked.as_ref().unwrap().program;
+    let prepared = Prepared::new(program);
+    let show = |r: Result<bfr::ir::Value, bfr::eval::EvalError>| match r {
+        Ok(v) => v.show(program),
+        Err(e) => format!("error: {}", e.message),
+    };
+    let mut consts = 0;
+    for (i, rule) in program.rules.iter().enumerate() {
+        if !matches!(rule.body, RuleBody::Const { .. }) {
+            continue;
+        }
+        let i = i as u32;
+        let plain = show(Evaluator::new(program).call(i, Vec::new(), rule.span));
+        // Twice: computed, then remembered.
+        for _ in 0..2 {
+            let fast = show(Evaluator::prepared(program, &prepared).call(i, Vec::new(), rule.span));
+            assert_eq!(fast, plain, "const `{}`", rule.name);
+        }
+        consts += 1;
+    }
+    assert!(consts > 50, "{consts} consts");
+    let mut assertions = 0;
+    for ex in &program.examples {
+        for a in &ex.assertions {
+            let plain = show(Evaluator::new(program).eval_closed(a));
+            let fast = show(Evaluator::prepared(program, &prepared).eval_closed(a));
+            assert_eq!(fast, plain, "example \"{}\"", ex.title);
+            if !ex.contradicts {
+                assert_eq!(plain, "true", "example \"{}\"", ex.title);
+            }
+            assertions += 1;
+        }
+    }
+    assert!(assertions > 100, "{assertions} assertions");
+}

@@ -30,7 +30,7 @@ fn edition() -> &'static (Checked, Sources) {
 fn run(text: &str) -> Ran {
     let (checked, sources) = edition();
     let mut sources = sources.clone();
-    bfr::event::run(checked, &mut sources, "event.toml", text)
+    bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
 }
 
 fn base() -> String {

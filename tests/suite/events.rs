@@ -34,7 +34,7 @@ fn edition() -> &'static (Checked, Sources) {
 fn run_text(name: &str, text: &str) -> (Ran, Sources) {
     let (checked, sources) = edition();
     let mut sources = sources.clone();
-    let ran = bfr::event::run(checked, &mut sources, name, text);
+    let ran = bfr::event::run(&mut checked.clone(), &mut sources, name, text);
     (ran, sources)
 }
 
@@ -407,7 +407,7 @@ fn run_case(path: &Path) -> Result<(), String> {
     } else {
         let (checked, sources) = edition();
         let mut sources = sources.clone();
-        let ran = bfr::event::run_bytes(checked, &mut sources, &name, &bytes);
+        let ran = bfr::event::run_bytes(&mut checked.clone(), &mut sources, &name, &bytes);
         (ran, sources)
     };
     let out = rendered(&ran, &sources);
@@ -576,7 +576,7 @@ fn codes_in_variant(from: &str, to: &str, event: &str) -> Vec<&'static str> {
     )]);
     assert!(!loaded.diagnostics.has_errors());
     let mut sources = loaded.sources;
-    let ran = bfr::event::run(&loaded.checked.unwrap(), &mut sources, "e.toml", event);
+    let ran = bfr::event::run(&mut loaded.checked.unwrap(), &mut sources, "e.toml", event);
     ran.diagnostics.sorted().iter().map(|d| d.code).collect()
 }
 

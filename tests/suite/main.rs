@@ -18,6 +18,7 @@ mod support;
 
 mod allocate;
 mod amends;
+mod cache;
 mod cases;
 mod chairmans_cup;
 mod check_editor;

@@ -249,7 +249,7 @@ fn twenty() -> &'static (Checked, Sources) {
 fn run_twenty(text: &str) -> Ran {
     let (checked, sources) = twenty();
     let mut sources = sources.clone();
-    event::run(checked, &mut sources, "event.toml", text)
+    event::run(&mut checked.clone(), &mut sources, "event.toml", text)
 }
 
 /// Every round's matches as the run played or drew them.

@@ -33,6 +33,14 @@ pub fn bfr_output(args: &[&str]) -> Output {
         .args(args)
         .current_dir(root())
         .env_remove("NO_COLOR")
+        // Every run of the suite goes through a compiled-edition cache kept in
+        // the build's own scratch directory (so nothing is left behind in the
+        // system's): the first command on an edition writes it, the next ones
+        // read it. Entries are keyed by the build, so a rebuilt bfr starts afresh.
+        .env(
+            "BFR_CACHE_DIR",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bfr-cache"),
+        )
         .output()
         .expect("bfr runs")
 }

@@ -15,9 +15,9 @@ const LINEUPS: &str = "tests/fixtures/events/lineups.toml";
 
 fn run_in(edition: &std::path::Path, name: &str, text: &str) -> Ran {
     let loaded = load(edition).unwrap();
-    let checked = loaded.checked.expect("the edition checks");
+    let mut checked = loaded.checked.expect("the edition checks");
     let mut sources = loaded.sources;
-    bfr::event::run(&checked, &mut sources, name, text)
+    bfr::event::run(&mut checked, &mut sources, name, text)
 }
 
 fn players(ran: &Ran) -> Vec<(String, u32, String)> {

@@ -1,0 +1,241 @@
+//! The compiled edition: a checked edition kept on disk in a binary form, so that
+//! commands that only use the rules (`bfr eval`, `explain`, `run`) skip parsing
+//! and checking an edition that has not changed.
+//!
+//! An entry is found by the SHA-256 of bfr's build (its version, and the size
+//! and time of its executable, so a rebuilt bfr never reads what another build
+//! wrote) and the edition's own files (names and bytes), and holds the digest of every file the check read, base
+//! editions' files included, with the listing of each base edition's directory.
+//! It is used only if every one of those files still has its digest and every
+//! base directory still lists the same files; otherwise the edition is loaded as
+//! usual and the entry written again. The entry's bytes carry their own digest,
+//! so a damaged file is never decoded. A cache that cannot be read or written is
+//! left alone: loading then goes on as without a cache, never with an error.
+//!
+//! Only an edition without errors is kept, and its warnings are not: commands
+//! that show an edition's warnings (`bfr check`, `bfr doc`) do not use the cache.
+
+use super::{Input, IoError, Loaded, edition_files, load_read, read_files};
+use crate::check::Checked;
+use crate::diag::Diagnostics;
+use crate::source::Sources;
+use borsh::{BorshDeserialize, BorshSerialize};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The first bytes of an entry file: what it is and the layout's version.
+const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x01";
+
+/// A file's digest.
+type Hash = [u8; 32];
+
+/// What is kept of a checked edition.
+#[derive(BorshSerialize, BorshDeserialize)]
+struct Entry {
+    /// The build of bfr that wrote it.
+    version: String,
+    /// Every file the check read, in the order read (its id in the sources):
+    /// the name and the digest of the bytes.
+    files: Vec<(String, Hash)>,
+    /// How many of `files` are the edition's own (the rest are its bases').
+    own: u64,
+    /// Each base edition read: its directory and the files it listed.
+    bases: Vec<(String, Vec<String>)>,
+    /// The number of `.bfr` files, as [`Loaded::files`] counts them.
+    count: u64,
+    /// The checked edition.
+    checked: Checked,
+}
+
+/// The cache directory from the environment: `$BFR_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/bfr`, else `~/.cache/bfr`; `None` when none is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = set("BFR_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = set("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(dir).join("bfr"));
+    }
+    set("HOME").map(|h| PathBuf::from(h).join(".cache").join("bfr"))
+}
+
+fn digest(bytes: &[u8]) -> Hash {
+    Sha256::digest(bytes).into()
+}
+
+/// This build of bfr: its version and its executable's size and time of change;
+/// `None` when the executable cannot be found (then nothing is cached).
+fn build() -> Option<String> {
+    let meta = std::env::current_exe().and_then(std::fs::metadata).ok()?;
+    let changed = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "{} {} {}",
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        changed.as_nanos()
+    ))
+}
+
+/// The entry's name: bfr's build and the edition's own files, names and bytes.
+fn key(texts: &[(String, Input)]) -> Option<String> {
+    let mut h = Sha256::new();
+    let version = build()?;
+    h.update((version.len() as u64).to_le_bytes());
+    h.update(version.as_bytes());
+    for (name, input) in texts {
+        let Input::Text(bytes) = input else {
+            return None;
+        };
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Some(format!("{hex}.bin"))
+}
+
+/// Reads, parses and checks the edition at `path` as [`super::load`] does, or
+/// takes it from the cache in `dir` when it is there and nothing it read has
+/// changed; a checked edition loaded afresh is written to the cache. The
+/// result's `diagnostics` are empty when the edition came from the cache (an
+/// edition is kept only without errors; its warnings are not kept).
+pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
+    let files = edition_files(path)?;
+    let texts = read_files(&files)?;
+    let Some((dir, name)) = dir.zip(key(&texts)) else {
+        return Ok(load_read(path, texts, &mut Vec::new()));
+    };
+    let entry_path = dir.join(&name);
+    if let Some(loaded) = read_entry(&entry_path).and_then(|e| use_entry(e, &texts)) {
+        return Ok(loaded);
+    }
+    let own: Vec<(String, Hash)> = texts
+        .iter()
+        .filter_map(|(n, i)| match i {
+            Input::Text(b) => Some((n.clone(), digest(b))),
+            _ => None,
+        })
+        .collect();
+    let mut bases = Vec::new();
+    let loaded = load_read(path, texts, &mut bases);
+    write_entry(dir, &name, &loaded, own, &bases);
+    Ok(loaded)
+}
+
+/// The entry in the file, if it is one whole and written by this bfr.
+fn read_entry(path: &Path) -> Option<Entry> {
+    let bytes = std::fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let (sum, payload) = rest.split_at_checked(32)?;
+    if digest(payload).as_slice() != sum {
+        return None;
+    }
+    let entry = Entry::try_from_slice(payload).ok()?;
+    (Some(&entry.version) == build().as_ref()).then_some(entry)
+}
+
+/// The edition the entry holds, if every file it was made from is unchanged.
+fn use_entry(entry: Entry, own_texts: &[(String, Input)]) -> Option<Loaded> {
+    let own = usize::try_from(entry.own).ok()?;
+    if own != own_texts.len() || entry.files.len() < own {
+        return None;
+    }
+    let mut texts: Vec<(String, Vec<u8>)> = Vec::with_capacity(entry.files.len());
+    for (name, input) in own_texts {
+        let Input::Text(bytes) = input else {
+            return None;
+        };
+        texts.push((name.clone(), bytes.clone()));
+    }
+    // The bases' directories must list the same files, each with the same bytes.
+    let listed: Vec<String> = entry.bases.iter().flat_map(|(_, f)| f.clone()).collect();
+    for (dir, names) in &entry.bases {
+        let now = edition_files(Path::new(dir)).ok()?;
+        let now: Vec<String> = now.iter().map(|p| p.display().to_string()).collect();
+        if now != *names {
+            return None;
+        }
+    }
+    let kept: Vec<&String> = entry.files.iter().skip(own).map(|(n, _)| n).collect();
+    if kept.len() != listed.len() || kept.iter().zip(&listed).any(|(a, b)| *a != b) {
+        return None;
+    }
+    for name in kept {
+        texts.push((name.clone(), std::fs::read(name).ok()?));
+    }
+    let mut sources = Sources::new();
+    for ((name, bytes), (kept_name, hash)) in texts.into_iter().zip(&entry.files) {
+        if name != *kept_name || digest(&bytes) != *hash {
+            return None;
+        }
+        sources.add(name, String::from_utf8(bytes).ok()?);
+    }
+    Some(Loaded {
+        sources,
+        files: usize::try_from(entry.count).ok()?,
+        checked: Some(entry.checked),
+        diagnostics: Diagnostics::default(),
+    })
+}
+
+/// Writes the entry of a checked edition (nothing for one with errors, or one
+/// whose files cannot all be named again); a failure is left unreported.
+fn write_entry(
+    dir: &Path,
+    name: &str,
+    loaded: &Loaded,
+    own: Vec<(String, Hash)>,
+    bases: &[PathBuf],
+) {
+    let Some(checked) = &loaded.checked else {
+        return;
+    };
+    if loaded.diagnostics.has_errors() {
+        return;
+    }
+    let mut files = own;
+    let count = files.len();
+    for (_, f) in loaded.sources.iter().skip(count) {
+        files.push((f.name.clone(), digest(f.text.as_bytes())));
+    }
+    let mut listed = Vec::new();
+    for b in bases {
+        let Ok(paths) = edition_files(b) else {
+            return;
+        };
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        listed.push((b.display().to_string(), names));
+    }
+    let Some(version) = build() else {
+        return;
+    };
+    let entry = Entry {
+        version,
+        files,
+        own: count as u64,
+        bases: listed,
+        count: loaded.files as u64,
+        checked: checked.clone(),
+    };
+    let Ok(payload) = borsh::to_vec(&entry) else {
+        return;
+    };
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 32 + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&digest(&payload));
+    bytes.extend_from_slice(&payload);
+    // Written beside, then renamed into place: a reader never sees half an entry.
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&tmp, &bytes))
+        .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
