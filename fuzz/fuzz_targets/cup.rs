@@ -14,7 +14,7 @@
 use arbitrary::Arbitrary;
 use bfr::cli::render;
 use bfr::event::{self, Next, Ran};
-use bfr_fuzz::{edition_2015, rendered};
+use bfr_fuzz::{rendered, with_edition};
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Write;
 
@@ -177,16 +177,13 @@ impl Event {
 
 /// Runs the file twice (same output), returns the run and its output.
 fn run(text: &str) -> (Ran, String) {
-    let loaded = edition_2015();
-    let Some(checked) = &loaded.checked else {
-        std::process::exit(2);
-    };
     let once = || {
-        let mut sources = loaded.sources.clone();
-        let ran = event::run(&mut checked.clone(), &mut sources, "cup.toml", text);
-        let mut out = render::event_run(&ran);
-        out.push_str(&rendered(&ran.diagnostics, &sources));
-        (ran, out)
+        with_edition(|checked, sources| {
+            let ran = event::run(checked, sources, "cup.toml", text);
+            let mut out = render::event_run(&ran);
+            out.push_str(&rendered(&ran.diagnostics, sources));
+            (ran, out)
+        })
     };
     let (ran, first) = once();
     let (_, second) = once();

@@ -6,14 +6,10 @@
 
 use bfr::cli::render;
 use bfr::event;
-use bfr_fuzz::{edition_2015, rendered, twice};
+use bfr_fuzz::{rendered, twice, with_edition};
 use libfuzzer_sys::fuzz_target;
 
 fn one(data: &[u8]) -> String {
-    let loaded = edition_2015();
-    let Some(checked) = &loaded.checked else {
-        return String::new();
-    };
     let Some((&kind, bytes)) = data.split_first() else {
         return String::new();
     };
@@ -22,10 +18,12 @@ fn one(data: &[u8]) -> String {
     } else {
         "event.json"
     };
-    let mut sources = loaded.sources.clone();
-    let ran = event::run_bytes(&mut checked.clone(), &mut sources, name, bytes);
-    let mut out = render::event_run(&ran);
-    out.push_str(&rendered(&ran.diagnostics, &sources));
+    let (ran, mut out) = with_edition(|checked, sources| {
+        let ran = event::run_bytes(checked, sources, name, bytes);
+        let mut out = render::event_run(&ran);
+        out.push_str(&rendered(&ran.diagnostics, sources));
+        (ran, out)
+    });
     if let Some(outcome) = &ran.outcome {
         out.push_str(&serde_json::to_string(outcome).unwrap_or_default());
     }

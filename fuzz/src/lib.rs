@@ -3,6 +3,7 @@
 //! byte for byte (determinism) and any panic, hang or overflow is libFuzzer's
 //! finding.
 
+use bfr::check::Checked;
 use bfr::diag::{self, Colour, Diagnostics};
 use bfr::edition::{self, Loaded};
 use bfr::source::Sources;
@@ -40,6 +41,28 @@ pub fn edition_2015() -> &'static Loaded {
             fail("the 2015 edition does not check");
         }
         loaded
+    })
+}
+
+/// Calls `f` with the checked 2015 edition as the event code takes it
+/// (`&mut`, left as it was found) and a fresh copy of its sources. The edition
+/// is copied once per thread and reused: copying it per input cost the event
+/// targets most of their speed, and a run that left it changed would show up
+/// as two runs of one input disagreeing.
+pub fn with_edition<T>(f: impl FnOnce(&mut Checked, &mut Sources) -> T) -> T {
+    thread_local! {
+        static CHECKED: std::cell::RefCell<Option<Checked>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let loaded = edition_2015();
+    CHECKED.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let checked = slot.get_or_insert_with(|| match &loaded.checked {
+            Some(c) => c.clone(),
+            None => fail("the 2015 edition does not check"),
+        });
+        let mut sources = loaded.sources.clone();
+        f(checked, &mut sources)
     })
 }
 
