@@ -3,7 +3,7 @@
 //! types, units and competitions, and the keywords.
 
 use super::index::{Def, DefKind};
-use super::navigate::{is_name_char, qualifier_before};
+use super::navigate::{name_start, qualifier_before};
 use super::position::LineIndex;
 use super::store::Analysis;
 use crate::syntax::format::tokens::KEYWORDS;
@@ -18,12 +18,7 @@ pub fn complete(a: &Analysis, file: usize, pos: Position) -> Vec<CompletionItem>
     let Some(before) = f.text.get(..offset) else {
         return Vec::new();
     };
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| is_name_char(*c))
-        .last()
-        .map_or(offset, |(i, _)| i);
+    let start = name_start(before);
     if before.get(..start).is_some_and(|b| b.ends_with('.')) {
         // After a dot only members fit; a qualifier that names nothing gets none.
         return qualifier_before(&f.text, start)

@@ -38,6 +38,17 @@ pub fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || unicode_normalization::char::is_combining_mark(c)
 }
 
+/// Where the name that `before` ends with begins (`before.len()` when it ends
+/// with no name).
+pub fn name_start(before: &str) -> usize {
+    before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_name_char(*c))
+        .last()
+        .map_or(before.len(), |(i, _)| i)
+}
+
 /// The name around `offset`, and the name before it and a `.`, if any.
 pub fn word_at(text: &str, offset: usize) -> Option<(Option<&str>, &str)> {
     let offset = (0..=offset.min(text.len()))
@@ -45,12 +56,7 @@ pub fn word_at(text: &str, offset: usize) -> Option<(Option<&str>, &str)> {
         .find(|i| text.is_char_boundary(*i))?;
     let before = text.get(..offset)?;
     let after = text.get(offset..)?;
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| is_name_char(*c))
-        .last()
-        .map_or(offset, |(i, _)| i);
+    let start = name_start(before);
     let end = offset
         + after
             .char_indices()
