@@ -2,7 +2,7 @@
 //! the edition's allocation rule, each district's figures with the rule that
 //! decided them.
 
-use super::commands::{Output, load_checked};
+use super::commands::{Output, load_cached};
 use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::allocate::{self, Allocation, Error};
@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// `bfr allocate EDITION DISCIPLINE STARTS`
 pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv: bool) -> u8 {
-    let mut loaded = match load_checked(out, path) {
+    let mut loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -39,13 +39,15 @@ impl Output {
     }
 }
 
+/// The edition at `path` loaded and checked afresh, with its warnings, for the
+/// commands that show them (`bfr doc`; `bfr check` has its own loop).
 pub(super) fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
     let loaded = edition::load(path).map_err(|e| out.io_error(&e))?;
     ready(out, path, loaded)
 }
 
-/// As [`load_checked`], through the compiled-edition cache, for commands that
-/// do not show the edition's warnings (a cached edition brings none).
+/// As [`load_checked`], through the compiled-edition cache, for every command
+/// that does not show the edition's warnings (a cached edition brings none).
 pub(super) fn load_cached(out: &Output, path: &Path) -> Result<Loaded, u8> {
     let loaded = edition::cache::load(path, out.cache.as_deref()).map_err(|e| out.io_error(&e))?;
     ready(out, path, loaded)
@@ -74,7 +76,7 @@ fn ready(out: &Output, path: &Path, loaded: Loaded) -> Result<Loaded, u8> {
 
 /// `bfr test`
 pub fn test(out: &Output, path: &Path) -> u8 {
-    let loaded = match load_checked(out, path) {
+    let loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -253,7 +255,7 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
 
 /// `bfr debug ir`
 pub fn debug_ir(out: &Output, path: &Path) -> u8 {
-    let loaded = match load_checked(out, path) {
+    let loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -283,7 +285,7 @@ pub fn simulate(
     options: &crate::runner::Options,
     html: bool,
 ) -> u8 {
-    let loaded = match load_checked(out, path) {
+    let loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };

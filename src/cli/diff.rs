@@ -1,7 +1,7 @@
 //! `bfr diff`: two editions loaded and checked, their differences shown as text
 //! (coloured on a terminal), JSON, or counts per file.
 
-use super::commands::{Output, load_checked};
+use super::commands::{Output, load_cached};
 use super::output::{json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::Colour;
@@ -22,11 +22,11 @@ pub struct DiffOptions {
 
 /// `bfr diff OLD NEW`
 pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
-    let a = match load_checked(out, old) {
+    let a = match load_cached(out, old) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let b = match load_checked(out, new) {
+    let b = match load_cached(out, new) {
         Ok(l) => l,
         Err(code) => return code,
     };

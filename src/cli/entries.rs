@@ -25,7 +25,8 @@ fn load(
         }
         EXIT_IO
     };
-    let mut loaded = edition::load(edition_path).map_err(|e| io(&e.path, e.to_string()))?;
+    let mut loaded = edition::cache::load(edition_path, out.cache.as_deref())
+        .map_err(|e| io(&e.path, e.to_string()))?;
     let Some(checked) = loaded.checked.take() else {
         match out.format {
             Format::Text => {

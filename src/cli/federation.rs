@@ -1,7 +1,7 @@
 //! `bfr seed` and `bfr vacancies`: the edition's seeding and vacancy rules on a
 //! file, shown as figures and tables (text, JSON, CSV), with the rule IDs.
 
-use super::commands::{Output, load_checked};
+use super::commands::{Output, load_cached};
 use super::entries::csv_cell;
 use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
@@ -31,7 +31,7 @@ pub struct Command<'a> {
 
 /// Runs `command` on `file` of edition `path`; `csv` for `--format csv`.
 pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: bool) -> u8 {
-    let mut loaded = match load_checked(out, path) {
+    let mut loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -2,7 +2,7 @@
 //! source), its procedures, and its competitions with their stages — so that an
 //! editor finds a rule by its inventory ID without reading every file.
 
-use super::commands::{Output, load_checked};
+use super::commands::{Output, load_cached};
 use super::output::{json_line, stdout};
 use super::{EXIT_IO, EXIT_OK, Format};
 use crate::ir::competition::{Count, Stage, Target};
@@ -95,7 +95,7 @@ struct Listing {
 
 /// `bfr list`
 pub fn list(out: &Output, path: &Path) -> u8 {
-    let loaded = match load_checked(out, path) {
+    let loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -48,7 +48,7 @@ pub struct Cli {
     pub color: ColorChoice,
     /// Load the edition afresh: neither read nor write the compiled edition kept in
     /// the cache directory (`$BFR_CACHE_DIR`, else `$XDG_CACHE_HOME/bfr`, else
-    /// `~/.cache/bfr`), which `eval`, `explain` and `run` use.
+    /// `~/.cache/bfr`), which every command but `check` and `doc` uses.
     #[arg(long, global = true)]
     pub no_cache: bool,
     /// What to do.

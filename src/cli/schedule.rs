@@ -1,7 +1,7 @@
 //! `bfr schedule`: the programme day by day and every deadline, as text, JSON or
 //! an iCalendar file.
 
-use super::commands::{Output, load_checked};
+use super::commands::{Output, load_cached};
 use super::output::{json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// `bfr schedule EDITION [--ics FILE]`
 pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
-    let loaded = match load_checked(out, path) {
+    let loaded = match load_cached(out, path) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -113,6 +113,7 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
     };
     let entry_path = dir.join(&name);
     if let Some(loaded) = read_entry(&entry_path).and_then(|e| use_entry(e, &texts)) {
+        mark_used(&entry_path);
         return Ok(loaded);
     }
     let own: Vec<(String, Hash)> = texts
@@ -237,5 +238,102 @@ fn write_entry(
         .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
+        return;
+    }
+    prune(dir, name, KEEP_ENTRIES, KEEP_BYTES);
+}
+
+/// At most this many entries are kept in a cache directory…
+const KEEP_ENTRIES: usize = 32;
+/// …and at most this many bytes of them (the 2015 edition's entry is 0.4 MB).
+const KEEP_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Marks an entry as just used, so that [`prune`] keeps it longest; a failure
+/// only makes it look older.
+fn mark_used(path: &Path) {
+    if let Ok(file) = std::fs::File::options().append(true).open(path) {
+        let _ = file.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Whether a file name is an entry's: a SHA-256 in hex, then `.bin`.
+fn is_entry_name(name: &str) -> bool {
+    name.strip_suffix(".bin").is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
+}
+
+/// Removes the least recently used entries of `dir` beyond `keep_entries`
+/// entries or `keep_bytes` bytes, never the entry `just_written`; files that are
+/// not entries are left alone. Each edition changed and loaded adds an entry,
+/// so without this the directory would only grow.
+fn prune(dir: &Path, just_written: &str, keep_entries: usize, keep_bytes: u64) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, String, u64)> = listing
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let meta = e.metadata().ok()?;
+            if !is_entry_name(&name) || !meta.is_file() {
+                return None;
+            }
+            Some((meta.modified().ok()?, name, meta.len()))
+        })
+        .collect();
+    // Newest first; the name settles equal times, so every run removes the same.
+    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    entries.sort_by_key(|e| e.1 != just_written);
+    let mut bytes = 0u64;
+    for (kept, (_, name, size)) in entries.iter().enumerate() {
+        bytes = bytes.saturating_add(*size);
+        if name != just_written && (kept >= keep_entries || bytes > keep_bytes) {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_names_are_a_sha256_in_hex_then_bin() {
+        assert!(is_entry_name(&format!("{}.bin", "0a".repeat(32))));
+        assert!(!is_entry_name(&format!("{}.bin", "0A".repeat(32))));
+        assert!(!is_entry_name(&format!("{}.bin", "0a".repeat(31))));
+        assert!(!is_entry_name(&format!(".{}.bin.7.tmp", "0a".repeat(32))));
+        assert!(!is_entry_name("notes.txt"));
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_entries_within_the_byte_budget() {
+        let dir = std::env::temp_dir().join(format!("bfr-prune-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+        let names: Vec<String> = (0..5u64).map(|i| format!("{i:064x}.bin")).collect();
+        for (i, name) in names.iter().enumerate() {
+            std::fs::write(dir.join(name), [0u8; 10]).unwrap();
+            let file = std::fs::File::options()
+                .append(true)
+                .open(dir.join(name))
+                .unwrap();
+            file.set_modified(start + std::time::Duration::from_secs(i as u64 * 60))
+                .unwrap();
+        }
+        // The oldest was just written: it stays whatever its age; then the two
+        // newest fit within 30 bytes (10 each); the rest go.
+        prune(&dir, &names[0], 10, 30);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            vec![names[0].clone(), names[3].clone(), names[4].clone()]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

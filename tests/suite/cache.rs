@@ -183,3 +183,88 @@ fn no_cache_writes_nothing() {
     assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&err));
     assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
 }
+
+/// The names of the entries in a cache directory, sorted.
+fn entry_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".bin"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_command_that_shows_no_warnings_keeps_the_edition_in_the_cache() {
+    for args in [
+        &["test"][..],
+        &["list"],
+        &["debug", "ir"],
+        &["schedule"],
+        &["simulate"],
+    ] {
+        let dir = TempDir::new("cache-commands");
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bfr"));
+        cmd.args(args).arg("tests/fixtures/events");
+        if args == ["simulate"] {
+            cmd.args(["mini", "--teams", "8", "--seed", "1"]);
+        }
+        let out = cmd
+            .current_dir(root())
+            .env("BFR_CACHE_DIR", &dir.0)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(entry_names(&dir.0).len(), 1, "{args:?}");
+    }
+}
+
+#[test]
+fn the_least_recently_used_entries_beyond_32_are_pruned_and_other_files_left() {
+    let dir = TempDir::new("cache-prune");
+    let cache_dir = dir.0.join("cache");
+    std::fs::create_dir_all(&cache_dir).unwrap();
+    amending(&dir.0);
+    let edition = dir.0.join("edition");
+    let day_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    let mut made = Vec::new();
+    for i in 0..40u64 {
+        let name = format!("{i:064x}.bin");
+        let file = std::fs::File::create(cache_dir.join(&name)).unwrap();
+        file.set_modified(day_ago + std::time::Duration::from_secs(60 * i))
+            .unwrap();
+        made.push(name);
+    }
+    std::fs::write(cache_dir.join("notes.txt"), "not an entry").unwrap();
+    assert_eq!(double(&edition, &cache_dir), ("1000 SEK".into(), false));
+    let kept = entry_names(&cache_dir);
+    assert_eq!(kept.len(), 32);
+    // The 31 newest made-up entries and the one just written.
+    for name in &made[..9] {
+        assert!(!kept.contains(name), "{name} should be gone");
+    }
+    for name in &made[9..] {
+        assert!(kept.contains(name), "{name} should be kept");
+    }
+    assert!(cache_dir.join("notes.txt").exists());
+    // The real entry, made to look old, is marked used by a load that uses it.
+    let real = kept.iter().find(|n| !made.contains(n)).unwrap();
+    std::fs::File::options()
+        .append(true)
+        .open(cache_dir.join(real))
+        .unwrap()
+        .set_modified(day_ago)
+        .unwrap();
+    assert_eq!(double(&edition, &cache_dir), ("1000 SEK".into(), true));
+    let used = std::fs::metadata(cache_dir.join(real))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert!(used > day_ago + std::time::Duration::from_secs(3_600));
+}
