@@ -60,7 +60,7 @@ fn resolve_at(
     };
     let read = base_files.len();
     bases.push(base);
-    let parsed = parse_inputs(base_files, sources, diags);
+    let parsed = parse_inputs(base_files, sources, diags, None);
     let (resolved, deeper) = resolve_at(parsed, sources, diags, chain, bases);
     (merge(resolved, files, diags), read + deeper)
 }

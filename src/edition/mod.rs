@@ -165,6 +165,22 @@ pub fn load_texts(texts: Vec<(String, Vec<u8>)>) -> Loaded {
     )
 }
 
+/// As [`load_texts`], also giving the tree of each file as parsed, in the order
+/// of `texts` (`None` for a file that gave none), so that the language server
+/// indexes the trees the check read instead of parsing every file again.
+pub fn load_texts_with_trees(texts: Vec<(String, Vec<u8>)>) -> (Loaded, Vec<Option<ast::File>>) {
+    let mut trees = Vec::with_capacity(texts.len());
+    let loaded = load_keeping_trees(
+        texts
+            .into_iter()
+            .map(|(name, bytes)| (name, Input::Text(bytes)))
+            .collect(),
+        &mut Vec::new(),
+        Some(&mut trees),
+    );
+    (loaded, trees)
+}
+
 /// The diagnostic for a file that was not read: not a regular file (E0008), or
 /// too large (E0004). Its source is empty, so the header names the file.
 fn refused(name: &str, input: &Input, span: Span) -> Option<Diagnostic> {
@@ -194,67 +210,97 @@ fn refused(name: &str, input: &Input, span: Span) -> Option<Diagnostic> {
 /// Parses and checks files as one edition (with its base editions, when it
 /// amends one).
 fn load_inputs(texts: Vec<(String, Input)>, bases: &mut Vec<PathBuf>) -> Loaded {
+    load_keeping_trees(texts, bases, None)
+}
+
+/// [`load_inputs`], keeping the edition's own trees in `trees` when asked.
+fn load_keeping_trees(
+    texts: Vec<(String, Input)>,
+    bases: &mut Vec<PathBuf>,
+    trees: Option<&mut Vec<Option<ast::File>>>,
+) -> Loaded {
     let mut sources = Sources::new();
     let mut diagnostics = Diagnostics::default();
     let own = texts.len();
-    let parsed = parse_inputs(texts, &mut sources, &mut diagnostics);
+    let parsed = parse_inputs(texts, &mut sources, &mut diagnostics, trees);
     let (parsed, read) = amend::resolve(parsed, &mut sources, &mut diagnostics, bases);
     let count = own + read;
     check_parsed(parsed, sources, diagnostics, count)
 }
 
 /// Parses files into `sources`; what cannot be read or parsed is a diagnostic.
+/// With `trees`, each file's tree is also kept there, in the order of `texts`
+/// (`None` for a file that gave none).
 fn parse_inputs(
     texts: Vec<(String, Input)>,
     sources: &mut Sources,
     diagnostics: &mut Diagnostics,
+    mut trees: Option<&mut Vec<Option<ast::File>>>,
 ) -> Vec<ast::File> {
     let mut parsed: Vec<ast::File> = Vec::new();
     for (name, input) in texts {
-        let bytes = match input {
-            Input::Text(bytes) => bytes,
-            other => {
-                let id = sources.add(name.clone(), String::new());
-                let printable = sources.name(id).to_string();
-                if let Some(d) = refused(&printable, &other, Span::new(id, 0, 0)) {
-                    diagnostics.push(d);
-                }
-                continue;
-            }
-        };
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let id = sources.add(name.clone(), lossy);
-                diagnostics.push(
-                    Diagnostic::error(
-                        "E0003",
-                        format!("`{name}` is not UTF-8 text (byte {at} is invalid)"),
-                        Span::new(id, at, at + 1),
-                    )
-                    .with_label("this byte is not UTF-8")
-                    .with_help("save the file as UTF-8"),
-                );
-                continue;
-            }
-        };
-        let id = sources.add(name.clone(), text);
-        let text = sources.get(id).map_or("", |f| f.text.as_str());
-        if text.trim().is_empty() {
-            diagnostics.push(
-                Diagnostic::warning("W0001", format!("`{name}` is empty"), Span::new(id, 0, 0))
-                    .with_help("remove the file, or write its rules"),
-            );
-            continue;
+        let tree = parse_input(name, input, sources, diagnostics);
+        if let Some(trees) = trees.as_deref_mut() {
+            trees.push(tree.clone());
         }
-        match syntax::parse_file(text, id) {
-            Ok(f) => parsed.push(f),
-            Err(d) => diagnostics.push(d),
-        }
+        parsed.extend(tree);
     }
     parsed
+}
+
+/// One file added to `sources` and parsed; `None` (with the problem in
+/// `diagnostics`) when it was not read, is not UTF-8, is empty or does not parse.
+fn parse_input(
+    name: String,
+    input: Input,
+    sources: &mut Sources,
+    diagnostics: &mut Diagnostics,
+) -> Option<ast::File> {
+    let bytes = match input {
+        Input::Text(bytes) => bytes,
+        other => {
+            let id = sources.add(name, String::new());
+            let printable = sources.name(id).to_string();
+            if let Some(d) = refused(&printable, &other, Span::new(id, 0, 0)) {
+                diagnostics.push(d);
+            }
+            return None;
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(name.clone(), lossy);
+            diagnostics.push(
+                Diagnostic::error(
+                    "E0003",
+                    format!("`{name}` is not UTF-8 text (byte {at} is invalid)"),
+                    Span::new(id, at, at + 1),
+                )
+                .with_label("this byte is not UTF-8")
+                .with_help("save the file as UTF-8"),
+            );
+            return None;
+        }
+    };
+    let id = sources.add(name.clone(), text);
+    let text = sources.get(id).map_or("", |f| f.text.as_str());
+    if text.trim().is_empty() {
+        diagnostics.push(
+            Diagnostic::warning("W0001", format!("`{name}` is empty"), Span::new(id, 0, 0))
+                .with_help("remove the file, or write its rules"),
+        );
+        return None;
+    }
+    match syntax::parse_file(text, id) {
+        Ok(f) => Some(f),
+        Err(d) => {
+            diagnostics.push(d);
+            None
+        }
+    }
 }
 
 /// Checks parsed files as one edition.

@@ -4,14 +4,16 @@
 //! An edition is the directory a file is in: its `.bfr` files as on disk, with
 //! the unsaved text of every open document in place of the file's. Each change
 //! re-analyses the whole edition the way `bfr check` does (the same loading and
-//! checking code, so the diagnostics are the same), and indexes its names.
+//! checking code, so the diagnostics are the same), and indexes the trees that
+//! check parsed. A notification that changes nothing the analysis was made from
+//! (a document opened or saved as it is on disk) is not analysed again.
 
 use super::index::{Index, Tree};
 use super::uri;
 use crate::diag::Diagnostics;
 use crate::document::Document;
 use crate::source::read_bounded;
-use crate::syntax::{self, MAX_FILE_BYTES, ast};
+use crate::syntax::{MAX_FILE_BYTES, ast};
 use lsp_types::Uri;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +41,9 @@ pub struct Analysis {
     pub index: Index,
     /// The document data its header names, if it can be read.
     pub document: Option<Document>,
+    /// What it was made from, to tell whether a change changed anything;
+    /// `None` when that cannot be told (it read a base edition's files).
+    made_from: Option<Inputs>,
 }
 
 impl Analysis {
@@ -63,6 +68,8 @@ pub struct Store {
     /// The last tree of each file that parsed, with its text.
     last_good: BTreeMap<PathBuf, (String, ast::File)>,
     editions: BTreeMap<PathBuf, Analysis>,
+    /// How many analyses were made.
+    analyses: usize,
 }
 
 /// The edition directory of a `.bfr` file named by a URI; `None` for anything
@@ -100,14 +107,32 @@ impl Store {
                 diagnostics: Diagnostics::default(),
                 index: Index::default(),
                 document: None,
+                made_from: None,
             })
     }
 
-    /// Analyses an edition again (after a change) and returns the analysis.
+    /// Analyses an edition again (after a change) and returns the analysis; an
+    /// edition whose every input is as it was is not analysed again.
     pub fn refresh(&mut self, dir: &Path) -> &Analysis {
-        let analysis = self.analyse(dir);
-        self.editions.insert(dir.to_path_buf(), analysis);
+        let files = self.read(dir);
+        let unchanged = self
+            .editions
+            .get(dir)
+            .and_then(|a| a.made_from.as_ref())
+            .is_some_and(|was| was.unchanged(&files));
+        if !unchanged {
+            self.analyses += 1;
+            let analysis = self.analyse(files);
+            self.editions.insert(dir.to_path_buf(), analysis);
+        }
         self.analysis(dir)
+    }
+
+    /// How many times an edition was analysed (parsed and checked) since the
+    /// store was made.
+    #[cfg(test)]
+    pub fn analyses(&self) -> usize {
+        self.analyses
     }
 
     /// The edition's files: those on disk and the open documents in it.
@@ -124,39 +149,44 @@ impl Store {
         paths
     }
 
-    fn analyse(&mut self, dir: &Path) -> Analysis {
-        let mut inputs = Vec::new();
+    /// The edition's files with their bytes: an open document's unsaved text,
+    /// else the file's. A file that cannot be read is left out; it is not the
+    /// one the editor is working on.
+    fn read(&self, dir: &Path) -> Vec<(PathBuf, Uri, Vec<u8>)> {
         let mut files = Vec::new();
         for path in self.paths(dir) {
             let bytes = match self.open.get(&path) {
                 Some(t) => t.clone().into_bytes(),
-                // A file that cannot be read is left out; it is not the one the
-                // editor is working on.
                 None => match read_bounded(&path, MAX_FILE_BYTES as u64) {
                     Ok(b) => b,
                     Err(_) => continue,
                 },
             };
-            let Some(uri) = uri::from_path(&path) else {
-                continue;
-            };
-            let text = String::from_utf8(bytes.clone()).unwrap_or_default();
-            inputs.push((path.display().to_string(), bytes));
-            files.push(FileEntry {
-                path,
-                uri,
-                text,
-                tree: None,
-            });
-        }
-        let loaded = crate::edition::load_texts(inputs);
-        for (i, f) in files.iter_mut().enumerate() {
-            let id = u32::try_from(i).unwrap_or(u32::MAX);
-            if let Ok(tree) = syntax::parse_file(&f.text, id) {
-                self.last_good
-                    .insert(f.path.clone(), (f.text.clone(), tree));
+            if let Some(uri) = uri::from_path(&path) {
+                files.push((path, uri, bytes));
             }
-            f.tree = self.last_good.get(&f.path).cloned();
+        }
+        files
+    }
+
+    fn analyse(&mut self, read: Vec<(PathBuf, Uri, Vec<u8>)>) -> Analysis {
+        let texts: Vec<(String, Vec<u8>)> = read
+            .iter()
+            .map(|(path, _, bytes)| (path.display().to_string(), bytes.clone()))
+            .collect();
+        let (loaded, trees) = crate::edition::load_texts_with_trees(texts);
+        let mut files = Vec::new();
+        for ((path, uri, bytes), tree) in read.iter().zip(trees) {
+            let text = String::from_utf8(bytes.clone()).unwrap_or_default();
+            if let Some(tree) = tree {
+                self.last_good.insert(path.clone(), (text.clone(), tree));
+            }
+            files.push(FileEntry {
+                path: path.clone(),
+                uri: uri.clone(),
+                text,
+                tree: self.last_good.get(path).cloned(),
+            });
         }
         let trees: Vec<Tree<'_>> = files
             .iter()
@@ -168,28 +198,138 @@ impl Store {
             })
             .collect();
         let index = Index::build(&trees);
-        let document = document_data(&files);
+        let document_file = document_path(&files).map(|p| {
+            let bytes = read_bounded(&p, MAX_FILE_BYTES as u64).ok();
+            (p, bytes)
+        });
+        let document = document_file.as_ref().and_then(|(_, bytes)| {
+            Document::parse(std::str::from_utf8(bytes.as_ref()?).ok()?).ok()
+        });
+        // An edition that amends another also read the base's files: it is
+        // analysed again on every change, as their changes are not followed.
+        let amends = loaded.sources.iter().count() > read.len();
         Analysis {
             files,
             diagnostics: loaded.diagnostics,
             index,
             document,
+            made_from: (!amends).then_some(Inputs {
+                files: read,
+                document: document_file,
+            }),
         }
     }
 }
 
-/// The document data the edition's header names (relative to the header's file).
-fn document_data(files: &[FileEntry]) -> Option<Document> {
+/// What an analysis was made from: the edition's files (path, URI, bytes) and
+/// the document data its header names (its path, and its bytes if readable).
+pub struct Inputs {
+    files: Vec<(PathBuf, Uri, Vec<u8>)>,
+    document: Option<(PathBuf, Option<Vec<u8>>)>,
+}
+
+impl Inputs {
+    /// Whether the edition's files are `now` and the document data is still
+    /// as it was read (the same files name the same document).
+    fn unchanged(&self, now: &[(PathBuf, Uri, Vec<u8>)]) -> bool {
+        self.files.len() == now.len()
+            && self
+                .files
+                .iter()
+                .zip(now)
+                .all(|((p, _, b), (q, _, c))| p == q && b == c)
+            && self.document.as_ref().is_none_or(|(path, bytes)| {
+                read_bounded(path, MAX_FILE_BYTES as u64).ok() == *bytes
+            })
+    }
+}
+
+/// The document data file the edition's header names (relative to the
+/// header's file).
+fn document_path(files: &[FileEntry]) -> Option<PathBuf> {
     files.iter().find_map(|f| {
         let (_, tree) = f.tree.as_ref()?;
         tree.items.iter().find_map(|item| match &item.decl {
             ast::Decl::Edition(e) => {
                 let (name, _) = e.document.as_ref()?;
-                let path = f.path.parent()?.join(name);
-                let bytes = read_bounded(&path, MAX_FILE_BYTES as u64).ok()?;
-                Document::parse(&String::from_utf8(bytes).ok()?).ok()
+                Some(f.path.parent()?.join(name))
             }
             _ => None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory of its own for one test.
+    fn dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("bfr-store-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    const HEADER: &str = "edition \"Sample\" {\n  source \"a sample\"\n  document \"doc.toml\"\n}\nunit SEK \"kronor\"\n";
+    const FEE: &str = "/// The fee.\nconst fee: SEK ref X-1 = 500 SEK\n";
+
+    #[test]
+    fn an_edition_is_analysed_again_only_when_a_file_or_its_document_changed() {
+        let d = dir("unchanged");
+        std::fs::write(d.join("edition.bfr"), HEADER).unwrap();
+        std::fs::write(d.join("fee.bfr"), FEE).unwrap();
+        std::fs::write(d.join("doc.toml"), "").unwrap();
+        let mut store = Store::default();
+        store.refresh(&d);
+        assert_eq!(store.analyses(), 1);
+        // Opening a file with the text it has on disk, saving it unchanged.
+        store.set(d.join("fee.bfr"), FEE.to_string());
+        store.refresh(&d);
+        store.refresh(&d);
+        assert_eq!(store.analyses(), 1);
+        // Typing in it.
+        store.set(d.join("fee.bfr"), FEE.replace("500", "600"));
+        let analysis = store.refresh(&d);
+        assert!(analysis.files[1].text.contains("600 SEK"));
+        assert_eq!(store.analyses(), 2);
+        // A new file on disk, then the document data changed on disk.
+        std::fs::write(
+            d.join("more.bfr"),
+            "/// More.\nconst more: SEK ref X-2 = 1 SEK\n",
+        )
+        .unwrap();
+        store.refresh(&d);
+        assert_eq!(store.analyses(), 3);
+        std::fs::write(d.join("doc.toml"), "# changed\n").unwrap();
+        store.refresh(&d);
+        assert_eq!(store.analyses(), 4);
+        store.refresh(&d);
+        assert_eq!(store.analyses(), 4);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_amending_edition_is_analysed_on_every_change() {
+        let d = dir("amending");
+        let base = d.join("base");
+        let own = d.join("own");
+        std::fs::create_dir_all(&base).unwrap();
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(
+            base.join("fee.bfr"),
+            format!("edition \"Base\" {{\n  source \"a\"\n}}\nunit SEK \"kronor\"\n{FEE}"),
+        )
+        .unwrap();
+        std::fs::write(
+            own.join("edition.bfr"),
+            "edition \"Own\" {\n  amends \"../base\"\n}\n",
+        )
+        .unwrap();
+        let mut store = Store::default();
+        store.refresh(&own);
+        store.refresh(&own);
+        assert_eq!(store.analyses(), 2);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }
