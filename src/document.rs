@@ -49,6 +49,9 @@ pub struct Section {
     pub first: u32,
     /// The page the next section starts on (the section may end there).
     pub last: u32,
+    /// The heading as [`normalise`] gives it, made once by [`Document::parse`].
+    #[serde(skip)]
+    normalised: String,
 }
 
 /// The text of one page.
@@ -58,6 +61,10 @@ pub struct Page {
     pub number: u32,
     /// The page's text.
     pub text: String,
+    /// The text as [`normalise`] gives it, between two spaces; made once by
+    /// [`Document::parse`], as every quoted reference searches it.
+    #[serde(skip)]
+    normalised: String,
 }
 
 /// The document data, as the file writes it.
@@ -79,9 +86,15 @@ pub struct Document {
 impl Document {
     /// Reads document data (TOML); the error says what is wrong, in words.
     pub fn parse(text: &str) -> Result<Document, String> {
-        let doc: Document = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let mut doc: Document = toml::from_str(text).map_err(|e| e.message().to_string())?;
         if doc.pages == 0 {
             return Err("`pages` must be at least 1".into());
+        }
+        for page in &mut doc.texts {
+            page.normalised = format!(" {} ", normalise(&page.text));
+        }
+        for section in &mut doc.sections {
+            section.normalised = normalise(&section.title);
         }
         Ok(doc)
     }
@@ -107,13 +120,17 @@ impl Document {
         if want.is_empty() {
             return true;
         }
-        let heading = self.sections.iter().any(|s| {
-            normalise(&s.title) == want && pages.iter().any(|p| (s.first..=s.last).contains(p))
-        });
+        let heading = self
+            .sections
+            .iter()
+            .any(|s| s.normalised == want && pages.iter().any(|p| (s.first..=s.last).contains(p)));
+        let word_run = format!(" {want} ");
         heading
             || pages.iter().any(|p| {
-                self.text(*p)
-                    .is_some_and(|t| format!(" {} ", normalise(t)).contains(&format!(" {want} ")))
+                self.texts
+                    .iter()
+                    .find(|page| page.number == *p)
+                    .is_some_and(|page| page.normalised.contains(&word_run))
             })
     }
 
