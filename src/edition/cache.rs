@@ -47,6 +47,18 @@ struct Entry {
     checked: Checked,
 }
 
+/// An [`Entry`] as written: the same fields in the same order, borrowing the
+/// checked edition instead of copying it.
+#[derive(BorshSerialize)]
+struct EntryToWrite<'a> {
+    version: String,
+    files: Vec<(String, Hash)>,
+    own: u64,
+    bases: Vec<(String, Vec<String>)>,
+    count: u64,
+    checked: &'a Checked,
+}
+
 /// The cache directory from the environment: `$BFR_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/bfr`, else `~/.cache/bfr`; `None` when none is set.
 pub fn default_dir() -> Option<PathBuf> {
@@ -216,13 +228,13 @@ fn write_entry(
     let Some(version) = build() else {
         return;
     };
-    let entry = Entry {
+    let entry = EntryToWrite {
         version,
         files,
         own: count as u64,
         bases: listed,
         count: loaded.files as u64,
-        checked: checked.clone(),
+        checked,
     };
     let Ok(payload) = borsh::to_vec(&entry) else {
         return;
