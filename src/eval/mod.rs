@@ -7,6 +7,7 @@
 
 pub mod arith;
 pub mod examples;
+mod fold;
 mod list;
 pub mod prepared;
 pub mod trace;
@@ -36,6 +37,17 @@ type R = Result<Value, EvalError>;
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
 
+/// The stack is looked at (and grown if it runs short) once every this many
+/// nested evaluation steps, not at every step: a counter is cheaper than asking
+/// for the stack pointer, and this many steps use far less than the reserve
+/// the look asks for.
+const STACK_CHECK_EVERY: u32 = 8;
+
+/// The stack an evaluation keeps free below it before a look grows it, and the
+/// size of a new stack segment.
+const STACK_RESERVE: usize = 128 * 1024;
+const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
 /// How many spent argument vectors an evaluator keeps for reuse.
 const POOL: usize = 64;
 
@@ -59,6 +71,10 @@ pub struct Evaluator<'p> {
     prepared: Option<&'p Prepared>,
     trace: Option<Vec<TraceNode>>,
     depth: usize,
+    /// How deeply evaluation steps are nested now (see [`STACK_CHECK_EVERY`]).
+    nesting: u32,
+    /// Whether rule bodies are taken in their folded form from `prepared`.
+    fold: bool,
     /// Spent frames, cleared, kept for the next call.
     pool: Vec<Vec<Value>>,
     /// The value of each const already computed by this evaluator. A const is
@@ -76,6 +92,8 @@ impl<'p> Evaluator<'p> {
             prepared: None,
             trace: None,
             depth: 0,
+            nesting: 0,
+            fold: false,
             pool: Vec::new(),
             consts: std::collections::HashMap::new(),
         }
@@ -83,10 +101,12 @@ impl<'p> Evaluator<'p> {
 
     /// An evaluator without tracing that uses the program's evaluation form
     /// (`prepared` must have been made from `program`): each const computed once
-    /// for every evaluator that shares the form, scale rows found by binary search.
+    /// for every evaluator that shares the form, scale rows found by binary search,
+    /// rule bodies with their constant parts folded to values.
     pub fn prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
         Evaluator {
             prepared: Some(prepared),
+            fold: true,
             ..Evaluator::new(program)
         }
     }
@@ -149,7 +169,14 @@ impl<'p> Evaluator<'p> {
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, frame))
+        self.nesting = self.nesting.wrapping_add(1);
+        let result = if self.nesting.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(STACK_RESERVE, STACK_SEGMENT, || self.eval_inner(e, frame))
+        } else {
+            self.eval_inner(e, frame)
+        };
+        self.nesting = self.nesting.wrapping_sub(1);
+        result
     }
 
     /// Evaluates one expression: dispatches on its kind, one helper per form.
@@ -355,6 +382,9 @@ impl<'p> Evaluator<'p> {
     /// Calls rule `i` with argument values copied from `args`: with a reused
     /// evaluator, a call that allocates nothing of its own allocates nothing.
     pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> R {
+        if let Some(result) = self.direct(i, args) {
+            return result;
+        }
         let mut frame = self.fresh();
         frame.extend_from_slice(args);
         self.call(i, frame, span)
@@ -366,6 +396,9 @@ impl<'p> Evaluator<'p> {
         let Some(rule) = program.rules.get(i as usize) else {
             return Err(Self::fail("internal error: unknown rule", span));
         };
+        if let Some(result) = self.direct(i, frame) {
+            return result;
+        }
         let memo = self.trace.is_none() && matches!(rule.body, RuleBody::Const { .. });
         if memo {
             if let Some(known) = self.prepared.and_then(|p| p.const_value(i)) {
@@ -385,7 +418,8 @@ impl<'p> Evaluator<'p> {
             rule.locals.max(rule.params.len() as u32) as usize,
             Value::Bool(false),
         );
-        let (result, detail) = self.eval_body(i, rule, frame, span);
+        let body = self.body_of(i, rule);
+        let (result, detail) = self.eval_body(i, rule, body, frame, span);
         self.depth -= 1;
         self.trace_leave(rule, detail, &result);
         if memo {
@@ -397,6 +431,57 @@ impl<'p> Evaluator<'p> {
             }
         }
         result
+    }
+
+    /// The body rule `i` is evaluated by: its folded form when this evaluator
+    /// folds (made on the first call, shared by every evaluator of the form), else
+    /// as written.
+    fn body_of(&self, i: u32, rule: &'p Rule) -> &'p RuleBody {
+        match self.prepared {
+            Some(p) if self.fold => p
+                .folded(i, || {
+                    // The folding evaluator does not fold: folding is not re-entered.
+                    let mut ev = Evaluator::prepared(self.program, p);
+                    ev.fold = false;
+                    fold::body(&mut ev, &rule.body)
+                })
+                .unwrap_or(&rule.body),
+            _ => &rule.body,
+        }
+    }
+
+    /// The answer of a call that needs no frame and no evaluation step, when it
+    /// is one: a const, a table row or a scale row whose folded value is a
+    /// value. `None` for every other call, which takes the general way (and
+    /// reports any failure there, with its message).
+    fn direct(&mut self, i: u32, args: &[Value]) -> Option<R> {
+        if self.trace.is_some() || !self.fold || self.depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let program = self.program;
+        let rule = program.rules.get(i as usize)?;
+        let value = match self.body_of(i, rule) {
+            RuleBody::Const { value } => value,
+            RuleBody::Table { rows } => match args {
+                [Value::Enum(_, v)] => rows.get(*v as usize)?,
+                _ => return None,
+            },
+            RuleBody::Scale { arms } => {
+                let [input] = args else { return None };
+                if rule.whole.first() == Some(&true)
+                    && matches!(input, Value::Num(n, _) if !n.fract().is_zero())
+                {
+                    return None;
+                }
+                let arm = self.prepared?.scale_arm(i, input.order_key()?)??;
+                &arms.get(arm as usize)?.value
+            }
+            RuleBody::Fn { .. } => return None,
+        };
+        match &value.kind {
+            ExprKind::Lit(v) => Some(Ok(v.clone())),
+            _ => None,
+        }
     }
 
     /// Opens a trace node for a call of `rule`, if tracing.
@@ -434,10 +519,11 @@ impl<'p> Evaluator<'p> {
         &mut self,
         i: u32,
         rule: &Rule,
+        body: &RuleBody,
         frame: &mut Vec<Value>,
         span: Span,
     ) -> (R, Option<Detail>) {
-        match &rule.body {
+        match body {
             RuleBody::Const { value } => (self.eval(value, frame), None),
             RuleBody::Fn { body } => (self.eval(body, frame), None),
             RuleBody::Table { rows } => self.eval_table(rows, frame, span),

@@ -52,6 +52,9 @@ pub struct Prepared {
     /// for a const not used yet, and for a const that fails: it fails again,
     /// with its message, when used).
     consts: Vec<OnceLock<Value>>,
+    /// By rule index: the body with its constant parts folded to values
+    /// ([`fold`](super::fold)), made on the rule's first call.
+    bodies: Vec<OnceLock<RuleBody>>,
 }
 
 fn end(b: &Option<Bound>) -> Option<End> {
@@ -94,12 +97,23 @@ impl Prepared {
             })
             .collect();
         let consts = program.rules.iter().map(|_| OnceLock::new()).collect();
-        Prepared { scales, consts }
+        let bodies = program.rules.iter().map(|_| OnceLock::new()).collect();
+        Prepared {
+            scales,
+            consts,
+            bodies,
+        }
     }
 
     /// The computed value of const `rule`, if it has been computed.
     pub(super) fn const_value(&self, rule: u32) -> Option<&Value> {
         self.consts.get(rule as usize)?.get()
+    }
+
+    /// The folded body of rule `rule`, made by `fold` on first use; `None` for an
+    /// index no rule has.
+    pub(super) fn folded(&self, rule: u32, fold: impl FnOnce() -> RuleBody) -> Option<&RuleBody> {
+        Some(self.bodies.get(rule as usize)?.get_or_init(fold))
     }
 
     /// Keeps the value const `rule` computed, for every evaluator after.
