@@ -256,6 +256,17 @@ impl<'p> Evaluator<'p> {
         span: Span,
         frame: &mut Vec<Value>,
     ) -> R {
+        // `min(a, b)` / `max(a, b)` of two values, the common case: no vector.
+        if let (Builtin::Min | Builtin::Max, [a, b_arg]) = (b, args) {
+            let x = self.eval(a, frame)?;
+            let y = self.eval(b_arg, frame)?;
+            return match arith::compare(&y, &x) {
+                Ok(ord) if b == Builtin::Min && ord == std::cmp::Ordering::Less => Ok(y),
+                Ok(ord) if b == Builtin::Max && ord == std::cmp::Ordering::Greater => Ok(y),
+                Ok(_) => Ok(x),
+                Err(m) => Err(Self::fail(m, span)),
+            };
+        }
         let mut values = self.fresh();
         if let Err(e) = self.eval_into(args, frame, &mut values) {
             self.recycle(values);
@@ -387,18 +398,25 @@ impl<'p> Evaluator<'p> {
         }
         let mut frame = self.fresh();
         frame.extend_from_slice(args);
-        self.call(i, frame, span)
+        let result = self.call_general(i, &mut frame, span);
+        self.recycle(frame);
+        result
     }
 
     /// Calls rule `i` in `frame`, which holds the arguments.
     fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
+        match self.direct(i, frame) {
+            Some(result) => result,
+            None => self.call_general(i, frame, span),
+        }
+    }
+
+    /// Calls rule `i` in `frame` by evaluating its body.
+    fn call_general(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
         let program = self.program;
         let Some(rule) = program.rules.get(i as usize) else {
             return Err(Self::fail("internal error: unknown rule", span));
         };
-        if let Some(result) = self.direct(i, frame) {
-            return result;
-        }
         let memo = self.trace.is_none() && matches!(rule.body, RuleBody::Const { .. });
         if memo {
             if let Some(known) = self.prepared.and_then(|p| p.const_value(i)) {
