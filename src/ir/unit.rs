@@ -171,35 +171,32 @@ impl Unit {
 impl fmt::Display for Unit {
     /// `SEK/player`, `VP`, `SEK*team/player`; a plain number shows as nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pow = |name: &str, e: i32| {
-            if e == 1 {
-                name.to_string()
-            } else {
-                format!("{name}^{e}")
+        // Written part by part: showing a quantity makes no vector of names.
+        let powers = self.powers();
+        let write_side = |f: &mut fmt::Formatter<'_>, sign: i32, sep: &str| -> fmt::Result {
+            let side = powers.iter().filter(|(_, e)| e.signum() == sign);
+            for (i, (name, e)) in side.enumerate() {
+                if i > 0 {
+                    f.write_str(sep)?;
+                }
+                f.write_str(name)?;
+                if e.abs() != 1 {
+                    write!(f, "^{}", e.abs())?;
+                }
             }
+            Ok(())
         };
-        let num: Vec<String> = self
-            .powers()
-            .iter()
-            .filter(|(_, e)| **e > 0)
-            .map(|(n, e)| pow(n, *e))
-            .collect();
-        let den: Vec<String> = self
-            .powers()
-            .iter()
-            .filter(|(_, e)| **e < 0)
-            .map(|(n, e)| pow(n, -e))
-            .collect();
-        let num = if num.is_empty() && !den.is_empty() {
-            "1".to_string()
+        let has_den = powers.values().any(|e| *e < 0);
+        if has_den && !powers.values().any(|e| *e > 0) {
+            f.write_str("1")?;
         } else {
-            num.join("*")
-        };
-        if den.is_empty() {
-            write!(f, "{num}")
-        } else {
-            write!(f, "{num}/{}", den.join("/"))
+            write_side(f, 1, "*")?;
         }
+        if has_den {
+            f.write_str("/")?;
+            write_side(f, -1, "/")?;
+        }
+        Ok(())
     }
 }
 
@@ -222,6 +219,11 @@ mod tests {
         assert_eq!(per_player.mul(&player), sek);
         assert!(sek.div(&sek).is_none());
         assert_eq!(Unit::none().div(&player).to_string(), "1/player");
+        let board = Unit::base("board");
+        let odd = sek.mul(&sek).mul(&board).div(&player).div(&player).div(&board.mul(&board).mul(&board));
+        assert_eq!(odd.to_string(), "SEK^2/board^2/player^2");
+        assert_eq!(sek.mul(&board).div(&player).to_string(), "SEK*board/player");
+        assert_eq!(Unit::none().to_string(), "");
     }
 
     #[test]
