@@ -32,7 +32,10 @@ pub struct EvalError {
     pub code: Option<&'static str>,
 }
 
-type R = Result<Value, EvalError>;
+/// What an evaluation step gives. The failure is boxed so a step's result is no
+/// bigger than a value: results are moved up the tree at every step, and a
+/// failure is rare.
+type R = Result<Value, Box<EvalError>>;
 
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
@@ -156,16 +159,16 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Evaluates an expression with no free locals.
-    pub fn eval_closed(&mut self, e: &Expr) -> R {
-        self.eval(e, &mut Vec::new())
+    pub fn eval_closed(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        self.eval(e, &mut Vec::new()).map_err(|e| *e)
     }
 
-    fn fail(message: impl Into<String>, span: Span) -> EvalError {
-        EvalError {
+    fn fail(message: impl Into<String>, span: Span) -> Box<EvalError> {
+        Box::new(EvalError {
             message: message.into(),
             span,
             code: None,
-        }
+        })
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
@@ -191,7 +194,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::Call(i, args) => {
                 let mut values = self.fresh();
                 match self.eval_into(args, frame, &mut values) {
-                    Ok(()) => self.call(*i, values, span),
+                    Ok(()) => self.call_owned(*i, values, span),
                     Err(e) => {
                         self.recycle(values);
                         Err(e)
@@ -216,7 +219,11 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Evaluates expressions left to right, stopping at the first failure.
-    fn eval_all(&mut self, es: &[Expr], frame: &mut Vec<Value>) -> Result<Vec<Value>, EvalError> {
+    fn eval_all(
+        &mut self,
+        es: &[Expr],
+        frame: &mut Vec<Value>,
+    ) -> Result<Vec<Value>, Box<EvalError>> {
         let mut values = Vec::with_capacity(es.len());
         self.eval_into(es, frame, &mut values)?;
         Ok(values)
@@ -229,7 +236,7 @@ impl<'p> Evaluator<'p> {
         es: &[Expr],
         frame: &mut Vec<Value>,
         values: &mut Vec<Value>,
-    ) -> Result<(), EvalError> {
+    ) -> Result<(), Box<EvalError>> {
         for e in es {
             values.push(self.eval(e, frame)?);
         }
@@ -383,7 +390,12 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Calls rule `i` with argument values.
-    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> R {
+    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> Result<Value, EvalError> {
+        self.call_owned(i, args, span).map_err(|e| *e)
+    }
+
+    /// Calls rule `i` with argument values (the evaluator's own form of a result).
+    fn call_owned(&mut self, i: u32, args: Vec<Value>, span: Span) -> R {
         let mut frame = args;
         let result = self.call_in(i, &mut frame, span);
         self.recycle(frame);
@@ -392,15 +404,15 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` with argument values copied from `args`: with a reused
     /// evaluator, a call that allocates nothing of its own allocates nothing.
-    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> R {
+    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> Result<Value, EvalError> {
         if let Some(result) = self.direct(i, args) {
-            return result;
+            return result.map_err(|e| *e);
         }
         let mut frame = self.fresh();
         frame.extend_from_slice(args);
         let result = self.call_general(i, &mut frame, span);
         self.recycle(frame);
-        result
+        result.map_err(|e| *e)
     }
 
     /// Calls rule `i` in `frame`, which holds the arguments.
@@ -636,7 +648,7 @@ fn check_whole_args(
     args: &[Value],
     program: &Program,
     span: Span,
-) -> Result<(), EvalError> {
+) -> Result<(), Box<EvalError>> {
     for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
         if let (true, Value::Num(n, _)) = (whole, value)
             && !n.fract().is_zero()

@@ -220,7 +220,12 @@ mod tests {
         assert!(sek.div(&sek).is_none());
         assert_eq!(Unit::none().div(&player).to_string(), "1/player");
         let board = Unit::base("board");
-        let odd = sek.mul(&sek).mul(&board).div(&player).div(&player).div(&board.mul(&board).mul(&board));
+        let odd = sek
+            .mul(&sek)
+            .mul(&board)
+            .div(&player)
+            .div(&player)
+            .div(&board.mul(&board).mul(&board));
         assert_eq!(odd.to_string(), "SEK^2/board^2/player^2");
         assert_eq!(sek.mul(&board).div(&player).to_string(), "SEK*board/player");
         assert_eq!(Unit::none().to_string(), "");
