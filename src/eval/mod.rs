@@ -328,6 +328,17 @@ impl<'p> Evaluator<'p> {
                 .map(|r| Value::Num(r, unit.clone()))
                 .map_err(|m| Self::fail(m, span));
         }
+        // A sum or difference of two quantities, the common case, at once.
+        if let (BinOp::Add | BinOp::Sub, Value::Num(m, unit), Value::Num(n, _)) = (op, &x, &y) {
+            let r = if op == BinOp::Add {
+                m.checked_add(*n)
+            } else {
+                m.checked_sub(*n)
+            };
+            if let Some(r) = r {
+                return Ok(Value::Num(r, unit.clone()));
+            }
+        }
         arith::binary(op, &x, &y).map_err(|m| Self::fail(m, span))
     }
 
@@ -444,10 +455,10 @@ impl<'p> Evaluator<'p> {
         check_whole_args(rule, frame, program, span)?;
         self.depth += 1;
         self.trace_enter(rule, frame);
-        frame.resize(
-            rule.locals.max(rule.params.len() as u32) as usize,
-            Value::Bool(false),
-        );
+        let slots = rule.locals.max(rule.params.len() as u32) as usize;
+        while frame.len() < slots {
+            frame.push(Value::Bool(false));
+        }
         let body = self.body_of(i, rule);
         let (result, detail) = self.eval_body(i, rule, body, frame, span);
         self.depth -= 1;
@@ -499,7 +510,7 @@ impl<'p> Evaluator<'p> {
             RuleBody::Scale { arms } => {
                 let [input] = args else { return None };
                 if rule.whole.first() == Some(&true)
-                    && matches!(input, Value::Num(n, _) if !n.fract().is_zero())
+                    && matches!(input, Value::Num(n, _) if !is_whole(*n))
                 {
                     return None;
                 }
@@ -651,7 +662,7 @@ fn check_whole_args(
 ) -> Result<(), Box<EvalError>> {
     for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
         if let (true, Value::Num(n, _)) = (whole, value)
-            && !n.fract().is_zero()
+            && !is_whole(*n)
         {
             return Err(Evaluator::fail(
                 format!(
@@ -664,6 +675,12 @@ fn check_whole_args(
         }
     }
     Ok(())
+}
+
+/// Whether `n` is a whole number: at once for a number written without decimal
+/// places (most are), else by its fraction.
+fn is_whole(n: Decimal) -> bool {
+    n.scale() == 0 || n.fract().is_zero()
 }
 
 /// Gives local `slot` a value, growing the frame if it is the first use.
