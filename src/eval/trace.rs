@@ -55,6 +55,11 @@ impl TraceNode {
     /// `late_arrival_qualification(late = 12 min) = deduct 2 VP   [CC-LATE p.20 "Sen ankomst"] row …`
     pub fn render(&self, depth: usize, out: &mut String) {
         // Written piece by piece into `out`: no line is built apart and copied.
+        // Room for this node's lines at once, not grown a piece at a time.
+        let inputs: usize = self.inputs.iter().map(|(n, v)| n.len() + v.len() + 5).sum();
+        let output = self.output.as_ref().map_or(8, String::len);
+        let detail = self.detail.as_ref().map_or(0, String::len);
+        out.reserve(4 * depth + self.rule.len() + inputs + output + self.doc.len() + detail + 64);
         let indent = |out: &mut String| {
             for _ in 0..depth {
                 out.push_str("  ");
