@@ -4,10 +4,12 @@
 //! Built from the IR after checking ([`Prepared::new`]) and handed to
 //! [`Evaluator::prepared`](super::Evaluator::prepared); the IR itself is not
 //! changed. It holds each scale's rows as ordered keys, sorted so the row that
-//! holds an input is found by binary search, and the value of each const once an
-//! evaluator has computed it (a const is closed and pure, so its value never
-//! changes; computing them on first use keeps making a `Prepared` cheap for a
-//! run that uses few of them).
+//! holds an input is found by binary search (as machine integers where every end
+//! is a whole number of one scale), the value of each const once an evaluator has
+//! computed it (a const is closed and pure, so its value never changes), and each
+//! rule's body with its constant parts folded to values (`eval::fold`)
+//! once the rule is first called. Computing consts and folded bodies on first use
+//! keeps making a `Prepared` cheap for a run that uses few of them.
 
 use crate::ir::{Bound, Program, RuleBody, ScaleArm, Value};
 use rust_decimal::Decimal;
