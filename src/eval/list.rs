@@ -17,23 +17,23 @@ const EMPTY: &str = "E0604";
 /// A list longer than [`MAX_LIST_LEN`].
 const TOO_LONG: &str = "E0605";
 
-fn coded(code: &'static str, message: impl Into<String>, span: Span) -> EvalError {
-    EvalError {
+fn coded(code: &'static str, message: impl Into<String>, span: Span) -> Box<EvalError> {
+    Box::new(EvalError {
         message: message.into(),
         span,
         code: Some(code),
-    }
+    })
 }
 
-fn plain(message: impl Into<String>, span: Span) -> EvalError {
-    EvalError {
+fn plain(message: impl Into<String>, span: Span) -> Box<EvalError> {
+    Box::new(EvalError {
         message: message.into(),
         span,
         code: None,
-    }
+    })
 }
 
-fn too_long(length: impl std::fmt::Display, span: Span) -> EvalError {
+fn too_long(length: impl std::fmt::Display, span: Span) -> Box<EvalError> {
     coded(
         TOO_LONG,
         format!("the list would hold {length} values; a list holds at most {MAX_LIST_LEN}"),

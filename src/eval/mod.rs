@@ -7,6 +7,7 @@
 
 pub mod arith;
 pub mod examples;
+mod fold;
 mod list;
 pub mod prepared;
 pub mod trace;
@@ -31,10 +32,24 @@ pub struct EvalError {
     pub code: Option<&'static str>,
 }
 
-type R = Result<Value, EvalError>;
+/// What an evaluation step gives. The failure is boxed so a step's result is no
+/// bigger than a value: results are moved up the tree at every step, and a
+/// failure is rare.
+type R = Result<Value, Box<EvalError>>;
 
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
+
+/// The stack is looked at (and grown if it runs short) once every this many
+/// nested evaluation steps, not at every step: a counter is cheaper than asking
+/// for the stack pointer, and this many steps use far less than the reserve
+/// the look asks for.
+const STACK_CHECK_EVERY: u32 = 8;
+
+/// The stack an evaluation keeps free below it before a look grows it, and the
+/// size of a new stack segment.
+const STACK_RESERVE: usize = 128 * 1024;
+const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
 /// How many spent argument vectors an evaluator keeps for reuse.
 const POOL: usize = 64;
@@ -59,6 +74,10 @@ pub struct Evaluator<'p> {
     prepared: Option<&'p Prepared>,
     trace: Option<Vec<TraceNode>>,
     depth: usize,
+    /// How deeply evaluation steps are nested now (see [`STACK_CHECK_EVERY`]).
+    nesting: u32,
+    /// Whether rule bodies are taken in their folded form from `prepared`.
+    fold: bool,
     /// Spent frames, cleared, kept for the next call.
     pool: Vec<Vec<Value>>,
     /// The value of each const already computed by this evaluator. A const is
@@ -76,6 +95,8 @@ impl<'p> Evaluator<'p> {
             prepared: None,
             trace: None,
             depth: 0,
+            nesting: 0,
+            fold: false,
             pool: Vec::new(),
             consts: std::collections::HashMap::new(),
         }
@@ -83,10 +104,12 @@ impl<'p> Evaluator<'p> {
 
     /// An evaluator without tracing that uses the program's evaluation form
     /// (`prepared` must have been made from `program`): each const computed once
-    /// for every evaluator that shares the form, scale rows found by binary search.
+    /// for every evaluator that shares the form, scale rows found by binary search,
+    /// rule bodies with their constant parts folded to values.
     pub fn prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
         Evaluator {
             prepared: Some(prepared),
+            fold: true,
             ..Evaluator::new(program)
         }
     }
@@ -136,20 +159,27 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Evaluates an expression with no free locals.
-    pub fn eval_closed(&mut self, e: &Expr) -> R {
-        self.eval(e, &mut Vec::new())
+    pub fn eval_closed(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        self.eval(e, &mut Vec::new()).map_err(|e| *e)
     }
 
-    fn fail(message: impl Into<String>, span: Span) -> EvalError {
-        EvalError {
+    fn fail(message: impl Into<String>, span: Span) -> Box<EvalError> {
+        Box::new(EvalError {
             message: message.into(),
             span,
             code: None,
-        }
+        })
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, frame))
+        self.nesting = self.nesting.wrapping_add(1);
+        let result = if self.nesting.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(STACK_RESERVE, STACK_SEGMENT, || self.eval_inner(e, frame))
+        } else {
+            self.eval_inner(e, frame)
+        };
+        self.nesting = self.nesting.wrapping_sub(1);
+        result
     }
 
     /// Evaluates one expression: dispatches on its kind, one helper per form.
@@ -164,7 +194,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::Call(i, args) => {
                 let mut values = self.fresh();
                 match self.eval_into(args, frame, &mut values) {
-                    Ok(()) => self.call(*i, values, span),
+                    Ok(()) => self.call_owned(*i, values, span),
                     Err(e) => {
                         self.recycle(values);
                         Err(e)
@@ -189,7 +219,11 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Evaluates expressions left to right, stopping at the first failure.
-    fn eval_all(&mut self, es: &[Expr], frame: &mut Vec<Value>) -> Result<Vec<Value>, EvalError> {
+    fn eval_all(
+        &mut self,
+        es: &[Expr],
+        frame: &mut Vec<Value>,
+    ) -> Result<Vec<Value>, Box<EvalError>> {
         let mut values = Vec::with_capacity(es.len());
         self.eval_into(es, frame, &mut values)?;
         Ok(values)
@@ -202,7 +236,7 @@ impl<'p> Evaluator<'p> {
         es: &[Expr],
         frame: &mut Vec<Value>,
         values: &mut Vec<Value>,
-    ) -> Result<(), EvalError> {
+    ) -> Result<(), Box<EvalError>> {
         for e in es {
             values.push(self.eval(e, frame)?);
         }
@@ -229,6 +263,17 @@ impl<'p> Evaluator<'p> {
         span: Span,
         frame: &mut Vec<Value>,
     ) -> R {
+        // `min(a, b)` / `max(a, b)` of two values, the common case: no vector.
+        if let (Builtin::Min | Builtin::Max, [a, b_arg]) = (b, args) {
+            let x = self.eval(a, frame)?;
+            let y = self.eval(b_arg, frame)?;
+            return match arith::compare(&y, &x) {
+                Ok(ord) if b == Builtin::Min && ord == std::cmp::Ordering::Less => Ok(y),
+                Ok(ord) if b == Builtin::Max && ord == std::cmp::Ordering::Greater => Ok(y),
+                Ok(_) => Ok(x),
+                Err(m) => Err(Self::fail(m, span)),
+            };
+        }
         let mut values = self.fresh();
         if let Err(e) = self.eval_into(args, frame, &mut values) {
             self.recycle(values);
@@ -282,6 +327,17 @@ impl<'p> Evaluator<'p> {
             return arith::mul_div(op, *m, *n)
                 .map(|r| Value::Num(r, unit.clone()))
                 .map_err(|m| Self::fail(m, span));
+        }
+        // A sum or difference of two quantities, the common case, at once.
+        if let (BinOp::Add | BinOp::Sub, Value::Num(m, unit), Value::Num(n, _)) = (op, &x, &y) {
+            let r = if op == BinOp::Add {
+                m.checked_add(*n)
+            } else {
+                m.checked_sub(*n)
+            };
+            if let Some(r) = r {
+                return Ok(Value::Num(r, unit.clone()));
+            }
         }
         arith::binary(op, &x, &y).map_err(|m| Self::fail(m, span))
     }
@@ -345,7 +401,12 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Calls rule `i` with argument values.
-    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> R {
+    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> Result<Value, EvalError> {
+        self.call_owned(i, args, span).map_err(|e| *e)
+    }
+
+    /// Calls rule `i` with argument values (the evaluator's own form of a result).
+    fn call_owned(&mut self, i: u32, args: Vec<Value>, span: Span) -> R {
         let mut frame = args;
         let result = self.call_in(i, &mut frame, span);
         self.recycle(frame);
@@ -354,14 +415,27 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` with argument values copied from `args`: with a reused
     /// evaluator, a call that allocates nothing of its own allocates nothing.
-    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> R {
+    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> Result<Value, EvalError> {
+        if let Some(result) = self.direct(i, args) {
+            return result.map_err(|e| *e);
+        }
         let mut frame = self.fresh();
         frame.extend_from_slice(args);
-        self.call(i, frame, span)
+        let result = self.call_general(i, &mut frame, span);
+        self.recycle(frame);
+        result.map_err(|e| *e)
     }
 
     /// Calls rule `i` in `frame`, which holds the arguments.
     fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
+        match self.direct(i, frame) {
+            Some(result) => result,
+            None => self.call_general(i, frame, span),
+        }
+    }
+
+    /// Calls rule `i` in `frame` by evaluating its body.
+    fn call_general(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
         let program = self.program;
         let Some(rule) = program.rules.get(i as usize) else {
             return Err(Self::fail("internal error: unknown rule", span));
@@ -381,11 +455,12 @@ impl<'p> Evaluator<'p> {
         check_whole_args(rule, frame, program, span)?;
         self.depth += 1;
         self.trace_enter(rule, frame);
-        frame.resize(
-            rule.locals.max(rule.params.len() as u32) as usize,
-            Value::Bool(false),
-        );
-        let (result, detail) = self.eval_body(i, rule, frame, span);
+        let slots = rule.locals.max(rule.params.len() as u32) as usize;
+        while frame.len() < slots {
+            frame.push(Value::Bool(false));
+        }
+        let body = self.body_of(i, rule);
+        let (result, detail) = self.eval_body(i, rule, body, frame, span);
         self.depth -= 1;
         self.trace_leave(rule, detail, &result);
         if memo {
@@ -397,6 +472,57 @@ impl<'p> Evaluator<'p> {
             }
         }
         result
+    }
+
+    /// The body rule `i` is evaluated by: its folded form when this evaluator
+    /// folds (made on the first call, shared by every evaluator of the form), else
+    /// as written.
+    fn body_of(&self, i: u32, rule: &'p Rule) -> &'p RuleBody {
+        match self.prepared {
+            Some(p) if self.fold => p
+                .folded(i, || {
+                    // The folding evaluator does not fold: folding is not re-entered.
+                    let mut ev = Evaluator::prepared(self.program, p);
+                    ev.fold = false;
+                    fold::body(&mut ev, &rule.body)
+                })
+                .unwrap_or(&rule.body),
+            _ => &rule.body,
+        }
+    }
+
+    /// The answer of a call that needs no frame and no evaluation step, when it
+    /// is one: a const, a table row or a scale row whose folded value is a
+    /// value. `None` for every other call, which takes the general way (and
+    /// reports any failure there, with its message).
+    fn direct(&mut self, i: u32, args: &[Value]) -> Option<R> {
+        if self.trace.is_some() || !self.fold || self.depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let program = self.program;
+        let rule = program.rules.get(i as usize)?;
+        let value = match self.body_of(i, rule) {
+            RuleBody::Const { value } => value,
+            RuleBody::Table { rows } => match args {
+                [Value::Enum(_, v)] => rows.get(*v as usize)?,
+                _ => return None,
+            },
+            RuleBody::Scale { arms } => {
+                let [input] = args else { return None };
+                if rule.whole.first() == Some(&true)
+                    && matches!(input, Value::Num(n, _) if !is_whole(*n))
+                {
+                    return None;
+                }
+                let arm = self.prepared?.scale_arm(i, input.order_key()?)??;
+                &arms.get(arm as usize)?.value
+            }
+            RuleBody::Fn { .. } => return None,
+        };
+        match &value.kind {
+            ExprKind::Lit(v) => Some(Ok(v.clone())),
+            _ => None,
+        }
     }
 
     /// Opens a trace node for a call of `rule`, if tracing.
@@ -434,10 +560,11 @@ impl<'p> Evaluator<'p> {
         &mut self,
         i: u32,
         rule: &Rule,
+        body: &RuleBody,
         frame: &mut Vec<Value>,
         span: Span,
     ) -> (R, Option<Detail>) {
-        match &rule.body {
+        match body {
             RuleBody::Const { value } => (self.eval(value, frame), None),
             RuleBody::Fn { body } => (self.eval(body, frame), None),
             RuleBody::Table { rows } => self.eval_table(rows, frame, span),
@@ -532,10 +659,10 @@ fn check_whole_args(
     args: &[Value],
     program: &Program,
     span: Span,
-) -> Result<(), EvalError> {
+) -> Result<(), Box<EvalError>> {
     for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
         if let (true, Value::Num(n, _)) = (whole, value)
-            && !n.fract().is_zero()
+            && !is_whole(*n)
         {
             return Err(Evaluator::fail(
                 format!(
@@ -548,6 +675,12 @@ fn check_whole_args(
         }
     }
     Ok(())
+}
+
+/// Whether `n` is a whole number: at once for a number written without decimal
+/// places (most are), else by its fraction.
+fn is_whole(n: Decimal) -> bool {
+    n.scale() == 0 || n.fract().is_zero()
 }
 
 /// Gives local `slot` a value, growing the frame if it is the first use.

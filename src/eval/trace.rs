@@ -2,6 +2,7 @@
 
 use crate::ir::{Rule, SourceInfo};
 use serde::Serialize;
+use std::fmt::Write;
 
 /// One rule call in a trace.
 #[derive(Debug, Clone, Serialize)]
@@ -53,34 +54,60 @@ impl TraceNode {
     /// The trace as indented lines:
     /// `late_arrival_qualification(late = 12 min) = deduct 2 VP   [CC-LATE p.20 "Sen ankomst"] row …`
     pub fn render(&self, depth: usize, out: &mut String) {
-        let indent = "  ".repeat(depth);
-        let args: Vec<String> = self
-            .inputs
-            .iter()
-            .map(|(n, v)| format!("{n} = {v}"))
-            .collect();
-        let call = if args.is_empty() {
-            self.rule.clone()
-        } else {
-            format!("{}({})", self.rule, args.join(", "))
+        // Written piece by piece into `out`: no line is built apart and copied.
+        // Room for this node's lines at once, not grown a piece at a time.
+        let inputs: usize = self.inputs.iter().map(|(n, v)| n.len() + v.len() + 5).sum();
+        let output = self.output.as_ref().map_or(8, String::len);
+        let detail = self.detail.as_ref().map_or(0, String::len);
+        out.reserve(4 * depth + self.rule.len() + inputs + output + self.doc.len() + detail + 64);
+        let indent = |out: &mut String| {
+            for _ in 0..depth {
+                out.push_str("  ");
+            }
         };
-        let result = self.output.as_deref().unwrap_or("(failed)");
-        out.push_str(&format!("{indent}{call} = {result}\n"));
+        indent(out);
+        out.push_str(&self.rule);
+        if !self.inputs.is_empty() {
+            out.push('(');
+            for (i, (name, value)) in self.inputs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(name);
+                out.push_str(" = ");
+                out.push_str(value);
+            }
+            out.push(')');
+        }
+        out.push_str(" = ");
+        out.push_str(self.output.as_deref().unwrap_or("(failed)"));
+        out.push('\n');
         if let Some(s) = &self.source {
-            out.push_str(&format!("{indent}    source: {s}\n"));
+            indent(out);
+            // Writing to a `String` cannot fail.
+            let _ = writeln!(out, "    source: {s}");
         }
         // The doc comment's first paragraph says what the rule is.
-        let about: Vec<&str> = self
+        let mut about = self
             .doc
             .lines()
             .map(str::trim)
             .take_while(|l| !l.is_empty())
-            .collect();
-        if !about.is_empty() {
-            out.push_str(&format!("{indent}    about: {}\n", about.join(" ")));
+            .peekable();
+        if about.peek().is_some() {
+            indent(out);
+            out.push_str("    about:");
+            for line in about {
+                out.push(' ');
+                out.push_str(line);
+            }
+            out.push('\n');
         }
         if let Some(d) = &self.detail {
-            out.push_str(&format!("{indent}    by {d}\n"));
+            indent(out);
+            out.push_str("    by ");
+            out.push_str(d);
+            out.push('\n');
         }
         for c in &self.children {
             c.render(depth + 1, out);

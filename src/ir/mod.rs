@@ -396,8 +396,10 @@ impl Program {
     pub fn show_num(&self, n: rust_decimal::Decimal, unit: &Unit) -> String {
         let plural = unit.as_base().and_then(|base| {
             let info = self.units.iter().find(|u| u.name == base)?;
-            let wanted = format!("{base}s");
-            info.aliases.iter().find(|a| **a == wanted)
+            // The alias that is the name and an `s` (compared without building it).
+            info.aliases
+                .iter()
+                .find(|a| a.strip_suffix('s') == Some(base))
         });
         match plural {
             Some(p) if n.abs() != rust_decimal::Decimal::ONE => format!("{} {p}", n.normalize()),

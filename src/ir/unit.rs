@@ -4,9 +4,10 @@
 //! by name. `SEK/player × player = SEK`; adding VP to IMP is a check error.
 
 use serde::{Serialize, Serializer};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, PoisonError};
 
 /// Base-unit names with non-zero exponents.
 type Powers = BTreeMap<String, i32>;
@@ -14,14 +15,74 @@ type Powers = BTreeMap<String, i32>;
 /// A unit: canonical base-unit names with non-zero exponents. The empty unit is a
 /// plain number.
 ///
-/// The powers are shared (`None` for a plain number, never an empty map), so that
-/// copying a unit, as every evaluation step that passes a quantity on does, is a
-/// reference count and not a heap allocation.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Unit(Option<Arc<Powers>>);
+/// Units are interned: each distinct unit's powers are stored once, for the
+/// life of the process, and a unit is a reference to them (`None` for a plain
+/// number, never an empty map). Copying a unit, as every evaluation step that
+/// passes a quantity on does, copies a pointer (no reference count, no heap
+/// allocation), and two units are equal when they point at the same powers.
+/// An edition declares a handful of units, so what is kept is small.
+#[derive(Clone, Default)]
+pub struct Unit(Option<&'static Powers>);
 
 /// No powers, for a plain number.
 static NO_POWERS: Powers = BTreeMap::new();
+
+/// Every unit made so far, by its powers.
+static UNITS: Mutex<BTreeSet<&'static Powers>> = Mutex::new(BTreeSet::new());
+
+/// The unit of `powers` (which has no zero power): the one stored, storing it
+/// if it is new.
+fn intern(powers: Powers) -> Unit {
+    if powers.is_empty() {
+        return Unit(None);
+    }
+    // The set is only ever added to; a panic elsewhere while it was held leaves
+    // it whole.
+    let mut units = UNITS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = units.get(&powers) {
+        return Unit(Some(*known));
+    }
+    let stored: &'static Powers = Box::leak(Box::new(powers));
+    units.insert(stored);
+    Unit(Some(stored))
+}
+
+/// Equal units are the same stored powers.
+impl PartialEq for Unit {
+    fn eq(&self, other: &Unit) -> bool {
+        match (self.0, other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Unit {}
+
+/// Ordered by the powers (a plain number first), not by where they are stored,
+/// so the order is the same in every run.
+impl Ord for Unit {
+    fn cmp(&self, other: &Unit) -> std::cmp::Ordering {
+        if self == other {
+            return std::cmp::Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
+}
+
+impl PartialOrd for Unit {
+    fn partial_cmp(&self, other: &Unit) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Hashed by the powers, so a hash is the same in every run.
+impl Hash for Unit {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl fmt::Debug for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,7 +103,7 @@ impl borsh::BorshDeserialize for Unit {
         let powers = Powers::deserialize_reader(reader)?;
         // A zero power is no power: the canonical form keeps none.
         let powers: Powers = powers.into_iter().filter(|(_, p)| *p != 0).collect();
-        Ok(Unit((!powers.is_empty()).then(|| Arc::new(powers))))
+        Ok(intern(powers))
     }
 }
 
@@ -56,7 +117,7 @@ impl Unit {
     pub fn base(name: &str) -> Self {
         let mut m = BTreeMap::new();
         m.insert(name.to_string(), 1);
-        Unit(Some(Arc::new(m)))
+        intern(m)
     }
 
     /// Whether this is a plain number.
@@ -65,7 +126,7 @@ impl Unit {
     }
 
     fn powers(&self) -> &Powers {
-        self.0.as_deref().unwrap_or(&NO_POWERS)
+        self.0.unwrap_or(&NO_POWERS)
     }
 
     /// The base unit, if this is exactly one base unit to the first power.
@@ -93,7 +154,7 @@ impl Unit {
                 m.remove(k);
             }
         }
-        Unit((!m.is_empty()).then(|| Arc::new(m)))
+        intern(m)
     }
 
     /// `self × other`.
@@ -110,35 +171,32 @@ impl Unit {
 impl fmt::Display for Unit {
     /// `SEK/player`, `VP`, `SEK*team/player`; a plain number shows as nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pow = |name: &str, e: i32| {
-            if e == 1 {
-                name.to_string()
-            } else {
-                format!("{name}^{e}")
+        // Written part by part: showing a quantity makes no vector of names.
+        let powers = self.powers();
+        let write_side = |f: &mut fmt::Formatter<'_>, sign: i32, sep: &str| -> fmt::Result {
+            let side = powers.iter().filter(|(_, e)| e.signum() == sign);
+            for (i, (name, e)) in side.enumerate() {
+                if i > 0 {
+                    f.write_str(sep)?;
+                }
+                f.write_str(name)?;
+                if e.abs() != 1 {
+                    write!(f, "^{}", e.abs())?;
+                }
             }
+            Ok(())
         };
-        let num: Vec<String> = self
-            .powers()
-            .iter()
-            .filter(|(_, e)| **e > 0)
-            .map(|(n, e)| pow(n, *e))
-            .collect();
-        let den: Vec<String> = self
-            .powers()
-            .iter()
-            .filter(|(_, e)| **e < 0)
-            .map(|(n, e)| pow(n, -e))
-            .collect();
-        let num = if num.is_empty() && !den.is_empty() {
-            "1".to_string()
+        let has_den = powers.values().any(|e| *e < 0);
+        if has_den && !powers.values().any(|e| *e > 0) {
+            f.write_str("1")?;
         } else {
-            num.join("*")
-        };
-        if den.is_empty() {
-            write!(f, "{num}")
-        } else {
-            write!(f, "{num}/{}", den.join("/"))
+            write_side(f, 1, "*")?;
         }
+        if has_den {
+            f.write_str("/")?;
+            write_side(f, -1, "/")?;
+        }
+        Ok(())
     }
 }
 
@@ -161,5 +219,33 @@ mod tests {
         assert_eq!(per_player.mul(&player), sek);
         assert!(sek.div(&sek).is_none());
         assert_eq!(Unit::none().div(&player).to_string(), "1/player");
+        let board = Unit::base("board");
+        let odd = sek
+            .mul(&sek)
+            .mul(&board)
+            .div(&player)
+            .div(&player)
+            .div(&board.mul(&board).mul(&board));
+        assert_eq!(odd.to_string(), "SEK^2/board^2/player^2");
+        assert_eq!(sek.mul(&board).div(&player).to_string(), "SEK*board/player");
+        assert_eq!(Unit::none().to_string(), "");
+    }
+
+    #[test]
+    fn units_made_apart_are_one_unit() {
+        // Equality is by the stored powers: a unit made twice, or made two ways,
+        // is stored once.
+        let a = Unit::base("SEK").div(&Unit::base("pair"));
+        let b = Unit::base("SEK").mul(&Unit::base("pair").div(&Unit::base("pair")));
+        let b = b.div(&Unit::base("pair"));
+        assert_eq!(a, b);
+        assert_ne!(a, Unit::base("SEK"));
+        assert_ne!(Unit::none(), Unit::base("SEK"));
+        // The order is the powers' order, as before units were stored once.
+        assert!(Unit::none() < Unit::base("A"));
+        assert!(Unit::base("A") < Unit::base("B"));
+        let bytes = borsh::to_vec(&a).expect("serialises");
+        let back: Unit = borsh::from_slice(&bytes).expect("deserialises");
+        assert_eq!(back, a);
     }
 }

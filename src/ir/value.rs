@@ -249,18 +249,32 @@ pub fn show_duration(seconds: Decimal) -> String {
     let rest = s - h * hour;
     let m = (rest / minute).trunc();
     let sec = rest - m * minute;
-    let mut parts = Vec::new();
+    let mut text = String::with_capacity(16);
+    if negative {
+        text.push('-');
+    }
+    let start = text.len();
     if !h.is_zero() {
-        parts.push(format!("{} h", h.normalize()));
+        duration_part(&mut text, start, h, "h");
     }
     if !m.is_zero() {
-        parts.push(format!("{} min", m.normalize()));
+        duration_part(&mut text, start, m, "min");
     }
-    if !sec.is_zero() || parts.is_empty() {
-        parts.push(format!("{} s", sec.normalize()));
+    if !sec.is_zero() || text.len() == start {
+        duration_part(&mut text, start, sec, "s");
     }
-    let text = parts.join(" ");
-    if negative { format!("-{text}") } else { text }
+    text
+}
+
+/// Appends `12 min` to a duration's text, after a space unless it is the first
+/// part (the text holds only a sign before `start`).
+fn duration_part(text: &mut String, start: usize, n: Decimal, unit: &str) {
+    use std::fmt::Write;
+    if text.len() > start {
+        text.push(' ');
+    }
+    // Writing to a `String` cannot fail.
+    let _ = write!(text, "{} {unit}", n.normalize());
 }
 
 #[cfg(test)]
@@ -273,6 +287,8 @@ mod tests {
         assert_eq!(show_duration(Decimal::from(301)), "5 min 1 s");
         assert_eq!(show_duration(Decimal::from(0)), "0 s");
         assert_eq!(show_duration(Decimal::from(5400)), "1 h 30 min");
+        assert_eq!(show_duration(Decimal::from(3601)), "1 h 1 s");
+        assert_eq!(show_duration(Decimal::from(-301)), "-5 min 1 s");
         assert_eq!(show_duration(Decimal::new(15, 1)), "1.5 s");
         let huge = Decimal::from_str_exact("359999999999999999999640000").unwrap();
         assert_eq!(show_duration(huge), "99999999999999999999900 h");

@@ -39,6 +39,7 @@ mod lsp;
 mod names;
 mod no_alloc;
 mod noticeboard;
+mod prepared;
 mod properties;
 mod robustness;
 mod runner_draws;
