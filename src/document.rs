@@ -74,15 +74,29 @@ pub struct Document {
     /// The pages whose text the data holds.
     #[serde(default, rename = "page")]
     pub texts: Vec<Page>,
+    /// Each heading, [`normalise`]d, in the order of `sections`: made once by
+    /// [`Document::parse`], since every quoted `ref` is compared with them all.
+    #[serde(skip)]
+    titles: Vec<String>,
+    /// Each page's text, [`normalise`]d with a space at either end (so a quote
+    /// matches whole words only), in the order of `texts`.
+    #[serde(skip)]
+    words: Vec<String>,
 }
 
 impl Document {
     /// Reads document data (TOML); the error says what is wrong, in words.
     pub fn parse(text: &str) -> Result<Document, String> {
-        let doc: Document = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let mut doc: Document = toml::from_str(text).map_err(|e| e.message().to_string())?;
         if doc.pages == 0 {
             return Err("`pages` must be at least 1".into());
         }
+        doc.titles = doc.sections.iter().map(|s| normalise(&s.title)).collect();
+        doc.words = doc
+            .texts
+            .iter()
+            .map(|p| format!(" {} ", normalise(&p.text)))
+            .collect();
         Ok(doc)
     }
 
@@ -107,13 +121,18 @@ impl Document {
         if want.is_empty() {
             return true;
         }
-        let heading = self.sections.iter().any(|s| {
-            normalise(&s.title) == want && pages.iter().any(|p| (s.first..=s.last).contains(p))
+        let heading = self.sections.iter().zip(&self.titles).any(|(s, title)| {
+            *title == want && pages.iter().any(|p| (s.first..=s.last).contains(p))
         });
+        let want = format!(" {want} ");
         heading
             || pages.iter().any(|p| {
-                self.text(*p)
-                    .is_some_and(|t| format!(" {} ", normalise(t)).contains(&format!(" {want} ")))
+                // The first page of that number, as `text` finds it.
+                self.texts
+                    .iter()
+                    .zip(&self.words)
+                    .find(|(page, _)| page.number == *p)
+                    .is_some_and(|(_, words)| words.contains(&want))
             })
     }
 
