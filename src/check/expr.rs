@@ -48,6 +48,9 @@ pub(super) fn poison(span: Span) -> ir::Expr {
     mk(ExprKind::Lit(Value::Bool(false)), Type::Error, span)
 }
 
+/// How many nested expressions may be typed between two looks at the stack.
+const STACK_CHECK_EVERY: usize = 16;
+
 impl Checker {
     /// Checks `e` and reports when its type is not `want`.
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: &Type, scope: &mut Scope) -> ir::Expr {
@@ -94,9 +97,20 @@ impl Checker {
         hint: Option<&Type>,
         scope: &mut Scope,
     ) -> ir::Expr {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || {
+        // Trees are at most `MAX_EXPR_DEPTH` deep, but a debug build's frames are
+        // large: grow the stack rather than trust a thread's default. Looking at
+        // the stack costs about as much as typing a small node, so it is done
+        // every few levels, with a red zone that covers the levels in between.
+        self.expr_depth += 1;
+        let out = if self.expr_depth.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(1024 * 1024, 2 * 1024 * 1024, || {
+                self.expr_inner(e, hint, scope)
+            })
+        } else {
             self.expr_inner(e, hint, scope)
-        })
+        };
+        self.expr_depth -= 1;
+        out
     }
 
     /// Types one expression: dispatches on its kind, one helper per form.

@@ -72,6 +72,9 @@ pub(crate) struct Checker {
     /// name with every name of the edition; past [`names::MAX_SUGGESTED`] the
     /// diagnostics are not shown anyway).
     pub(crate) suggestions_left: usize,
+    /// How many expressions enclose the one being typed: the stack is looked at
+    /// every few levels only (`expr::STACK_CHECK_EVERY`).
+    pub(crate) expr_depth: usize,
 }
 
 /// Checks the parsed files of one edition.
@@ -85,6 +88,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         declared: Vec::new(),
         pending_places: Vec::new(),
         suggestions_left: names::MAX_SUGGESTED,
+        expr_depth: 0,
     };
     let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
     c.collect_types(&items);
@@ -205,6 +209,7 @@ impl Checked {
             declared: std::mem::take(&mut self.declared),
             pending_places: Vec::new(),
             suggestions_left: names::MAX_SUGGESTED,
+            expr_depth: 0,
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);

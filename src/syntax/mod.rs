@@ -52,19 +52,50 @@ impl SyntaxError {
 }
 
 /// Parses one `.bfr` file.
+///
+/// The file is read one item at a time (`file_step`: an item or the end, from
+/// where the last item ended), and each item is lowered before the next is
+/// read, so only one item's parse tree is held at a time. Reading `item*` step
+/// by step accepts exactly what `file` accepts; whenever a step fails, or an
+/// item fails to lower, the whole file is parsed with `file`, so a syntax error
+/// anywhere in the file is reported (and worded) as before, ahead of a problem
+/// found while lowering.
 pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     precheck(text, file)?;
     // pest recurses once per grammar level; run it on a stack of its own so the
     // depth the pre-scan allows is safe on any thread.
     stacker::grow(32 * 1024 * 1024, || {
-        let pairs = BfrParser::parse(Rule::file, text)
-            .map_err(|_| pest_error(detailed(Rule::file, text), file, text))?;
+        let syntax_error = || pest_error(detailed(Rule::file, text), file, text);
         let lower = lower::Lower::new(file);
-        let file_pair = pairs
-            .into_iter()
-            .next()
-            .ok_or_else(|| SyntaxError::internal(Span::default()).into_diagnostic())?;
-        lower.file(file_pair).map_err(SyntaxError::into_diagnostic)
+        let mut items = Vec::new();
+        let mut at = 0;
+        loop {
+            let rest = text
+                .get(at..)
+                .ok_or_else(|| SyntaxError::internal(Span::new(file, at, at)).into_diagnostic())?;
+            let step = BfrParser::parse(Rule::file_step, rest)
+                .map_err(|_| syntax_error())?
+                .next()
+                .and_then(|step| step.into_inner().find(|p| p.as_rule() == Rule::item));
+            let Some(item) = step else {
+                break;
+            };
+            let end = item.as_span().end();
+            if end == 0 {
+                // Unreachable: every declaration starts with a word.
+                return Err(SyntaxError::internal(Span::new(file, at, at)).into_diagnostic());
+            }
+            lower.base.set(at);
+            match lower.item(item) {
+                Ok(item) => items.push(item),
+                Err(e) if BfrParser::parse(Rule::file, text).is_ok() => {
+                    return Err(e.into_diagnostic());
+                }
+                Err(_) => return Err(syntax_error()),
+            }
+            at += end;
+        }
+        Ok(ast::File { items })
     })
 }
 
@@ -180,8 +211,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         rule_id => "a rule ID such as `CC-LATE`",
         pages => "a page such as `p.20`",
         string | string_inner => "a quoted text",
-        expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | postfix
-        | expr_input => "an expression",
+        expr | not_term | arith | unary | postfix | expr_input => "an expression",
         number => "a number",
         quantity => "a quantity such as `2 VP`",
         duration | dur_part => "a duration such as `5 min`",
@@ -307,8 +337,9 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
     d
 }
 
-/// The language's reserved words (the grammar's `keyword` rule).
-const RESERVED: [&str; 38] = [
+/// The language's reserved words (the grammar's `keyword` rule, written there as
+/// a trie; `refer` and `notice` are reserved but, as ever, also read as names).
+pub const RESERVED: [&str; 38] = [
     "reading",
     "edition",
     "unit",
@@ -355,17 +386,51 @@ mod tests {
 
     #[test]
     fn reserved_words_match_the_grammar() {
-        let grammar = include_str!("../../grammar/bfr.pest");
-        let rule = grammar
-            .split("keyword = @{")
-            .nth(1)
-            .and_then(|r| r.split("~ !ident_char").next())
-            .unwrap();
-        let mut words: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
-        words.sort_unstable();
-        let mut ours = RESERVED.to_vec();
+        // The grammar's `keyword` rule is a trie; every reserved word is one
+        // whole keyword, and no longer or shorter word is.
+        let whole =
+            |w: &str| BfrParser::parse(Rule::keyword, w).is_ok_and(|p| p.as_str().len() == w.len());
+        for w in RESERVED {
+            // `refer` and `notice` have always been names as well (see the grammar).
+            assert_eq!(whole(w), !["refer", "notice"].contains(&w), "{w}");
+            assert!(!whole(&format!("{w}x")) && !whole(&format!("{w}_")), "{w}");
+            assert!(!whole(&w[..w.len() - 1]) || RESERVED.contains(&&w[..w.len() - 1]));
+        }
+        for name in [
+            "fee",
+            "reference",
+            "notify",
+            "ifs",
+            "a",
+            "ex",
+            "stages",
+            "refers",
+        ] {
+            assert!(!whole(name), "{name}");
+        }
+        // Every word the trie accepts is in the list: walk all words the trie
+        // could spell, letter by letter, pruning where no keyword begins.
+        let mut found = Vec::new();
+        let mut prefixes = vec![String::new()];
+        while let Some(prefix) = prefixes.pop() {
+            for c in 'a'..='z' {
+                let w = format!("{prefix}{c}");
+                if whole(&w) {
+                    found.push(w.clone());
+                }
+                if RESERVED.iter().any(|r| r.starts_with(&w)) {
+                    prefixes.push(w);
+                }
+            }
+        }
+        found.sort_unstable();
+        let mut ours: Vec<String> = RESERVED
+            .iter()
+            .filter(|w| !["refer", "notice"].contains(w))
+            .map(|w| w.to_string())
+            .collect();
         ours.sort_unstable();
-        assert_eq!(words, ours);
+        assert_eq!(found, ours);
     }
 
     #[test]

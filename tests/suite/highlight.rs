@@ -106,9 +106,10 @@ fn scope_at(spans: &[(usize, usize, String)], at: usize) -> Option<&str> {
         .map(|(_, _, n)| n.as_str())
 }
 
-/// The quoted words of the grammar that are keywords: every word of its `keyword`
-/// rule and every other word it reads literally, but for weekdays (part of a date)
-/// and the units of a duration (`5 min`).
+/// The words of the grammar that are keywords: every reserved word (its `keyword`
+/// rule, a trie of pieces of words, checked against `syntax::RESERVED` by a unit
+/// test) and every other word it reads literally, but for weekdays (part of a
+/// date) and the units of a duration (`5 min`).
 fn grammar_words() -> (Vec<String>, Vec<String>) {
     let pest = std::fs::read_to_string(root().join("grammar/bfr.pest")).unwrap();
     let quoted = Regex::new(r#""([a-zA-Z][a-zA-Z_]*)""#).unwrap();
@@ -120,14 +121,19 @@ fn grammar_words() -> (Vec<String>, Vec<String>) {
     };
     let start = pest.find("keyword = @{").unwrap();
     let end = start + pest[start..].find("~ !ident_char").unwrap();
-    let keyword_rule = words(&pest[start..end]);
+    let mut keyword_rule: Vec<String> = bfr::syntax::RESERVED.map(String::from).to_vec();
+    keyword_rule.sort();
     let not_keywords = [
         "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "h", "min", "s",
     ];
-    let all = words(&pest)
+    let rest = format!("{}{}", &pest[..start], &pest[end..]);
+    let mut all: Vec<String> = words(&rest)
         .into_iter()
         .filter(|w| !not_keywords.contains(&w.as_str()))
+        .chain(keyword_rule.iter().cloned())
         .collect();
+    all.sort();
+    all.dedup();
     (keyword_rule, all)
 }
 

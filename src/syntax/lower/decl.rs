@@ -368,7 +368,7 @@ impl Lower {
                 let start = lo.as_span().start();
                 range.var = Name {
                     text: nfc(lo.as_str().trim()),
-                    span: Span::new(self.file, start, start + lo.as_str().trim().len()),
+                    span: self.at(start, start + lo.as_str().trim().len()),
                 };
                 range.upper = Some(Bound {
                     value: Expr {

@@ -12,11 +12,10 @@ impl Lower {
     /// Lowers one expression node: dispatches on its rule, one helper per form.
     pub(super) fn expr_inner(&self, p: P) -> R<Expr> {
         match p.as_rule() {
-            Rule::expr | Rule::paren | Rule::assertion => self.wrapped(p),
-            Rule::or_expr | Rule::and_expr | Rule::add_expr | Rule::mul_expr | Rule::cmp_expr => {
-                self.binary_chain(p)
-            }
-            Rule::not_expr => self.prefixed(p, Rule::not_op, ExprKind::Not),
+            Rule::paren | Rule::assertion => self.wrapped(p),
+            Rule::expr => self.two_precedences(p, |op| op == "and"),
+            Rule::arith => self.two_precedences(p, |op| op == "*" || op == "/"),
+            Rule::not_term => self.not_term(p),
             Rule::unary => self.prefixed(p, Rule::neg, ExprKind::Neg),
             Rule::postfix => self.postfix(p),
             Rule::if_expr => self.if_expr(p),
@@ -183,42 +182,78 @@ impl Lower {
         }
     }
 
-    fn binary_chain(&self, p: P) -> R<Expr> {
-        // `a + b + c` lowers to `(a + b) + c`: `a` sits one level deeper per operator.
+    /// A chain of operators of two precedences as the grammar writes it, flat:
+    /// `a or b and c` (`and` binds tighter) or `a + b * c` (`*` and `/` bind
+    /// tighter); `tight` says which operators bind tighter. Both kinds associate
+    /// to the left. The depth and spans are those of one grammar level per
+    /// precedence: the loose chain spans the whole rule and puts its first
+    /// operand one level deeper per loose operator; each run of tight operators
+    /// ([`Lower::operator_run`]) does the same within its operands.
+    fn two_precedences(&self, p: P, tight: fn(&str) -> bool) -> R<Expr> {
         let span = self.span(&p);
-        let operators = p.clone().into_inner().count() / 2;
-        self.nested(operators, span, || self.binary_operands(p))
+        // Operands at even positions, operators at odd ones; a loose operator
+        // starts a new run.
+        let mut runs: Vec<(Option<P>, Vec<P>)> = vec![(None, Vec::new())];
+        for (i, c) in p.into_inner().enumerate() {
+            if i % 2 == 1 && !tight(c.as_str()) {
+                runs.push((Some(c), Vec::new()));
+            } else if let Some((_, run)) = runs.last_mut() {
+                run.push(c);
+            }
+        }
+        let loose = runs.len() - 1;
+        self.nested(loose, span, || {
+            let mut acc: Option<Expr> = None;
+            for (op, run) in runs {
+                let rhs = self.operator_run(run, span)?;
+                acc = Some(match (acc, op) {
+                    (Some(lhs), Some(op)) => binary(&op, lhs, rhs),
+                    _ => rhs,
+                });
+            }
+            acc.ok_or_else(|| SyntaxError::internal(span))
+        })
     }
 
-    fn binary_operands(&self, p: P) -> R<Expr> {
-        let mut it = p.into_inner();
-        let first = it
-            .next()
-            .ok_or_else(|| SyntaxError::internal(Span::default()))?;
-        let mut acc = self.expr(first)?;
-        while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
-            let op = match op.as_str() {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "and" => BinOp::And,
-                _ => BinOp::Or,
-            };
-            let rhs = self.expr(rhs)?;
-            let span = acc.span.to(rhs.span);
-            acc = Expr {
-                kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
+    /// `not not a == b`: the comparison sits one level deeper per `not`, and
+    /// each `not` wraps it once with the whole term's span.
+    fn not_term(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        let mut parts: Vec<P> = p.into_inner().collect();
+        let nots = parts
+            .iter()
+            .take_while(|c| c.as_rule() == Rule::not_op)
+            .count();
+        let comparison = parts.split_off(nots);
+        let mut e = self.nested(nots, span, || self.operator_run(comparison, span))?;
+        for _ in 0..nots {
+            e = Expr {
+                kind: ExprKind::Not(Box::new(e)),
                 span,
             };
         }
-        Ok(acc)
+        Ok(e)
+    }
+
+    /// Operands and the operators between them, all of one precedence, folded
+    /// to the left: `a * b / c` is `(a * b) / c`, so `a` sits one level deeper
+    /// per operator. The run spans its operands' pairs (`outer` is for an
+    /// internal error only).
+    fn operator_run(&self, run: Vec<P>, outer: Span) -> R<Expr> {
+        let (Some(first), Some(last)) = (run.first(), run.last()) else {
+            return Err(SyntaxError::internal(outer));
+        };
+        let span = self.at(first.as_span().start(), last.as_span().end());
+        self.nested(run.len() / 2, span, || {
+            let mut it = run.into_iter();
+            let first = it.next().ok_or_else(|| SyntaxError::internal(span))?;
+            let mut acc = self.expr(first)?;
+            while let (Some(op), Some(rhs)) = (it.next(), it.next()) {
+                let rhs = self.expr(rhs)?;
+                acc = binary(&op, acc, rhs);
+            }
+            Ok(acc)
+        })
     }
 
     fn postfix(&self, p: P) -> R<Expr> {
@@ -475,5 +510,28 @@ impl Lower {
             day: day as i8,
             span,
         })
+    }
+}
+
+/// `lhs op rhs`, spanning both operands.
+fn binary(op: &P, lhs: Expr, rhs: Expr) -> Expr {
+    let op = match op.as_str() {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "and" => BinOp::And,
+        _ => BinOp::Or,
+    };
+    let span = lhs.span.to(rhs.span);
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+        span,
     }
 }

@@ -25,7 +25,18 @@ pub(super) struct Lower {
     pub(super) file: FileId,
     /// How many expression nodes enclose the one being lowered.
     pub(super) depth: Cell<usize>,
+    /// How many calls of [`Lower::expr`] are under way: the stack is looked at
+    /// once every [`STACK_CHECK_EVERY`] of them rather than at every node.
+    calls: Cell<usize>,
+    /// Where in the file the text that pest parsed begins: a file is parsed one
+    /// item at a time, each from its own start (see `syntax::parse_file`).
+    pub(super) base: Cell<usize>,
 }
+
+/// How many nested [`Lower::expr`] calls may pass between two looks at the stack.
+/// One call is a handful of frames; with a red zone of 1 MiB, a run of 16 of
+/// them fits even in a debug build's large frames.
+const STACK_CHECK_EVERY: usize = 16;
 
 /// The deepest expression tree bfr builds. Real rules stay below 30.
 pub const MAX_EXPR_DEPTH: usize = 1024;
@@ -36,6 +47,8 @@ impl Lower {
         Lower {
             file,
             depth: Cell::new(0),
+            calls: Cell::new(0),
+            base: Cell::new(0),
         }
     }
 
@@ -62,7 +75,13 @@ impl Lower {
 
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        self.at(s.start(), s.end())
+    }
+
+    /// The span of bytes `start..end` of the parsed text.
+    fn at(&self, start: usize, end: usize) -> Span {
+        let base = self.base.get();
+        Span::new(self.file, base + start, base + end)
     }
 
     fn name(&self, p: &P) -> Name {
@@ -81,17 +100,8 @@ impl Lower {
         }
     }
 
-    pub(super) fn file(&self, p: P) -> R<File> {
-        let mut items = Vec::new();
-        for item in p.into_inner() {
-            if item.as_rule() == Rule::item {
-                items.push(self.item(item)?);
-            }
-        }
-        Ok(File { items })
-    }
-
-    fn item(&self, p: P) -> R<Item> {
+    /// One declaration with its doc comments.
+    pub(super) fn item(&self, p: P) -> R<Item> {
         let span = self.span(&p);
         let mut doc = Vec::new();
         let mut decl = None;
@@ -149,8 +159,18 @@ impl Lower {
 
     pub(super) fn expr(&self, p: P) -> R<Expr> {
         // Trees are bounded by `nested`, but a debug build's frames are large:
-        // grow the stack rather than trust a thread's default.
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.expr_inner(p))
+        // grow the stack rather than trust a thread's default. Looking at the
+        // stack costs more than lowering a small node, so it is done every few
+        // levels only, with a red zone that covers the levels in between.
+        let calls = self.calls.get() + 1;
+        self.calls.set(calls);
+        let out = if calls.is_multiple_of(STACK_CHECK_EVERY) {
+            stacker::maybe_grow(1024 * 1024, 2 * 1024 * 1024, || self.expr_inner(p))
+        } else {
+            self.expr_inner(p)
+        };
+        self.calls.set(calls - 1);
+        out
     }
 }
 
