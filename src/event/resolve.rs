@@ -12,25 +12,13 @@ use crate::source::{FileId, Span};
 use crate::syntax;
 use rust_decimal::Decimal;
 
-/// The text of an incident's rule where the parser can read it with spans into the
-/// event file: the file with everything but the rule's characters blanked out. A
-/// rule written with escapes (or in JSON) is parsed on its own.
-fn rule_text(text: &str, rule: &Incident) -> (String, bool) {
+/// An incident's rule as it stands in the event file, with the byte it starts
+/// at, so the parser's spans point into the file; `None` for a rule written
+/// with escapes (or in JSON), which is parsed on its own.
+fn rule_in_file<'t>(text: &'t str, rule: &Incident) -> Option<(&'t str, usize)> {
     let (s, e) = (rule.rule_span.start as usize, rule.rule_span.end as usize);
-    let inner = text.get(s + 1..e.saturating_sub(1));
-    match inner {
-        Some(inner) if e > s + 1 && inner == rule.rule => {
-            let mut out: Vec<u8> = text
-                .bytes()
-                .map(|b| if b == b'\n' { b'\n' } else { b' ' })
-                .collect();
-            if let Some(slot) = out.get_mut(s + 1..e - 1) {
-                slot.copy_from_slice(inner.as_bytes());
-            }
-            (String::from_utf8(out).unwrap_or_default(), true)
-        }
-        _ => (rule.rule.clone(), false),
-    }
+    let inner = text.get(s + 1..e.saturating_sub(1))?;
+    (e > s + 1 && inner == rule.rule).then_some((inner, s + 1))
 }
 
 /// A diagnostic about a rule parsed on its own, moved to the rule's place in the file.
@@ -308,9 +296,13 @@ fn penalty_of(
     event_file: FileId,
     diags: &mut Diagnostics,
 ) -> Option<Value> {
-    let (rule_src, in_place) = rule_text(text, inc);
-    let file = if in_place { event_file } else { u32::MAX };
-    let ast = match syntax::parse_expr(&rule_src, file) {
+    let in_file = rule_in_file(text, inc);
+    let in_place = in_file.is_some();
+    let parsed = match in_file {
+        Some((rule, at)) => syntax::parse_expr_at(rule, event_file, at),
+        None => syntax::parse_expr(&inc.rule, u32::MAX),
+    };
+    let ast = match parsed {
         Ok(a) => a,
         Err(d) => {
             diags.push(if in_place {

@@ -101,11 +101,29 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
 
 /// Parses an expression (as typed for `bfr eval`).
 pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
-    precheck(text, file)?;
+    parse_expr_at(text, file, 0)
+}
+
+/// Parses an expression that stands at byte `base` of `file` (an incident's rule
+/// inside an event file): every span, a syntax error's included, points into the
+/// file, without a copy of the file's text.
+pub fn parse_expr_at(text: &str, file: FileId, base: usize) -> Result<ast::Expr, Diagnostic> {
+    let moved = |mut d: Diagnostic| {
+        let by = u32::try_from(base).unwrap_or(u32::MAX);
+        let shift = |s: &mut Span| {
+            s.start = s.start.saturating_add(by);
+            s.end = s.end.saturating_add(by);
+        };
+        shift(&mut d.span);
+        d.notes.iter_mut().for_each(|(s, _)| shift(s));
+        d
+    };
+    precheck(text, file).map_err(moved)?;
     stacker::grow(32 * 1024 * 1024, || {
         let mut pairs = BfrParser::parse(Rule::expr_input, text)
-            .map_err(|_| pest_error(detailed(Rule::expr_input, text), file, text))?;
+            .map_err(|_| moved(pest_error(detailed(Rule::expr_input, text), file, text)))?;
         let lower = lower::Lower::new(file);
+        lower.base.set(base);
         let expr = pairs
             .next()
             .and_then(|p| p.into_inner().next())
