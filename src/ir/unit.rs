@@ -100,9 +100,18 @@ impl borsh::BorshSerialize for Unit {
 
 impl borsh::BorshDeserialize for Unit {
     fn deserialize_reader<R: std::io::Read>(reader: &mut R) -> std::io::Result<Self> {
-        let powers = Powers::deserialize_reader(reader)?;
-        // A zero power is no power: the canonical form keeps none.
-        let powers: Powers = powers.into_iter().filter(|(_, p)| *p != 0).collect();
+        // Read as borsh writes a map (its length, then each name and power),
+        // so that a plain number, the commonest unit, is read without a map.
+        let len = u32::deserialize_reader(reader)?;
+        let mut powers = Powers::new();
+        for _ in 0..len {
+            let name = String::deserialize_reader(reader)?;
+            let power = i32::deserialize_reader(reader)?;
+            // A zero power is no power: the canonical form keeps none.
+            if power != 0 {
+                powers.insert(name, power);
+            }
+        }
         Ok(intern(powers))
     }
 }
