@@ -3,12 +3,12 @@
 //! `lsp-types`.
 //!
 //! It sits at the edge, like the CLI: it loads and checks an edition with the
-//! same code as `bfr check` ([`store`]), turns the diagnostics into LSP ones
-//! ([`diagnostics`]), indexes names across the edition's files ([`index`]) for
-//! definition, references ([`navigate`]), hover ([`hover`]), completion
-//! ([`complete`]), document symbols ([`symbols`]) and semantic tokens
-//! ([`highlight`]), and formats through `bfr fmt`'s code. Positions are UTF-16
-//! columns ([`position`]).
+//! same code as `bfr check` (`store`), turns the diagnostics into LSP ones
+//! (`diagnostics`), indexes names across the edition's files (`index`) for
+//! definition, references (`navigate`), hover (`hover`), completion
+//! (`complete`), document symbols (`symbols`) and semantic tokens
+//! (`highlight`), and formats through `bfr fmt`'s code. Positions are UTF-16
+//! columns (`position`).
 //!
 //! A half-typed file is the normal case: nothing here panics on bad input, and a
 //! request about a file that is not a `.bfr` file answers empty.

@@ -16,7 +16,7 @@
 //! Where the grammar reads spacing as meaning, the written choice stays: `SEK/player`
 //! (a unit) against `a / b` (a division), `a.b` against `a . b`, `1..3` against
 //! `1 .. 3`, `a-b` against `a - b`, `1,2` against `1, 2` (the grammar reads `refCC-FEE` as a reference),
-//! and two atoms written together stay together. [`format`] only lays out
+//! and two atoms written together stay together. [`format()`] only lays out
 //! tokens; [`format_checked`] re-parses the result and refuses a layout whose syntax
 //! tree differs from the input's.
 
