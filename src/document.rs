@@ -6,9 +6,8 @@
 //! a path relative to the file holding the header), so each year's edition brings
 //! its own. The 2015 file is generated from the inventory and the document's text
 //! by `tools/document_data.py`. `bfr check` checks every `ref` against it
-//! (`check::refs`).
+//! (`check::refs`, reached through the loader, `edition::document`).
 
-use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{Sources, Span};
 use crate::syntax::ast;
 use serde::Deserialize;
@@ -155,7 +154,7 @@ pub fn normalise(s: &str) -> String {
 }
 
 /// The edition's `document "…"` field and the file that declares it.
-fn declared(files: &[ast::File]) -> Option<(&str, Span)> {
+pub(crate) fn declared(files: &[ast::File]) -> Option<(&str, Span)> {
     files
         .iter()
         .flat_map(|f| &f.items)
@@ -167,7 +166,7 @@ fn declared(files: &[ast::File]) -> Option<(&str, Span)> {
 
 /// Where the document data `name`, named in the header at `span`, is: relative
 /// to the file holding the header.
-fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::PathBuf {
+pub(crate) fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::PathBuf {
     let header = Path::new(sources.name(span.file));
     header.parent().unwrap_or(Path::new("")).join(name)
 }
@@ -178,48 +177,6 @@ pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
     let (name, span) = declared(files)?;
     let text = std::fs::read_to_string(path_of(name, span, sources)).ok()?;
     Document::parse(&text).ok()
-}
-
-/// Reads the document data the edition names (relative to the file with the
-/// edition's header) and checks every source reference against it. An edition
-/// that names none is not checked: its references are its own business.
-pub fn check_edition(files: &[ast::File], sources: &Sources) -> Diagnostics {
-    let mut diags = Diagnostics::default();
-    let Some((name, span)) = declared(files) else {
-        return diags;
-    };
-    let path = path_of(name, span, sources);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            let io = crate::edition::io_error(&path, &e);
-            diags.push(
-                Diagnostic::error(
-                    "E0010",
-                    format!("cannot read the document data `{name}`: {}", io.reason),
-                    span,
-                )
-                .with_label("named here")
-                .with_help("the path is relative to this file; generate the file or fix the path"),
-            );
-            return diags;
-        }
-    };
-    match Document::parse(&text) {
-        Ok(doc) => crate::check::refs::check_refs(&doc, files, &mut diags),
-        Err(reason) => diags.push(
-            Diagnostic::error(
-                "E0010",
-                format!("the document data `{name}` cannot be read: {reason}"),
-                span,
-            )
-            .with_label("named here")
-            .with_help(
-                "the file lists `pages`, then `[[id]]`, `[[section]]` and `[[page]]` tables",
-            ),
-        ),
-    }
-    diags
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! the edition's allocation rule, each district's figures with the rule that
 //! decided them.
 
-use super::commands::{Output, load_cached};
+use super::commands::load_cached;
+use super::output::Output;
 use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::allocate::{self, Allocation, Error};

@@ -3,7 +3,7 @@
 //! file checked inside the edition it belongs to.
 
 use super::baseline::Baseline;
-use super::commands::{Output, counted};
+use super::output::{Output, counted};
 use super::output::{diagnostics_json, json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::Diagnostics;

@@ -1,8 +1,8 @@
 //! The subcommands' bodies.
 
-use super::output::{diagnostics_json, diagnostics_text, json_line, stderr, stdout};
+use super::output::{Output, diagnostics_json, json_line, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
-use crate::diag::{Colour, Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
 use crate::eval::examples::{self, Outcome};
 use crate::eval::{Evaluator, Prepared};
@@ -10,34 +10,6 @@ use crate::ir::Example;
 use crate::source::Sources;
 use crate::syntax;
 use std::path::Path;
-
-/// How to print.
-pub struct Output {
-    pub format: Format,
-    pub colour: Colour,
-    /// The cache directory for compiled editions; `None` with `--no-cache`.
-    pub cache: Option<std::path::PathBuf>,
-}
-
-impl Output {
-    pub(super) fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
-        if self.format == Format::Json {
-            return;
-        }
-        diagnostics_text(diags, sources, self.colour);
-    }
-
-    pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
-        match self.format {
-            Format::Text => stderr(&format!("error: {e}\n")),
-            Format::Json => stdout(&format!(
-                "{}\n",
-                serde_json::json!({"error": "io", "path": e.path.display().to_string(), "message": e.to_string()})
-            )),
-        }
-        EXIT_IO
-    }
-}
 
 /// The edition at `path` loaded and checked afresh, with its warnings, for the
 /// commands that show them (`bfr doc`; `bfr check` has its own loop).
@@ -330,14 +302,5 @@ pub fn simulate(
             }
             EXIT_FOUND
         }
-    }
-}
-
-/// `1 file`, `2 files`, `0 errors`.
-pub(super) fn counted(n: usize, thing: &str) -> String {
-    if n == 1 {
-        format!("1 {thing}")
-    } else {
-        format!("{n} {thing}s")
     }
 }

@@ -1,7 +1,8 @@
 //! `bfr diff`: two editions loaded and checked, their differences shown as text
 //! (coloured on a terminal), JSON, or counts per file.
 
-use super::commands::{Output, load_cached};
+use super::commands::load_cached;
+use super::output::Output;
 use super::output::{json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::Colour;
@@ -119,8 +120,8 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         .sum();
     out.push_str(&format!(
         "\n{} in {}\n",
-        super::commands::counted(items, "changed item"),
-        super::commands::counted(stat.len(), "file")
+        super::output::counted(items, "changed item"),
+        super::output::counted(stat.len(), "file")
     ));
     out
 }

@@ -6,7 +6,8 @@
 //! that is there already is replaced only when it is empty or a site `bfr doc`
 //! wrote (it holds the marker file), so a mistyped `-o` never deletes a user's files.
 
-use super::commands::{Output, load_checked};
+use super::commands::load_checked;
+use super::output::Output;
 use super::output::{json_line, stderr, stdout};
 use super::{EXIT_IO, EXIT_OK, Format};
 use crate::doc::{MARKER, SiteFile, site};

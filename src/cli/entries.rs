@@ -1,6 +1,6 @@
 //! `bfr entries check <edition> <entries>` and `bfr invoice <edition> <entries>`.
 
-use super::commands::Output;
+use super::output::Output;
 use super::output::{diagnostics_json, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::check::Checked;

@@ -1,8 +1,9 @@
 //! `bfr seed` and `bfr vacancies`: the edition's seeding and vacancy rules on a
 //! file, shown as figures and tables (text, JSON, CSV), with the rule IDs.
 
-use super::commands::{Output, load_cached};
+use super::commands::load_cached;
 use super::entries::csv_cell;
+use super::output::Output;
 use super::output::{json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};

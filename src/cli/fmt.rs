@@ -1,7 +1,7 @@
 //! `bfr fmt`: lays out `.bfr` files canonically, or with `--check` lists the files
 //! that are not.
 
-use super::commands::Output;
+use super::output::Output;
 use super::output::{diagnostics_json, json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};

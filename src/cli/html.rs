@@ -140,7 +140,7 @@ fn status_of(outcome: &Outcome, errors: usize, waiting: &[String]) -> Status {
 fn file_errors(errors: usize) -> String {
     format!(
         "the event file has {}; what they touch is left out, so this page is not final (see Problems below).",
-        super::commands::counted(errors, "error")
+        super::output::counted(errors, "error")
     )
 }
 

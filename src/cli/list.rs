@@ -2,7 +2,8 @@
 //! source), its procedures, and its competitions with their stages — so that an
 //! editor finds a rule by its inventory ID without reading every file.
 
-use super::commands::{Output, load_cached};
+use super::commands::load_cached;
+use super::output::Output;
 use super::output::{json_line, stdout};
 use super::{EXIT_IO, EXIT_OK, Format};
 use crate::ir::competition::{Count, Stage, Target};

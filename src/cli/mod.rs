@@ -346,7 +346,7 @@ pub fn run(cli: &Cli) -> u8 {
         );
         return 2;
     }
-    let out = commands::Output {
+    let out = output::Output {
         // CSV and HTML are the pages of a few commands; everything else reads text
         // or JSON, and their diagnostics go to stderr as text.
         format: if cli.format == FormatArg::Json {
@@ -377,7 +377,7 @@ pub fn run(cli: &Cli) -> u8 {
 }
 
 /// Runs one subcommand and returns its exit status.
-fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
+fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
     let html = cli.format == FormatArg::Html;
     match &cli.command {
         Command::Check {
@@ -504,7 +504,12 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
             cli.format == FormatArg::Csv,
         ),
         Command::Schedule { edition, ics } => schedule::schedule(out, edition, ics.as_ref()),
-        Command::Lsp => crate::lsp::run(),
+        Command::Lsp => match crate::lsp::run() {
+            crate::lsp::Ended::AfterShutdown => EXIT_OK,
+            // LSP asks for status 1 when the client exits without `shutdown`.
+            crate::lsp::Ended::WithoutShutdown => EXIT_FOUND,
+            crate::lsp::Ended::ConnectionBroke => EXIT_IO,
+        },
         Command::Doc { edition, out: dir } => doc::doc(out, edition, dir),
         Command::Debug {
             what: DebugCommand::Ir { edition },

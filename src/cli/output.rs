@@ -4,10 +4,10 @@
 //! the command then ends with exit 3 and a message, so output that was lost is
 //! never reported as a success.
 
-use super::EXIT_FOUND;
 use super::Format;
-use super::commands::Output;
+use super::{EXIT_FOUND, EXIT_IO};
 use crate::diag::{self, Colour, Diagnostic, Diagnostics};
+use crate::edition;
 use crate::source::Sources;
 use std::io::Write;
 use std::sync::Mutex;
@@ -101,4 +101,41 @@ pub(super) fn refused(out: &Output, d: Diagnostic, sources: &Sources) -> u8 {
         }));
     }
     EXIT_FOUND
+}
+
+/// How to print.
+pub struct Output {
+    pub format: Format,
+    pub colour: Colour,
+    /// The cache directory for compiled editions; `None` with `--no-cache`.
+    pub cache: Option<std::path::PathBuf>,
+}
+
+impl Output {
+    pub(super) fn diagnostics(&self, diags: &Diagnostics, sources: &Sources) {
+        if self.format == Format::Json {
+            return;
+        }
+        diagnostics_text(diags, sources, self.colour);
+    }
+
+    pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
+        match self.format {
+            Format::Text => stderr(&format!("error: {e}\n")),
+            Format::Json => stdout(&format!(
+                "{}\n",
+                serde_json::json!({"error": "io", "path": e.path.display().to_string(), "message": e.to_string()})
+            )),
+        }
+        EXIT_IO
+    }
+}
+
+/// `1 file`, `2 files`, `0 errors`.
+pub(super) fn counted(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
 }

@@ -1,6 +1,6 @@
 //! `bfr run <edition> <event>`: an event file played through the edition's rules.
 
-use super::commands::Output;
+use super::output::Output;
 use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::edition;

@@ -1,7 +1,8 @@
 //! `bfr schedule`: the programme day by day and every deadline, as text, JSON or
 //! an iCalendar file.
 
-use super::commands::{Output, load_cached};
+use super::commands::load_cached;
+use super::output::Output;
 use super::output::{json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};

@@ -9,7 +9,7 @@
 //! document's order. Every route is one `<g class="route">` naming its ends
 //! (`data-from`, `data-to`), so a reader — or a test — can find each one.
 
-use super::chapter::{count, part, places};
+use super::words::{count, day, part, places};
 use crate::ir::Program;
 use crate::ir::competition::{Competition, Schedule, Target};
 use maud::{Markup, html};
@@ -227,7 +227,7 @@ fn short_day(s: &Schedule) -> String {
             let year = format!("{:04}-", b.year);
             format!("{a} – {}", b.to_string().replacen(&year, "", 1))
         }
-        _ => super::chapter::day(s),
+        _ => day(s),
     }
 }
 

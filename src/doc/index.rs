@@ -2,12 +2,9 @@
 //! chapters with what each holds, its competitions — and the page of the
 //! document's own texts.
 
-use super::model::{Entry, Model};
+use super::model::{Entry, Model, PAGES};
 use super::rule::warnings;
 use maud::{DOCTYPE, Markup, html};
-
-/// The page of the document's texts, which source references link to.
-pub const PAGES: &str = "document.html";
 
 /// A whole page: the head (charset first, the site's one style sheet), a
 /// navigation line back to the index, and `body`.

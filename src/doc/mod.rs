@@ -15,6 +15,7 @@ mod flow;
 mod index;
 mod model;
 mod rule;
+mod words;
 
 use crate::diag::Diagnostics;
 use crate::ir::Program;
@@ -58,7 +59,7 @@ pub fn site(
     }
     if let Some(pages) = index::document_pages(&model) {
         files.push(SiteFile {
-            name: index::PAGES.into(),
+            name: model::PAGES.into(),
             text: pages,
         });
     }

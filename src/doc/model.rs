@@ -12,6 +12,9 @@ use crate::syntax::{self, ast};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+/// The page of the document's texts, which source references link to.
+pub const PAGES: &str = "document.html";
+
 /// A declaration the site shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
@@ -280,7 +283,7 @@ fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
         .unwrap_or(name)
         .replace(['/', '\\'], ".");
     let mut page = format!("{stem}.html");
-    if page == "index.html" || page == super::index::PAGES {
+    if page == "index.html" || page == PAGES {
         page = format!("chapter-{page}");
     }
     let mut n = 2;

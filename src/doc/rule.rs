@@ -4,7 +4,7 @@
 //! table, a procedure's paragraphs, an example's assertions), the rules it uses
 //! and is used by, and the check's warnings that point into it.
 
-use super::index::PAGES;
+use super::model::PAGES;
 use super::model::{Entry, Model, Placed, User, anchor_id};
 use crate::diag::Diagnostic;
 use crate::ir::{Example, Rule, RuleBody, SourceInfo, TextRule, Type};

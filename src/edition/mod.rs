@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod amend;
 pub mod cache;
+mod document;
 pub use amend::MAX_DEPTH as MAX_AMENDS_DEPTH;
 
 /// A file that could not be read. Always names the file.
@@ -322,7 +323,7 @@ fn check_parsed(
         checked
     };
     // Source references against the document's data, when the edition names it.
-    diagnostics.extend(crate::document::check_edition(&parsed, &sources));
+    diagnostics.extend(document::check_references(&parsed, &sources));
     Loaded {
         sources,
         files: count,

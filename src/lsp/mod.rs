@@ -45,14 +45,25 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use store::{Analysis, Store};
 
-/// Runs the server on stdin and stdout until the client says `exit`. Exit
-/// status 0 after a `shutdown` request, 1 otherwise (as LSP asks), 3 when the
-/// connection broke.
-pub fn run() -> u8 {
+/// How a session with an editor ended; the CLI turns it into an exit status
+/// (LSP asks for 0 after a `shutdown` request and 1 otherwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The client asked for `shutdown`, then `exit`.
+    AfterShutdown,
+    /// The client said `exit` without `shutdown`, broke the protocol, or the
+    /// input ended.
+    WithoutShutdown,
+    /// The connection could not be written to or read from.
+    ConnectionBroke,
+}
+
+/// Runs the server on stdin and stdout until the client says `exit`.
+pub fn run() -> Ended {
     let (connection, io_threads) = Connection::stdio();
     let capabilities = match serde_json::to_value(capabilities()) {
         Ok(c) => c,
-        Err(_) => return crate::cli::EXIT_IO,
+        Err(_) => return Ended::ConnectionBroke,
     };
     let init = serde_json::json!({
         "capabilities": capabilities,
@@ -68,7 +79,7 @@ pub fn run() -> u8 {
         Ok(()) => Server::default().serve(&connection),
         Err(e) => {
             eprintln!("bfr lsp: {e}");
-            1
+            Ended::WithoutShutdown
         }
     };
     drop(connection);
@@ -76,7 +87,7 @@ pub fn run() -> u8 {
         Ok(()) => status,
         Err(e) => {
             eprintln!("bfr lsp: {e}");
-            crate::cli::EXIT_IO
+            Ended::ConnectionBroke
         }
     }
 }
@@ -115,16 +126,16 @@ struct Server {
 }
 
 impl Server {
-    fn serve(&mut self, connection: &Connection) -> u8 {
+    fn serve(&mut self, connection: &Connection) -> Ended {
         for message in &connection.receiver {
             match message {
                 Message::Request(req) => {
                     match connection.handle_shutdown(&req) {
-                        Ok(true) => return crate::cli::EXIT_OK,
+                        Ok(true) => return Ended::AfterShutdown,
                         Ok(false) => {}
                         Err(e) => {
                             eprintln!("bfr lsp: {e}");
-                            return 1;
+                            return Ended::WithoutShutdown;
                         }
                     }
                     // bfr does not panic by design; should a request ever do so, the
@@ -139,27 +150,27 @@ impl Server {
                             )
                         });
                     if connection.sender.send(response.into()).is_err() {
-                        return crate::cli::EXIT_IO;
+                        return Ended::ConnectionBroke;
                     }
                 }
                 Message::Notification(n) => {
                     if n.method == "exit" {
                         // `exit` without `shutdown` first.
-                        return 1;
+                        return Ended::WithoutShutdown;
                     }
                     let published =
                         std::panic::catch_unwind(AssertUnwindSafe(|| self.notification(n)))
                             .unwrap_or_default();
                     for out in published {
                         if connection.sender.send(out.into()).is_err() {
-                            return crate::cli::EXIT_IO;
+                            return Ended::ConnectionBroke;
                         }
                     }
                 }
                 Message::Response(_) => {}
             }
         }
-        1
+        Ended::WithoutShutdown
     }
 
     /// Takes in a notification; returns the diagnostics to publish.
