@@ -172,7 +172,7 @@ pub(crate) fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::P
 }
 
 /// The document data the edition names, when it names one and it can be read
-/// (`bfr doc` shows its page texts; `check_edition` has reported any problem).
+/// (`bfr doc` shows its page texts; `edition::document` has reported any problem).
 pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
     let (name, span) = declared(files)?;
     let text = std::fs::read_to_string(path_of(name, span, sources)).ok()?;
