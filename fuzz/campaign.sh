@@ -11,7 +11,11 @@
 # input over 10 s; 60 s for cup and edition), memory over 2 GB or a failed assertion (nondeterminism,
 # eval and explain disagreeing, an error in a regular event) stops the target,
 # leaves the input in fuzz/artifacts/TARGET/ and makes the script exit 1.
-# At the end each target's executions and corpus size are printed.
+# At the end each target's executions and corpus size are printed, and each
+# run is added to the ledger (fuzz/ledger.tsv, committed; LEDGER=… elsewhere):
+# when, at which commit, which target, how many executions, how long, how it
+# ended. A campaign can be run in parts, each resuming from the corpus the
+# last grew; the totals over the ledger are printed last.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -20,6 +24,9 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 RUNS="${RUNS:-10000000}"
 JOBS="${JOBS:-1}"
+LEDGER="${LEDGER:-ledger.tsv}"
+commit="$(git describe --always --dirty 2>/dev/null || echo unknown)"
+[ -s "$LEDGER" ] || printf 'finished\tcommit\ttarget\texecutions\tseconds\texit\n' >"$LEDGER"
 
 bin_dir="$(./build.sh | tail -1)" || exit 3
 
@@ -44,6 +51,7 @@ time_limit() {
 one() {
   local t="$1"
   mkdir -p "work/$t" "artifacts/$t"
+  local started=$SECONDS
   local budget=(-runs="$RUNS")
   [ -n "${SECONDS_EACH:-}" ] && budget=(-max_total_time="$SECONDS_EACH")
   "$bin_dir/$t" "work/$t" "seeds/$t" "${budget[@]}" \
@@ -55,6 +63,8 @@ one() {
   execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "work/$t.log" | tail -1)"
   printf '%-10s exit %s, %s executions, corpus %s inputs\n' \
     "$t" "$rc" "${execs:-?}" "$(find "work/$t" -type f | wc -l)"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$t" \
+    "${execs:-0}" "$((SECONDS - started))" "$rc" >>"$LEDGER"
   if [ "$rc" -ne 0 ]; then
     tail -40 "work/$t.log"
     return 1
@@ -75,4 +85,8 @@ while [ "$running" -gt 0 ]; do
   wait -n || failed=1
   running=$((running - 1))
 done
+echo "ledger ($LEDGER), every run so far: target, runs, executions, hours, runs that stopped on a finding"
+awk -F'\t' 'NR > 1 { n[$3]++; e[$3] += $4; s[$3] += $5; f[$3] += ($6 != 0) }
+  END { for (t in n) printf "  %-10s %4d %12d %8.1f %3d\n", t, n[t], e[t], s[t] / 3600, f[t] }' \
+  "$LEDGER" | sort
 exit "$failed"
