@@ -175,7 +175,8 @@ pub(crate) fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::P
 /// (`bfr doc` shows its page texts; `edition::document` has reported any problem).
 pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
     let (name, span) = declared(files)?;
-    let text = std::fs::read_to_string(path_of(name, span, sources)).ok()?;
+    let bytes = crate::edition::read_named(&path_of(name, span, sources)).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
     Document::parse(&text).ok()
 }
 

@@ -56,7 +56,11 @@ fn key(d: &Diagnostic, sources: &Sources, edition: &Path) -> Key {
 impl Baseline {
     /// Reads a baseline file.
     pub fn read(path: &Path) -> Result<Baseline, IoError> {
-        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, &e))?;
+        let bytes = crate::edition::read_named(path)?;
+        let text = String::from_utf8(bytes).map_err(|_| IoError {
+            path: path.to_path_buf(),
+            reason: "not UTF-8 text; a baseline is written by `bfr check --write-baseline`".into(),
+        })?;
         let mut entries = BTreeMap::new();
         for line in text.lines() {
             if line.trim().is_empty() || line.starts_with('#') {

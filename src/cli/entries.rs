@@ -46,12 +46,7 @@ fn load(
         }
         return Err(EXIT_FOUND);
     };
-    let bytes = std::fs::read(entries_path).map_err(|e| {
-        io(
-            entries_path,
-            edition::io_error(entries_path, &e).to_string(),
-        )
-    })?;
+    let bytes = edition::read_named(entries_path).map_err(|e| io(entries_path, e.to_string()))?;
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(io(
             entries_path,

@@ -119,12 +119,12 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
 
 /// The file's text; an I/O failure or non-UTF-8 text is exit 3.
 pub fn read_text(out: &Output, path: &Path) -> Result<String, u8> {
-    match std::fs::read(path) {
+    match edition::read_named(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
             stderr(&format!("error: {} is not UTF-8 text\n", path.display()));
             EXIT_IO
         }),
-        Err(e) => Err(out.io_error(&edition::io_error(path, &e))),
+        Err(e) => Err(out.io_error(&e)),
     }
 }
 

@@ -77,7 +77,7 @@ fn fmt_file(
     sources: &mut Sources,
     diags: &mut Diagnostics,
 ) -> Result<Outcome, edition::IoError> {
-    let bytes = std::fs::read(path).map_err(|e| edition::io_error(path, &e))?;
+    let bytes = edition::read_named(path)?;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {

@@ -141,9 +141,14 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
     Ok(loaded)
 }
 
-/// The entry in the file, if it is one whole and written by this bfr.
+/// The largest cache entry read: far above any edition bfr can load, and a
+/// bound should something else take an entry's place.
+const MAX_ENTRY_BYTES: u64 = 1 << 30;
+
+/// The entry in the file, if it is one whole and written by this bfr (a regular
+/// file: whatever else has taken its name is never opened).
 fn read_entry(path: &Path) -> Option<Entry> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::source::read_bounded(path, MAX_ENTRY_BYTES).ok()?;
     let rest = bytes.strip_prefix(MAGIC.as_slice())?;
     let (sum, payload) = rest.split_at_checked(32)?;
     if digest(payload).as_slice() != sum {
@@ -180,7 +185,7 @@ fn use_entry(entry: Entry, own_texts: &[(String, Input)]) -> Option<Loaded> {
         return None;
     }
     for name in kept {
-        texts.push((name.clone(), std::fs::read(name).ok()?));
+        texts.push((name.clone(), super::read_named(Path::new(name)).ok()?));
     }
     let mut sources = Sources::new();
     for (i, ((name, bytes), (kept_name, hash))) in texts.into_iter().zip(&entry.files).enumerate() {

@@ -16,10 +16,15 @@ pub fn check_references(files: &[ast::File], sources: &Sources) -> Diagnostics {
         return diags;
     };
     let path = path_of(name, span, sources);
-    let text = match std::fs::read_to_string(&path) {
+    let read = super::read_named(&path).and_then(|bytes| {
+        String::from_utf8(bytes).map_err(|_| super::IoError {
+            path: path.clone(),
+            reason: "not UTF-8 text".into(),
+        })
+    });
+    let text = match read {
         Ok(t) => t,
-        Err(e) => {
-            let io = super::io_error(&path, &e);
+        Err(io) => {
             diags.push(
                 Diagnostic::error(
                     "E0010",

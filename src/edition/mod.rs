@@ -148,6 +148,29 @@ pub fn read_input(
     }
 }
 
+/// Reads a file the user named beside an edition (an entries, starts or baseline
+/// file, a file to format, the document data) with an edition file's checks: a
+/// regular file (a pipe or a device is never opened, so nothing blocks) of at
+/// most [`MAX_FILE_BYTES`], read with that bound. Every refusal is an
+/// [`IoError`] naming the file, in words.
+pub fn read_named(path: &Path) -> Result<Vec<u8>, IoError> {
+    read_bounded(path, MAX_FILE_BYTES as u64).map_err(|refusal| {
+        let reason = match refusal {
+            Refusal::Io(e) => return io_error(path, &e),
+            Refusal::NotAFile(kind) => {
+                format!("it is {kind}, not a file; bfr reads only regular files")
+            }
+            Refusal::TooLarge(size) => {
+                format!("it is {size} bytes; bfr reads files of at most {MAX_FILE_BYTES} bytes")
+            }
+        };
+        IoError {
+            path: path.to_path_buf(),
+            reason,
+        }
+    })
+}
+
 /// One file of an edition as found on disk: its bytes, or why they were not read.
 enum Input {
     Text(Vec<u8>),

@@ -26,9 +26,18 @@ fn rendered(loaded: &Loaded) -> String {
 /// Runs a binary with a deadline: (exit code, stdout, stderr). A run past the
 /// deadline is killed and fails the test: it is the hang being tested for.
 fn run_within(bin: &Path, args: &[&str], dir: &Path, limit: Duration) -> (i32, String, String) {
-    let mut child = Command::new(bin)
-        .args(args)
-        .current_dir(dir)
+    let mut command = Command::new(bin);
+    command.args(args).current_dir(dir);
+    run_command_within(command, limit)
+}
+
+/// [`run_within`] for a command made by the caller (its environment, say).
+fn run_command_within(mut command: Command, limit: Duration) -> (i32, String, String) {
+    let args: Vec<String> = command
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -427,6 +436,84 @@ fn a_named_pipe_as_an_event_file_is_refused_not_read() {
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["diagnostics"][0]["code"], "E0008");
+}
+
+#[test]
+fn a_named_pipe_is_refused_wherever_a_file_is_named_beside_an_edition() {
+    let dir = TempDir::new("hostile-fifo-beside");
+    if !mkfifo(&dir.0.join("pipe.toml")) {
+        eprintln!("mkfifo is not available; skipped");
+        return;
+    }
+    let edition = root().join("rules/2015");
+    let edition = edition.to_str().expect("UTF-8 path");
+    // Each would block for ever on the pipe if it opened it.
+    let commands: [&[&str]; 7] = [
+        &["entries", "check", edition, "pipe.toml"],
+        &["invoice", edition, "pipe.toml"],
+        &["allocate", edition, "Open", "pipe.toml"],
+        &["seed", edition, "pipe.toml"],
+        &["vacancies", edition, "Open", "pipe.toml"],
+        &["fmt", "pipe.toml"],
+        &["check", "--baseline", "pipe.toml", edition],
+    ];
+    for args in commands {
+        let mut all = vec!["--no-cache"];
+        all.extend_from_slice(args);
+        let (code, stdout, stderr) = run_within(&debug_bin(), &all, &dir.0, SECONDS);
+        assert_eq!(code, 3, "bfr {args:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("`pipe.toml`") && stderr.contains("a named pipe, not a file"),
+            "bfr {args:?}: {stderr}"
+        );
+    }
+    // The document data an edition names: a diagnostic about the header.
+    let ed = dir.0.join("ed");
+    std::fs::create_dir(&ed).expect("mkdir");
+    std::fs::write(
+        ed.join("edition.bfr"),
+        "edition \"E\" { document \"../pipe.toml\" }\n",
+    )
+    .expect("write");
+    let (code, _, stderr) = run_within(&debug_bin(), &["check", "ed"], &dir.0, SECONDS);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E0010]") && stderr.contains("a named pipe, not a file"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_base_file_turned_into_a_named_pipe_is_not_read_through_the_cache() {
+    let dir = TempDir::new("hostile-fifo-base");
+    let (base, amending, cache) = (dir.0.join("base"), dir.0.join("new"), dir.0.join("cache"));
+    std::fs::create_dir(&base).expect("mkdir");
+    std::fs::create_dir(&amending).expect("mkdir");
+    std::fs::write(base.join("a.bfr"), "const x: number ref X-A = 1\n").expect("write");
+    std::fs::write(
+        amending.join("edition.bfr"),
+        "edition \"New\" { amends \"../base\" }\nconst y: number ref X-B = x + 1\n",
+    )
+    .expect("write");
+    let eval = || {
+        let mut command = Command::new(debug_bin());
+        command
+            .args(["eval", "new", "y"])
+            .current_dir(&dir.0)
+            .env("BFR_CACHE_DIR", &cache);
+        run_command_within(command, SECONDS)
+    };
+    let (code, stdout, stderr) = eval();
+    assert_eq!((code, stdout.trim()), (0, "2"), "{stderr}");
+    // The cache now holds the edition; the base's file becomes a pipe.
+    std::fs::remove_file(base.join("a.bfr")).expect("remove");
+    if !mkfifo(&base.join("a.bfr")) {
+        eprintln!("mkfifo is not available; skipped");
+        return;
+    }
+    let (code, _, stderr) = eval();
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("[E0008]"), "{stderr}");
 }
 
 #[test]
