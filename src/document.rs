@@ -171,15 +171,6 @@ pub(crate) fn path_of(name: &str, span: Span, sources: &Sources) -> std::path::P
     header.parent().unwrap_or(Path::new("")).join(name)
 }
 
-/// The document data the edition names, when it names one and it can be read
-/// (`bfr doc` shows its page texts; `edition::document` has reported any problem).
-pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
-    let (name, span) = declared(files)?;
-    let bytes = crate::edition::read_named(&path_of(name, span, sources)).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    Document::parse(&text).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,50 +17,6 @@ use crate::eval::Evaluator;
 use crate::ir::{Date, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
 use rust_decimal::Decimal;
 
-/// The inputs where the old and the new rule answer differently.
-pub fn answers(
-    old_program: &Program,
-    old: &Rule,
-    new_program: &Program,
-    new: &Rule,
-    days: i64,
-) -> Vec<Detail> {
-    let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
-        return super::product::answers(
-            &Version {
-                program: old_program,
-                rule: old,
-                shower: Shower::shifted(old_program, days),
-            },
-            &Version {
-                program: new_program,
-                rule: new,
-                shower: Shower::new(new_program),
-            },
-            days,
-        );
-    };
-    let old_side = Version {
-        program: old_program,
-        rule: old,
-        shower: Shower::shifted(old_program, days),
-    };
-    let new_side = Version {
-        program: new_program,
-        rule: new,
-        shower: Shower::new(new_program),
-    };
-    match (old_ty, new_ty) {
-        (Type::Enum(a), Type::Enum(b)) => by_key(&old_side, *a, &new_side, *b),
-        _ => match Line::of(new_ty, new.whole.first().copied().unwrap_or(false)) {
-            Some(line) if Line::of(old_ty, false).map(|l| l.ty) == Some(line.ty.clone()) => {
-                by_range(&old_side, &new_side, &line, days)
-            }
-            _ => Vec::new(),
-        },
-    }
-}
-
 /// One edition's version of the rule.
 pub(super) struct Version<'p> {
     pub(super) program: &'p Program,
@@ -87,7 +43,7 @@ impl Version<'_> {
     }
 }
 
-fn by_key(old: &Version, old_enum: u32, new: &Version, new_enum: u32) -> Vec<Detail> {
+pub(super) fn by_key(old: &Version, old_enum: u32, new: &Version, new_enum: u32) -> Vec<Detail> {
     let (Some(a), Some(b)) = (
         old.program.enums.get(old_enum as usize),
         new.program.enums.get(new_enum as usize),
@@ -328,7 +284,7 @@ pub(super) fn candidates_deep(
     }
 }
 
-fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> Vec<Detail> {
+pub(super) fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> Vec<Detail> {
     let shift = line.key_shift(days);
     let mut keys = Vec::new();
     // The old rule's candidates are moved into the new calendar.
@@ -478,72 +434,8 @@ pub(super) fn describe(from: Piece, to: Piece, line: &Line, shower: &Shower) -> 
     }
 }
 
-/// Unchanged rules of one parameter whose answers change because a rule they
-/// call (directly or not) changed: (rule index in the new program, the changed
-/// rules it calls, the answers).
-pub fn through(
-    old_program: &Program,
-    new_program: &Program,
-    changed: &std::collections::BTreeSet<String>,
-    old_name: &dyn Fn(&str) -> String,
-    days: i64,
-) -> Vec<(usize, Vec<String>, Vec<Detail>)> {
-    let calls: Vec<Vec<u32>> = new_program.rules.iter().map(called).collect();
-    // For every rule, the changed rules it reaches (rules are acyclic: checked).
-    let mut reach: Vec<Option<std::collections::BTreeSet<String>>> =
-        vec![None; new_program.rules.len()];
-    let mut out = Vec::new();
-    for (i, rule) in new_program.rules.iter().enumerate() {
-        if changed.contains(&rule.name) || rule.params.is_empty() {
-            continue;
-        }
-        let via = reached(i, &calls, new_program, changed, &mut reach);
-        if via.is_empty() {
-            continue;
-        }
-        let Some((_, old)) = old_program.rule(&old_name(&rule.name)) else {
-            continue;
-        };
-        let details = answers(old_program, old, new_program, rule, days);
-        if !details.is_empty() {
-            out.push((i, via.into_iter().collect(), details));
-        }
-    }
-    out
-}
-
-fn reached(
-    i: usize,
-    calls: &[Vec<u32>],
-    program: &Program,
-    changed: &std::collections::BTreeSet<String>,
-    memo: &mut Vec<Option<std::collections::BTreeSet<String>>>,
-) -> std::collections::BTreeSet<String> {
-    if let Some(Some(done)) = memo.get(i) {
-        return done.clone();
-    }
-    let mut set = std::collections::BTreeSet::new();
-    // Depth is bounded by the edition's call depth; stacker guards it anyway.
-    for &c in calls.get(i).map_or(&[][..], |v| v.as_slice()) {
-        let c = c as usize;
-        if let Some(r) = program.rules.get(c) {
-            if changed.contains(&r.name) {
-                set.insert(r.name.clone());
-            }
-            let below = stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
-                reached(c, calls, program, changed, memo)
-            });
-            set.extend(below);
-        }
-    }
-    if let Some(slot) = memo.get_mut(i) {
-        *slot = Some(set.clone());
-    }
-    set
-}
-
 /// The rules a rule's body calls or names.
-fn called(rule: &Rule) -> Vec<u32> {
+pub(super) fn called(rule: &Rule) -> Vec<u32> {
     let mut exprs: Vec<&Expr> = Vec::new();
     match &rule.body {
         RuleBody::Const { value } => exprs.push(value),

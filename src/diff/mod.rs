@@ -15,6 +15,7 @@ pub mod behaviour;
 pub mod calendar;
 pub mod competition;
 pub mod divergence;
+pub mod effect;
 pub mod product;
 pub mod rules;
 pub mod show;
@@ -327,7 +328,7 @@ fn through(
         back.get(&n.to_string())
             .map_or_else(|| n.to_string(), |o| (*o).clone())
     };
-    behaviour::through(old.program, new.program, &body_changed, &old_name, days)
+    effect::through(old.program, new.program, &body_changed, &old_name, days)
         .into_iter()
         .filter_map(|(i, via, answers)| {
             let rule = new.program.rules.get(i)?;

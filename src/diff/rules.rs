@@ -3,7 +3,7 @@
 //! value, a table's rows by key, a scale's rows by range).
 
 use super::show::Shower;
-use super::{Detail, Item, Kind, Side, Status, behaviour, words};
+use super::{Detail, Item, Kind, Side, Status, effect, words};
 use crate::ir::{Program, Rule, RuleBody, SourceInfo, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -220,13 +220,7 @@ pub fn rules(
             });
         }
         if behaviour_applies {
-            details.extend(behaviour::answers(
-                old.program,
-                was,
-                new.program,
-                rule,
-                days,
-            ));
+            details.extend(effect::answers(old.program, was, new.program, rule, days));
         }
         if details.is_empty() && status == Status::Changed {
             continue;

@@ -175,7 +175,7 @@ impl<'a> Model<'a> {
         Model {
             program,
             sources,
-            document: crate::document::of_edition(&files, sources),
+            document: crate::edition::document::of_edition(&files, sources),
             chapters,
             unplaced,
             anchors,

@@ -53,3 +53,12 @@ pub fn check_references(files: &[ast::File], sources: &Sources) -> Diagnostics {
     }
     diags
 }
+
+/// The document data the edition names, when it names one and it can be read
+/// (`bfr doc` shows its page texts; [`check_references`] has reported any problem).
+pub fn of_edition(files: &[ast::File], sources: &Sources) -> Option<Document> {
+    let (name, span) = declared(files)?;
+    let bytes = super::read_named(&path_of(name, span, sources)).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    Document::parse(&text).ok()
+}

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod amend;
 pub mod cache;
-mod document;
+pub mod document;
 pub use amend::MAX_DEPTH as MAX_AMENDS_DEPTH;
 
 /// A file that could not be read. Always names the file.
