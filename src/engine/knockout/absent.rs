@@ -329,13 +329,8 @@ mod tests {
         )
         .unwrap();
         let rules = crate::engine::knockout::ranking::RankingRules::default();
-        book.record_win(
-            t(20),
-            t(1),
-            crate::engine::knockout::outcome::Decision::Imps,
-            &rules,
-        )
-        .unwrap();
+        book.record_win(t(20), t(1), crate::engine::knockout::Decision::Imps, &rules)
+            .unwrap();
         let arrivals = BTreeMap::from([(t(20), Arrival::Never), (t(3), Arrival::Never)]);
         let go = |leftover| {
             run_choice_with_absentees(

@@ -40,6 +40,29 @@ impl fmt::Display for TeamId {
     }
 }
 
+/// How a match was decided. The caller needs it for inheritance (a walkover may or may not
+/// pass the ranking on) and for `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decision {
+    /// The winner scored more IMPs.
+    Imps,
+    /// The IMPs were equal and the tie-break decided.
+    TieBreak,
+    /// The loser withdrew after the draw.
+    Walkover,
+}
+
+/// The result of one knockout match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchOutcome {
+    /// The team that goes through.
+    pub winner: TeamId,
+    /// The team that is out of this bracket.
+    pub loser: TeamId,
+    /// How the winner was decided.
+    pub decision: Decision,
+}
+
 /// Result type of the knockout primitives.
 pub type Result<T> = std::result::Result<T, KnockoutError>;
 

@@ -3,33 +3,10 @@
 //! withdraws after the draw loses by walkover.
 
 use super::ranking::RankingBook;
-use super::{KnockoutError, Result, TeamId};
+use super::{Decision, KnockoutError, MatchOutcome, Result, TeamId};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-
-/// How a match was decided. The caller needs it for inheritance (a walkover may or may not
-/// pass the ranking on) and for `explain`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Decision {
-    /// The winner scored more IMPs.
-    Imps,
-    /// The IMPs were equal and the tie-break decided.
-    TieBreak,
-    /// The loser withdrew after the draw.
-    Walkover,
-}
-
-/// The result of one knockout match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchOutcome {
-    /// The team that goes through.
-    pub winner: TeamId,
-    /// The team that is out of this bracket.
-    pub loser: TeamId,
-    /// How the winner was decided.
-    pub decision: Decision,
-}
 
 /// Which placement breaks a tie in IMPs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

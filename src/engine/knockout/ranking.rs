@@ -14,8 +14,7 @@
 //!
 //! A team that goes through without a match has beaten nobody: the caller records nothing.
 
-use super::outcome::{Decision, MatchOutcome};
-use super::{KnockoutError, Result, TeamId};
+use super::{Decision, KnockoutError, MatchOutcome, Result, TeamId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -61,7 +61,7 @@ pub fn home_and_away(pairing: &Pairing, book: &RankingBook, reading: HomeReading
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::knockout::outcome::Decision;
+    use crate::engine::knockout::Decision;
     use crate::engine::knockout::ranking::RankingRules;
 
     #[test]
