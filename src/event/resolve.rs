@@ -5,7 +5,7 @@ use super::model::{At, Effect, Event, ImpCap, Incident};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Evaluator, Prepared};
-use crate::ir::{Penalty, Program, Type, Value};
+use crate::ir::{Penalty, Program, Type, Unit, Value};
 use crate::runner::Stop;
 use crate::runner::plan::{self, Plan};
 use crate::source::{FileId, Span};
@@ -120,6 +120,7 @@ pub fn resolve(
             None => true,
         });
     let file = event.file;
+    let units = ScoreUnits::of(&checked.program, &plan, event);
     for inc in &mut event.incidents {
         let unknown = match &inc.at {
             At::Round(r) if *r == 0 => Some(places.no_such_round(*r, inc.span)),
@@ -131,7 +132,7 @@ pub fn resolve(
             continue;
         }
         if let Some(value) = penalty_of(inc, checked, prepared, text, file, &mut diags) {
-            apply(inc, value, &checked.program, &mut diags);
+            apply(inc, value, &checked.program, &units, &mut diags);
         }
     }
     (ok.then_some(plan), diags)
@@ -360,40 +361,99 @@ fn penalty_of(
     Some(value)
 }
 
+/// The units the edition keeps each phase's score in, which a penalty deducts
+/// from: a qualification round's is the VP scale's answer (its `winner`), a
+/// knockout stage's is the margin the VP scale takes (its first parameter), or
+/// else what the edition's IMP scale answers. `None` where the edition says none.
+struct ScoreUnits {
+    round: Option<Unit>,
+    stage: Option<Unit>,
+}
+
+impl ScoreUnits {
+    fn of(program: &Program, plan: &Plan, event: &Event) -> ScoreUnits {
+        let scale = match &event.vp_scale {
+            Some((name, _)) => program.rule(name).map(|(_, r)| r),
+            None => plan
+                .qualification
+                .as_ref()
+                .and_then(|q| q.scale)
+                .and_then(|i| program.rules.get(i as usize)),
+        };
+        let num = |t: &Type| match t {
+            Type::Num(u) => Some(u.clone()),
+            _ => None,
+        };
+        let round = scale.and_then(|r| match &r.ret {
+            Type::Record(i) => program
+                .records
+                .get(*i as usize)?
+                .fields
+                .iter()
+                .find(|(name, _)| name == "winner")
+                .and_then(|(_, t)| num(t)),
+            _ => None,
+        });
+        let margin = scale
+            .and_then(|r| r.params.first())
+            .and_then(|(_, t)| num(t));
+        let imps = plan
+            .imp_scale
+            .and_then(|i| program.rules.get(i as usize))
+            .and_then(|r| num(&r.ret));
+        ScoreUnits {
+            round,
+            stage: margin.or(imps),
+        }
+    }
+}
+
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a
 /// warning, or a stop (a referral, a forfeit), reported as such.
-fn apply(inc: &mut Incident, value: Value, program: &Program, diags: &mut Diagnostics) {
+fn apply(
+    inc: &mut Incident,
+    value: Value,
+    program: &Program,
+    units: &ScoreUnits,
+    diags: &mut Diagnostics,
+) {
     inc.penalty = Some(value.show(program));
     let Value::Penalty(p) = value else {
         return;
     };
-    let (unit, phase) = match &inc.at {
-        At::Round(_) => ("VP", "a qualification round"),
-        At::Stage(_) => ("IMP", "a knockout stage"),
+    let (unit, phase, other) = match &inc.at {
+        At::Round(_) => (&units.round, "a qualification round", "knockout `stage`"),
+        At::Stage(_) => (&units.stage, "a knockout stage", "qualification `round`"),
     };
     inc.effect = match p {
         Penalty::Warning => Some(Effect::Warning),
-        Penalty::Deduct { amount, unit: u } if u.as_base() == Some(unit) => {
+        Penalty::Deduct { amount, unit: u } if Some(&u) == unit.as_ref() => {
             Some(Effect::Deduct(amount))
         }
         Penalty::Deduct { .. } => {
-            diags.push(
-                Diagnostic::error(
+            let shown = inc.penalty.clone().unwrap_or_default();
+            let d = match unit {
+                Some(unit) => Diagnostic::error(
                     "E0712",
-                    format!(
-                        "`{}` gives `{}`, but a penalty in {phase} deducts {unit}",
-                        inc.rule,
-                        inc.penalty.clone().unwrap_or_default()
-                    ),
+                    format!("`{}` gives `{shown}`, but a penalty in {phase} deducts {unit}", inc.rule),
                     inc.rule_span,
                 )
                 .with_label(format!("this penalty is not in {unit}"))
-                .with_help(if unit == "VP" {
-                    "use the edition's rule for the qualification (a penalty in VP), or name the knockout `stage` the incident happened in"
-                } else {
-                    "use the edition's rule for the knockout (a penalty in IMP), or name the qualification `round` the incident happened in"
-                }),
-            );
+                .with_help(format!(
+                    "use the edition's rule for {phase} (a penalty in {unit}), or name the {other} the incident happened in"
+                )),
+                None => Diagnostic::error(
+                    "E0712",
+                    format!(
+                        "`{}` gives `{shown}`, but the edition gives no unit for the score of {phase}",
+                        inc.rule
+                    ),
+                    inc.rule_span,
+                )
+                .with_label("nothing to deduct this from")
+                .with_help("give the competition a VP scale (`vp_scale`) or an IMP scale (`imp_scale`) in the edition"),
+            };
+            diags.push(d);
             None
         }
         Penalty::Refer { to } => Some(Effect::Halt(format!(

@@ -307,6 +307,46 @@ fn an_incident_evaluated_by_the_rules_changes_the_standings() {
 }
 
 #[test]
+fn a_penalty_deducts_in_the_units_the_edition_scores_in() {
+    // A variant edition whose VP are called `SegP` (`VP` kept as an alias, so every
+    // figure still reads): the round's penalty is `deduct 3 SegP`, and it comes off
+    // the standings as before, since the VP scale answers in SegP.
+    let text = std::fs::read_to_string(root().join(EDITION).join("edition.bfr")).unwrap();
+    let text = text
+        .replace(
+            "unit VP \"victory points\"",
+            "unit SegP \"victory points\" alias VP",
+        )
+        .replace(
+            "unit IMP \"international match points\"",
+            "unit Imp \"international match points\" alias IMP",
+        );
+    let mut variant = bfr::edition::load_texts(vec![("edition.bfr".into(), text.into_bytes())]);
+    let checked = variant.checked.as_mut().expect("the variant checks");
+    let base =
+        std::fs::read_to_string(root().join("tests/fixtures/events/qualification.toml")).unwrap();
+    let text =
+        format!("{base}\n[[incident]]\nteam = 7\nround = 3\nrule = \"late_arrival(12 min)\"\n");
+    let ran = bfr::event::run(checked, &mut variant.sources, "incident.toml", &text);
+    assert!(
+        ran.diagnostics.is_empty(),
+        "{}",
+        rendered(&ran, &variant.sources)
+    );
+    assert_eq!(standings(&ran), [1, 8, 4, 6, 7, 2, 3, 5]);
+    assert_eq!(ran.incidents[0].penalty.as_deref(), Some("deduct 3 SegP"));
+    // A knockout stage's score is the scale's margin, in Imp.
+    let full = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = format!(
+        "{full}\n[[incident]]\nteam = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"\n"
+    );
+    let ran = bfr::event::run(checked, &mut variant.sources, "incident.toml", &text);
+    assert_eq!(ran.incidents[0].penalty.as_deref(), Some("deduct 4 Imp"));
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0].matches[0];
+    assert_eq!(sf.home_imps.to_string(), "37");
+}
+
+#[test]
 fn a_warning_is_listed_and_applies_nothing() {
     let (ran, sources) = with_incident(
         "tests/fixtures/events/qualification.toml",
