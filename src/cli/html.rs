@@ -307,8 +307,8 @@ fn standings(page: &Page) -> Markup {
             }
             table {
                 thead { tr {
-                    th.num { "Place" } th { "Team" } th.num { "VP" } th.num { "SP" }
-                    th.num { "IMP+" } th.num { "IMP-" } th { "Decided by" }
+                    th.num { "Place" } th { "Team" } th.num { (r.units.round) } th.num { "SP" }
+                    th.num { (r.units.stage) "+" } th.num { (r.units.stage) "-" } th { "Decided by" }
                 } }
                 tbody {
                     @for l in &r.standings {
@@ -341,7 +341,7 @@ fn rounds(page: &Page) -> Markup {
                 h3 { "Round " (round.round) }
                 table {
                     thead { tr {
-                        th.num { "Table" } th { "Home" } th.num { "IMPs" } th { "Away" } th.num { "VP" }
+                        th.num { "Table" } th { "Home" } th.num { (r.units.stage) } th { "Away" } th.num { (r.units.round) }
                     } }
                     tbody {
                         @for m in &round.matches {
@@ -406,7 +406,7 @@ fn stage(page: &Page, s: &KoStage) -> Markup {
         @if !s.matches.is_empty() {
             table {
                 thead { tr {
-                    th.num { "Table" } th { "Home (rank)" } th.num { "IMPs" } th { "Away (rank)" }
+                    th.num { "Table" } th { "Home (rank)" } th.num { (page.report.units.stage) } th { "Away (rank)" }
                     th { "Winner" } th { "Decided by" }
                     @if seated { th { "Seating" } }
                 } }

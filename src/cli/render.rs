@@ -95,12 +95,13 @@ fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String
             for m in &r.matches {
                 let _ = writeln!(
                     out,
-                    "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} VP {} - {}",
+                    "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} {} {} - {}",
                     m.table,
                     name(m.home),
                     m.home_imps.normalize(),
                     m.away_imps.normalize(),
                     name(m.away),
+                    report.units.round,
                     m.home_vp.normalize(),
                     m.away_vp.normalize()
                 );
@@ -131,7 +132,12 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         let _ = writeln!(
             out,
             "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  decided by",
-            "place", "team", "VP", "SP", "IMP+", "IMP-"
+            "place",
+            "team",
+            report.units.round,
+            "SP",
+            format!("{}+", report.units.stage),
+            format!("{}-", report.units.stage)
         );
         for l in &report.standings {
             let _ = writeln!(

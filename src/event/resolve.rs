@@ -5,9 +5,9 @@ use super::model::{At, Effect, Event, ImpCap, Incident};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Evaluator, Prepared};
-use crate::ir::{Penalty, Program, Type, Unit, Value};
+use crate::ir::{Penalty, Program, Type, Value};
 use crate::runner::Stop;
-use crate::runner::plan::{self, Plan};
+use crate::runner::plan::{self, Plan, ScoreUnits};
 use crate::source::{FileId, Span};
 use crate::syntax;
 use rust_decimal::Decimal;
@@ -120,7 +120,11 @@ pub fn resolve(
             None => true,
         });
     let file = event.file;
-    let units = ScoreUnits::of(&checked.program, &plan, event);
+    let units = ScoreUnits::of(
+        &checked.program,
+        &plan,
+        event.vp_scale.as_ref().map(|(name, _)| name.as_str()),
+    );
     for inc in &mut event.incidents {
         let unknown = match &inc.at {
             At::Round(r) if *r == 0 => Some(places.no_such_round(*r, inc.span)),
@@ -359,53 +363,6 @@ fn penalty_of(
         }
     };
     Some(value)
-}
-
-/// The units the edition keeps each phase's score in, which a penalty deducts
-/// from: a qualification round's is the VP scale's answer (its `winner`), a
-/// knockout stage's is the margin the VP scale takes (its first parameter), or
-/// else what the edition's IMP scale answers. `None` where the edition says none.
-struct ScoreUnits {
-    round: Option<Unit>,
-    stage: Option<Unit>,
-}
-
-impl ScoreUnits {
-    fn of(program: &Program, plan: &Plan, event: &Event) -> ScoreUnits {
-        let scale = match &event.vp_scale {
-            Some((name, _)) => program.rule(name).map(|(_, r)| r),
-            None => plan
-                .qualification
-                .as_ref()
-                .and_then(|q| q.scale)
-                .and_then(|i| program.rules.get(i as usize)),
-        };
-        let num = |t: &Type| match t {
-            Type::Num(u) => Some(u.clone()),
-            _ => None,
-        };
-        let round = scale.and_then(|r| match &r.ret {
-            Type::Record(i) => program
-                .records
-                .get(*i as usize)?
-                .fields
-                .iter()
-                .find(|(name, _)| name == "winner")
-                .and_then(|(_, t)| num(t)),
-            _ => None,
-        });
-        let margin = scale
-            .and_then(|r| r.params.first())
-            .and_then(|(_, t)| num(t));
-        let imps = plan
-            .imp_scale
-            .and_then(|i| program.rules.get(i as usize))
-            .and_then(|r| num(&r.ret));
-        ScoreUnits {
-            round,
-            stage: margin.or(imps),
-        }
-    }
 }
 
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a

@@ -476,6 +476,11 @@ pub fn run_plan_prepared(
         report: Report {
             competition: plan.title.clone(),
             seed: options.seed,
+            units: report::Units::named(&plan::ScoreUnits::of(
+                program,
+                plan,
+                options.scale.as_deref(),
+            )),
             teams,
             notes: Vec::new(),
             qualification_played: plan.qualification.as_ref().map(|q| q.played.clone()),

@@ -18,9 +18,61 @@ use crate::ir::vocabulary::{
     self, Bye, ChooserWithoutOpponent, DrawMethod, FirstRound, HomeTeam, LateChooser,
     LowerWithdrawal, Pairing, PositionsBy, QualificationFormat,
 };
-use crate::ir::{self, Program, Value};
+use crate::ir::{self, Program, Type, Unit, Value};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
+
+/// The units the edition keeps a competition's scores in, which its reports show
+/// and a penalty deducts from: a qualification round's is the VP scale's answer
+/// (its `winner`), a knockout match's is the margin the VP scale takes (its first
+/// parameter), else the IMP scale's answer. `None` where the edition gives none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScoreUnits {
+    /// A qualification round's score.
+    pub round: Option<Unit>,
+    /// A knockout match's score.
+    pub stage: Option<Unit>,
+}
+
+impl ScoreUnits {
+    /// The units of `plan`, its VP scale replaced by the rule named `scale` when
+    /// one is named (an event file's or `bfr simulate`'s).
+    pub fn of(program: &Program, plan: &Plan, scale: Option<&str>) -> ScoreUnits {
+        let scale = match scale {
+            Some(name) => program.rule(name).map(|(_, r)| r),
+            None => plan
+                .qualification
+                .as_ref()
+                .and_then(|q| q.scale)
+                .and_then(|i| program.rules.get(i as usize)),
+        };
+        let num = |t: &Type| match t {
+            Type::Num(u) => Some(u.clone()),
+            _ => None,
+        };
+        let round = scale.and_then(|r| match &r.ret {
+            Type::Record(i) => program
+                .records
+                .get(*i as usize)?
+                .fields
+                .iter()
+                .find(|(name, _)| name == "winner")
+                .and_then(|(_, t)| num(t)),
+            _ => None,
+        });
+        let margin = scale
+            .and_then(|r| r.params.first())
+            .and_then(|(_, t)| num(t));
+        let imps = plan
+            .imp_scale
+            .and_then(|i| program.rules.get(i as usize))
+            .and_then(|r| num(&r.ret));
+        ScoreUnits {
+            round,
+            stage: margin.or(imps),
+        }
+    }
+}
 
 /// The ranked qualification.
 #[derive(Debug, Clone)]

@@ -174,6 +174,30 @@ pub struct Rank {
     pub last: u32,
 }
 
+/// The names of the units a report's scores are in, as the edition declares
+/// them (`VP` and `IMP` in 2015); where the edition gives none, a plain word.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Units {
+    /// A qualification round's score (a team's total).
+    pub round: String,
+    /// A knockout match's score (and a round match's, before the VP scale).
+    pub stage: String,
+}
+
+impl Units {
+    /// The names of `units`.
+    pub fn named(units: &super::plan::ScoreUnits) -> Units {
+        let name = |u: &Option<crate::ir::Unit>, plain: &str| {
+            u.as_ref()
+                .map_or_else(|| plain.to_string(), ToString::to_string)
+        };
+        Units {
+            round: name(&units.round, "points"),
+            stage: name(&units.stage, "score"),
+        }
+    }
+}
+
 /// A whole run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -181,6 +205,8 @@ pub struct Report {
     pub competition: String,
     /// The seed of every random choice (the first round's draw, simulated results).
     pub seed: u64,
+    /// The units the scores are in, as the edition names them.
+    pub units: Units,
     /// Teams entered.
     pub teams: u32,
     /// What a reader of the report should know about how it was run.

@@ -335,6 +335,16 @@ fn a_penalty_deducts_in_the_units_the_edition_scores_in() {
     );
     assert_eq!(standings(&ran), [1, 8, 4, 6, 7, 2, 3, 5]);
     assert_eq!(ran.incidents[0].penalty.as_deref(), Some("deduct 3 SegP"));
+    // The report names the scores in the edition's units too.
+    let report = event_run(&ran);
+    let header = report
+        .lines()
+        .find(|l| l.trim_start().starts_with("place"))
+        .unwrap_or_default();
+    assert!(
+        header.contains(" SegP ") && header.contains(" Imp+ ") && !header.contains("VP"),
+        "{report}"
+    );
     // A knockout stage's score is the scale's margin, in Imp.
     let full = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
     let text = format!(
