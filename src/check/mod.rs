@@ -119,7 +119,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
     }
     check_consts(&c.program, &mut c.diags);
-    let (rules, roles) = entries::check(&c.program, &items, &mut c.diags);
+    let (rules, roles) = entries::check(&c.program, &c.declared, &items, &mut c.diags);
     c.program.entry_rules = rules;
     c.program.entry_roles = roles;
     if c.diags.has_errors() {

@@ -161,7 +161,7 @@ fn cc_team(seniors: u32, juniors: u32, paid: &str) -> String {
         members.push((100 + i).to_string());
     }
     text.push_str(&format!(
-        "[[team]]\nid = \"T\"\nname = \"Team\"\ncompetition = \"cc\"\nplayers = [{}]\nfee_paid_at = \"{paid}\"\n",
+        "[[team]]\nid = \"T\"\nname = \"Team\"\ncompetition = \"Chairman's Cup\"\nplayers = [{}]\nfee_paid_at = \"{paid}\"\n",
         members.join(", ")
     ));
     text
