@@ -125,7 +125,7 @@ pub(super) fn check(
                     *first,
                 )
                 .with_label("these questions are left out")
-                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = Enum` for each role (docs/entries.md lists them)"),
+                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = …` for each role: an enum, a variant or competitions (docs/entries.md lists them)"),
             );
         }
     }
