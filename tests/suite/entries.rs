@@ -350,7 +350,7 @@ fn invoice_as_json_and_csv() {
 // ── the edition is data ───────────────────────────────────────────────────────
 
 /// A copy of the 2015 edition with `from` replaced by `to` in `file`.
-fn variant(tag: &str, file: &str, from: &str, to: &str) -> TempDir {
+pub(crate) fn variant(tag: &str, file: &str, from: &str, to: &str) -> TempDir {
     let dir = TempDir::new(tag);
     for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {
         let mut text = std::fs::read_to_string(e.path()).unwrap();
@@ -436,7 +436,7 @@ fn renamed_team_size(tag: &str) -> TempDir {
     dir
 }
 
-fn entries_check(dir: &TempDir, text: &str) -> (i32, String) {
+pub(crate) fn entries_check(dir: &TempDir, text: &str) -> (i32, String) {
     let file = dir.0.join("entries.toml");
     std::fs::write(&file, text).unwrap();
     let (code, _, stderr) = bfr(&[
