@@ -677,7 +677,12 @@ pub fn parse_stamp(text: &str) -> Option<Stamp> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_stamp;
+    use super::{FORMS, parse_stamp};
+
+    #[test]
+    fn every_team_role_gives_a_form() {
+        assert_eq!(FORMS.map(|(k, _)| k), crate::ir::entries::TEAM_ROLES);
+    }
 
     #[test]
     fn stamps_are_read_to_the_minute() {
