@@ -225,8 +225,8 @@ fn key(decl: &Decl) -> Option<Key> {
         Decl::Text(d) => name(&d.name),
         Decl::Competition(d) => name(&d.name),
         Decl::Example(d) => Some(Key::Example(d.title.clone())),
-        // An `entries` block is added to the base's, question by question (the
-        // checker refuses a question answered twice).
+        // An `entries` block is merged with the base's key by key (`merge`): the
+        // amendment's answer to a question, or its role, replaces the base's.
         Decl::Edition(_) | Decl::Notice(_) | Decl::Remove(_) | Decl::Entries(_) => None,
     }
 }
@@ -363,6 +363,24 @@ fn merge(
             !matches!(i.decl, Decl::Edition(_))
                 && key(&i.decl).is_none_or(|k| !dropped.contains(&k))
         });
+    }
+    // The amendment's `entries` answers and roles in place of the base's of the
+    // same key, so it can answer a question with another rule or give a role
+    // other competitions (a base's answer given again would be answered twice).
+    let restated: Vec<&str> = amendment
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter_map(|i| match &i.decl {
+            Decl::Entries(e) => Some(e),
+            _ => None,
+        })
+        .flat_map(|e| e.properties.iter().map(|p| p.key.text.as_str()))
+        .collect();
+    for item in base.iter_mut().flat_map(|f| &mut f.items) {
+        if let Decl::Entries(e) = &mut item.decl {
+            e.properties
+                .retain(|p| !restated.contains(&p.key.text.as_str()));
+        }
     }
     let mut amendment = without_removes(amendment);
     for item in amendment.iter_mut().flat_map(|f| &mut f.items) {

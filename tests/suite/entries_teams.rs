@@ -246,3 +246,34 @@ fn other_events_count_at_both_edges_of_the_late_start() {
     assert_eq!(code, 1, "{stderr}");
     assert!(!stderr.contains("[E0801]"), "{stderr}");
 }
+
+#[test]
+fn an_amending_edition_gives_a_team_role_other_competitions() {
+    let dir = TempDir::new("entries-teams-amends");
+    let base = crate::support::root().join(EDITION);
+    std::fs::write(
+        dir.0.join("edition.bfr"),
+        format!(
+            "edition \"One veterans' competition\" {{\n  amends \"{}\"\n}}\n\nentries {{\n  lv_team = lv_ko\n}}\n",
+            base.display()
+        ),
+    )
+    .unwrap();
+    let (code, _, stderr) = bfr(&["check", "--color", "never", &dir.0.display().to_string()]);
+    assert_eq!(
+        code, 0,
+        "the base's `lv_team` is replaced, not answered twice: {stderr}"
+    );
+    let (code, stderr) = entries_check(&dir, &team_of("Öppna SM Lag Veteran", 1950, &FOUR, ""));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stderr) = entries_check(&dir, &team_of("SM Lag Veteran", 1950, &FOUR, ""));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`SM Lag Veteran` is not a competition teams are entered in")
+            && stderr.contains("`cup` (Chairman's Cup), `lv_ko` (Öppna SM Lag Veteran)"),
+        "{stderr}"
+    );
+    // The base itself still takes the series.
+    let (code, stderr) = check_2015(&team_of("SM Lag Veteran", 1950, &FOUR, ""));
+    assert_eq!(code, 0, "{stderr}");
+}
