@@ -277,3 +277,46 @@ fn an_amending_edition_gives_a_team_role_other_competitions() {
     let (code, stderr) = check_2015(&team_of("SM Lag Veteran", 1950, &FOUR, ""));
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[test]
+fn the_knockout_fee_is_named_by_the_day_the_edition_starts_the_knockout() {
+    let team = "[[player]]\nmember = 1\nname = \"A\"\nmembership_paid_at = \"2014-09-01 10:00\"\n\n[[team]]\nid = \"T\"\nname = \"Laget\"\ncompetition = \"cup\"\nplayers = [1]\nknockout = true\nknockout_fee_paid_at = \"2015-07-27 09:45\"\n";
+    let items = |v: &serde_json::Value| -> Vec<String> {
+        v["money"]["invoices"][0]["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["item"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let lines = items(&invoice(None, team));
+    assert!(
+        lines.contains(&"entry fee from Monday (knockout)".to_string()),
+        "{lines:?}"
+    );
+    // Every knockout day a day later: the knockout starts on Tuesday.
+    let file = "chairmans_cup_knockout.bfr";
+    let dir = variant(
+        "entries-teams-days",
+        file,
+        "day = Thu 2015-07-30",
+        "day = Fri 2015-07-31",
+    );
+    let path = dir.0.join(file);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    for (from, to) in [
+        ("day = Wed 2015-07-29", "day = Thu 2015-07-30"),
+        ("day = Tue 2015-07-28", "day = Wed 2015-07-29"),
+        ("day = Mon 2015-07-27", "day = Tue 2015-07-28"),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    std::fs::write(&path, text).unwrap();
+    let lines = items(&invoice(Some(&dir), team));
+    assert!(
+        lines.contains(&"entry fee from Tuesday (knockout)".to_string())
+            && lines.contains(&"surcharge by payment time, from Tuesday".to_string()),
+        "{lines:?}"
+    );
+}
