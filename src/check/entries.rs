@@ -290,8 +290,8 @@ fn competitions(
             )
             .with_label("an empty list")
             .with_help(format!(
-                "name the edition's competitions that are {}: `{} = NAME` or `[NAME, NAME]`",
-                r.what, r.key
+                "name {}: `{} = NAME` or `{} = [NAME, NAME]`",
+                r.what, r.key, r.key
             )),
         );
         return None;
@@ -307,7 +307,7 @@ fn competitions(
         match found.and_then(|i| u32::try_from(i).ok()) {
             Some(c) => out.push((c, e.span)),
             None => {
-                not_a_competition(program, declared, r, name, e.span, diags);
+                not_a_competition(program, declared, r, e, diags);
                 ok = false;
             }
         }
@@ -320,10 +320,37 @@ fn not_a_competition(
     program: &Program,
     declared: &[Declared],
     r: &Role,
-    name: Option<&str>,
-    at: Span,
+    e: &ast::Expr,
     diags: &mut Diagnostics,
 ) {
+    let at = e.span;
+    let parts: Vec<&str> = match &e.kind {
+        ExprKind::Path(parts) => parts.iter().map(|n| n.text.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    // `cup.gh`: a stage of a competition, which is what the role wants.
+    if let [first, _, ..] = parts.as_slice()
+        && declared.iter().any(|d| d.name == *first)
+    {
+        diags.push(
+            Diagnostic::error(
+                "E0827",
+                format!(
+                    "`{}` must name whole competitions, and `{}` is a stage of `{first}`",
+                    r.key,
+                    parts.join(".")
+                ),
+                at,
+            )
+            .with_label("a stage, not a competition")
+            .with_help(format!("write `{first}`")),
+        );
+        return;
+    }
+    let name = match parts.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
     let names = || declared.iter().map(|d| d.name.as_str());
     let listed: Vec<String> = declared
         .iter()
