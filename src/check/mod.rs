@@ -9,6 +9,7 @@
 
 mod call;
 mod collect;
+mod commands;
 mod competition;
 mod compound;
 mod consumed;
@@ -122,6 +123,7 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
     let (rules, roles) = entries::check(&c.program, &c.declared, &items, &mut c.diags);
     c.program.entry_rules = rules;
     c.program.entry_roles = roles;
+    c.program.command_rules = commands::check(&c.program, &items, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }

@@ -507,7 +507,7 @@ fn a_rule_of_the_wrong_signature_is_e0825_at_check() {
 
 /// A copy of the 2015 edition with every whole-word `from` in its rule files
 /// renamed `to` (the enum, its uses, and the `entries` block's roles alike).
-fn renamed_word(tag: &str, renames: &[(&str, &str)]) -> TempDir {
+pub(crate) fn renamed_word(tag: &str, renames: &[(&str, &str)]) -> TempDir {
     let dir = TempDir::new(tag);
     let word = |c: char| c.is_alphanumeric() || c == '_';
     for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {

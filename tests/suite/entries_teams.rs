@@ -254,7 +254,7 @@ fn an_amending_edition_gives_a_team_role_other_competitions() {
     std::fs::write(
         dir.0.join("edition.bfr"),
         format!(
-            "edition \"One veterans' competition\" {{\n  amends \"{}\"\n}}\n\nentries {{\n  lv_team = lv_ko\n}}\n",
+            "edition \"One veterans' competition\" {{\n  amends \"{}\"\n}}\n\nentries {{\n  lv_team = lv_ko\n}}\n\nfederation {{\n  seeding = sm_seeding\n}}\n",
             base.display()
         ),
     )
