@@ -25,7 +25,8 @@ pub struct Command<'a> {
     pub discipline: Option<&'a str>,
     /// What the file is, in words.
     pub what: &'a str,
-    /// The title over the output.
+    /// The title over the output, in bfr's words; the rule's section of the
+    /// document follows it (`seeding: Seedning av startfältet i SM Par Semifinal`).
     pub title: &'a str,
 }
 
@@ -113,7 +114,15 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                     "trace": called.trace,
                 }));
             } else {
-                stdout(&render(command.title, &shown, &called.rule_ids));
+                let section = program
+                    .command_rule(command.key)
+                    .and_then(|(_, r)| r.source.as_ref())
+                    .and_then(|s| s.section.as_deref());
+                let title = match section {
+                    Some(s) => format!("{}: {s}", command.title),
+                    None => command.title.to_string(),
+                };
+                stdout(&render(&title, &shown, &called.rule_ids));
             }
             EXIT_OK
         }

@@ -482,7 +482,7 @@ fn dispatch(cli: &Cli, out: &commands::Output) -> u8 {
                 key: federation::SEED_KEY,
                 discipline: None,
                 what: "a pairs file",
-                title: "seeding of the Open semifinal",
+                title: "seeding",
             },
             pairs,
             cli.format == FormatArg::Csv,
