@@ -1,8 +1,8 @@
 //! `bfr allocate`: the edition's allocation rule (SM-ALLOC) applied to a starts
 //! file.
 //!
-//! The allocation itself is the edition's `.bfr` rule `sm_allocation(discipline,
-//! places, field)`; this module only reads the starts file into the rule's own
+//! The allocation itself is the edition's `.bfr` rule (2015: `sm_allocation(discipline,
+//! places, field)`), the one its `federation` block names `allocation`; this module only reads the starts file into the rule's own
 //! record type, field by field as the edition declares them (a district is written
 //! by its enum name or label, a count in the field's unit), calls the rule with
 //! tracing, and hands back the records it returns. No figure and no field name of
@@ -12,7 +12,7 @@ use crate::diag::Diagnostic;
 use crate::eval::trace::TraceNode;
 use crate::federation::{self, Call, Codes, enum_value, variants};
 use crate::ir::{Program, Type, Unit, Value};
-use crate::source::{FileId, Span};
+use crate::source::FileId;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -24,8 +24,8 @@ const CODES: Codes = Codes {
     eval: "E1103",
 };
 
-/// The edition's rule that allocates places.
-pub const RULE: &str = "sm_allocation";
+/// The key of the edition's `federation` block that names the allocation rule.
+pub const KEY: &str = "allocation";
 
 /// One district's line of the result: the record's fields by name, as the
 /// edition writes the values.
@@ -75,17 +75,9 @@ pub fn allocate(
     text: &str,
     file: FileId,
 ) -> Result<Allocation, Error> {
-    let (_, rule) = program.rule(RULE).ok_or_else(|| {
-        Error::Diagnostic(
-            Diagnostic::error(
-                "E1104",
-                format!("the edition has no rule `{RULE}`, which allocating places needs"),
-                Span::default(),
-            )
-            .nowhere()
-            .with_help("see docs/schedule.md for the rule's parameters"),
-        )
-    })?;
+    let (_, rule) = program
+        .command_rule(KEY)
+        .ok_or_else(|| Error::Diagnostic(federation::no_rule(KEY, "docs/schedule.md", "E1104")))?;
     // A discipline, the places, then what the file gives (the districts, …).
     let shape = match (rule.params.as_slice(), &rule.ret) {
         ([(_, Type::Enum(e)), (_, Type::Num(_)), ..], Type::List(out))
@@ -100,7 +92,8 @@ pub fn allocate(
             Diagnostic::error(
                 "E1104",
                 format!(
-                    "the edition's `{RULE}` must take (a discipline, the places, …) and give a list of records"
+                    "the edition's `{}` must take (a discipline, the places, …) and give a list of records",
+                    rule.name
                 ),
                 rule.span,
             )
@@ -110,7 +103,7 @@ pub fn allocate(
     let discipline_value = enum_value(program, discipline_enum, discipline)
         .ok_or_else(|| Error::Discipline(variants(program, discipline_enum)))?;
     let call = Call {
-        rule: RULE,
+        key: KEY,
         given: vec![discipline_value.clone()],
         what: "a starts file",
         doc: "docs/schedule.md",
@@ -129,7 +122,8 @@ pub fn allocate(
         .unwrap_or_default();
     let Value::List(rows) = called.value else {
         return Err(Error::Diagnostic(
-            Diagnostic::error("E1104", format!("`{RULE}` gave no list"), rule.span).nowhere(),
+            Diagnostic::error("E1104", format!("`{}` gave no list", rule.name), rule.span)
+                .nowhere(),
         ));
     };
     let (columns, lines) = lines(program, &rows);

@@ -59,8 +59,9 @@ pub struct Called {
 /// A command's call: the rule, the values the command gives (its first
 /// parameters), the file and what the file is called in words.
 pub struct Call<'a> {
-    /// The edition's rule.
-    pub rule: &'a str,
+    /// The command's key in the edition's `federation` block (`ir::commands`),
+    /// which names the rule.
+    pub key: &'a str,
     /// The first arguments, given by the command line.
     pub given: Vec<Value>,
     /// What the file is, in words ("a pairs file").
@@ -71,7 +72,8 @@ pub struct Call<'a> {
     pub codes: Codes,
 }
 
-/// Calls `call.rule` with the command's values and the file `text` (file `file`).
+/// Calls the rule the edition gives `call.key` with the command's values and the
+/// file `text` (file `file`).
 pub fn call(
     program: &Program,
     call: &Call,
@@ -84,18 +86,9 @@ pub fn call(
         end: u32::try_from(r.end).unwrap_or(u32::MAX),
     };
     let codes = call.codes;
-    let (index, rule) = program.rule(call.rule).ok_or_else(|| {
-        Diagnostic::error(
-            codes.rule,
-            format!(
-                "the edition has no rule `{}`, which this command calls",
-                call.rule
-            ),
-            Span::default(),
-        )
-        .nowhere()
-        .with_help(format!("see {} for the rule's parameters", call.doc))
-    })?;
+    let (index, rule) = program
+        .command_rule(call.key)
+        .ok_or_else(|| no_rule(call.key, call.doc, codes.rule))?;
     let body = crate::spanned::without_bom(text);
     let table = DeTable::parse(&body).map_err(|e| {
         Diagnostic::error(
@@ -155,7 +148,7 @@ pub fn call(
             codes.eval,
             format!(
                 "the edition's `{}` cannot compute this: {}",
-                call.rule, e.message
+                rule.name, e.message
             ),
             e.span,
         )
@@ -445,4 +438,18 @@ pub fn words(program: &Program, v: &Value) -> String {
             .join(", "),
         _ => crate::schedule::words(program, v),
     }
+}
+
+/// The command `key`'s rule is not named by the edition: `code` (E1104, E1112).
+pub fn no_rule(key: &str, doc: &str, code: &'static str) -> Diagnostic {
+    let command = crate::ir::commands::command(key).map_or(key, |c| c.command);
+    Diagnostic::error(
+        code,
+        format!("the edition does not say which of its rules `{command}` calls"),
+        Span::default(),
+    )
+    .nowhere()
+    .with_help(format!(
+        "add `{key} = RULE` to the edition's `federation` block; see {doc} for the rule's parameters"
+    ))
 }

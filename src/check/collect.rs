@@ -186,7 +186,7 @@ impl Checker {
                 }
                 ast::Decl::Edition(e) => self.declare_edition(e, &mut edition_at),
                 ast::Decl::Notice(n) => self.notice(n),
-                ast::Decl::Entries(_) => {}
+                ast::Decl::Entries(_) | ast::Decl::Federation(_) => {}
                 // An amending edition's `remove` lines are applied when it is
                 // loaded (`edition::amend`); one that reaches the checker is in
                 // an edition that amends none.

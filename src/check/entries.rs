@@ -5,8 +5,12 @@
 //! at `bfr check`, not a failed call at the director's desk; a block that leaves a
 //! question out is a warning (W0823). The block also says which enum plays each
 //! role the questions pass variants of (`district = District`); a role given
-//! something else, or not given where a question needs it, is E0826.
+//! something else, or not given where a question needs it, is E0826. And it says
+//! which competitions a team of each form enters (`cc_team = cup`): a role naming
+//! something that is no competition is E0827, a competition named by two team
+//! roles (or twice) E0828.
 
+use super::declared::Declared;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Program;
 use crate::ir::entries::{self, Param, QUESTIONS, Question, ROLES, Role, RoleKind, Roles};
@@ -18,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `entries` block of the edition.
 pub(super) fn check(
     program: &Program,
+    declared: &[Declared],
     items: &[&ast::Item],
     diags: &mut Diagnostics,
 ) -> (BTreeMap<String, u32>, Roles) {
@@ -60,9 +65,21 @@ pub(super) fn check(
     // against them.
     roles.sort_by_key(|(r, _)| matches!(r.kind, RoleKind::Variant { .. }));
     let mut played = Roles::default();
+    let mut named: Vec<(u32, &str, Span)> = Vec::new();
     for (r, p) in roles {
-        if let Some(found) = role(program, &played, r, p, diags) {
-            played.0.insert(r.key.to_string(), found);
+        if r.kind == RoleKind::Competitions {
+            if let Some(found) = competitions(program, declared, r, p, diags) {
+                let mut kept = Vec::new();
+                for (c, at) in found {
+                    if once(declared, &named, r.key, c, at, diags) {
+                        named.push((c, r.key, at));
+                        kept.push(c);
+                    }
+                }
+                played.competitions.insert(r.key.to_string(), kept);
+            }
+        } else if let Some(found) = role(program, &played, r, p, diags) {
+            played.enums.insert(r.key.to_string(), found);
         }
     }
     let mut out = BTreeMap::new();
@@ -108,7 +125,7 @@ pub(super) fn check(
                     *first,
                 )
                 .with_label("these questions are left out")
-                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = Enum` for each role (docs/entries.md lists them)"),
+                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = …` for each role: an enum, a variant or competitions (docs/entries.md lists them)"),
             );
         }
     }
@@ -155,6 +172,8 @@ fn role(
     };
     let enums = || program.enums.iter().map(|e| e.name.as_str());
     let problem = match (r.kind, parts.as_slice()) {
+        // Competition roles are read by `competitions`.
+        (RoleKind::Competitions, _) => return None,
         (RoleKind::Enum, [name]) => match find(name) {
             Some(e) => return Some((e, None)),
             None => {
@@ -239,7 +258,7 @@ fn role(
     let (message, help) = problem;
     let what = match r.kind {
         RoleKind::Enum => "not an enum of the edition",
-        RoleKind::Variant { .. } => "not a variant of the role's enum",
+        RoleKind::Variant { .. } | RoleKind::Competitions => "not a variant of the role's enum",
     };
     diags.push(
         Diagnostic::error("E0826", message, p.value.span)
@@ -247,6 +266,174 @@ fn role(
             .with_help(help.unwrap_or_else(|| format!("name the edition's enum of {}", r.what))),
     );
     None
+}
+
+/// The competitions `p` gives role `r`, each with where it is written: one
+/// competition's name, or a list of them.
+fn competitions(
+    program: &Program,
+    declared: &[Declared],
+    r: &Role,
+    p: &ast::Property,
+    diags: &mut Diagnostics,
+) -> Option<Vec<(u32, Span)>> {
+    let written: Vec<&ast::Expr> = match &p.value.kind {
+        ExprKind::List(items, _) => items.iter().collect(),
+        _ => vec![&p.value],
+    };
+    if written.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                "E0827",
+                format!("`{}` names no competition", r.key),
+                p.value.span,
+            )
+            .with_label("an empty list")
+            .with_help(format!(
+                "name {}: `{} = NAME` or `{} = [NAME, NAME]`",
+                r.what, r.key, r.key
+            )),
+        );
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut ok = true;
+    for e in written {
+        let name = match &e.kind {
+            ExprKind::Path(parts) if parts.len() == 1 => parts.first().map(|n| n.text.as_str()),
+            _ => None,
+        };
+        let found = name.and_then(|n| declared.iter().position(|d| d.name == n));
+        match found.and_then(|i| u32::try_from(i).ok()) {
+            Some(c) => out.push((c, e.span)),
+            None => {
+                not_a_competition(program, declared, r, e, diags);
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(out)
+}
+
+/// E0827: a competition role names something that is no competition.
+fn not_a_competition(
+    program: &Program,
+    declared: &[Declared],
+    r: &Role,
+    e: &ast::Expr,
+    diags: &mut Diagnostics,
+) {
+    let at = e.span;
+    let parts: Vec<&str> = match &e.kind {
+        ExprKind::Path(parts) => parts.iter().map(|n| n.text.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    // `cup.gh`: a stage of a competition, which is what the role wants.
+    if let [first, _, ..] = parts.as_slice()
+        && declared.iter().any(|d| d.name == *first)
+    {
+        diags.push(
+            Diagnostic::error(
+                "E0827",
+                format!(
+                    "`{}` must name whole competitions, and `{}` is a stage of `{first}`",
+                    r.key,
+                    parts.join(".")
+                ),
+                at,
+            )
+            .with_label("a stage, not a competition")
+            .with_help(format!("write `{first}`")),
+        );
+        return;
+    }
+    let name = match parts.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
+    let names = || declared.iter().map(|d| d.name.as_str());
+    let listed: Vec<String> = declared
+        .iter()
+        .map(|d| match &d.title {
+            Some(t) => format!("`{}` ({t})", d.name),
+            None => format!("`{}`", d.name),
+        })
+        .collect();
+    let Some(name) = name else {
+        diags.push(
+            Diagnostic::error(
+                "E0827",
+                format!(
+                    "`{}` must name competitions of the edition, by the names they are declared with",
+                    r.key
+                ),
+                at,
+            )
+            .with_label("not a competition's name")
+            .with_help(format!("write `{} = NAME` or `{} = [NAME, NAME]`", r.key, r.key)),
+        );
+        return;
+    };
+    let is = if program.enums.iter().any(|e| e.name == name) {
+        "an enum, not a competition"
+    } else if program.rule(name).is_some() {
+        "a rule, not a competition"
+    } else {
+        "no competition of the edition"
+    };
+    let help = match super::names::nearest(name, names()) {
+        Some(n) => format!("did you mean `{n}`?"),
+        None if listed.is_empty() => "the edition declares no competition; declare the competition with `competition NAME \"Title\" { … }`".to_string(),
+        None => format!("the edition's competitions: {}", listed.join(", ")),
+    };
+    diags.push(
+        Diagnostic::error(
+            "E0827",
+            format!(
+                "`{}` must name competitions of the edition, and `{name}` is {is}",
+                r.key
+            ),
+            at,
+        )
+        .with_label("not a competition of the edition")
+        .with_help(help),
+    );
+}
+
+/// Whether competition `c` is named for the first time; E0828 when a team role
+/// named it before, since a team entering it would be asked two forms' questions.
+fn once(
+    declared: &[Declared],
+    named: &[(u32, &str, Span)],
+    key: &str,
+    c: u32,
+    at: Span,
+    diags: &mut Diagnostics,
+) -> bool {
+    let Some((_, first_key, first_at)) = named.iter().find(|(x, _, _)| *x == c) else {
+        return true;
+    };
+    let name = declared.get(c as usize).map_or("", |d| d.name.as_str());
+    let (message, help) = if *first_key == key {
+        (
+            format!("`{key}` names the competition `{name}` twice"),
+            "name each competition once".to_string(),
+        )
+    } else {
+        (
+            format!("the competition `{name}` is named by both `{first_key}` and `{key}`"),
+            format!(
+                "a team entered in `{name}` is asked one form's questions; keep `{name}` in `{first_key}` or in `{key}`"
+            ),
+        )
+    };
+    diags.push(
+        Diagnostic::error("E0828", message, at)
+            .with_label("named again here")
+            .with_note(*first_at, "named first here")
+            .with_help(help),
+    );
+    false
 }
 
 /// The first three of `keys`, and how many more.

@@ -9,6 +9,7 @@
 
 mod call;
 mod collect;
+mod commands;
 mod competition;
 mod compound;
 mod consumed;
@@ -119,9 +120,10 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
     }
     check_consts(&c.program, &mut c.diags);
-    let (rules, roles) = entries::check(&c.program, &items, &mut c.diags);
+    let (rules, roles) = entries::check(&c.program, &c.declared, &items, &mut c.diags);
     c.program.entry_rules = rules;
     c.program.entry_roles = roles;
+    c.program.command_rules = commands::check(&c.program, &items, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
     }

@@ -31,7 +31,7 @@ fn refs_of(decl: &Decl) -> Vec<&SourceRef> {
         Decl::Example(d) => d.source.as_ref(),
         Decl::Text(d) => d.source.as_ref(),
         Decl::Notice(d) => d.source.as_ref(),
-        Decl::Entries(d) => d.source.as_ref(),
+        Decl::Entries(d) | Decl::Federation(d) => d.source.as_ref(),
         Decl::Competition(c) => {
             let mut all: Vec<&SourceRef> = c.source.iter().collect();
             all.extend(c.stages.iter().filter_map(|s| s.source.as_ref()));

@@ -13,20 +13,21 @@ use crate::ir::Type;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The seeding rule the command calls.
-pub const SEED_RULE: &str = "sm_seeding";
-/// The vacancy rule the command calls.
-pub const VACANCY_RULE: &str = "sm_vacancies";
+/// The key of the edition's `federation` block naming the seeding rule.
+pub const SEED_KEY: &str = "seeding";
+/// The key naming the vacancy rule.
+pub const VACANCY_KEY: &str = "vacancies";
 
 /// What a command reads and how it shows it.
 pub struct Command<'a> {
-    /// The edition's rule.
-    pub rule: &'a str,
+    /// The key of the edition's `federation` block that names the rule.
+    pub key: &'a str,
     /// The discipline, if the command takes one (the rule's first parameter).
     pub discipline: Option<&'a str>,
     /// What the file is, in words.
     pub what: &'a str,
-    /// The title over the output.
+    /// The title over the output, in bfr's words; the rule's section of the
+    /// document follows it (`seeding: Seedning av startfältet i SM Par Semifinal`).
     pub title: &'a str,
 }
 
@@ -44,10 +45,15 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
         Err(code) => return code,
     };
     let program = &checked.program;
+    // The rule's name, for messages and the JSON (`federation::call` reports a
+    // rule the edition does not name).
+    let rule_name = program
+        .command_rule(command.key)
+        .map_or(command.key, |(_, r)| r.name.as_str());
     let mut given = Vec::new();
     if let Some(d) = command.discipline {
         let first = program
-            .rule(command.rule)
+            .command_rule(command.key)
             .and_then(|(_, r)| r.params.first().map(|(_, t)| t.clone()));
         match first {
             Some(Type::Enum(e)) => match federation::enum_value(program, e, d) {
@@ -55,7 +61,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                 None => {
                     stderr(&format!(
                         "error: `{d}` is not a discipline of `{}`; the edition has: {}\n",
-                        command.rule,
+                        rule_name,
                         federation::variants(program, e).join(", ")
                     ));
                     return 2;
@@ -65,7 +71,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
             None => {}
             Some(_) => {
                 let span = program
-                    .rule(command.rule)
+                    .command_rule(command.key)
                     .map(|(_, r)| r.span)
                     .unwrap_or_default();
                 let mut diags = Diagnostics::default();
@@ -74,7 +80,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                         CODES.rule,
                         format!(
                             "the edition's `{}` must take the discipline (an enum) first",
-                            command.rule
+                            rule_name
                         ),
                         span,
                     )
@@ -89,7 +95,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
         .sources
         .add(file_path.display().to_string(), text.as_str());
     let call = Call {
-        rule: command.rule,
+        key: command.key,
         given,
         what: command.what,
         doc: "docs/federation.md",
@@ -102,14 +108,22 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                 stdout(&render_csv(&shown));
             } else if out.format == Format::Json {
                 json_line(&serde_json::json!({
-                    "rule": command.rule,
+                    "rule": rule_name,
                     "figures": shown.figures,
                     "tables": shown.tables,
                     "rule_ids": called.rule_ids,
                     "trace": called.trace,
                 }));
             } else {
-                stdout(&render(command.title, &shown, &called.rule_ids));
+                let section = program
+                    .command_rule(command.key)
+                    .and_then(|(_, r)| r.source.as_ref())
+                    .and_then(|s| s.section.as_deref());
+                let title = match section {
+                    Some(s) => format!("{}: {s}", command.title),
+                    None => command.title.to_string(),
+                };
+                stdout(&render(&title, &shown, &called.rule_ids));
             }
             EXIT_OK
         }

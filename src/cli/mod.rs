@@ -479,10 +479,10 @@ fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
             out,
             edition,
             &federation::Command {
-                rule: federation::SEED_RULE,
+                key: federation::SEED_KEY,
                 discipline: None,
                 what: "a pairs file",
-                title: "seeding of the Open semifinal",
+                title: "seeding",
             },
             pairs,
             cli.format == FormatArg::Csv,
@@ -495,7 +495,7 @@ fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
             out,
             edition,
             &federation::Command {
-                rule: federation::VACANCY_RULE,
+                key: federation::VACANCY_KEY,
                 discipline: Some(discipline),
                 what: "a vacancies file",
                 title: "declined places and who gets them",

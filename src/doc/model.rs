@@ -347,7 +347,10 @@ fn entry_of(program: &Program, file: FileId, item: &ast::Item) -> Option<Entry> 
         ast::Decl::Unit(d) => {
             index(program.units.iter().position(|u| u.name == d.name.text)).map(Entry::Unit)
         }
-        ast::Decl::Edition(_) | ast::Decl::Entries(_) | ast::Decl::Remove(_) => None,
+        ast::Decl::Edition(_)
+        | ast::Decl::Entries(_)
+        | ast::Decl::Federation(_)
+        | ast::Decl::Remove(_) => None,
     }
 }
 

@@ -225,9 +225,14 @@ fn key(decl: &Decl) -> Option<Key> {
         Decl::Text(d) => name(&d.name),
         Decl::Competition(d) => name(&d.name),
         Decl::Example(d) => Some(Key::Example(d.title.clone())),
-        // An `entries` block is added to the base's, question by question (the
-        // checker refuses a question answered twice).
-        Decl::Edition(_) | Decl::Notice(_) | Decl::Remove(_) | Decl::Entries(_) => None,
+        // An `entries` or `federation` block is merged with the base's key by key
+        // (`merge`): the amendment's answer to a question, its role or its
+        // command's rule replaces the base's.
+        Decl::Edition(_)
+        | Decl::Notice(_)
+        | Decl::Remove(_)
+        | Decl::Entries(_)
+        | Decl::Federation(_) => None,
     }
 }
 
@@ -249,6 +254,7 @@ fn kind_word(decl: &Decl) -> &'static str {
         Decl::Notice(_) => "notice",
         Decl::Remove(_) => "remove",
         Decl::Entries(_) => "entries",
+        Decl::Federation(_) => "federation",
     }
 }
 
@@ -363,6 +369,33 @@ fn merge(
             !matches!(i.decl, Decl::Edition(_))
                 && key(&i.decl).is_none_or(|k| !dropped.contains(&k))
         });
+    }
+    // The amendment's `entries` answers and roles, and its `federation` lines, in
+    // place of the base's of the same key, so it can answer a question with another
+    // rule, give a role other competitions or have a command call another rule (a
+    // base's line given again would be given twice).
+    let restated: Vec<(bool, &str)> = amendment
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter_map(|i| match &i.decl {
+            Decl::Entries(e) => Some((true, e)),
+            Decl::Federation(e) => Some((false, e)),
+            _ => None,
+        })
+        .flat_map(|(entries, e)| {
+            e.properties
+                .iter()
+                .map(move |p| (entries, p.key.text.as_str()))
+        })
+        .collect();
+    for item in base.iter_mut().flat_map(|f| &mut f.items) {
+        let (entries, e) = match &mut item.decl {
+            Decl::Entries(e) => (true, e),
+            Decl::Federation(e) => (false, e),
+            _ => continue,
+        };
+        e.properties
+            .retain(|p| !restated.contains(&(entries, p.key.text.as_str())));
     }
     let mut amendment = without_removes(amendment);
     for item in amendment.iter_mut().flat_map(|f| &mut f.items) {

@@ -26,14 +26,16 @@ pub struct Enums {
     pub veteran: u32,
 }
 
-/// Events a player takes part in outside the team being checked, as far as the
-/// late-start rules ask about them.
+/// An event a player takes part in outside the team being checked, as far as the
+/// late-start questions ask about them (`other_events`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OtherEvent {
-    /// SM Par Veteran (CC-LATESTART).
-    SmParVeteran,
-    /// The Chairman's Cup or Bonus Cup playoff (LV-LATESTART).
-    CcBcPlayoff,
+    /// An SM discipline, a variant of the `sm_event` role's enum: the veterans' one
+    /// (role `sm_veteran`) counts for `cc_may_start_in_round_3`.
+    Discipline(u32),
+    /// The knockout of a competition the `cc_team` role names (an index into the
+    /// edition's competitions): it counts for `lv_may_start_late`.
+    Knockout(u32),
 }
 
 /// `[[player]]`
@@ -64,14 +66,20 @@ pub struct Player {
     pub span: Span,
 }
 
-/// What a team enters.
+/// Which questions a team is asked: the form of team entry its competition's role
+/// in the edition's `entries` block gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TeamKind {
-    /// The Chairman's Cup (Gröna Hissen, then the knockout).
+    /// A competition of the `cc_team` role: the `cc_…` questions (a qualification,
+    /// then a knockout with a fee of its own; district teams; a round-3 start).
     Cc,
-    /// Öppna SM Lag Veteran.
+    /// A competition of the `lv_team` role: the `lv_…` questions (birth years, one
+    /// team fee with or without the playoff, a late start).
     Lv,
 }
+
+/// Each team role and the form it gives, in the order of `ir::entries::TEAM_ROLES`.
+const FORMS: [(&str, TeamKind); 2] = [("cc_team", TeamKind::Cc), ("lv_team", TeamKind::Lv)];
 
 /// `[[team]]`
 #[derive(Debug, Clone)]
@@ -80,8 +88,10 @@ pub struct Team {
     pub id: String,
     /// Its name.
     pub name: (String, Span),
-    /// What it enters.
+    /// Which questions it is asked.
     pub kind: TeamKind,
+    /// The competition it enters (an index into the edition's competitions).
+    pub competition: u32,
     /// Member numbers, each where written.
     pub players: Vec<(u32, Span)>,
     /// The player list.
@@ -329,6 +339,30 @@ impl Reader<'_> {
         None
     }
 
+    /// A team's competition and the questions it is asked (`entry::names`).
+    fn team_competition(&mut self, s: &Sp<String>) -> Option<(TeamKind, u32)> {
+        let at = self.span(&s.span);
+        match super::names::team_competition(self.program, &FORMS, &s.value, at) {
+            Ok(found) => Some(found),
+            Err(d) => {
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    /// One of a player's other events (`entry::names`).
+    fn other_event(&mut self, s: &Sp<String>, enums: Enums) -> Option<OtherEvent> {
+        let at = self.span(&s.span);
+        match super::names::other_event(self.program, enums, &s.value, at) {
+            Ok(found) => Some(found),
+            Err(d) => {
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
     fn stamp(&mut self, s: &Sp<String>) -> Option<(Stamp, Span)> {
         match parse_stamp(&s.value) {
             Some(st) => Some((st, self.span(&s.span))),
@@ -442,20 +476,11 @@ impl Reader<'_> {
             )),
             None => None,
         };
-        let mut other_events = Vec::new();
-        for e in &p.other_events {
-            let words = e.value.trim().to_lowercase();
-            match words.as_str() {
-                "sm par veteran" => other_events.push(OtherEvent::SmParVeteran),
-                "cc/bc playoff" => other_events.push(OtherEvent::CcBcPlayoff),
-                _ => self.unknown(
-                    "an event entries know",
-                    &e.value,
-                    &e.span,
-                    "write `SM Par Veteran` or `CC/BC playoff`".into(),
-                ),
-            }
-        }
+        let other_events = p
+            .other_events
+            .iter()
+            .filter_map(|e| self.other_event(e, enums))
+            .collect();
         let qualified_before = p
             .qualified_before
             .iter()
@@ -511,24 +536,13 @@ impl Reader<'_> {
     }
 
     fn team(&mut self, t: RawTeam, span: Span, known: &Entries) -> Option<Team> {
-        let kind = match t.competition.value.trim().to_lowercase().as_str() {
-            "cc" | "chairman's cup" => TeamKind::Cc,
-            "lv" | "sm lag veteran" => TeamKind::Lv,
-            _ => {
-                self.unknown(
-                    "a team competition",
-                    &t.competition.value,
-                    &t.competition.span,
-                    "write `cc` (Chairman's Cup) or `lv` (Öppna SM Lag Veteran)".into(),
-                );
-                return None;
-            }
-        };
+        let (kind, competition) = self.team_competition(&t.competition)?;
         let flag = |b: &Option<Sp<bool>>| b.as_ref().filter(|b| b.value).map(|b| b.span.clone());
         Some(Team {
             id: t.id.value,
             name: (t.name.value, self.span(&t.name.span)),
             kind,
+            competition,
             players: self.members(&t.players, known),
             players_span: self.span(&t.players.span),
             district_team: flag(&t.district_team).map(|r| self.span(&r)),
@@ -663,7 +677,12 @@ pub fn parse_stamp(text: &str) -> Option<Stamp> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_stamp;
+    use super::{FORMS, parse_stamp};
+
+    #[test]
+    fn every_team_role_gives_a_form() {
+        assert_eq!(FORMS.map(|(k, _)| k), crate::ir::entries::TEAM_ROLES);
+    }
 
     #[test]
     fn stamps_are_read_to_the_minute() {

@@ -143,10 +143,11 @@ fn team_invoice(ctx: &mut Ctx, team: &Team) -> Invoice {
                 &[("plays_playoff", Arg::Bool(team.knockout))],
                 team.span,
             ) {
+                let title = super::names::title(ctx.program, team.competition);
                 let item = if team.knockout {
-                    "SM Lag Veteran: qualification and playoff"
+                    format!("{title}: qualification and playoff")
                 } else {
-                    "SM Lag Veteran: qualification"
+                    format!("{title}: qualification")
                 };
                 let mut l = line(item, LineKind::Charge, f);
                 l.note = paid_note(team.fee_paid_at.as_ref());
@@ -163,9 +164,16 @@ fn team_invoice(ctx: &mut Ctx, team: &Team) -> Invoice {
     }
 }
 
-/// The Chairman's Cup: the Gröna Hissen fee by seniors and juniors (free for a
-/// district team), its surcharge by payment time, and the fee from Monday.
+/// A `cc_team` competition: the qualification's fee by seniors and juniors (free
+/// for a district team), its surcharge by payment time, and the knockout's fee.
+/// The qualification is called by the title the edition gives it.
 fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
+    let qualification = ctx
+        .program
+        .competitions
+        .get(team.competition as usize)
+        .and_then(|c| c.qualification.as_ref())
+        .map_or_else(|| "qualification".to_string(), |q| q.title.clone());
     let mut juniors = 0usize;
     for (m, _) in &team.players {
         if ctx.junior(*m).is_some_and(|(j, _)| j) {
@@ -188,7 +196,7 @@ fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
     let free = fee.amount() == Some(Decimal::ZERO);
     let mut l = line(
         format!(
-            "Gröna Hissen entry fee ({seniors} senior{}, {juniors} junior{}{})",
+            "{qualification} entry fee ({seniors} senior{}, {juniors} junior{}{})",
             plural(seniors),
             plural(juniors),
             if district { ", district team" } else { "" }
@@ -211,14 +219,18 @@ fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
         )
     {
         lines.push(line(
-            "Gröna Hissen surcharge by payment time",
+            format!("{qualification} surcharge by payment time"),
             LineKind::Charge,
             f,
         ));
     }
     if team.knockout {
         if let Some(f) = ctx.call("cc_ko_fee", &[], team.span) {
-            let mut l = line("entry fee from Monday (knockout)", LineKind::Charge, f);
+            let mut l = line(
+                format!("entry fee from {} (knockout)", knockout_start(ctx, team)),
+                LineKind::Charge,
+                f,
+            );
             l.note = paid_note(team.knockout_fee_paid_at.as_ref());
             lines.push(l);
         }
@@ -230,12 +242,38 @@ fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
             )
         {
             lines.push(line(
-                "surcharge by payment time, from Monday",
+                format!(
+                    "surcharge by payment time, from {}",
+                    knockout_start(ctx, team)
+                ),
                 LineKind::Charge,
                 f,
             ));
         }
     }
+}
+
+/// When the knockout of a team's competition starts: the weekday of its first
+/// stage's day, as the edition schedules it (`the first stage` where no stage has
+/// a day).
+fn knockout_start(ctx: &Ctx, team: &Team) -> String {
+    use jiff::civil::Weekday::*;
+    let first = ctx
+        .program
+        .competitions
+        .get(team.competition as usize)
+        .and_then(|c| c.stages.iter().filter_map(|s| s.schedule.day).min());
+    match first.and_then(|d| d.civil()).map(|d| d.weekday()) {
+        Some(Monday) => "Monday",
+        Some(Tuesday) => "Tuesday",
+        Some(Wednesday) => "Wednesday",
+        Some(Thursday) => "Thursday",
+        Some(Friday) => "Friday",
+        Some(Saturday) => "Saturday",
+        Some(Sunday) => "Sunday",
+        None => "the first stage",
+    }
+    .to_string()
 }
 
 fn plural(n: usize) -> &'static str {

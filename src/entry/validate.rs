@@ -110,6 +110,7 @@ fn cc_members(ctx: &mut Ctx, team: &Team) {
 }
 
 fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
+    let competition = super::names::title(ctx.program, team.competition).to_string();
     let all_members = team.players.iter().all(|(m, _)| {
         ctx.entries
             .players
@@ -148,7 +149,7 @@ fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
             continue;
         };
         let Some((year, year_at)) = p.birth_year else {
-            needs_birth_year(ctx, *m, *at, "SM Lag Veteran");
+            needs_birth_year(ctx, *m, *at, &competition);
             continue;
         };
         if let Some((false, f)) = ctx.holds(
@@ -159,7 +160,7 @@ fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
             let d = broke(
                 "E0812",
                 format!(
-                    "{}, born {year}, is too young for SM Lag Veteran (team `{}`)",
+                    "{}, born {year}, is too young for {competition} (team `{}`)",
                     ctx.who(*m),
                     team.id
                 ),
@@ -192,6 +193,19 @@ fn cc_district(ctx: &mut Ctx, team: &Team) {
         return;
     };
     if let Some((false, f)) = ctx.district_team(team) {
+        // The example name: the district of the team's first player, else the
+        // edition's first district.
+        let district = team
+            .players
+            .first()
+            .and_then(|(m, _)| ctx.entries.players.get(m))
+            .and_then(|p| p.district)
+            .map_or(0, |(d, _)| d);
+        let help = format!(
+            "a district team has few enough players from an earlier {}, all players of one district, and the district's name (e.g. \"{} 1\"); otherwise remove `district_team`",
+            super::names::title(ctx.program, team.competition),
+            ctx.label(ctx.entries.enums.district, district)
+        );
         let d = broke(
             "E0813",
             format!(
@@ -200,25 +214,35 @@ fn cc_district(ctx: &mut Ctx, team: &Team) {
             ),
             at,
             &f,
-            "a district team has few enough players from earlier CCs, all players of one district, and the district's name (e.g. \"Medelpad 1\"); otherwise remove `district_team`",
+            &help,
         )
         .with_note(team.name.1, "the team's name");
         ctx.diags.push(d);
     }
 }
 
-/// Players of a team who are not in `event` (from their `other_events`, or, for
-/// SM Par Veteran, a Veteran pair of this file; for the CC/BC playoff, a CC team
-/// that plays on).
-fn players_not_in(ctx: &Ctx, team: &Team, event: OtherEvent) -> usize {
+/// Where else a team's players may play, as the late-start questions count them.
+#[derive(Clone, Copy)]
+enum Elsewhere {
+    /// The veterans' SM discipline (role `sm_veteran`): in `other_events`, or in a
+    /// pair of that discipline in this file.
+    Veterans,
+    /// The knockout of a `cc_team` competition: in `other_events`, or in a team of
+    /// this file that plays on (`knockout = true`).
+    Knockout,
+}
+
+/// Players of a team who are not in `elsewhere`.
+fn players_not_in(ctx: &Ctx, team: &Team, elsewhere: Elsewhere) -> usize {
     let entries = ctx.entries;
-    let veteran = |m: u32| {
+    let veteran = entries.enums.veteran;
+    let in_pair = |m: u32| {
         entries
             .pairs
             .iter()
-            .any(|p| p.players.iter().any(|(x, _)| *x == m) && p.event.0 == entries.enums.veteran)
+            .any(|p| p.players.iter().any(|(x, _)| *x == m) && p.event.0 == veteran)
     };
-    let playoff = |m: u32| {
+    let in_knockout = |m: u32| {
         entries
             .teams
             .iter()
@@ -227,24 +251,32 @@ fn players_not_in(ctx: &Ctx, team: &Team, event: OtherEvent) -> usize {
     team.players
         .iter()
         .filter(|(m, _)| {
-            let listed = entries
-                .players
-                .get(m)
-                .is_some_and(|p| p.other_events.contains(&event));
-            let in_file = match event {
-                OtherEvent::SmParVeteran => veteran(*m),
-                OtherEvent::CcBcPlayoff => playoff(*m),
+            let listed = entries.players.get(m).is_some_and(|p| {
+                p.other_events.iter().any(|e| match (elsewhere, e) {
+                    (Elsewhere::Veterans, OtherEvent::Discipline(v)) => *v == veteran,
+                    (Elsewhere::Knockout, OtherEvent::Knockout(_)) => true,
+                    _ => false,
+                })
+            });
+            let in_file = match elsewhere {
+                Elsewhere::Veterans => in_pair(*m),
+                Elsewhere::Knockout => in_knockout(*m),
             };
             !(listed || in_file)
         })
         .count()
 }
 
+/// The veterans' SM discipline as the edition labels it.
+fn veterans(ctx: &Ctx) -> String {
+    ctx.label(ctx.entries.enums.event, ctx.entries.enums.veteran)
+}
+
 fn cc_late_start(ctx: &mut Ctx, team: &Team) {
     let Some(at) = team.late_start else {
         return;
     };
-    let n = players_not_in(ctx, team, OtherEvent::SmParVeteran);
+    let n = players_not_in(ctx, team, Elsewhere::Veterans);
     let args = [
         ("players_not_in_sm_par_veteran", count(n)),
         ("pre_registered", Arg::Bool(true)),
@@ -253,8 +285,9 @@ fn cc_late_start(ctx: &mut Ctx, team: &Team) {
         let d = broke(
             "E0814",
             format!(
-                "team `{}` may not start late: {n} of its players are not in SM Par Veteran",
-                team.id
+                "team `{}` may not start late: {n} of its players are not in {}",
+                team.id,
+                veterans(ctx)
             ),
             at,
             &f,
@@ -268,17 +301,25 @@ fn lv_late_start(ctx: &mut Ctx, team: &Team) {
     let Some(at) = team.late_start else {
         return;
     };
-    let n = players_not_in(ctx, team, OtherEvent::CcBcPlayoff);
+    let n = players_not_in(ctx, team, Elsewhere::Knockout);
     let args = [
         ("players_not_in_cc_bc_playoff", count(n)),
         ("pre_registered", Arg::Bool(true)),
     ];
     if let Some((false, f)) = ctx.holds("lv_may_start_late", &args, at) {
+        let knockouts: Vec<&str> = ctx
+            .program
+            .entry_roles
+            .competitions_of("cc_team")
+            .iter()
+            .map(|&c| super::names::title(ctx.program, c))
+            .collect();
         let d = broke(
             "E0814",
             format!(
-                "team `{}` may not start late: {n} of its players are not in the CC/BC playoff",
-                team.id
+                "team `{}` may not start late: {n} of its players are not in the knockout of {}",
+                team.id,
+                knockouts.join(" or ")
             ),
             at,
             &f,
@@ -377,7 +418,7 @@ fn sm_class(ctx: &mut Ctx, pair: &Pair) {
             continue;
         };
         let Some((year, year_at)) = p.birth_year else {
-            needs_birth_year(ctx, *m, *at, "SM Par Veteran");
+            needs_birth_year(ctx, *m, *at, &veterans(ctx));
             continue;
         };
         let Some(season) = ctx.season(year_at) else {
@@ -397,7 +438,10 @@ fn sm_class(ctx: &mut Ctx, pair: &Pair) {
                 ),
                 *at,
                 &f,
-                "SM Par Veteran is for veterans only; enter the pair in another discipline",
+                &format!(
+                    "{} is for veterans only; enter the pair in another discipline",
+                    veterans(ctx)
+                ),
             )
             .with_note(year_at, "the birth year");
             ctx.diags.push(d);

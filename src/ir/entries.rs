@@ -7,6 +7,11 @@
 //! The enums the questions pass variants of are the edition's too: the block says
 //! which enum plays each role (`district = District`), so a variant edition may
 //! name its enums as it likes (E0826 a role not given or given something else).
+//! So are the competitions a team enters: the block says which of the edition's
+//! competitions take a team asked the `cc_…` questions (`cc_team = cup`) and which
+//! the `lv_…` questions (`lv_team = [lv_series, lv_ko]`), so an entries file names a
+//! team's competition as the edition declares it (E0827 a role naming no
+//! competition, E0828 a competition named by two roles).
 
 use super::{Program, Type};
 use std::collections::BTreeMap;
@@ -22,7 +27,8 @@ pub struct Role {
     pub kind: RoleKind,
 }
 
-/// Whether a role is played by an enum or by one variant of a role's enum.
+/// Whether a role is played by an enum, by one variant of a role's enum, or by
+/// competitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RoleKind {
     /// An enum of the edition.
@@ -32,6 +38,9 @@ pub enum RoleKind {
         /// The enum role the variant belongs to.
         of: &'static str,
     },
+    /// One competition of the edition, or a list of them: the competitions a team
+    /// entry of one form enters.
+    Competitions,
 }
 
 /// Every role, in the order docs/entries.md lists them.
@@ -56,14 +65,28 @@ pub const ROLES: &[Role] = &[
         what: "the veterans' SM discipline",
         kind: RoleKind::Variant { of: "sm_event" },
     },
+    Role {
+        key: "cc_team",
+        what: "the competitions whose teams are asked the `cc_…` questions (district teams, a round-3 start, a fee from the knockout on)",
+        kind: RoleKind::Competitions,
+    },
+    Role {
+        key: "lv_team",
+        what: "the competitions whose teams are asked the `lv_…` questions (players' birth years, a late start, one team fee)",
+        kind: RoleKind::Competitions,
+    },
 ];
+
+/// The roles a team entry's competition may play, in the order of [`ROLES`].
+pub const TEAM_ROLES: [&str; 2] = ["cc_team", "lv_team"];
 
 /// The role with this key.
 pub fn role(key: &str) -> Option<&'static Role> {
     ROLES.iter().find(|r| r.key == key)
 }
 
-/// The enum (and, for a variant role, the variant) playing each role, by key.
+/// What plays each role, by key: the enum (and, for a variant role, the variant),
+/// or the competitions.
 #[derive(
     Debug,
     Clone,
@@ -74,22 +97,41 @@ pub fn role(key: &str) -> Option<&'static Role> {
     borsh::BorshSerialize,
     borsh::BorshDeserialize,
 )]
-pub struct Roles(pub BTreeMap<String, (u32, Option<u32>)>);
+pub struct Roles {
+    /// The enum (and variant) of each enum or variant role.
+    pub enums: BTreeMap<String, (u32, Option<u32>)>,
+    /// The competitions (indices into the program's competitions, in the order the
+    /// block writes them) of each competition role.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub competitions: BTreeMap<String, Vec<u32>>,
+}
 
 impl Roles {
     /// The enum playing role `key`, if the edition gives one.
     pub fn enum_of(&self, key: &str) -> Option<u32> {
-        self.0.get(key).map(|(e, _)| *e)
+        self.enums.get(key).map(|(e, _)| *e)
     }
 
     /// The variant playing role `key` (with its enum), if the edition gives one.
     pub fn variant_of(&self, key: &str) -> Option<(u32, u32)> {
-        self.0.get(key).and_then(|(e, v)| v.map(|v| (*e, v)))
+        self.enums.get(key).and_then(|(e, v)| v.map(|v| (*e, v)))
+    }
+
+    /// The competitions playing role `key` (none where the edition gives none).
+    pub fn competitions_of(&self, key: &str) -> &[u32] {
+        self.competitions.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The competition role that names competition `c`, if one does.
+    pub fn team_role_of(&self, c: u32) -> Option<&'static str> {
+        TEAM_ROLES
+            .into_iter()
+            .find(|key| self.competitions_of(key).contains(&c))
     }
 
     /// Whether no role is given.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.enums.is_empty() && self.competitions.is_empty()
     }
 }
 

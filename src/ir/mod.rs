@@ -5,6 +5,7 @@
 //! `explain`. Spans are kept for runtime messages but are not serialised.
 
 pub mod builtin;
+pub mod commands;
 pub mod competition;
 pub mod entries;
 pub mod op;
@@ -379,11 +380,25 @@ pub struct Program {
     /// = District … }`), by the role's key.
     #[serde(skip_serializing_if = "entries::Roles::is_empty")]
     pub entry_roles: entries::Roles,
+    /// The rule each federation command calls (`federation { allocation = … }`),
+    /// by the command's key (`ir::commands`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub command_rules: std::collections::BTreeMap<String, u32>,
 }
 
 impl Program {
     /// The rule with this name.
     pub fn rule(&self, name: &str) -> Option<(u32, &Rule)> {
+        self.rule_named(name)
+    }
+
+    /// The rule the edition's `federation` block gives command `key` (`ir::commands`).
+    pub fn command_rule(&self, key: &str) -> Option<(u32, &Rule)> {
+        let index = *self.command_rules.get(key)?;
+        self.rules.get(index as usize).map(|r| (index, r))
+    }
+
+    fn rule_named(&self, name: &str) -> Option<(u32, &Rule)> {
         self.rules
             .iter()
             .enumerate()

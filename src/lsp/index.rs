@@ -318,6 +318,7 @@ impl Index {
             | Decl::Example(_)
             | Decl::Notice(_)
             | Decl::Entries(_)
+            | Decl::Federation(_)
             | Decl::Remove(_) => {}
         }
     }
@@ -459,7 +460,9 @@ impl Walker<'_> {
             }
             Decl::Example(e) => e.assertions.iter().for_each(|a| self.expr(a)),
             Decl::Competition(c) => self.competition(c),
-            Decl::Entries(e) => e.properties.iter().for_each(|p| self.expr(&p.value)),
+            Decl::Entries(e) | Decl::Federation(e) => {
+                e.properties.iter().for_each(|p| self.expr(&p.value));
+            }
             // The names a `remove` line gives are the base edition's, not this one's.
             Decl::Remove(_) => {}
         }

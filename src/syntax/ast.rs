@@ -97,6 +97,9 @@ pub enum Decl {
     Competition(CompetitionDecl),
     Notice(NoticeDecl),
     Entries(EntriesDecl),
+    /// `federation { command = rule … }`: the rule each federation command calls
+    /// (a block of the same shape as `entries`).
+    Federation(EntriesDecl),
     Remove(RemoveDecl),
 }
 

@@ -161,7 +161,7 @@ fn cc_team(seniors: u32, juniors: u32, paid: &str) -> String {
         members.push((100 + i).to_string());
     }
     text.push_str(&format!(
-        "[[team]]\nid = \"T\"\nname = \"Team\"\ncompetition = \"cc\"\nplayers = [{}]\nfee_paid_at = \"{paid}\"\n",
+        "[[team]]\nid = \"T\"\nname = \"Team\"\ncompetition = \"Chairman's Cup\"\nplayers = [{}]\nfee_paid_at = \"{paid}\"\n",
         members.join(", ")
     ));
     text
@@ -350,7 +350,7 @@ fn invoice_as_json_and_csv() {
 // ── the edition is data ───────────────────────────────────────────────────────
 
 /// A copy of the 2015 edition with `from` replaced by `to` in `file`.
-fn variant(tag: &str, file: &str, from: &str, to: &str) -> TempDir {
+pub(crate) fn variant(tag: &str, file: &str, from: &str, to: &str) -> TempDir {
     let dir = TempDir::new(tag);
     for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {
         let mut text = std::fs::read_to_string(e.path()).unwrap();
@@ -436,7 +436,7 @@ fn renamed_team_size(tag: &str) -> TempDir {
     dir
 }
 
-fn entries_check(dir: &TempDir, text: &str) -> (i32, String) {
+pub(crate) fn entries_check(dir: &TempDir, text: &str) -> (i32, String) {
     let file = dir.0.join("entries.toml");
     std::fs::write(&file, text).unwrap();
     let (code, _, stderr) = bfr(&[
@@ -507,7 +507,7 @@ fn a_rule_of_the_wrong_signature_is_e0825_at_check() {
 
 /// A copy of the 2015 edition with every whole-word `from` in its rule files
 /// renamed `to` (the enum, its uses, and the `entries` block's roles alike).
-fn renamed_word(tag: &str, renames: &[(&str, &str)]) -> TempDir {
+pub(crate) fn renamed_word(tag: &str, renames: &[(&str, &str)]) -> TempDir {
     let dir = TempDir::new(tag);
     let word = |c: char| c.is_alphanumeric() || c == '_';
     for e in std::fs::read_dir(root().join(EDITION)).unwrap().flatten() {

@@ -399,3 +399,45 @@ fn a_variant_edition_changes_groups_allotments_and_the_pot_by_data() {
     assert_eq!(figure(&v, "fewer_pairs"), "2 pairs");
     assert_eq!(figure(&open_pot(2), "last_chance_places"), "4 pairs");
 }
+
+// ── the rules the commands call are the edition's to name ─────────────────────
+
+#[test]
+fn the_commands_call_the_rules_the_federation_block_names() {
+    let renames = [("sm_seeding", "seedning"), ("sm_allocation", "fordelning")];
+    let dir = crate::entries::renamed_word("federation-renamed-rules", &renames);
+    let edition = dir.0.display().to_string();
+    let entries = std::fs::read_to_string(dir.0.join("entries.bfr")).unwrap();
+    assert!(
+        entries.contains("seeding = seedning") && entries.contains("allocation = fordelning"),
+        "{entries}"
+    );
+    let seed = |e: &str| json(&["seed", e, "tests/fixtures/federation/seed16.toml"]);
+    let (renamed, original) = (seed(&edition), seed("rules/2015"));
+    assert_eq!(renamed["rule"], "seedning");
+    assert_eq!(original["rule"], "sm_seeding");
+    assert_eq!(renamed["tables"], original["tables"]);
+    let allocate = |e: &str| bfr(&["allocate", e, "Dam", "tests/fixtures/allocate/hand.toml"]);
+    let (code, renamed, stderr) = allocate(&edition);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(renamed, allocate("rules/2015").1);
+    // Without the line, the command says where the edition must name its rule.
+    let dir = crate::entries::variant(
+        "federation-no-seeding",
+        "entries.bfr",
+        "  seeding = sm_seeding\n",
+        "",
+    );
+    let (code, _, stderr) = bfr(&[
+        "seed",
+        &dir.0.display().to_string(),
+        "tests/fixtures/federation/seed16.toml",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E1112]")
+            && stderr.contains("the edition does not say which of its rules `bfr seed` calls")
+            && stderr.contains("add `seeding = RULE` to the edition's `federation` block"),
+        "{stderr}"
+    );
+}

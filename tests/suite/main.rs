@@ -27,6 +27,7 @@ mod diff;
 mod doc;
 mod edition_2015;
 mod entries;
+mod entries_teams;
 mod event_record;
 mod events;
 mod federation;

@@ -185,6 +185,7 @@ pub const DECLARATION_STARTS: &[&str] = &[
     "competition",
     "notice",
     "entries",
+    "federation",
     "remove",
 ];
 

@@ -133,6 +133,7 @@ impl Lower {
             Rule::text_decl => Decl::Text(self.text_decl(p)),
             Rule::competition_decl => Decl::Competition(self.competition(p)?),
             Rule::entries_decl => Decl::Entries(self.entries(p)?),
+            Rule::federation_decl => Decl::Federation(self.entries(p)?),
             Rule::remove_decl => Decl::Remove(self.remove_decl(p)),
             Rule::notice_decl => {
                 let span = self.span(&p);
