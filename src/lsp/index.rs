@@ -688,14 +688,14 @@ impl Walker<'_> {
 mod tests {
     use super::*;
 
-    const TYPES: &str = "unit SEK \"kronor\" alias kr
-enum District { Skane \"Skåne\", Gotland }
-record Team { district: District, fee: SEK }
+    const TYPES: &str = "unit Coin \"coins\" alias cn
+enum Region { Northland \"Nordland\", Islay }
+record Team { district: Region, fee: Coin }
 ";
-    const RULES: &str = "table subsidy(d: District) -> SEK { Skane => 10 SEK, Gotland => 20 kr }
-const base: SEK = 5 SEK
-fn f(d: District, base: SEK) -> SEK = match d { Skane => base, District.Gotland => let x = subsidy(d) in x + f(d, base) }
-const team: Team = Team { district: District.Skane, fee: base }
+    const RULES: &str = "table subsidy(d: Region) -> Coin { Northland => 10 Coin, Islay => 20 cn }
+const base: Coin = 5 Coin
+fn f(d: Region, base: Coin) -> Coin = match d { Northland => base, Region.Islay => let x = subsidy(d) in x + f(d, base) }
+const team: Team = Team { district: Region.Northland, fee: base }
 competition cup \"Cup\" {
   stage one \"One\" {
     winners -> two
@@ -739,25 +739,25 @@ competition cup \"Cup\" {
     #[test]
     fn names_resolve_across_files_and_variants_by_their_context() {
         let ix = index();
-        // `District` in the table's parameter is the enum of the other file.
-        let d = resolved(&ix, 1, RULES, "District", 0).unwrap();
+        // `Region` in the table's parameter is the enum of the other file.
+        let d = resolved(&ix, 1, RULES, "Region", 0).unwrap();
         assert_eq!((d.kind, d.at.file), (DefKind::Enum, 0));
         // The bare row keys and `match` arms are the enum's variants.
-        let skane = resolved(&ix, 1, RULES, "Skane", 0).unwrap();
+        let skane = resolved(&ix, 1, RULES, "Northland", 0).unwrap();
         assert_eq!(
             (skane.kind, skane.name.as_str(), skane.at.file),
-            (DefKind::Variant, "Skane", 0)
+            (DefKind::Variant, "Northland", 0)
         );
         assert_eq!(
-            resolved(&ix, 1, RULES, "Skane", 1).unwrap().kind,
+            resolved(&ix, 1, RULES, "Northland", 1).unwrap().kind,
             DefKind::Variant
         );
         assert_eq!(
-            resolved(&ix, 1, RULES, "Gotland", 1).unwrap().kind,
+            resolved(&ix, 1, RULES, "Islay", 1).unwrap().kind,
             DefKind::Variant
         );
         // A unit's alias is the unit.
-        assert_eq!(resolved(&ix, 1, RULES, "kr", 0).unwrap().name, "SEK");
+        assert_eq!(resolved(&ix, 1, RULES, "cn", 0).unwrap().name, "Coin");
         // Record literal: the record and its fields.
         let team = resolved(&ix, 1, RULES, "Team", 1).unwrap();
         assert_eq!(team.kind, DefKind::Record);
@@ -804,11 +804,11 @@ competition cup \"Cup\" {
     fn signatures_are_the_declarations_as_written() {
         let ix = index();
         let sig = |n: &str| ix.defs[ix.global(n).unwrap()].signature.clone();
-        assert_eq!(sig("f"), "fn f(d: District, base: SEK) -> SEK");
-        assert_eq!(sig("base"), "const base: SEK");
-        assert_eq!(sig("District"), "enum District { Skane, Gotland }");
-        assert_eq!(sig("Team"), "record Team { district: District, fee: SEK }");
-        assert_eq!(sig("SEK"), "unit SEK \"kronor\"");
+        assert_eq!(sig("f"), "fn f(d: Region, base: Coin) -> Coin");
+        assert_eq!(sig("base"), "const base: Coin");
+        assert_eq!(sig("Region"), "enum Region { Northland, Islay }");
+        assert_eq!(sig("Team"), "record Team { district: Region, fee: Coin }");
+        assert_eq!(sig("Coin"), "unit Coin \"coins\"");
         assert_eq!(sig("cup"), "competition cup \"Cup\"");
     }
 }

@@ -110,12 +110,12 @@ mod tests {
 
     #[test]
     fn the_word_under_the_cursor_with_its_qualifier() {
-        let text = "x = District.Skane + y";
-        let at = text.find("Sk").unwrap() + 2;
-        assert_eq!(word_at(text, at), Some((Some("District"), "Skane")));
+        let text = "x = Region.Northland + y";
+        let at = text.find("No").unwrap() + 2;
+        assert_eq!(word_at(text, at), Some((Some("Region"), "Northland")));
         assert_eq!(word_at(text, 0), Some((None, "x")));
         assert_eq!(word_at(text, 1), Some((None, "x")));
         assert_eq!(word_at(text, 2), None);
-        assert_eq!(word_at("Jämtl", 2), Some((None, "Jämtl")));
+        assert_eq!(word_at("Fjäll", 2), Some((None, "Fjäll")));
     }
 }
