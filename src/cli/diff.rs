@@ -48,7 +48,7 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
     }
     match (out.format, opts.stat) {
         (Format::Json, true) => json_line(&serde_json::json!({
-            "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat()
+            "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat(), "blocks": d.blocks.len()
         })),
         (Format::Json, false) => match serde_json::to_value(&d) {
             Ok(v) => json_line(&v),
@@ -101,6 +101,12 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
             out.push_str(&format!("      {}\n", detail_line(detail, colour)));
         }
     }
+    if !d.blocks.is_empty() {
+        out.push_str("\nentries and federation blocks\n");
+        for detail in &d.blocks {
+            out.push_str(&format!("      {}\n", detail_line(detail, colour)));
+        }
+    }
     for file in &d.files {
         out.push_str(&format!("\n{}\n", paint(&file.file, "1", colour)));
         for item in &file.items {
@@ -118,8 +124,16 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         .iter()
         .map(|s| s.added + s.removed + s.changed + s.renamed)
         .sum();
+    let blocks = if d.blocks.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "{} to the entries and federation blocks, ",
+            super::output::counted(d.blocks.len(), "change")
+        )
+    };
     out.push_str(&format!(
-        "\n{} in {}\n",
+        "\n{blocks}{} in {}\n",
         super::output::counted(items, "changed item"),
         super::output::counted(stat.len(), "file")
     ));
@@ -224,6 +238,12 @@ pub fn stat_text(d: &Diff, old: &Path, new: &Path) -> String {
         out.push_str(&stat_row(&s.file, row, width));
     }
     out.push_str(&stat_row("total", total, width));
+    if !d.blocks.is_empty() {
+        out.push_str(&format!(
+            "and {} to the entries and federation blocks\n",
+            super::output::counted(d.blocks.len(), "change")
+        ));
+    }
     out
 }
 

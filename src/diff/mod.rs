@@ -12,6 +12,7 @@
 //! The result is plain data; `cli` turns it into text or JSON.
 
 pub mod behaviour;
+pub mod blocks;
 pub mod calendar;
 pub mod competition;
 pub mod divergence;
@@ -70,6 +71,10 @@ pub struct Diff {
     /// Changes to the edition header.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub header: Vec<Detail>,
+    /// Changes to the `entries` and `federation` blocks: the rule answering each
+    /// question or called by each command, what plays each role.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Detail>,
     /// Changed items, by the file (chapter) of the new edition that declares them
     /// (the old edition's for removed items), in file order.
     pub files: Vec<FileChanges>,
@@ -84,6 +89,7 @@ impl Diff {
     pub fn is_empty(&self) -> bool {
         self.calendar.is_none()
             && self.header.is_empty()
+            && self.blocks.is_empty()
             && self.files.is_empty()
             && self.simulated.is_empty()
     }
@@ -293,6 +299,7 @@ pub fn diff(old: &Side, new: &Side) -> Diff {
         old: edition_name(old),
         new: edition_name(new),
         header: calendar::header(old, new, days),
+        blocks: blocks::blocks(old, new),
         calendar: shift,
         files: by_file
             .into_iter()

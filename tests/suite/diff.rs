@@ -523,3 +523,59 @@ fn an_unchanged_competition_does_not_part() {
     assert_eq!(code, 0, "{err}");
     assert!(out.ends_with("no differences\n"), "{out}");
 }
+
+#[test]
+fn the_entries_and_federation_blocks_are_compared_key_by_key() {
+    let dir = variant("diff-blocks", |name, text| {
+        if name != "entries.bfr" {
+            return text;
+        }
+        let text = once(
+            text,
+            "  lv_team = [lv_series, lv_ko]\n",
+            "  lv_team = lv_series\n",
+        );
+        let text = once(
+            text,
+            "  sm_open_first_allotment = sm_open_first_allotment\n",
+            "",
+        );
+        once(text, "  seeding = sm_seeding\n", "")
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    assert!(d.files.is_empty(), "{:?}", d.files);
+    assert_eq!(
+        d.blocks,
+        [
+            Detail::Removed {
+                what: "entries sm_open_first_allotment".into(),
+                value: "sm_open_first_allotment".into(),
+            },
+            Detail::Changed {
+                what: "entries lv_team".into(),
+                old: "[lv_series, lv_ko]".into(),
+                new: "lv_series".into(),
+            },
+            Detail::Removed {
+                what: "federation seeding".into(),
+                value: "sm_seeding".into(),
+            },
+        ]
+    );
+    // The CLI says so, and `--exit-code` counts it as a difference.
+    let (old, new) = (root().join(EDITION_2015), dir.0.clone());
+    let (code, text, _) = bfr(&[
+        "diff",
+        "--exit-code",
+        "--no-cache",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("entries and federation blocks\n")
+            && text.contains("entries lv_team: [lv_series, lv_ko] → lv_series")
+            && text.contains("3 changes to the entries and federation blocks, 0 changed items"),
+        "{text}"
+    );
+}
