@@ -19,7 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 
-all=(edition expression event simulate cup)
+all=(edition expression event desk simulate cup)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 RUNS="${RUNS:-10000000}"
