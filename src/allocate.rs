@@ -78,28 +78,22 @@ pub fn allocate(
     let (_, rule) = program
         .command_rule(KEY)
         .ok_or_else(|| Error::Diagnostic(federation::no_rule(KEY, "docs/schedule.md", "E1104")))?;
-    // A discipline, the places, then what the file gives (the districts, …).
-    let shape = match (rule.params.as_slice(), &rule.ret) {
-        ([(_, Type::Enum(e)), (_, Type::Num(_)), ..], Type::List(out))
-            if matches!(**out, Type::Record(_)) =>
-        {
-            Some(*e)
-        }
-        _ => None,
-    };
-    let Some(discipline_enum) = shape else {
+    if let Some(why) = crate::ir::commands::misfit(KEY, rule) {
         return Err(Error::Diagnostic(
             Diagnostic::error(
                 "E1104",
-                format!(
-                    "the edition's `{}` must take (a discipline, the places, …) and give a list of records",
-                    rule.name
-                ),
+                format!("the edition's `{}` must {why}", rule.name),
                 rule.span,
             )
             .with_label("allocating places calls this rule"),
         ));
+    }
+    let Some((_, Type::Enum(discipline_enum))) = rule.params.first() else {
+        return Err(Error::Diagnostic(
+            Diagnostic::error("E1104", "internal error: no discipline", rule.span).nowhere(),
+        ));
     };
+    let discipline_enum = *discipline_enum;
     let discipline_value = enum_value(program, discipline_enum, discipline)
         .ok_or_else(|| Error::Discipline(variants(program, discipline_enum)))?;
     let call = Call {

@@ -1,7 +1,8 @@
 //! `federation { command = rule … }`: which rule of the edition each federation
 //! command calls (`ir::commands`). A key that is no command (or one given twice)
-//! is E1114, a value that is no rule of the edition E1115, here at `bfr check`
-//! rather than when the command runs.
+//! is E1114, a value that is no rule of the edition E1115, a rule that does not
+//! take what the command passes or give what it reads back E1116, here at `bfr
+//! check` rather than when the command runs.
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Program;
@@ -84,7 +85,23 @@ fn rule_of(
         ExprKind::Path(parts) if parts.len() == 1 => parts.first().map(|n| n.text.as_str()),
         _ => None,
     };
-    if let Some((index, _)) = name.and_then(|n| program.rule(n)) {
+    if let Some((index, rule)) = name.and_then(|n| program.rule(n)) {
+        if let Some(why) = commands::misfit(c.key, rule) {
+            diags.push(
+                Diagnostic::error(
+                    "E1116",
+                    format!(
+                        "`{}` ({}) calls `{}`, which must {why}",
+                        c.key, c.command, rule.name
+                    ),
+                    p.value.span,
+                )
+                .with_label("this rule does not fit the command")
+                .with_note(rule.span, "declared here")
+                .with_help("see docs/federation.md for what each command passes and reads back"),
+            );
+            return None;
+        }
         return Some(index);
     }
     let shown = name.unwrap_or("this");

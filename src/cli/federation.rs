@@ -79,8 +79,11 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                     Diagnostic::error(
                         CODES.rule,
                         format!(
-                            "the edition's `{}` must take the discipline (an enum) first",
-                            rule_name
+                            "the edition's `{rule_name}` must {}",
+                            program
+                                .command_rule(command.key)
+                                .and_then(|(_, r)| crate::ir::commands::misfit(command.key, r))
+                                .unwrap_or("take what the command passes")
                         ),
                         span,
                     )

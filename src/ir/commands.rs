@@ -2,9 +2,12 @@
 //! vacancies` each apply one rule of the edition to a file. The edition says which
 //! in a `federation { command = rule … }` block, so the rules may have any name;
 //! the checker finds each (E1114 a key that is no command, E1115 a value that is no
-//! rule). What each rule must take and give is checked when the command runs
-//! (E1104, E1112): its first parameter comes from the command line, the others
-//! from the file, by name.
+//! rule, E1116 a rule of the wrong shape). A rule's first parameter comes from
+//! the command line (a discipline, for `allocation` and `vacancies`), the others
+//! from the file, by name; what the file supplies is checked when the command
+//! runs (E1104, E1111, E1112).
+
+use super::{Rule, Type};
 
 /// One command whose rule the edition names.
 #[derive(Debug, Clone, Copy)]
@@ -39,4 +42,29 @@ pub const COMMANDS: &[Command] = &[
 /// The command with this key.
 pub fn command(key: &str) -> Option<&'static Command> {
     COMMANDS.iter().find(|c| c.key == key)
+}
+
+/// What is wrong with `rule` as the rule of command `key`, in words that follow
+/// "must": `None` when it fits. The parameters the file supplies may be of any
+/// type the file can hold; what is fixed is what the command line passes and what
+/// the command reads back.
+pub fn misfit(key: &str, rule: &Rule) -> Option<&'static str> {
+    let fits = match key {
+        // A discipline, the places, then what the starts file gives; the
+        // districts' lines back.
+        "allocation" => matches!(
+            (rule.params.as_slice(), &rule.ret),
+            ([(_, Type::Enum(_)), (_, Type::Num(_)), ..], Type::List(out))
+                if matches!(**out, Type::Record(_))
+        ),
+        "vacancies" => matches!(rule.params.first(), Some((_, Type::Enum(_)))),
+        _ => true,
+    };
+    if fits {
+        return None;
+    }
+    Some(match key {
+        "allocation" => "take (a discipline, the places, …) and give a list of records",
+        _ => "take the discipline (an enum) first",
+    })
 }
