@@ -14,8 +14,9 @@
 # At the end each target's executions and corpus size are printed, and each
 # run is added to the ledger (fuzz/ledger.tsv, committed; LEDGER=… elsewhere):
 # when, at which commit, which target, how many executions, how long, how it
-# ended. A campaign can be run in parts, each resuming from the corpus the
-# last grew; the totals over the ledger are printed last.
+# ended (libFuzzer's exit status: 0 done, 72 interrupted by Ctrl-C or SIGINT,
+# anything else a finding). A campaign can be run in parts, each resuming from
+# the corpus the last grew; the totals over the ledger are printed last.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -86,7 +87,7 @@ while [ "$running" -gt 0 ]; do
   running=$((running - 1))
 done
 echo "ledger ($LEDGER), every run so far: target, runs, executions, hours, runs that stopped on a finding"
-awk -F'\t' 'NR > 1 { n[$3]++; e[$3] += $4; s[$3] += $5; f[$3] += ($6 != 0) }
+awk -F'\t' 'NR > 1 { n[$3]++; e[$3] += $4; s[$3] += $5; f[$3] += ($6 != 0 && $6 != 72) }
   END { for (t in n) printf "  %-10s %4d %12d %8.1f %3d\n", t, n[t], e[t], s[t] / 3600, f[t] }' \
   "$LEDGER" | sort
 exit "$failed"
