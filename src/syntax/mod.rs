@@ -102,6 +102,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
             }
             at += end;
         }
+        items.shrink_to_fit();
         Ok(ast::File { items })
     })
 }
