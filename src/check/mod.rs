@@ -183,7 +183,7 @@ fn pending_scales<'a>(pending: &[Pending<'a>]) -> Vec<(u32, &'a ast::ScaleDecl)>
         .iter()
         .filter_map(|p| match p {
             Pending::Rule(i, item) => match &item.decl {
-                ast::Decl::Scale(s) => Some((*i, s)),
+                ast::Decl::Scale(s) => Some((*i, &**s)),
                 _ => None,
             },
             _ => None,

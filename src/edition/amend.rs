@@ -332,7 +332,7 @@ fn merge(
     let mut base_header: Option<ast::Edition> = None;
     for item in base.iter().flat_map(|f| &f.items) {
         if let Decl::Edition(e) = &item.decl {
-            base_header.get_or_insert_with(|| e.clone());
+            base_header.get_or_insert_with(|| (**e).clone());
         }
         if let Some(k) = key(&item.decl) {
             in_base.entry(k).or_insert(item);

@@ -120,7 +120,8 @@ fn key(texts: &[(String, Input)]) -> Option<String> {
 pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
     let files = edition_files(path)?;
     let texts = read_files(&files)?;
-    let Some((dir, name)) = dir.zip(key(&texts)) else {
+    // Without a cache directory (`--no-cache`) the files are not hashed at all.
+    let Some((dir, name)) = dir.and_then(|d| Some((d, key(&texts)?))) else {
         return Ok(load_read(path, texts, &mut Vec::new()));
     };
     let entry_path = dir.join(&name);

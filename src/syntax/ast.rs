@@ -84,17 +84,19 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[allow(missing_docs)]
 pub enum Decl {
-    Edition(Edition),
+    Edition(Box<Edition>),
     Unit(UnitDecl),
     Enum(EnumDecl),
     Record(RecordDecl),
-    Table(TableDecl),
-    Scale(ScaleDecl),
-    Fn(FnDecl),
-    Const(ConstDecl),
+    // The large declarations are boxed, so that a file of small ones (units,
+    // examples) is not laid out at the size of the largest (a scale).
+    Table(Box<TableDecl>),
+    Scale(Box<ScaleDecl>),
+    Fn(Box<FnDecl>),
+    Const(Box<ConstDecl>),
     Example(ExampleDecl),
     Text(TextDecl),
-    Competition(CompetitionDecl),
+    Competition(Box<CompetitionDecl>),
     Notice(NoticeDecl),
     Entries(EntriesDecl),
     /// `federation { command = rule … }`: the rule each federation command calls
@@ -204,7 +206,7 @@ pub struct Range {
     pub lower: Option<Bound>,
     pub upper: Option<Bound>,
     /// `x != a`: everything but one point.
-    pub except: Option<Expr>,
+    pub except: Option<Box<Expr>>,
     pub span: Span,
 }
 

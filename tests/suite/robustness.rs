@@ -4,6 +4,7 @@
 
 use crate::support::{TempDir, root};
 use bfr::edition::{Loaded, load, load_texts};
+use bfr::syntax::scan;
 use std::process::Command;
 
 fn one_file(text: impl Into<Vec<u8>>) -> Loaded {
@@ -94,6 +95,104 @@ fn hundred_thousand_nots_minuses_and_operators() {
     ));
     refused_as_too_deep(format!("const x: number ref X-A = {}1\n", "- ".repeat(n)));
     refused_as_too_deep(format!("const x: number ref X-A = 1{}\n", " + 1".repeat(n)));
+}
+
+/// The message of the only diagnostic of `text`, which must be E0002.
+fn too_deep_because(text: String) -> String {
+    let loaded = one_file(text);
+    assert!(loaded.checked.is_none());
+    render_all(&loaded);
+    let sorted = loaded.diagnostics.sorted();
+    assert_eq!(sorted.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0002"]);
+    sorted[0].message.clone()
+}
+
+#[test]
+fn a_megabyte_of_ifs_lets_and_matches_is_refused_before_it_is_parsed() {
+    // pest does not look at the stack: the pre-scan must refuse these, whatever
+    // way they are written (`ififif` is `if if if` to pest).
+    let mb = 1024 * 1024;
+    let texts = [
+        nested("if true then ", " else 2", mb / 20),
+        format!("const x: number ref X-A = {}1\n", "if ".repeat(mb / 3)),
+        format!("const x: number ref X-A = {}1\n", "if".repeat(mb / 2)),
+        format!("const x: number ref X-A = {}1\n", "let a = ".repeat(mb / 8)),
+        format!("const x: number ref X-A = {}1\n", "match ".repeat(mb / 6)),
+        format!(
+            "const x: bool ref X-A = {}true\n",
+            "1 == if true then 1 else ".repeat(mb / 25)
+        ),
+        // Inside the deepest brackets allowed.
+        format!(
+            "const x: number ref X-A = {}{}1{}\n",
+            "(".repeat(scan::MAX_DEPTH),
+            "if true then ".repeat(mb / 13),
+            ")".repeat(scan::MAX_DEPTH)
+        ),
+    ];
+    for text in texts {
+        let message = too_deep_because(text);
+        assert!(message.contains("`if`, `let` and `match`"), "{message}");
+    }
+}
+
+#[test]
+fn a_megabyte_of_nots_and_minuses_is_refused() {
+    let mb = 1024 * 1024;
+    for text in [
+        format!("const x: bool ref X-A = {}true\n", "not ".repeat(mb / 4)),
+        format!("const x: number ref X-A = {}1\n", "- ".repeat(mb / 2)),
+        format!("const x: number ref X-A = {}1\n", "-".repeat(mb)),
+    ] {
+        let message = too_deep_because(text);
+        assert!(message.contains("levels deep"), "{message}");
+    }
+}
+
+#[test]
+fn as_many_ifs_as_the_scan_allows_inside_the_deepest_brackets_reach_the_lowering() {
+    // The worst the pre-scan lets through: pest must read it on its own stack.
+    let text = format!(
+        "const x: number ref X-A = {}{}1{}{}\n",
+        "(".repeat(scan::MAX_DEPTH),
+        "if true then ".repeat(scan::MAX_OPEN),
+        " else 2".repeat(scan::MAX_OPEN),
+        ")".repeat(scan::MAX_DEPTH)
+    );
+    let message = too_deep_because(text);
+    assert!(message.contains("levels deep"), "{message}");
+}
+
+#[test]
+fn ifs_that_have_ended_are_not_counted() {
+    // Each `if` ends at a `,`, a `;`, a `=>`, a closing bracket or the next
+    // declaration; `tariff` and `qualification` hold an `if` for the scan.
+    let n = scan::MAX_OPEN + 10;
+    let consts: String = (0..n)
+        .map(|i| format!("const tariff_{i}: number ref X-A = if true then {i} else 0\n"))
+        .collect();
+    let args = format!(
+        "fn f(xs: [number]) -> number ref X-A = sum(xs)\nconst s: number ref X-A = f([{}])\n",
+        vec!["if true then 1 else 0"; n].join(", ")
+    );
+    let scale_rows: String = (0..n)
+        .map(|i| format!("  n == {i} => if n > 3 then {i} else 0\n"))
+        .collect();
+    let scale = format!(
+        "scale s(n: number) -> number ref X-A {{\n  domain n >= 0\n{scale_rows}  n > {n} => 0\n}}\n"
+    );
+    for text in [consts, args, scale] {
+        let loaded = one_file(text);
+        assert!(
+            !loaded
+                .diagnostics
+                .sorted()
+                .iter()
+                .any(|d| d.code == "E0002"),
+            "{:?}",
+            codes(&loaded)
+        );
+    }
 }
 
 #[test]

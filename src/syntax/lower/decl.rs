@@ -206,8 +206,9 @@ impl Lower {
     /// `SEK/player` is one atomic token; its parts are split here.
     pub(super) fn unit_expr(&self, p: P) -> UnitExpr {
         let span = self.span(&p);
-        let mut num = Vec::new();
-        let mut den = Vec::new();
+        // Exactly as long as written: a tree holds thousands of units.
+        let mut num = Vec::with_capacity(1);
+        let mut den = Vec::with_capacity(p.as_str().matches('/').count());
         let mut offset = span.start;
         for (i, part) in p.as_str().split('/').enumerate() {
             let len = u32::try_from(part.len()).unwrap_or(0);
@@ -283,6 +284,7 @@ impl Lower {
             };
             rows.push((key, self.expr(value)?));
         }
+        rows.shrink_to_fit();
         Ok(TableDecl {
             name,
             params,
@@ -318,6 +320,7 @@ impl Lower {
                 _ => {}
             }
         }
+        arms.shrink_to_fit();
         Ok(ScaleDecl {
             name,
             params,
@@ -403,7 +406,7 @@ impl Lower {
                         range.lower = bound(true);
                         range.upper = bound(true);
                     }
-                    _ => range.except = Some(value.clone()),
+                    _ => range.except = Some(Box::new(value.clone())),
                 }
             }
             _ => return Err(SyntaxError::internal(span)),
@@ -549,6 +552,7 @@ impl Lower {
                 _ => {}
             }
         }
+        e.assertions.shrink_to_fit();
         Ok(e)
     }
 

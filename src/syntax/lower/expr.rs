@@ -118,6 +118,7 @@ impl Lower {
             };
             arms.push((pat, self.nested(1, span, || self.expr(value))?));
         }
+        arms.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Match(Box::new(scrutinee), arms),
             span,
@@ -136,6 +137,7 @@ impl Lower {
                 fields.push((self.name(&n), self.nested(1, span, || self.expr(v))?));
             }
         }
+        fields.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::Record(self.name(&name), fields),
             span,
@@ -285,6 +287,8 @@ impl Lower {
                         };
                         args.push((name, value));
                     }
+                    // Most calls have one or two arguments, not the four a first push reserves.
+                    args.shrink_to_fit();
                     Expr {
                         kind: ExprKind::Call {
                             callee: Box::new(acc),
@@ -354,6 +358,7 @@ impl Lower {
                 items.push(self.nested(1, span, || self.expr(c))?);
             }
         }
+        items.shrink_to_fit();
         Ok(Expr {
             kind: ExprKind::List(items, annotation),
             span,
