@@ -29,6 +29,24 @@ pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 /// the pages are only touched as deep as a text goes.
 const PEST_STACK: usize = 64 * 1024 * 1024;
 
+/// Stack pest may need per byte of text, with room to spare: every level of
+/// nesting is at least one byte (`(`, or `if` for two), and the deepest text the
+/// pre-scan allows takes under 8 KiB a level in a debug build (twice that here).
+const PEST_STACK_PER_BYTE: usize = 16 * 1024;
+
+/// Runs `f` (a pest parse of `text`) where the stack is deep enough for any text
+/// the pre-scan lets through: in place when the stack left holds what the text
+/// could need (a short expression, such as an incident's rule, on any thread),
+/// else on a stack of [`PEST_STACK`] of its own.
+fn with_pest_stack<T>(text: &str, f: impl FnOnce() -> T) -> T {
+    let could_need = text
+        .len()
+        .saturating_mul(PEST_STACK_PER_BYTE)
+        .saturating_add(64 * 1024)
+        .min(PEST_STACK);
+    stacker::maybe_grow(could_need, PEST_STACK, f)
+}
+
 /// A syntax problem found while lowering (bad number, bad date).
 #[derive(Debug, Clone)]
 pub(crate) struct SyntaxError {
@@ -71,7 +89,7 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     precheck(text, file)?;
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
-    stacker::grow(PEST_STACK, || {
+    with_pest_stack(text, || {
         let syntax_error = || pest_error(detailed(Rule::file, text), file, text);
         let lower = lower::Lower::new(file);
         let mut items = Vec::new();
@@ -127,7 +145,7 @@ pub fn parse_expr_at(text: &str, file: FileId, base: usize) -> Result<ast::Expr,
         d
     };
     precheck(text, file).map_err(moved)?;
-    stacker::grow(PEST_STACK, || {
+    with_pest_stack(text, || {
         let mut pairs = BfrParser::parse(Rule::expr_input, text)
             .map_err(|_| moved(pest_error(detailed(Rule::expr_input, text), file, text)))?;
         let lower = lower::Lower::new(file);
