@@ -203,7 +203,7 @@ mod tests {
             Some("cc_ko_avgift_för_sent")
         );
         // And the other way round: the ASCII spelling is found from the Swedish one.
-        assert_eq!(nearest("Örebro", ["Orebro", "Orebru"]), Some("Orebro"));
-        assert_eq!(fold("Ångermanland"), "angermanland");
+        assert_eq!(nearest("Åby", ["Aby", "Abu"]), Some("Aby"));
+        assert_eq!(fold("Ålvik"), "alvik");
     }
 }
