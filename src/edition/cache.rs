@@ -2,7 +2,7 @@
 //! commands that only use the rules (`bfr eval`, `explain`, `run`) skip parsing
 //! and checking an edition that has not changed.
 //!
-//! An entry is found by the SHA-256 of bfr's build (its version, and the size
+//! An entry is found by the BLAKE3 digest of bfr's build (its version, and the size
 //! and time of its executable, so a rebuilt bfr never reads what another build
 //! wrote) and the edition's own files (names and bytes), and holds the digest of every file the check read, base
 //! editions' files included, with the listing of each base edition's directory.
@@ -20,11 +20,10 @@ use crate::check::Checked;
 use crate::diag::Diagnostics;
 use crate::source::Sources;
 use borsh::{BorshDeserialize, BorshSerialize};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of an entry file: what it is and the layout's version.
-const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x01";
+const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x02";
 
 /// A file's digest.
 type Hash = [u8; 32];
@@ -73,7 +72,7 @@ pub fn default_dir() -> Option<PathBuf> {
 }
 
 fn digest(bytes: &[u8]) -> Hash {
-    Sha256::digest(bytes).into()
+    *blake3::hash(bytes).as_bytes()
 }
 
 /// This build of bfr: its version and its executable's size and time of change;
@@ -95,20 +94,20 @@ fn build() -> Option<String> {
 
 /// The entry's name: bfr's build and the edition's own files, names and bytes.
 fn key(texts: &[(String, Input)]) -> Option<String> {
-    let mut h = Sha256::new();
+    let mut h = blake3::Hasher::new();
     let version = build()?;
-    h.update((version.len() as u64).to_le_bytes());
+    h.update(&(version.len() as u64).to_le_bytes());
     h.update(version.as_bytes());
     for (name, input) in texts {
         let Input::Text(bytes) = input else {
             return None;
         };
-        h.update((name.len() as u64).to_le_bytes());
+        h.update(&(name.len() as u64).to_le_bytes());
         h.update(name.as_bytes());
-        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(&(bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     }
-    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let hex = h.finalize().to_hex();
     Some(format!("{hex}.bin"))
 }
 
@@ -125,10 +124,16 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
         return Ok(load_read(path, texts, &mut Vec::new()));
     };
     let entry_path = dir.join(&name);
-    if let Some(loaded) = read_entry(&entry_path).and_then(|e| use_entry(e, &texts)) {
-        mark_used(&entry_path);
-        return Ok(loaded);
-    }
+    let texts = match read_entry(&entry_path) {
+        Some(entry) => match use_entry(entry, texts) {
+            Ok(loaded) => {
+                mark_used(&entry_path);
+                return Ok(loaded);
+            }
+            Err(texts) => texts,
+        },
+        None => texts,
+    };
     let own: Vec<(String, Hash)> = texts
         .iter()
         .filter_map(|(n, i)| match i {
@@ -159,21 +164,58 @@ fn read_entry(path: &Path) -> Option<Entry> {
     (Some(&entry.version) == build().as_ref()).then_some(entry)
 }
 
-/// The edition the entry holds, if every file it was made from is unchanged.
-fn use_entry(entry: Entry, own_texts: &[(String, Input)]) -> Option<Loaded> {
+/// The edition the entry holds, if every file it was made from is unchanged;
+/// else the edition's own texts, given back to be loaded afresh. The texts
+/// become the edition's sources: they are moved, not copied.
+fn use_entry(
+    entry: Entry,
+    own_texts: Vec<(String, Input)>,
+) -> Result<Loaded, Vec<(String, Input)>> {
+    let (Some(base_texts), Ok(files)) = (
+        unchanged_bases(&entry, &own_texts),
+        usize::try_from(entry.count),
+    ) else {
+        return Err(own_texts);
+    };
+    let mut sources = Sources::new();
+    let own = own_texts
+        .into_iter()
+        .filter_map(|(name, input)| match input {
+            Input::Text(bytes) => Some((name, bytes)),
+            Input::NotAFile(_) | Input::TooLarge(_) => None,
+        });
+    for (name, bytes) in own.chain(base_texts) {
+        // Every text is the one the entry was made from, which checked: the
+        // edition's own are in the entry's name, the bases' have their digests.
+        // Only a collision of digests could make one not UTF-8.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        sources.add(name, text);
+    }
+    Ok(Loaded {
+        sources,
+        files,
+        checked: Some(entry.checked),
+        diagnostics: Diagnostics::default(),
+    })
+}
+
+/// The texts of the entry's base editions, read again, if the entry was made
+/// from `own_texts` (by name; their bytes are in the entry's name) and every
+/// base edition's directory still lists the same files with the same bytes.
+fn unchanged_bases(entry: &Entry, own_texts: &[(String, Input)]) -> Option<Vec<(String, Vec<u8>)>> {
     let own = usize::try_from(entry.own).ok()?;
     if own != own_texts.len() || entry.files.len() < own {
         return None;
     }
-    let mut texts: Vec<(String, Vec<u8>)> = Vec::with_capacity(entry.files.len());
-    for (name, input) in own_texts {
-        let Input::Text(bytes) = input else {
-            return None;
-        };
-        texts.push((name.clone(), bytes.clone()));
+    let own_named = own_texts
+        .iter()
+        .zip(&entry.files)
+        .all(|((name, input), (kept, _))| matches!(input, Input::Text(_)) && name == kept);
+    if !own_named {
+        return None;
     }
-    // The bases' directories must list the same files, each with the same bytes.
-    let listed: Vec<String> = entry.bases.iter().flat_map(|(_, f)| f.clone()).collect();
+    let listed: Vec<&String> = entry.bases.iter().flat_map(|(_, f)| f).collect();
     for (dir, names) in &entry.bases {
         let now = edition_files(Path::new(dir)).ok()?;
         let now: Vec<String> = now.iter().map(|p| p.display().to_string()).collect();
@@ -181,28 +223,19 @@ fn use_entry(entry: Entry, own_texts: &[(String, Input)]) -> Option<Loaded> {
             return None;
         }
     }
-    let kept: Vec<&String> = entry.files.iter().skip(own).map(|(n, _)| n).collect();
-    if kept.len() != listed.len() || kept.iter().zip(&listed).any(|(a, b)| *a != b) {
+    let kept = &entry.files[own..];
+    if kept.len() != listed.len() || kept.iter().zip(&listed).any(|((a, _), b)| a != *b) {
         return None;
     }
-    for name in kept {
-        texts.push((name.clone(), super::read_named(Path::new(name)).ok()?));
-    }
-    let mut sources = Sources::new();
-    for (i, ((name, bytes), (kept_name, hash))) in texts.into_iter().zip(&entry.files).enumerate() {
-        // The edition's own files are in the entry's name (their names and
-        // bytes): only the bases' need their digests compared.
-        if name != *kept_name || (i >= own && digest(&bytes) != *hash) {
+    let mut texts = Vec::with_capacity(kept.len());
+    for (name, hash) in kept {
+        let bytes = super::read_named(Path::new(name)).ok()?;
+        if digest(&bytes) != *hash {
             return None;
         }
-        sources.add(name, String::from_utf8(bytes).ok()?);
+        texts.push((name.clone(), bytes));
     }
-    Some(Loaded {
-        sources,
-        files: usize::try_from(entry.count).ok()?,
-        checked: Some(entry.checked),
-        diagnostics: Diagnostics::default(),
-    })
+    Some(texts)
 }
 
 /// Writes the entry of a checked edition (nothing for one with errors, or one
@@ -276,7 +309,7 @@ fn mark_used(path: &Path) {
     }
 }
 
-/// Whether a file name is an entry's: a SHA-256 in hex, then `.bin`.
+/// Whether a file name is an entry's: a 256-bit digest in hex, then `.bin`.
 fn is_entry_name(name: &str) -> bool {
     name.strip_suffix(".bin").is_some_and(|hex| {
         hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -319,7 +352,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entry_names_are_a_sha256_in_hex_then_bin() {
+    fn entry_names_are_a_digest_in_hex_then_bin() {
         assert!(is_entry_name(&format!("{}.bin", "0a".repeat(32))));
         assert!(!is_entry_name(&format!("{}.bin", "0A".repeat(32))));
         assert!(!is_entry_name(&format!("{}.bin", "0a".repeat(31))));

@@ -3,8 +3,10 @@
 //! The edition declares its units (`unit VP`, `unit SEK alias kr`); bfr knows none
 //! by name. `SEK/player × player = SEK`; adding VP to IMP is a check error.
 
+use borsh::BorshDeserialize;
+use rustc_hash::FxBuildHasher;
 use serde::{Serialize, Serializer};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, PoisonError};
@@ -27,8 +29,11 @@ pub struct Unit(Option<&'static Powers>);
 /// No powers, for a plain number.
 static NO_POWERS: Powers = BTreeMap::new();
 
-/// Every unit made so far, by its powers.
-static UNITS: Mutex<BTreeSet<&'static Powers>> = Mutex::new(BTreeSet::new());
+/// Every unit made so far, by its powers. Hashed, not ordered: a lookup hashes
+/// the powers once instead of comparing them, name by name, with a dozen
+/// others. The hasher has a fixed key, so nothing depends on a random seed.
+static UNITS: Mutex<HashSet<&'static Powers, FxBuildHasher>> =
+    Mutex::new(HashSet::with_hasher(FxBuildHasher));
 
 /// The unit of `powers` (which has no zero power): the one stored, storing it
 /// if it is new.
@@ -98,22 +103,68 @@ impl borsh::BorshSerialize for Unit {
     }
 }
 
-impl borsh::BorshDeserialize for Unit {
+impl BorshDeserialize for Unit {
     fn deserialize_reader<R: std::io::Read>(reader: &mut R) -> std::io::Result<Self> {
-        // Read as borsh writes a map (its length, then each name and power),
-        // so that a plain number, the commonest unit, is read without a map.
+        // Read as borsh writes a map: its length, then each name and power.
         let len = u32::deserialize_reader(reader)?;
-        let mut powers = Powers::new();
-        for _ in 0..len {
-            let name = String::deserialize_reader(reader)?;
-            let power = i32::deserialize_reader(reader)?;
-            // A zero power is no power: the canonical form keeps none.
-            if power != 0 {
-                powers.insert(name, power);
-            }
+        if len == 0 {
+            return Ok(Unit(None));
         }
-        Ok(intern(powers))
+        let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
+        let UnitsRead { bytes, known } = &mut *read;
+        bytes.clear();
+        for _ in 0..len {
+            let name_len = u32::deserialize_reader(reader)?;
+            if name_len > MAX_UNIT_NAME_BYTES {
+                return Err(std::io::ErrorKind::InvalidData.into());
+            }
+            bytes.extend_from_slice(&name_len.to_le_bytes());
+            let at = bytes.len();
+            bytes.resize(at + name_len as usize, 0);
+            reader.read_exact(&mut bytes[at..])?;
+            bytes.extend_from_slice(&i32::deserialize_reader(reader)?.to_le_bytes());
+        }
+        if let Some(unit) = known.get(bytes.as_slice()) {
+            return Ok(unit.clone());
+        }
+        let unit = intern(powers_of(bytes)?);
+        known.insert(bytes.as_slice().into(), unit.clone());
+        Ok(unit)
     }
+}
+
+/// The units read so far from a compiled edition, by their bytes there (after
+/// the count), and room to read the next one. Decoding an edition reads a unit
+/// thousands of times, and nearly every one is one of the dozen it declares:
+/// found by its bytes, it is neither built as a map nor hashed name by name.
+/// Kept for the life of the process, like the units themselves.
+struct UnitsRead {
+    bytes: Vec<u8>,
+    known: HashMap<Box<[u8]>, Unit, FxBuildHasher>,
+}
+
+/// The longest unit name read from a compiled edition; a longer one means the
+/// bytes are not an entry's (a name is a word of the edition's text).
+const MAX_UNIT_NAME_BYTES: u32 = 4096;
+
+static READ: Mutex<UnitsRead> = Mutex::new(UnitsRead {
+    bytes: Vec::new(),
+    known: HashMap::with_hasher(FxBuildHasher),
+});
+
+/// The powers in a unit's bytes as [`Unit`]'s `deserialize_reader` gathers them
+/// (each name's length, its UTF-8 bytes, its power).
+fn powers_of(mut bytes: &[u8]) -> std::io::Result<Powers> {
+    let mut powers = Powers::new();
+    while !bytes.is_empty() {
+        let name = String::deserialize_reader(&mut bytes)?;
+        let power = i32::deserialize_reader(&mut bytes)?;
+        // A zero power is no power: the canonical form keeps none.
+        if power != 0 {
+            powers.insert(name, power);
+        }
+    }
+    Ok(powers)
 }
 
 impl Unit {
@@ -256,5 +307,31 @@ mod tests {
         let bytes = borsh::to_vec(&a).expect("serialises");
         let back: Unit = borsh::from_slice(&bytes).expect("deserialises");
         assert_eq!(back, a);
+    }
+
+    #[test]
+    fn a_unit_read_again_is_the_unit_read_before() {
+        let per_seat = Unit::base("coin").div(&Unit::base("seat"));
+        let bytes = borsh::to_vec(&per_seat).expect("serialises");
+        let first: Unit = borsh::from_slice(&bytes).expect("deserialises");
+        let again: Unit = borsh::from_slice(&bytes).expect("deserialises");
+        assert_eq!(first, per_seat);
+        assert_eq!(again, per_seat);
+        // The same powers written another way (a zero power, another order)
+        // are still the one unit.
+        let mut other = Vec::new();
+        for (name, power) in [("seat", -1i32), ("table", 0), ("coin", 1)] {
+            borsh::to_writer(&mut other, &(name.to_string(), power)).expect("writes");
+        }
+        let mut written = borsh::to_vec(&3u32).expect("writes");
+        written.extend(other);
+        let read: Unit = borsh::from_slice(&written).expect("deserialises");
+        assert_eq!(read, per_seat);
+        // A name longer than any word of an edition is not a unit's.
+        let mut long = borsh::to_vec(&1u32).expect("writes");
+        borsh::to_writer(&mut long, &("x".repeat(5000), 1i32)).expect("writes");
+        assert!(borsh::from_slice::<Unit>(&long).is_err());
+        // Cut short.
+        assert!(borsh::from_slice::<Unit>(&bytes[..bytes.len() - 2]).is_err());
     }
 }
