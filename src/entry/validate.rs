@@ -763,7 +763,7 @@ fn first_allotment(ctx: &mut Ctx) {
         let d = Diagnostic::error(
             "E0822",
             format!(
-                "{} pairs are marked as the Open's first allotment, which has {} [{}]",
+                "{} pairs are marked `first_allotment`, but the first allotment has {} [{}]",
                 marked.len(),
                 f.shown,
                 f.ids()
