@@ -4,10 +4,6 @@
 use super::Reader;
 use crate::syntax::ast::*;
 
-/// The declarations left to pest, by the token each must begin with: no other
-/// declaration begins with it, so text that does is one of them or an error.
-const LEFT_TO_PEST: [&str; 5] = ["edition", "competition", "entries", "federation", "remove"];
-
 impl Reader<'_> {
     /// `item = { doc* ~ decl }`
     pub(super) fn item(&mut self) -> Option<Item> {
@@ -37,12 +33,13 @@ impl Reader<'_> {
         })
     }
 
-    /// `decl`: the alternatives in the grammar's order, each by its first token.
+    /// `decl`: the alternatives in the grammar's order, each by its first token
+    /// (no two declarations begin with the same one, so a declaration that
+    /// fails after its first token is an error whichever is tried next).
     fn decl(&mut self) -> Option<Decl> {
-        if LEFT_TO_PEST.iter().any(|k| self.at_str(k)) {
-            return self.give_up();
-        }
-        let decl = if self.eat("unit") {
+        let decl = if self.eat("edition") {
+            Decl::Edition(Box::new(self.edition()?))
+        } else if self.eat("unit") {
             Decl::Unit(self.unit_decl()?)
         } else if self.eat("enum") {
             Decl::Enum(self.enum_decl()?)
@@ -60,8 +57,16 @@ impl Reader<'_> {
             Decl::Example(self.example_decl()?)
         } else if self.eat("procedure") {
             Decl::Text(self.text_decl()?)
+        } else if self.at_str("competition") {
+            Decl::Competition(Box::new(self.competition()?))
         } else if self.eat("notice") {
             Decl::Notice(self.notice_decl()?)
+        } else if self.at_str("entries") {
+            Decl::Entries(self.entries("entries")?)
+        } else if self.at_str("federation") {
+            Decl::Federation(self.entries("federation")?)
+        } else if self.eat("remove") {
+            Decl::Remove(self.remove_decl()?)
         } else {
             return self.give_up();
         };
@@ -70,7 +75,7 @@ impl Reader<'_> {
 
     /// `source_ref = { "ref" ~ rule_id ~ pages? ~ string? }`, tried after layout
     /// where the grammar has `source_ref?`: `None` leaves the position as it was.
-    fn source_ref(&mut self) -> Option<SourceRef> {
+    pub(super) fn source_ref(&mut self) -> Option<SourceRef> {
         let start = self.pos;
         let read = self.source_ref_here();
         if read.is_none() {
@@ -285,7 +290,7 @@ impl Reader<'_> {
         })
     }
 
-    fn after_layout_ident(&mut self) -> Option<(usize, usize)> {
+    pub(super) fn after_layout_ident(&mut self) -> Option<(usize, usize)> {
         self.skip();
         self.ident()
     }

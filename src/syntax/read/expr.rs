@@ -169,7 +169,7 @@ impl Reader<'_> {
     }
 
     /// `arith = { unary ~ ((add_op | mul_op) ~ unary)* }`
-    fn arith(&mut self) -> Option<Expr> {
+    pub(super) fn arith(&mut self) -> Option<Expr> {
         let first = self.unary()?;
         self.skip();
         let chain = self.chain(Self::unary, |r| {

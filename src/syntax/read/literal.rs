@@ -306,7 +306,7 @@ impl Reader<'_> {
     }
 
     /// `date_lit = ${ (weekday ~ " "+)? ~ date }`
-    fn date_lit(&mut self) -> Option<Expr> {
+    pub(super) fn date_lit(&mut self) -> Option<Expr> {
         let start = self.pos;
         let (weekday, date) = self.dated()?;
         let date = self.date_value(weekday, date, (start, self.pos))?;

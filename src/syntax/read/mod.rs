@@ -8,8 +8,7 @@
 //! lowering (`syntax::lower`) would from pest's pairs.
 //!
 //! It reads only what it can read exactly as pest would. Anything else — a
-//! declaration it does not read (`edition`, `competition`, `entries`,
-//! `federation`, `remove`), text the grammar refuses, a shape the lowering
+//! text the grammar refuses, a shape the lowering
 //! refuses (a number too large, a date not in the calendar, a tree deeper than
 //! the lowering allows) or a tree deeper than it is willing to recurse — makes it
 //! answer [`Step::Unread`], and that item is parsed by pest and lowered as before,
@@ -17,6 +16,7 @@
 //! `syntax::tests` checks that both give the same tree on every item of the
 //! editions and test cases and on thousands of mutated copies.
 
+mod block;
 mod decl;
 mod expr;
 mod literal;
@@ -61,6 +61,10 @@ pub(super) struct Reader<'t> {
     recursion: usize,
     /// The nesting the lowering would count in the current root expression.
     nesting: usize,
+    /// The last position a name was looked for and where the name there ends:
+    /// the grammar tries a name at one place up to four times (a lambda's
+    /// parameter, an argument's name, a record's name, a path).
+    last_ident: (usize, Option<usize>),
 }
 
 /// Reads the item that follows `at` (after layout), as `file_step` would.
@@ -96,6 +100,7 @@ impl<'t> Reader<'t> {
             unsure: false,
             recursion: 0,
             nesting: 0,
+            last_ident: (usize::MAX, None),
         }
     }
 
@@ -171,16 +176,26 @@ impl<'t> Reader<'t> {
     /// `ident = @{ !keyword ~ ident_start ~ ident_char* }`: its byte range.
     fn ident(&mut self) -> Option<(usize, usize)> {
         let start = self.pos;
+        let end = if self.last_ident.0 == start {
+            self.last_ident.1
+        } else {
+            let end = self.ident_end();
+            self.last_ident = (start, end);
+            end
+        }?;
+        self.pos = end;
+        Some((start, end))
+    }
+
+    /// Where the name at the position ends, if one begins there.
+    fn ident_end(&self) -> Option<usize> {
+        let start = self.pos;
         let first = self.text.get(start..)?.chars().next()?;
         if !(first == '_' || is_xid_start(first)) {
             return None;
         }
         let end = word_end(self.text, start);
-        if is_keyword(self.text.get(start..end)?) {
-            return None;
-        }
-        self.pos = end;
-        Some((start, end))
+        (!is_keyword(self.text.get(start..end)?)).then_some(end)
     }
 
     /// `path = ${ ident ~ ("." ~ ident)* }`: names joined by dots, no layout.
@@ -256,9 +271,20 @@ impl<'t> Reader<'t> {
 /// Where the run of name characters that starts at `at` ends.
 fn word_end(text: &str, at: usize) -> usize {
     let rest = text.get(at..).unwrap_or("");
-    rest.char_indices()
-        .find(|&(_, c)| !is_ident_char(c))
-        .map_or(text.len(), |(i, _)| at + i)
+    // ASCII first, byte by byte; the first other character goes the long way.
+    let ascii = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    match rest.as_bytes().get(ascii) {
+        Some(b) if !b.is_ascii() => rest
+            .get(ascii..)
+            .unwrap_or("")
+            .char_indices()
+            .find(|&(_, c)| !is_ident_char(c))
+            .map_or(text.len(), |(i, _)| at + ascii + i),
+        _ => at + ascii,
+    }
 }
 
 /// `ident_char` at byte `at` (pest's `!ident_char` is its negation).
@@ -287,7 +313,11 @@ fn is_xid_start(c: char) -> bool {
 /// The grammar's `keyword`: a whole word that is a reserved word, except
 /// `refer` and `notice`, which the grammar's trie leaves to names.
 fn is_keyword(word: &str) -> bool {
-    word != "refer" && word != "notice" && super::RESERVED.contains(&word)
+    // No reserved word is longer than `qualification`.
+    word.len() <= "qualification".len()
+        && word != "refer"
+        && word != "notice"
+        && super::RESERVED.contains(&word)
 }
 
 #[cfg(test)]
