@@ -215,3 +215,17 @@ fn mutated_expressions_read_as_pest_parses_them() {
         }
     }
 }
+
+#[test]
+fn the_keywords_are_the_reserved_words_but_refer_and_notice() {
+    for w in crate::syntax::RESERVED {
+        assert_eq!(
+            super::is_keyword(w),
+            !["refer", "notice"].contains(&w),
+            "{w}"
+        );
+    }
+    for name in ["fee", "iff", "i", "", "refers", "notice", "Unit", "stages"] {
+        assert!(!super::is_keyword(name), "{name}");
+    }
+}
