@@ -1,8 +1,11 @@
 //! Stage 1: text → AST.
 //!
-//! `grammar/bfr.pest` defines the syntax; [`parse_file`] runs it on one file and
-//! lowers the parse tree to [`ast`] nodes with spans. Parse errors are turned into
-//! diagnostics in words an editor knows ("a number", "`=>`"), never pest rule names.
+//! `grammar/bfr.pest` defines the syntax; [`parse_file`] reads one file into
+//! [`ast`] nodes with spans, item by item: with the direct reader (`read`, the
+//! grammar transcribed by hand) where it can, else by running the grammar and
+//! lowering its parse tree. Parse errors always come from the grammar and are
+//! turned into diagnostics in words an editor knows ("a number", "`=>`"), never
+//! pest rule names.
 
 pub mod ast;
 pub mod format;

@@ -1,4 +1,4 @@
-//! A direct reader of the common declarations: text → AST without pest.
+//! A direct reader of `.bfr` text: text → AST without pest.
 //!
 //! pest spends most of its time on its own machinery (a token queue, attempts
 //! kept for "expected …", a snapshot at every sequence) and on the grammar's
@@ -7,14 +7,15 @@
 //! where pest's pair ends, trailing layout included) — and builds the AST as the
 //! lowering (`syntax::lower`) would from pest's pairs.
 //!
-//! It reads only what it can read exactly as pest would. Anything else — a
-//! text the grammar refuses, a shape the lowering
-//! refuses (a number too large, a date not in the calendar, a tree deeper than
-//! the lowering allows) or a tree deeper than it is willing to recurse — makes it
-//! answer [`Step::Unread`], and that item is parsed by pest and lowered as before,
-//! so every diagnostic comes from the one grammar and is worded as it always was.
-//! `syntax::tests` checks that both give the same tree on every item of the
-//! editions and test cases and on thousands of mutated copies.
+//! It reads only what it can read exactly as pest and the lowering would.
+//! Anything else — text the grammar refuses, a shape the lowering refuses (a
+//! number too large, a date not in the calendar, a duration out of order), a tree
+//! near the lowering's depth limit or deeper than the reader recurses — makes it
+//! answer [`Step::Unread`] (or `None` for an expression), and pest parses that
+//! item and the lowering lowers it as before, so every diagnostic comes from the
+//! one grammar and is worded as it always was. The tests (`read::tests`) check
+//! that both give the same tree, spans included, or the same diagnostic, on every
+//! `.bfr` file of the repository and on mutated copies of the edition's items.
 
 mod block;
 mod decl;
