@@ -1,12 +1,16 @@
 //! Stage 1: text → AST.
 //!
-//! `grammar/bfr.pest` defines the syntax; [`parse_file`] runs it on one file and
-//! lowers the parse tree to [`ast`] nodes with spans. Parse errors are turned into
-//! diagnostics in words an editor knows ("a number", "`=>`"), never pest rule names.
+//! `grammar/bfr.pest` defines the syntax; [`parse_file`] reads one file into
+//! [`ast`] nodes with spans, item by item: with the direct reader (`read`, the
+//! grammar transcribed by hand) where it can, else by running the grammar and
+//! lowering its parse tree. Parse errors always come from the grammar and are
+//! turned into diagnostics in words an editor knows ("a number", "`=>`"), never
+//! pest rule names.
 
 pub mod ast;
 pub mod format;
 mod lower;
+mod read;
 pub(crate) use lower::nfc;
 pub mod scan;
 
@@ -79,13 +83,19 @@ impl SyntaxError {
 /// Parses one `.bfr` file.
 ///
 /// The file is read one item at a time (`file_step`: an item or the end, from
-/// where the last item ended), and each item is lowered before the next is
+/// where the last item ended). Each item is read by the direct reader
+/// ([`read`]) where it can, else parsed by pest and lowered before the next is
 /// read, so only one item's parse tree is held at a time. Reading `item*` step
 /// by step accepts exactly what `file` accepts; whenever a step fails, or an
 /// item fails to lower, the whole file is parsed with `file`, so a syntax error
 /// anywhere in the file is reported (and worded) as before, ahead of a problem
 /// found while lowering.
 pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
+    parse_file_with(text, file, true)
+}
+
+/// [`parse_file`], with the direct reader (`direct`) or with pest alone.
+fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, Diagnostic> {
     precheck(text, file)?;
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
@@ -95,6 +105,17 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
         let mut items = Vec::new();
         let mut at = 0;
         loop {
+            if direct {
+                match read::item(text, file, at) {
+                    read::Step::Item(item, end) => {
+                        items.push(*item);
+                        at = end;
+                        continue;
+                    }
+                    read::Step::End => break,
+                    read::Step::Unread => {}
+                }
+            }
             let rest = text
                 .get(at..)
                 .ok_or_else(|| SyntaxError::internal(Span::new(file, at, at)).into_diagnostic())?;
@@ -134,6 +155,16 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
 /// inside an event file): every span, a syntax error's included, points into the
 /// file, without a copy of the file's text.
 pub fn parse_expr_at(text: &str, file: FileId, base: usize) -> Result<ast::Expr, Diagnostic> {
+    parse_expr_with(text, file, base, true)
+}
+
+/// [`parse_expr_at`], with the direct reader (`direct`) or with pest alone.
+fn parse_expr_with(
+    text: &str,
+    file: FileId,
+    base: usize,
+    direct: bool,
+) -> Result<ast::Expr, Diagnostic> {
     let moved = |mut d: Diagnostic| {
         let by = u32::try_from(base).unwrap_or(u32::MAX);
         let shift = |s: &mut Span| {
@@ -146,6 +177,9 @@ pub fn parse_expr_at(text: &str, file: FileId, base: usize) -> Result<ast::Expr,
     };
     precheck(text, file).map_err(moved)?;
     with_pest_stack(text, || {
+        if let Some(e) = direct.then(|| read::expr_input(text, file, base)).flatten() {
+            return Ok(e);
+        }
         let mut pairs = BfrParser::parse(Rule::expr_input, text)
             .map_err(|_| moved(pest_error(detailed(Rule::expr_input, text), file, text)))?;
         let lower = lower::Lower::new(file);

@@ -1,0 +1,231 @@
+//! The direct reader against pest and the lowering: the same tree, spans
+//! included, or the same diagnostic, on every file of the repository and on
+//! mutated copies of every item of the 2015 edition.
+
+use crate::syntax::{parse_expr_with, parse_file_with};
+use std::path::{Path, PathBuf};
+
+fn bfr_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            bfr_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "bfr") {
+            out.push(path);
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Both ways of parsing a file, as text that shows every span.
+fn both(text: &str) -> (String, String) {
+    (
+        format!("{:?}", parse_file_with(text, 7, true)),
+        format!("{:?}", parse_file_with(text, 7, false)),
+    )
+}
+
+#[test]
+fn every_file_reads_as_pest_parses_it() {
+    let mut files = Vec::new();
+    bfr_files(&root().join("rules"), &mut files);
+    bfr_files(&root().join("tests"), &mut files);
+    assert!(files.len() > 100);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let (direct, pest) = both(&text);
+        assert_eq!(direct, pest, "{}", path.display());
+    }
+}
+
+/// A small deterministic generator (xorshift), so a failure can be replayed.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// Tokens to insert: keywords, brackets, quotes, operators, literals of every
+/// kind, layout and comments, and names that begin like keywords.
+const INSERTS: [&str; 61] = [
+    "if ",
+    "then",
+    "else",
+    "let ",
+    "in",
+    "match ",
+    "not ",
+    "-",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "\"",
+    ",",
+    ";",
+    "=>",
+    "->",
+    ".",
+    ":",
+    " ",
+    "\n",
+    "/// d\n",
+    "// c\n",
+    "//// x\n",
+    "1",
+    "2015-07-24",
+    "Sat ",
+    "12:00",
+    "5 min",
+    "x",
+    "_",
+    " as [VP]",
+    " ref X-1 p.2 ",
+    "deduct ",
+    "warning",
+    "refer ",
+    "==",
+    "<",
+    "<=",
+    "!=",
+    "%",
+    "/",
+    "*",
+    "and ",
+    "or ",
+    "é",
+    "ifx ",
+    "\\",
+    "99999999999999999999999999999",
+    "2015-02-30",
+    "25:00",
+    "1 h 1 h",
+    "Fri 2015-07-24 ",
+    "x => ",
+    "a: ",
+    "\u{FEFF}",
+    "\t",
+    "\r\n",
+    "5\tVP",
+];
+
+fn mutate(text: &str, dice: &mut Dice) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let at = dice.below(chars.len() + 1);
+    let mut out: Vec<char> = chars.clone();
+    match dice.below(6) {
+        0 if at < chars.len() => {
+            out.remove(at);
+        }
+        1 => {
+            // a word deleted
+            let end = (at..chars.len())
+                .find(|&i| !chars[i].is_alphanumeric() && chars[i] != '_')
+                .unwrap_or(chars.len());
+            out.drain(at..end.max(at));
+        }
+        2 => {
+            // a line doubled
+            let start = chars[..at]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |i| i + 1);
+            let end = (at..chars.len())
+                .find(|&i| chars[i] == '\n')
+                .unwrap_or(chars.len());
+            let line: Vec<char> = chars[start..end].to_vec();
+            out.splice(end..end, std::iter::once('\n').chain(line));
+        }
+        3 => out.truncate(at),
+        _ => {
+            let token = INSERTS[dice.below(INSERTS.len())];
+            out.splice(at..at, token.chars());
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[test]
+fn mutated_items_read_as_pest_parses_them() {
+    let mut files = Vec::new();
+    bfr_files(&root().join("rules/2015"), &mut files);
+    let mut dice = Dice(0x2545_F491_4F6C_DD1D);
+    let mut compared = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let Ok(file) = parse_file_with(&text, 7, false) else {
+            continue;
+        };
+        for item in &file.items {
+            let piece = &text[item.span.start as usize..item.span.end as usize];
+            for _ in 0..3 {
+                let mut mutated = mutate(piece, &mut dice);
+                if dice.below(3) == 0 {
+                    mutated = mutate(&mutated, &mut dice);
+                }
+                let (direct, pest) = both(&mutated);
+                assert_eq!(direct, pest, "{mutated}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
+#[test]
+fn mutated_expressions_read_as_pest_parses_them() {
+    let text = std::fs::read_to_string(root().join("rules/2015/chairmans_cup.bfr")).unwrap();
+    let Ok(file) = parse_file_with(&text, 7, false) else {
+        panic!("the edition parses");
+    };
+    let mut dice = Dice(0x9E37_79B9_7F4A_7C15);
+    let mut exprs = Vec::new();
+    for item in &file.items {
+        let piece = &text[item.span.start as usize..item.span.end as usize];
+        // What follows the first `=` of a const or a fn is an expression.
+        if let Some((_, value)) = piece.split_once(" = ") {
+            exprs.push(value.to_string());
+        }
+    }
+    assert!(exprs.len() > 20);
+    for e in &exprs {
+        for i in 0..4 {
+            let mutated = if i == 0 {
+                e.clone()
+            } else {
+                mutate(e, &mut dice)
+            };
+            let direct = format!("{:?}", parse_expr_with(&mutated, 3, 100, true));
+            let pest = format!("{:?}", parse_expr_with(&mutated, 3, 100, false));
+            assert_eq!(direct, pest, "{mutated}");
+        }
+    }
+}
+
+#[test]
+fn the_keywords_are_the_reserved_words_but_refer_and_notice() {
+    for w in crate::syntax::RESERVED {
+        assert_eq!(
+            super::is_keyword(w),
+            !["refer", "notice"].contains(&w),
+            "{w}"
+        );
+    }
+    for name in ["fee", "iff", "i", "", "refers", "notice", "Unit", "stages"] {
+        assert!(!super::is_keyword(name), "{name}");
+    }
+}
