@@ -20,7 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 
-all=(edition expression event desk simulate cup)
+all=(edition expression read event desk simulate cup)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 RUNS="${RUNS:-10000000}"

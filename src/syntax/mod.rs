@@ -94,6 +94,13 @@ pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     parse_file_with(text, file, true)
 }
 
+/// [`parse_file`] by pest and the lowering alone, without the direct reader:
+/// the reference the reader must agree with, tree and spans or diagnostic
+/// (`syntax::read`'s tests and the `read` fuzz target compare the two).
+pub fn parse_file_by_pest(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
+    parse_file_with(text, file, false)
+}
+
 /// [`parse_file`], with the direct reader (`direct`) or with pest alone.
 fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, Diagnostic> {
     precheck(text, file)?;
@@ -156,6 +163,12 @@ pub fn parse_expr(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
 /// file, without a copy of the file's text.
 pub fn parse_expr_at(text: &str, file: FileId, base: usize) -> Result<ast::Expr, Diagnostic> {
     parse_expr_with(text, file, base, true)
+}
+
+/// [`parse_expr`] by pest and the lowering alone, without the direct reader
+/// (see [`parse_file_by_pest`]).
+pub fn parse_expr_by_pest(text: &str, file: FileId) -> Result<ast::Expr, Diagnostic> {
+    parse_expr_with(text, file, 0, false)
 }
 
 /// [`parse_expr_at`], with the direct reader (`direct`) or with pest alone.

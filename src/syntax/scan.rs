@@ -13,8 +13,8 @@
 //! through `if`, `let` or `match` (a condition, a bound value or a matched value
 //! holds a whole expression); `not`, a leading `-`, operators and `.name`/calls
 //! are repetitions in the grammar, and their depth in the tree is the lowering's
-//! to bound. The scan counts every `if`, `let` and `match` it sees — inside longer
-//! words too, since pest reads `ifx` as `if x` — and forgets those of one bracket
+//! to bound. The scan counts every `if`, `let` and `match` it sees — at the end of
+//! a longer word too (`2if` is `2` then `if`) — and forgets those of one bracket
 //! level when that level closes, or at a token that no expression can go on over
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
@@ -96,20 +96,13 @@ pub enum TooDeep {
     Open(usize, usize),
 }
 
-/// How often `if`, `let` and `match` occur in `word`. (A byte loop: most words
-/// hold none, and a substring search per keyword cost more than pest's stack look.)
+/// How many `if`, `let` or `match` open in `word` (a run of letters, digits
+/// and `_`): one if it ends with one of them, else none. The grammar reads these
+/// keywords only where no letter, digit or `_` follows (`match_x` and `ifx` are
+/// names), and within a word only its end is followed by none; its start may
+/// follow a number (`2if` is `2` then `if`), so the end is what is looked at.
 fn openers(word: &[u8]) -> usize {
-    let mut n = 0;
-    for (i, b) in word.iter().enumerate() {
-        let rest = word.get(i..).unwrap_or_default();
-        n += usize::from(match b {
-            b'i' => rest.starts_with(b"if"),
-            b'l' => rest.starts_with(b"let"),
-            b'm' => rest.starts_with(b"match"),
-            _ => false,
-        });
-    }
-    n
+    usize::from(word.ends_with(b"if") || word.ends_with(b"let") || word.ends_with(b"match"))
 }
 
 /// The first place where `text` nests too deeply for the parser, if any.
@@ -180,10 +173,13 @@ mod tests {
     }
 
     #[test]
-    fn every_if_let_and_match_counts_even_inside_a_word() {
+    fn an_if_let_or_match_counts_where_a_word_ends_with_it() {
         assert_eq!(openers(b"if"), 1);
-        assert_eq!(openers(b"ififif"), 3);
-        assert_eq!(openers(b"tariff_matches_letter"), 3);
+        assert_eq!(openers(b"2if"), 1);
+        assert_eq!(openers(b"ififif"), 1);
+        assert_eq!(openers(b"tariff_matches_letter"), 0);
+        assert_eq!(openers(b"match_x"), 0);
+        assert_eq!(openers(b"outlet"), 1);
         assert_eq!(openers(b"fee"), 0);
         assert_eq!(openers(b"IF"), 0);
     }

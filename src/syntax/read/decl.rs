@@ -560,9 +560,9 @@ impl Reader<'_> {
         Some(())
     }
 
-    /// `let_stmt = { "let" ~ ident ~ "=" ~ expr ~ ";" }`
+    /// `let_stmt = { &keyword ~ "let" ~ ident ~ "=" ~ expr ~ ";" }`
     fn let_stmt(&mut self) -> Option<(Name, Expr)> {
-        if !self.eat("let") {
+        if !self.word("let") {
             return None;
         }
         let name = self.after_layout_ident()?;

@@ -416,10 +416,10 @@ impl Reader<'_> {
         None
     }
 
-    /// `if_expr = { "if" ~ expr ~ "then" ~ expr ~ "else" ~ expr }`
+    /// `if_expr = { &keyword ~ "if" ~ expr ~ "then" ~ expr ~ "else" ~ expr }`
     fn if_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.eat("if") {
+        if !self.word("if") {
             return None;
         }
         let c = self.after_layout(Self::expr)?;
@@ -448,10 +448,10 @@ impl Reader<'_> {
         f(self)
     }
 
-    /// `let_expr = { "let" ~ ident ~ "=" ~ expr ~ "in" ~ expr }`
+    /// `let_expr = { &keyword ~ "let" ~ ident ~ "=" ~ expr ~ "in" ~ expr }`
     fn let_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.eat("let") {
+        if !self.word("let") {
             return None;
         }
         let name = self.after_layout(Self::ident)?;
@@ -464,10 +464,10 @@ impl Reader<'_> {
         })
     }
 
-    /// `match_expr = { "match" ~ expr ~ "{" ~ (match_arm ~ ("," ~ match_arm)* ~ ","?)? ~ "}" }`
+    /// `match_expr = { &keyword ~ "match" ~ expr ~ "{" ~ (match_arm ~ ("," ~ match_arm)* ~ ","?)? ~ "}" }`
     fn match_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.eat("match") {
+        if !self.word("match") {
             return None;
         }
         let scrutinee = self.after_layout(Self::expr)?;
