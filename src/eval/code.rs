@@ -378,6 +378,24 @@ fn written_slot(step: &mut Step) -> Option<&mut u32> {
     }
 }
 
+/// `x op y` of two quantities when it is a product, sum or difference that
+/// fits: what [`binary_value`] gives then, without a call. `None` for every
+/// other case (and for an overflow), which `binary_value` decides, failures
+/// included.
+#[inline(always)]
+fn quantities(op: BinOp, x: &Value, y: &Value, unit: Option<&Unit>) -> Option<Value> {
+    let (Value::Num(m, own), Value::Num(n, _)) = (x, y) else {
+        return None;
+    };
+    match op {
+        // A product takes the checked type's unit, as `binary_value` gives it.
+        BinOp::Mul => Some(Value::Num(m.checked_mul(*n)?, unit?.clone())),
+        BinOp::Add => Some(Value::Num(m.checked_add(*n)?, own.clone())),
+        BinOp::Sub => Some(Value::Num(m.checked_sub(*n)?, own.clone())),
+        _ => None,
+    }
+}
+
 /// The value an operand names.
 #[inline(always)]
 fn read<'a>(
@@ -416,7 +434,11 @@ impl Evaluator<'_> {
                         read(frame, values, *a, *span)?,
                         read(frame, values, *b, *span)?,
                     );
-                    (*dst, binary_value(*op, x, y, unit.as_ref(), *span)?)
+                    let value = match quantities(*op, x, y, unit.as_ref()) {
+                        Some(value) => value,
+                        None => binary_value(*op, x, y, unit.as_ref(), *span)?,
+                    };
+                    (*dst, value)
                 }
                 Step::Extreme {
                     builtin,

@@ -153,9 +153,7 @@ impl<'p> Evaluator<'p> {
     #[inline]
     fn recycle(&mut self, mut values: Vec<Value>) {
         if self.pool.len() < POOL && values.capacity() > 0 {
-            for v in values.drain(..) {
-                discard(v);
-            }
+            empty(&mut values);
             self.pool.push(values);
         }
     }
@@ -416,7 +414,7 @@ impl<'p> Evaluator<'p> {
     #[inline]
     pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
         match self.direct(i, args) {
-            Some(value) => Ok(value),
+            Some(value) => Ok(copy_value(value)),
             None => self.call_with_frame(i, args, span),
         }
     }
@@ -425,7 +423,9 @@ impl<'p> Evaluator<'p> {
     #[inline(never)]
     fn call_with_frame(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
         let mut frame = self.fresh();
-        frame.extend(args.iter().map(copy_value));
+        for a in args {
+            frame.push(copy_value(a));
+        }
         let result = self.call_general(i, &mut frame, span);
         self.recycle(frame);
         result
@@ -434,7 +434,7 @@ impl<'p> Evaluator<'p> {
     /// Calls rule `i` in `frame`, which holds the arguments.
     fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
         match self.direct(i, frame) {
-            Some(value) => Ok(value),
+            Some(value) => Ok(copy_value(value)),
             None => self.call_general(i, frame, span),
         }
     }
@@ -512,8 +512,8 @@ impl<'p> Evaluator<'p> {
     /// value, once the rule's folded form is made (its first call takes the
     /// general way, which makes it). `None` for every other call, which takes
     /// the general way (and reports any failure there, with its message).
-    #[inline]
-    fn direct(&self, i: u32, args: &[Value]) -> Option<Value> {
+    #[inline(always)]
+    fn direct(&self, i: u32, args: &[Value]) -> Option<&'p Value> {
         if !self.fold || self.trace.is_some() || self.depth >= MAX_CALL_DEPTH {
             return None;
         }
@@ -532,7 +532,7 @@ impl<'p> Evaluator<'p> {
             }
             (Answers::Scale { .. }, _) => return None,
         };
-        Some(copy_value(value))
+        Some(value)
     }
 
     /// Evaluates a rule's body in its frame; the detail says which row of a
@@ -636,6 +636,14 @@ fn discard(v: Value) {
     }
 }
 
+/// Empties `values`, keeping its room (see [`discard`]).
+#[inline]
+fn empty(values: &mut Vec<Value>) {
+    while let Some(v) = values.pop() {
+        discard(v);
+    }
+}
+
 /// Puts `v` into `slot` (see [`discard`]).
 #[inline]
 fn put(slot: &mut Value, v: Value) {
@@ -644,7 +652,7 @@ fn put(slot: &mut Value, v: Value) {
 
 /// A copy of `v`, at once for the values a direct answer usually is (a
 /// quantity, a penalty, an enum), else by `clone`.
-#[inline]
+#[inline(always)]
 fn copy_value(v: &Value) -> Value {
     match v {
         Value::Num(n, u) => Value::Num(*n, u.clone()),

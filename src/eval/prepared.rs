@@ -272,7 +272,7 @@ impl Prepared {
     }
 
     /// The folded form of rule `rule` if it has been made.
-    #[inline]
+    #[inline(always)]
     pub(super) fn made(&self, rule: u32) -> Option<&Folded> {
         self.bodies.get(rule as usize)?.get()
     }

@@ -77,7 +77,7 @@ impl Trace {
     /// Forgets every call, keeping the room for the next evaluation.
     pub fn clear(&mut self) {
         self.calls.clear();
-        self.values.clear();
+        super::empty(&mut self.values);
         self.open.clear();
     }
 
