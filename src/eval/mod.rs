@@ -881,3 +881,18 @@ fn builtin(b: Builtin, xs: &[Value]) -> Result<Value, String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_the_size_of_a_value() {
+        // Results are handed back from every call and step: a failure is boxed
+        // so that passing one costs no more than passing a value.
+        assert_eq!(
+            std::mem::size_of::<EvalResult>(),
+            std::mem::size_of::<Value>()
+        );
+    }
+}
