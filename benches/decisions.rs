@@ -246,45 +246,74 @@ fn bench(c: &mut Criterion) {
     explain(c, &s);
 }
 
-/// `explain` of the same decisions: a tracing evaluator per input, its trace
-/// rendered as `bfr explain` prints it.
+/// `explain` of the same decisions, measured in two parts on one tracing
+/// evaluator of the evaluation form, reused from input to input: evaluating with
+/// a trace (the record an explanation is made of), and the same with the trace
+/// written as text, as `bfr explain` prints it.
 fn explain(c: &mut Criterion, s: &Setup) {
     let span = Span::default();
     let player = Unit::base("player");
-    let run = |rule: u32, args: Vec<Value>| {
-        let mut ev = Evaluator::tracing(&s.program);
-        let v = ev.call(rule, args, span);
-        let mut text = String::new();
-        for node in ev.into_trace() {
-            node.render(1, &mut text);
-        }
-        black_box((v.ok(), text));
-    };
-    let mut g = c.benchmark_group("explain");
-    g.bench_function("late_arrival_qualification", |b| {
-        b.iter(|| {
-            for &x in &s.late_inputs {
-                run(s.late, vec![Value::Duration(black_box(x))]);
-            }
-        })
-    });
-    g.bench_function("cc_gh_entry_fee", |b| {
-        b.iter(|| {
-            for &(x, y) in &s.fee_inputs {
-                run(
-                    s.fee,
-                    vec![Value::Num(x, player.clone()), Value::Num(y, player.clone())],
-                );
-            }
-        })
-    });
-    g.bench_function("sm_travel_subsidy", |b| {
-        b.iter(|| {
-            for d in 0..21 {
-                run(s.travel, vec![Value::Enum(s.district, black_box(d))]);
-            }
-        })
-    });
+    let prepared = Prepared::new(&s.program);
+    let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
+    let late: Vec<[Value; 1]> = s
+        .late_inputs
+        .iter()
+        .map(|&x| [Value::Duration(x)])
+        .collect();
+    let fee: Vec<[Value; 2]> = s
+        .fee_inputs
+        .iter()
+        .map(|&(x, y)| [Value::Num(x, player.clone()), Value::Num(y, player.clone())])
+        .collect();
+    let travel: Vec<[Value; 1]> = (0..21).map(|d| [Value::Enum(s.district, d)]).collect();
+    let batches: [(&str, u32, Vec<&[Value]>); 3] = [
+        (
+            "late_arrival_qualification",
+            s.late,
+            late.iter().map(|a| &a[..]).collect(),
+        ),
+        (
+            "cc_gh_entry_fee",
+            s.fee,
+            fee.iter().map(|a| &a[..]).collect(),
+        ),
+        (
+            "sm_travel_subsidy",
+            s.travel,
+            travel.iter().map(|a| &a[..]).collect(),
+        ),
+    ];
+
+    let mut g = c.benchmark_group("explain_trace");
+    for (name, rule, inputs) in &batches {
+        g.bench_function(*name, |b| {
+            b.iter(|| {
+                for args in inputs {
+                    ev.clear_trace();
+                    let v = ev.call_with(*rule, black_box(args), span);
+                    black_box((v.ok(), ev.trace().map(|t| t.len())));
+                }
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("explain_text");
+    for (name, rule, inputs) in &batches {
+        g.bench_function(*name, |b| {
+            b.iter(|| {
+                for args in inputs {
+                    ev.clear_trace();
+                    let v = ev.call_with(*rule, black_box(args), span);
+                    let mut text = String::new();
+                    if let Some(trace) = ev.trace() {
+                        trace.render(&s.program, 1, &mut text);
+                    }
+                    black_box((v.ok(), text));
+                }
+            })
+        });
+    }
     g.finish();
 }
 

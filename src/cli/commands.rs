@@ -198,19 +198,16 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         }
     };
     let shown = value.show(program);
-    let trace = ev.into_trace();
     match out.format {
         Format::Text => {
             let mut text = format!("{shown}\n");
-            if explain {
+            if let Some(trace) = ev.trace().filter(|_| explain) {
                 if trace.is_empty() {
                     text.push_str(
                         "  (no rule took part: the value is written in the expression)\n",
                     );
                 }
-                for node in &trace {
-                    node.render(1, &mut text);
-                }
+                trace.render(program, 1, &mut text);
             }
             stdout(&text);
         }
@@ -221,7 +218,7 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
                 "data": value,
             });
             if explain {
-                v["trace"] = serde_json::to_value(&trace).unwrap_or_default();
+                v["trace"] = serde_json::to_value(ev.into_trace()).unwrap_or_default();
             }
             json_line(&v);
         }

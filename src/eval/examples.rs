@@ -43,7 +43,7 @@ pub fn run(program: &Program, example: &Example) -> Outcome {
                     sides,
                 };
             }
-            Err(e) => return Outcome::Error(e),
+            Err(e) => return Outcome::Error(*e),
         }
     }
     Outcome::Holds

@@ -6,6 +6,7 @@
 //! the expression that failed, never a panic.
 
 pub mod arith;
+mod code;
 pub mod examples;
 mod fold;
 mod list;
@@ -17,8 +18,9 @@ use crate::ir::{
 };
 use crate::source::Span;
 pub use prepared::Prepared;
+use prepared::{Answers, Folded};
 use rust_decimal::prelude::*;
-use trace::TraceNode;
+use trace::{Trace, TraceNode};
 
 /// Why an evaluation failed.
 #[derive(Debug, Clone)]
@@ -32,10 +34,13 @@ pub struct EvalError {
     pub code: Option<&'static str>,
 }
 
-/// What an evaluation step gives. The failure is boxed so a step's result is no
-/// bigger than a value: results are moved up the tree at every step, and a
-/// failure is rare.
-type R = Result<Value, Box<EvalError>>;
+/// What an evaluation gives: a value, or why it failed. The failure is boxed so
+/// a result is no bigger than a value: results are moved up the tree at every
+/// step and handed back from every call, and a failure is rare.
+pub type EvalResult = Result<Value, Box<EvalError>>;
+
+/// The evaluator's own short name for a result.
+type R = EvalResult;
 
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
@@ -55,7 +60,7 @@ const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 const POOL: usize = 64;
 
 /// Which row of a table or scale applied, put into words only for a trace.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 enum Detail {
     /// The table's row of this variant.
     Table(u32),
@@ -72,7 +77,7 @@ enum Detail {
 pub struct Evaluator<'p> {
     program: &'p Program,
     prepared: Option<&'p Prepared>,
-    trace: Option<Vec<TraceNode>>,
+    trace: Option<Trace>,
     depth: usize,
     /// How deeply evaluation steps are nested now (see [`STACK_CHECK_EVERY`]).
     nesting: u32,
@@ -117,14 +122,16 @@ impl<'p> Evaluator<'p> {
     /// An evaluator that records which rules took part.
     pub fn tracing(program: &'p Program) -> Self {
         Evaluator {
-            trace: Some(vec![TraceNode::root()]),
+            trace: Some(Trace::default()),
             ..Evaluator::new(program)
         }
     }
 
     /// An evaluator that records which rules took part and finds scale rows in
     /// the program's evaluation form. Consts are still computed at each use, so
-    /// the trace shows every rule that took part.
+    /// the trace shows every rule that took part. Reused (with
+    /// [`clear_trace`](Self::clear_trace) between evaluations), it records a
+    /// call without a heap allocation once its room has grown.
     pub fn tracing_prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
         Evaluator {
             prepared: Some(prepared),
@@ -143,24 +150,37 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Gives a spent vector back for reuse.
+    #[inline]
     fn recycle(&mut self, mut values: Vec<Value>) {
         if self.pool.len() < POOL && values.capacity() > 0 {
-            values.clear();
+            empty(&mut values);
             self.pool.push(values);
         }
     }
 
-    /// The recorded trace (the rules called at the top level).
+    /// The recorded trace as nodes that own their words (the rules called at
+    /// the top level); empty when not tracing.
     pub fn into_trace(self) -> Vec<TraceNode> {
         self.trace
-            .and_then(|mut t| t.pop())
-            .map(|root| root.children)
+            .map(|t| t.nodes(self.program))
             .unwrap_or_default()
     }
 
+    /// The trace recorded so far, if tracing.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
+    }
+
+    /// Forgets the trace recorded so far, for the next evaluation.
+    pub fn clear_trace(&mut self) {
+        if let Some(t) = &mut self.trace {
+            t.clear();
+        }
+    }
+
     /// Evaluates an expression with no free locals.
-    pub fn eval_closed(&mut self, e: &Expr) -> Result<Value, EvalError> {
-        self.eval(e, &mut Vec::new()).map_err(|e| *e)
+    pub fn eval_closed(&mut self, e: &Expr) -> EvalResult {
+        self.eval(e, &mut Vec::new())
     }
 
     fn fail(message: impl Into<String>, span: Span) -> Box<EvalError> {
@@ -172,11 +192,18 @@ impl<'p> Evaluator<'p> {
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
+        self.nested(|ev| ev.eval_inner(e, frame))
+    }
+
+    /// Runs `step` one level deeper, growing the stack first at every
+    /// [`STACK_CHECK_EVERY`]th level.
+    #[inline]
+    fn nested<T>(&mut self, step: impl FnOnce(&mut Self) -> T) -> T {
         self.nesting = self.nesting.wrapping_add(1);
         let result = if self.nesting.is_multiple_of(STACK_CHECK_EVERY) {
-            stacker::maybe_grow(STACK_RESERVE, STACK_SEGMENT, || self.eval_inner(e, frame))
+            stacker::maybe_grow(STACK_RESERVE, STACK_SEGMENT, || step(self))
         } else {
-            self.eval_inner(e, frame)
+            step(self)
         };
         self.nesting = self.nesting.wrapping_sub(1);
         result
@@ -186,10 +213,10 @@ impl<'p> Evaluator<'p> {
     fn eval_inner(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
         let span = e.span;
         match &e.kind {
-            ExprKind::Lit(v) => Ok(v.clone()),
+            ExprKind::Lit(v) => Ok(copy_value(v)),
             ExprKind::Local(slot) => frame
                 .get(*slot as usize)
-                .cloned()
+                .map(copy_value)
                 .ok_or_else(|| Self::fail("internal error: a local has no value", span)),
             ExprKind::Call(i, args) => {
                 let mut values = self.fresh();
@@ -267,12 +294,11 @@ impl<'p> Evaluator<'p> {
         if let (Builtin::Min | Builtin::Max, [a, b_arg]) = (b, args) {
             let x = self.eval(a, frame)?;
             let y = self.eval(b_arg, frame)?;
-            return match arith::compare(&y, &x) {
-                Ok(ord) if b == Builtin::Min && ord == std::cmp::Ordering::Less => Ok(y),
-                Ok(ord) if b == Builtin::Max && ord == std::cmp::Ordering::Greater => Ok(y),
-                Ok(_) => Ok(x),
-                Err(m) => Err(Self::fail(m, span)),
-            };
+            return Ok(if second_is_extreme(b, &x, &y, span)? {
+                y
+            } else {
+                x
+            });
         }
         let mut values = self.fresh();
         if let Err(e) = self.eval_into(args, frame, &mut values) {
@@ -296,10 +322,7 @@ impl<'p> Evaluator<'p> {
     }
 
     fn eval_not(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
-        match self.eval(x, frame)? {
-            Value::Bool(b) => Ok(Value::Bool(!b)),
-            _ => Err(Self::fail("`not` needs true or false", span)),
-        }
+        not_value(&self.eval(x, frame)?, span)
     }
 
     fn eval_binary(
@@ -319,27 +342,11 @@ impl<'p> Evaluator<'p> {
             _ => {}
         }
         let y = self.eval(b, frame)?;
-        // The unit of a product or quotient of quantities is its checked type's:
-        // taken from there, not worked out again from the operands' units.
-        if let (BinOp::Mul | BinOp::Div, Value::Num(m, _), Value::Num(n, _), Type::Num(unit)) =
-            (op, &x, &y, ty)
-        {
-            return arith::mul_div(op, *m, *n)
-                .map(|r| Value::Num(r, unit.clone()))
-                .map_err(|m| Self::fail(m, span));
-        }
-        // A sum or difference of two quantities, the common case, at once.
-        if let (BinOp::Add | BinOp::Sub, Value::Num(m, unit), Value::Num(n, _)) = (op, &x, &y) {
-            let r = if op == BinOp::Add {
-                m.checked_add(*n)
-            } else {
-                m.checked_sub(*n)
-            };
-            if let Some(r) = r {
-                return Ok(Value::Num(r, unit.clone()));
-            }
-        }
-        arith::binary(op, &x, &y).map_err(|m| Self::fail(m, span))
+        let unit = match ty {
+            Type::Num(unit) => Some(unit),
+            _ => None,
+        };
+        binary_value(op, &x, &y, unit, span)
     }
 
     fn eval_if(&mut self, c: &Expr, t: &Expr, f: &Expr, frame: &mut Vec<Value>) -> R {
@@ -385,24 +392,13 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// A deduction of a computed amount must still be more than zero.
     fn eval_deduct(&mut self, x: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
-        match self.eval(x, frame)? {
-            Value::Num(amount, _) if amount <= Decimal::ZERO => Err(Self::fail(
-                format!(
-                    "a deduction must be more than zero, not {}",
-                    amount.normalize()
-                ),
-                span,
-            )),
-            Value::Num(amount, unit) => Ok(Value::Penalty(Penalty::Deduct { amount, unit })),
-            _ => Err(Self::fail("a deduction needs a quantity", span)),
-        }
+        deduct_value(&self.eval(x, frame)?, span)
     }
 
     /// Calls rule `i` with argument values.
-    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> Result<Value, EvalError> {
-        self.call_owned(i, args, span).map_err(|e| *e)
+    pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> EvalResult {
+        self.call_owned(i, args, span)
     }
 
     /// Calls rule `i` with argument values (the evaluator's own form of a result).
@@ -415,21 +411,30 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` with argument values copied from `args`: with a reused
     /// evaluator, a call that allocates nothing of its own allocates nothing.
-    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> Result<Value, EvalError> {
-        if let Some(result) = self.direct(i, args) {
-            return result.map_err(|e| *e);
+    #[inline]
+    pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
+        match self.direct(i, args) {
+            Some(value) => Ok(copy_value(value)),
+            None => self.call_with_frame(i, args, span),
         }
+    }
+
+    /// [`call_with`](Self::call_with) of a call that is not answered directly.
+    #[inline(never)]
+    fn call_with_frame(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
         let mut frame = self.fresh();
-        frame.extend_from_slice(args);
+        for a in args {
+            frame.push(copy_value(a));
+        }
         let result = self.call_general(i, &mut frame, span);
         self.recycle(frame);
-        result.map_err(|e| *e)
+        result
     }
 
     /// Calls rule `i` in `frame`, which holds the arguments.
     fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
         match self.direct(i, frame) {
-            Some(result) => result,
+            Some(value) => Ok(copy_value(value)),
             None => self.call_general(i, frame, span),
         }
     }
@@ -454,15 +459,27 @@ impl<'p> Evaluator<'p> {
         }
         check_whole_args(rule, frame, program, span)?;
         self.depth += 1;
-        self.trace_enter(rule, frame);
-        let slots = rule.locals.max(rule.params.len() as u32) as usize;
-        while frame.len() < slots {
-            frame.push(Value::Bool(false));
+        if let Some(t) = &mut self.trace {
+            t.enter(i, frame.get(..rule.params.len()).unwrap_or(frame));
         }
-        let body = self.body_of(i, rule);
-        let (result, detail) = self.eval_body(i, rule, body, frame, span);
+        let folded = self.folded(i, rule);
+        let (result, detail) = match folded {
+            Some(Folded {
+                code: Some(code), ..
+            }) => (self.run(code, frame, span), None),
+            _ => {
+                let slots = rule.locals.max(rule.params.len() as u32) as usize;
+                if frame.len() < slots {
+                    frame.resize_with(slots, unset);
+                }
+                let body = folded.map_or(&rule.body, |f| &f.body);
+                self.eval_body(i, rule, body, frame, span)
+            }
+        };
         self.depth -= 1;
-        self.trace_leave(rule, detail, &result);
+        if let Some(t) = &mut self.trace {
+            t.leave(detail, result.as_ref().ok());
+        }
         if memo {
             match (&result, self.prepared) {
                 (Ok(v), Some(p)) => p.remember(i, v),
@@ -474,84 +491,48 @@ impl<'p> Evaluator<'p> {
         result
     }
 
-    /// The body rule `i` is evaluated by: its folded form when this evaluator
-    /// folds (made on the first call, shared by every evaluator of the form), else
-    /// as written.
-    fn body_of(&self, i: u32, rule: &'p Rule) -> &'p RuleBody {
+    /// The evaluation form of rule `i`'s body when this evaluator folds (made on
+    /// the first call, shared by every evaluator of the form); `None` when the
+    /// body is evaluated as written.
+    fn folded(&self, i: u32, rule: &'p Rule) -> Option<&'p Folded> {
         match self.prepared {
-            Some(p) if self.fold => p
-                .folded(i, || {
-                    // The folding evaluator does not fold: folding is not re-entered.
-                    let mut ev = Evaluator::prepared(self.program, p);
-                    ev.fold = false;
-                    fold::body(&mut ev, &rule.body)
-                })
-                .unwrap_or(&rule.body),
-            _ => &rule.body,
+            Some(p) if self.fold => p.folded(i, || {
+                // The folding evaluator does not fold: folding is not re-entered.
+                let mut ev = Evaluator::prepared(self.program, p);
+                ev.fold = false;
+                let body = fold::body(&mut ev, &rule.body);
+                Folded::new(rule, body)
+            }),
+            _ => None,
         }
     }
 
     /// The answer of a call that needs no frame and no evaluation step, when it
     /// is one: a const, a table row or a scale row whose folded value is a
-    /// value. `None` for every other call, which takes the general way (and
-    /// reports any failure there, with its message).
-    fn direct(&mut self, i: u32, args: &[Value]) -> Option<R> {
-        if self.trace.is_some() || !self.fold || self.depth >= MAX_CALL_DEPTH {
+    /// value, once the rule's folded form is made (its first call takes the
+    /// general way, which makes it). `None` for every other call, which takes
+    /// the general way (and reports any failure there, with its message).
+    #[inline(always)]
+    fn direct(&self, i: u32, args: &[Value]) -> Option<&'p Value> {
+        if !self.fold || self.trace.is_some() || self.depth >= MAX_CALL_DEPTH {
             return None;
         }
-        let program = self.program;
-        let rule = program.rules.get(i as usize)?;
-        let value = match self.body_of(i, rule) {
-            RuleBody::Const { value } => value,
-            RuleBody::Table { rows } => match args {
-                [Value::Enum(_, v)] => rows.get(*v as usize)?,
-                _ => return None,
-            },
-            RuleBody::Scale { arms } => {
-                let [input] = args else { return None };
-                if rule.whole.first() == Some(&true)
-                    && matches!(input, Value::Num(n, _) if !is_whole(*n))
-                {
+        let prepared = self.prepared?;
+        let value = match (&prepared.made(i)?.answers, args) {
+            (Answers::None, _) => return None,
+            (Answers::Const(value), _) => value,
+            (Answers::Table(rows), [Value::Enum(_, v)]) => rows.get(*v as usize)?.as_ref()?,
+            (Answers::Table(_), _) => return None,
+            (Answers::Scale { whole, arms }, [input]) => {
+                if *whole && matches!(input, Value::Num(n, _) if !is_whole(*n)) {
                     return None;
                 }
-                let arm = self.prepared?.scale_arm(i, input.order_key()?)??;
-                &arms.get(arm as usize)?.value
+                let arm = prepared.scale_arm(i, input.order_key()?)??;
+                arms.get(arm as usize)?.as_ref()?
             }
-            RuleBody::Fn { .. } => return None,
+            (Answers::Scale { .. }, _) => return None,
         };
-        match &value.kind {
-            ExprKind::Lit(v) => Some(Ok(v.clone())),
-            _ => None,
-        }
-    }
-
-    /// Opens a trace node for a call of `rule`, if tracing.
-    fn trace_enter(&mut self, rule: &Rule, args: &[Value]) {
-        let program = self.program;
-        if let Some(t) = &mut self.trace {
-            let inputs = rule
-                .params
-                .iter()
-                .zip(args)
-                .map(|((n, _), v)| (n.clone(), v.show(program)))
-                .collect();
-            t.push(TraceNode::enter(rule, inputs));
-        }
-    }
-
-    /// Closes the current trace node with the call's result and hangs it
-    /// under its caller's, if tracing.
-    fn trace_leave(&mut self, rule: &Rule, detail: Option<Detail>, result: &R) {
-        let program = self.program;
-        if let Some(t) = &mut self.trace
-            && let Some(mut node) = t.pop()
-        {
-            node.detail = detail.map(|d| describe(program, rule, d));
-            node.output = result.as_ref().ok().map(|v| v.show(program));
-            if let Some(parent) = t.last_mut() {
-                parent.children.push(node);
-            }
-        }
+        Some(value)
     }
 
     /// Evaluates a rule's body in its frame; the detail says which row of a
@@ -630,25 +611,130 @@ impl<'p> Evaluator<'p> {
     }
 }
 
-/// Which row applied, in words, for a trace: ``row `Skane` ``, ``row `5 min < late <= 10 min` ``.
-fn describe(program: &Program, rule: &Rule, detail: Detail) -> String {
-    match (detail, &rule.body) {
-        (Detail::Table(v), _) => {
-            let key = rule
-                .params
-                .first()
-                .and_then(|(_, t)| match t {
-                    Type::Enum(e) => program.enums.get(*e as usize),
-                    _ => None,
-                })
-                .and_then(|info| info.variants.get(v as usize))
-                .map_or("?", String::as_str);
-            format!("row `{key}`")
+/// Whether dropping `v` frees nothing (a quantity, a truth value, …).
+#[inline]
+fn is_plain(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Num(..)
+            | Value::Bool(_)
+            | Value::Duration(_)
+            | Value::Enum(..)
+            | Value::Date(_)
+            | Value::Time(_)
+            | Value::DateTime(..)
+            | Value::Penalty(Penalty::Deduct { .. } | Penalty::Warning | Penalty::Forfeit)
+    )
+}
+
+/// Drops `v`, without a call into `Value`'s drop when there is nothing to
+/// free: frames are emptied at every call, and most of what they hold is plain.
+#[inline]
+fn discard(v: Value) {
+    if is_plain(&v) {
+        std::mem::forget(v);
+    }
+}
+
+/// Empties `values`, keeping its room (see [`discard`]).
+#[inline]
+fn empty(values: &mut Vec<Value>) {
+    while let Some(v) = values.pop() {
+        discard(v);
+    }
+}
+
+/// Puts `v` into `slot` (see [`discard`]).
+#[inline]
+fn put(slot: &mut Value, v: Value) {
+    discard(std::mem::replace(slot, v));
+}
+
+/// A copy of `v`, at once for the values a direct answer usually is (a
+/// quantity, a penalty, an enum), else by `clone`.
+#[inline(always)]
+fn copy_value(v: &Value) -> Value {
+    match v {
+        Value::Num(n, u) => Value::Num(*n, u.clone()),
+        Value::Duration(n) => Value::Duration(*n),
+        Value::Enum(e, x) => Value::Enum(*e, *x),
+        Value::Bool(b) => Value::Bool(*b),
+        Value::Penalty(Penalty::Deduct { amount, unit }) => Value::Penalty(Penalty::Deduct {
+            amount: *amount,
+            unit: unit.clone(),
+        }),
+        Value::Penalty(Penalty::Warning) => Value::Penalty(Penalty::Warning),
+        other => other.clone(),
+    }
+}
+
+/// `x op y` for an operator that needs both sides (not `and`/`or` deciding on
+/// the left); `unit` is the checked type's unit, which a product or quotient of
+/// quantities takes.
+#[inline]
+fn binary_value(op: BinOp, x: &Value, y: &Value, unit: Option<&Unit>, span: Span) -> R {
+    // The unit of a product or quotient of quantities is its checked type's:
+    // taken from there, not worked out again from the operands' units.
+    if let (BinOp::Mul | BinOp::Div, Value::Num(m, _), Value::Num(n, _), Some(unit)) =
+        (op, x, y, unit)
+    {
+        return arith::mul_div(op, *m, *n)
+            .map(|r| Value::Num(r, unit.clone()))
+            .map_err(|m| Evaluator::fail(m, span));
+    }
+    // A sum or difference of two quantities, the common case, at once.
+    if let (BinOp::Add | BinOp::Sub, Value::Num(m, unit), Value::Num(n, _)) = (op, x, y) {
+        let r = if op == BinOp::Add {
+            m.checked_add(*n)
+        } else {
+            m.checked_sub(*n)
+        };
+        if let Some(r) = r {
+            return Ok(Value::Num(r, unit.clone()));
         }
-        (Detail::Scale(a), RuleBody::Scale { arms }) => {
-            format!("row `{}`", arms.get(a as usize).map_or("?", |a| &a.text))
-        }
-        (Detail::Scale(_), _) => String::new(),
+    }
+    arith::binary(op, x, y).map_err(|m| Evaluator::fail(m, span))
+}
+
+/// Whether `min(x, y)` (or `max`) is `y`: only when `y` is strictly smaller (or
+/// larger), so of two equal values the first is kept.
+fn second_is_extreme(b: Builtin, x: &Value, y: &Value, span: Span) -> Result<bool, Box<EvalError>> {
+    // Two quantities are ordered by their numbers, as `arith::compare` orders them.
+    let order = match (y, x) {
+        (Value::Num(m, _), Value::Num(n, _)) => Ok(m.cmp(n)),
+        _ => arith::compare(y, x),
+    };
+    match order {
+        Ok(ord) => Ok(match b {
+            Builtin::Min => ord == std::cmp::Ordering::Less,
+            _ => ord == std::cmp::Ordering::Greater,
+        }),
+        Err(m) => Err(Evaluator::fail(m, span)),
+    }
+}
+
+fn not_value(x: &Value, span: Span) -> R {
+    match x {
+        Value::Bool(b) => Ok(Value::Bool(!b)),
+        _ => Err(Evaluator::fail("`not` needs true or false", span)),
+    }
+}
+
+/// A deduction of a computed amount must still be more than zero.
+fn deduct_value(x: &Value, span: Span) -> R {
+    match x {
+        Value::Num(amount, _) if *amount <= Decimal::ZERO => Err(Evaluator::fail(
+            format!(
+                "a deduction must be more than zero, not {}",
+                amount.normalize()
+            ),
+            span,
+        )),
+        Value::Num(amount, unit) => Ok(Value::Penalty(Penalty::Deduct {
+            amount: *amount,
+            unit: unit.clone(),
+        })),
+        _ => Err(Evaluator::fail("a deduction needs a quantity", span)),
     }
 }
 
@@ -681,6 +767,12 @@ fn check_whole_args(
 /// places (most are), else by its fraction.
 fn is_whole(n: Decimal) -> bool {
     n.scale() == 0 || n.fract().is_zero()
+}
+
+/// What a slot holds before it is given a value.
+#[inline]
+fn unset() -> Value {
+    Value::Bool(false)
 }
 
 /// Gives local `slot` a value, growing the frame if it is the first use.
@@ -787,5 +879,20 @@ fn builtin(b: Builtin, xs: &[Value]) -> Result<Value, String> {
         Builtin::Len | Builtin::Sum | Builtin::Contains | Builtin::Concat | Builtin::Range => {
             Err("expected a list".into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_the_size_of_a_value() {
+        // Results are handed back from every call and step: a failure is boxed
+        // so that passing one costs no more than passing a value.
+        assert_eq!(
+            std::mem::size_of::<EvalResult>(),
+            std::mem::size_of::<Value>()
+        );
     }
 }

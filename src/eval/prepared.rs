@@ -11,7 +11,8 @@
 //! once the rule is first called. Computing consts and folded bodies on first use
 //! keeps making a `Prepared` cheap for a run that uses few of them.
 
-use crate::ir::{Bound, Program, RuleBody, ScaleArm, Value};
+use super::code::{self, Code};
+use crate::ir::{Bound, ExprKind, Program, Rule, RuleBody, ScaleArm, Value};
 use rust_decimal::Decimal;
 use std::sync::OnceLock;
 
@@ -142,7 +143,73 @@ pub struct Prepared {
     consts: Vec<OnceLock<Value>>,
     /// By rule index: the body with its constant parts folded to values
     /// ([`fold`](super::fold)), made on the rule's first call.
-    bodies: Vec<OnceLock<RuleBody>>,
+    bodies: Vec<OnceLock<Folded>>,
+}
+
+/// A rule's body in its evaluation form.
+#[derive(Debug, Clone)]
+pub(super) struct Folded {
+    /// The body with every part that reads no local folded to its value.
+    pub(super) body: RuleBody,
+    /// What a call gives without an evaluation step, where the folded body
+    /// says it at once.
+    pub(super) answers: Answers,
+    /// A fn's folded body compiled to steps ([`code`](super::code)).
+    pub(super) code: Option<Code>,
+}
+
+/// The values a call of a rule gives at once: a const's value, each table row's
+/// or scale row's value where it folded to one (`None` for a row that did not).
+#[derive(Debug, Clone)]
+pub(super) enum Answers {
+    /// A fn, or a const that did not fold to a value.
+    None,
+    Const(Value),
+    /// By variant.
+    Table(Box<[Option<Value>]>),
+    /// By arm; `whole` when the input counts whole things (a fraction is
+    /// refused by the general way, with its message).
+    Scale {
+        whole: bool,
+        arms: Box<[Option<Value>]>,
+    },
+}
+
+/// The value `e` is when it is one.
+fn literal(e: &crate::ir::Expr) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Lit(v) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+impl Folded {
+    /// The evaluation form of `rule` from its folded body.
+    pub(super) fn new(rule: &Rule, body: RuleBody) -> Folded {
+        let answers = match &body {
+            RuleBody::Const { value } => literal(value).map_or(Answers::None, Answers::Const),
+            RuleBody::Fn { .. } => Answers::None,
+            RuleBody::Table { rows } => Answers::Table(rows.iter().map(literal).collect()),
+            RuleBody::Scale { arms } => Answers::Scale {
+                whole: rule.whole.first() == Some(&true),
+                arms: arms.iter().map(|a| literal(&a.value)).collect(),
+            },
+        };
+        let code = match &body {
+            RuleBody::Fn { body } => {
+                let slots = rule
+                    .locals
+                    .max(u32::try_from(rule.params.len()).unwrap_or(u32::MAX));
+                code::compile(body, slots)
+            }
+            _ => None,
+        };
+        Folded {
+            body,
+            answers,
+            code,
+        }
+    }
 }
 
 fn end(b: &Option<Bound>) -> Option<End<Decimal>> {
@@ -198,10 +265,24 @@ impl Prepared {
         self.consts.get(rule as usize)?.get()
     }
 
-    /// The folded body of rule `rule`, made by `fold` on first use; `None` for an
-    /// index no rule has.
-    pub(super) fn folded(&self, rule: u32, fold: impl FnOnce() -> RuleBody) -> Option<&RuleBody> {
+    /// The folded form of rule `rule`, made by `fold` on first use; `None` for
+    /// an index no rule has.
+    pub(super) fn folded(&self, rule: u32, fold: impl FnOnce() -> Folded) -> Option<&Folded> {
         Some(self.bodies.get(rule as usize)?.get_or_init(fold))
+    }
+
+    /// The folded form of rule `rule` if it has been made.
+    #[inline(always)]
+    pub(super) fn made(&self, rule: u32) -> Option<&Folded> {
+        self.bodies.get(rule as usize)?.get()
+    }
+
+    /// How many rules have a compiled body so far.
+    pub fn compiled(&self) -> usize {
+        self.bodies
+            .iter()
+            .filter(|b| b.get().is_some_and(|f| f.code.is_some()))
+            .count()
     }
 
     /// Keeps the value const `rule` computed, for every evaluator after.
@@ -216,6 +297,7 @@ impl Prepared {
     /// prepared rows, else the arm that holds the input, if one does. The checker
     /// refuses overlapping and empty rows, so the last row starting at or below
     /// the input is the only one that can hold it.
+    #[inline]
     pub(super) fn scale_arm(&self, rule: u32, key: Decimal) -> Option<Option<u32>> {
         let scale = self.scales.get(rule as usize)?.as_ref()?;
         Some(scale.arm(key))

@@ -1,6 +1,15 @@
 //! Traces: which rules took part in a result, with their sources and inputs.
+//!
+//! A tracing evaluator records a [`Trace`]: each call as the rule's index, its
+//! depth, its inputs and output as values, and which row applied, in the order
+//! the calls began. Nothing is put into words while evaluating. The words come
+//! when asked: [`Trace::render`] writes the text `bfr explain` prints, straight
+//! from the record and the program; [`Trace::nodes`] makes [`TraceNode`]s, which
+//! own their words and outlive the evaluator and the program (entries, invoices,
+//! the federation's commands, JSON).
 
-use crate::ir::{Rule, SourceInfo};
+use super::Detail;
+use crate::ir::{Program, Rule, SourceInfo, Type, Value};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -28,10 +37,279 @@ pub struct TraceNode {
     pub children: Vec<TraceNode>,
 }
 
-impl TraceNode {
-    pub(super) fn root() -> Self {
+/// One call as recorded.
+#[derive(Debug, Clone)]
+struct Call {
+    rule: u32,
+    /// How many calls were open when it began (0: called at the top level).
+    depth: u32,
+    /// Its inputs: `values[first_input..first_input + inputs]`.
+    first_input: u32,
+    inputs: u32,
+    /// Its output's place in `values` (`None`: it failed, or has not returned).
+    output: Option<u32>,
+    detail: Option<Detail>,
+}
+
+/// The calls of an evaluation, recorded as values: made into words only by
+/// [`render`](Trace::render) or [`nodes`](Trace::nodes).
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// In the order they began (a call before the calls it made).
+    calls: Vec<Call>,
+    /// Every call's inputs and output.
+    values: Vec<Value>,
+    /// The calls not yet returned, innermost last.
+    open: Vec<u32>,
+}
+
+impl Trace {
+    /// Whether no rule took part.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// How many calls were recorded.
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
+
+    /// Forgets every call, keeping the room for the next evaluation.
+    pub fn clear(&mut self) {
+        self.calls.clear();
+        super::empty(&mut self.values);
+        self.open.clear();
+    }
+
+    /// Records the start of a call of rule `rule` with `args` (one per
+    /// parameter it shows).
+    pub(super) fn enter(&mut self, rule: u32, args: &[Value]) {
+        let (Ok(depth), Ok(first_input), Ok(inputs), Ok(at)) = (
+            u32::try_from(self.open.len()),
+            u32::try_from(self.values.len()),
+            u32::try_from(args.len()),
+            u32::try_from(self.calls.len()),
+        ) else {
+            return;
+        };
+        self.values.extend(args.iter().map(super::copy_value));
+        self.calls.push(Call {
+            rule,
+            depth,
+            first_input,
+            inputs,
+            output: None,
+            detail: None,
+        });
+        self.open.push(at);
+    }
+
+    /// Records the end of the innermost open call.
+    pub(super) fn leave(&mut self, detail: Option<Detail>, output: Option<&Value>) {
+        let Some(at) = self.open.pop() else {
+            return;
+        };
+        let place = u32::try_from(self.values.len()).ok();
+        if let Some(call) = self.calls.get_mut(at as usize) {
+            call.detail = detail;
+            if let Some(v) = output {
+                call.output = place;
+                self.values.push(super::copy_value(v));
+            }
+        }
+    }
+
+    fn inputs(&self, call: &Call) -> &[Value] {
+        let first = call.first_input as usize;
+        self.values
+            .get(first..first + call.inputs as usize)
+            .unwrap_or_default()
+    }
+
+    /// The trace as text, as `bfr explain` prints it: each call indented by
+    /// `depth` plus its own depth (see [`TraceNode::render`]).
+    pub fn render(&self, program: &Program, depth: usize, out: &mut String) {
+        for call in &self.calls {
+            let Some(rule) = program.rules.get(call.rule as usize) else {
+                continue;
+            };
+            let inputs: Vec<(&str, String)> = rule
+                .params
+                .iter()
+                .zip(self.inputs(call))
+                .map(|((name, _), v)| (name.as_str(), v.show(program)))
+                .collect();
+            let output = call
+                .output
+                .and_then(|o| self.values.get(o as usize))
+                .map(|v| v.show(program));
+            let detail = call.detail.map(|d| describe(program, rule, d));
+            write_call(
+                out,
+                depth + call.depth as usize,
+                &Shown {
+                    rule: &rule.name,
+                    inputs: &inputs,
+                    output: output.as_deref(),
+                    source: rule.source.as_ref(),
+                    doc: &rule.doc,
+                    detail: detail.as_deref(),
+                },
+            );
+        }
+    }
+
+    /// The trace as nodes that own their words: the calls made at the top
+    /// level, each with the calls it made.
+    pub fn nodes(&self, program: &Program) -> Vec<TraceNode> {
+        let mut top = Vec::new();
+        // The open ancestors of the next call, outermost first.
+        let mut open: Vec<TraceNode> = Vec::new();
+        for call in &self.calls {
+            while open.len() > call.depth as usize {
+                close(&mut open, &mut top);
+            }
+            open.push(self.node(program, call));
+        }
+        while !open.is_empty() {
+            close(&mut open, &mut top);
+        }
+        top
+    }
+
+    fn node(&self, program: &Program, call: &Call) -> TraceNode {
+        let Some(rule) = program.rules.get(call.rule as usize) else {
+            return TraceNode::named("?");
+        };
         TraceNode {
-            rule: String::new(),
+            rule: rule.name.clone(),
+            source: rule.source.clone(),
+            doc: rule.doc.clone(),
+            inputs: rule
+                .params
+                .iter()
+                .zip(self.inputs(call))
+                .map(|((name, _), v)| (name.clone(), v.show(program)))
+                .collect(),
+            output: call
+                .output
+                .and_then(|o| self.values.get(o as usize))
+                .map(|v| v.show(program)),
+            detail: call.detail.map(|d| describe(program, rule, d)),
+            children: Vec::new(),
+        }
+    }
+}
+
+/// Hangs the innermost open node under its parent, or at the top level.
+fn close(open: &mut Vec<TraceNode>, top: &mut Vec<TraceNode>) {
+    if let Some(node) = open.pop() {
+        match open.last_mut() {
+            Some(parent) => parent.children.push(node),
+            None => top.push(node),
+        }
+    }
+}
+
+/// Which row applied, in words: ``row `Skane` ``, ``row `5 min < late <= 10 min` ``.
+fn describe(program: &Program, rule: &Rule, detail: Detail) -> String {
+    match (detail, &rule.body) {
+        (Detail::Table(v), _) => {
+            let key = rule
+                .params
+                .first()
+                .and_then(|(_, t)| match t {
+                    Type::Enum(e) => program.enums.get(*e as usize),
+                    _ => None,
+                })
+                .and_then(|info| info.variants.get(v as usize))
+                .map_or("?", String::as_str);
+            format!("row `{key}`")
+        }
+        (Detail::Scale(a), crate::ir::RuleBody::Scale { arms }) => {
+            format!("row `{}`", arms.get(a as usize).map_or("?", |a| &a.text))
+        }
+        (Detail::Scale(_), _) => String::new(),
+    }
+}
+
+/// One call in words, borrowed from wherever they are kept.
+struct Shown<'a, I: AsRef<str>> {
+    rule: &'a str,
+    inputs: &'a [(I, String)],
+    output: Option<&'a str>,
+    source: Option<&'a SourceInfo>,
+    doc: &'a str,
+    detail: Option<&'a str>,
+}
+
+/// Writes one call's lines (not its children's) at `depth`.
+fn write_call<I: AsRef<str>>(out: &mut String, depth: usize, call: &Shown<'_, I>) {
+    // Written piece by piece into `out`: no line is built apart and copied.
+    // Room for this call's lines at once, not grown a piece at a time.
+    let inputs: usize = call
+        .inputs
+        .iter()
+        .map(|(n, v)| n.as_ref().len() + v.len() + 5)
+        .sum();
+    let output = call.output.map_or(8, str::len);
+    let detail = call.detail.map_or(0, str::len);
+    out.reserve(4 * depth + call.rule.len() + inputs + output + call.doc.len() + detail + 64);
+    let indent = |out: &mut String| {
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    indent(out);
+    out.push_str(call.rule);
+    if !call.inputs.is_empty() {
+        out.push('(');
+        for (i, (name, value)) in call.inputs.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(name.as_ref());
+            out.push_str(" = ");
+            out.push_str(value);
+        }
+        out.push(')');
+    }
+    out.push_str(" = ");
+    out.push_str(call.output.unwrap_or("(failed)"));
+    out.push('\n');
+    if let Some(s) = call.source {
+        indent(out);
+        // Writing to a `String` cannot fail.
+        let _ = writeln!(out, "    source: {s}");
+    }
+    // The doc comment's first paragraph says what the rule is.
+    let mut about = call
+        .doc
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .peekable();
+    if about.peek().is_some() {
+        indent(out);
+        out.push_str("    about:");
+        for line in about {
+            out.push(' ');
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    if let Some(d) = call.detail {
+        indent(out);
+        out.push_str("    by ");
+        out.push_str(d);
+        out.push('\n');
+    }
+}
+
+impl TraceNode {
+    fn named(rule: &str) -> Self {
+        TraceNode {
+            rule: rule.to_string(),
             source: None,
             doc: String::new(),
             inputs: Vec::new(),
@@ -41,74 +319,22 @@ impl TraceNode {
         }
     }
 
-    pub(super) fn enter(rule: &Rule, inputs: Vec<(String, String)>) -> Self {
-        TraceNode {
-            rule: rule.name.clone(),
-            source: rule.source.clone(),
-            doc: rule.doc.clone(),
-            inputs,
-            ..TraceNode::root()
-        }
-    }
-
     /// The trace as indented lines:
-    /// `late_arrival_qualification(late = 12 min) = deduct 2 VP   [CC-LATE p.20 "Sen ankomst"] row …`
+    /// `late_arrival_qualification(late = 12 min) = deduct 2 VP`, then its
+    /// source, what it is about and the row that applied, then its calls.
     pub fn render(&self, depth: usize, out: &mut String) {
-        // Written piece by piece into `out`: no line is built apart and copied.
-        // Room for this node's lines at once, not grown a piece at a time.
-        let inputs: usize = self.inputs.iter().map(|(n, v)| n.len() + v.len() + 5).sum();
-        let output = self.output.as_ref().map_or(8, String::len);
-        let detail = self.detail.as_ref().map_or(0, String::len);
-        out.reserve(4 * depth + self.rule.len() + inputs + output + self.doc.len() + detail + 64);
-        let indent = |out: &mut String| {
-            for _ in 0..depth {
-                out.push_str("  ");
-            }
-        };
-        indent(out);
-        out.push_str(&self.rule);
-        if !self.inputs.is_empty() {
-            out.push('(');
-            for (i, (name, value)) in self.inputs.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(name);
-                out.push_str(" = ");
-                out.push_str(value);
-            }
-            out.push(')');
-        }
-        out.push_str(" = ");
-        out.push_str(self.output.as_deref().unwrap_or("(failed)"));
-        out.push('\n');
-        if let Some(s) = &self.source {
-            indent(out);
-            // Writing to a `String` cannot fail.
-            let _ = writeln!(out, "    source: {s}");
-        }
-        // The doc comment's first paragraph says what the rule is.
-        let mut about = self
-            .doc
-            .lines()
-            .map(str::trim)
-            .take_while(|l| !l.is_empty())
-            .peekable();
-        if about.peek().is_some() {
-            indent(out);
-            out.push_str("    about:");
-            for line in about {
-                out.push(' ');
-                out.push_str(line);
-            }
-            out.push('\n');
-        }
-        if let Some(d) = &self.detail {
-            indent(out);
-            out.push_str("    by ");
-            out.push_str(d);
-            out.push('\n');
-        }
+        write_call(
+            out,
+            depth,
+            &Shown {
+                rule: &self.rule,
+                inputs: &self.inputs,
+                output: self.output.as_deref(),
+                source: self.source.as_ref(),
+                doc: &self.doc,
+                detail: self.detail.as_deref(),
+            },
+        );
         for c in &self.children {
             c.render(depth + 1, out);
         }

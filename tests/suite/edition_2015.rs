@@ -341,7 +341,7 @@ fn the_evaluation_form_gives_the_plain_interpreters_answers() {
     let loaded = edition();
     let program = &loaded.checked.as_ref().unwrap().program;
     let prepared = Prepared::new(program);
-    let show = |r: Result<bfr::ir::Value, bfr::eval::EvalError>| match r {
+    let show = |r: bfr::eval::EvalResult| match r {
         Ok(v) => v.show(program),
         Err(e) => format!("error: {}", e.message),
     };

@@ -130,6 +130,47 @@ fn a_scale_a_table_and_a_fee_evaluate_without_allocating() {
 }
 
 #[test]
+fn a_reused_tracing_evaluator_records_without_allocating() {
+    let program = program_2015();
+    let prepared = Prepared::new(&program);
+    let index = |name: &str| program.rule(name).expect(name).0;
+    let player = Unit::base("player");
+    let calls: Vec<(u32, Vec<Value>)> = [(4, 2), (3, 1), (0, 6)]
+        .into_iter()
+        .map(|(s, j)| {
+            let args = vec![
+                Value::Num(Decimal::from(s), player.clone()),
+                Value::Num(Decimal::from(j), player.clone()),
+            ];
+            (index("cc_gh_entry_fee"), args)
+        })
+        .chain(
+            [1, 6, 11, 21]
+                .into_iter()
+                .map(|m| (index("late_arrival_qualification"), minutes(m))),
+        )
+        .collect();
+    let mut ev = Evaluator::tracing_prepared(&program, &prepared);
+    let span = Span::default();
+    let traced = |ev: &mut Evaluator| {
+        let mut recorded = 0;
+        for (rule, args) in &calls {
+            ev.clear_trace();
+            ev.call_with(*rule, args, span).expect("evaluates");
+            recorded += ev.trace().map_or(0, |t| t.len());
+        }
+        recorded
+    };
+    let warm = traced(&mut ev);
+    let mut again = 0;
+    let n = allocations(|| again = traced(&mut ev));
+    assert_eq!(again, warm);
+    // The fee calls its three consts: each call is recorded with them.
+    assert_eq!(warm, 3 * 4 + 4);
+    assert_eq!(n, 0, "tracing");
+}
+
+#[test]
 fn the_counter_counts() {
     // The allocator sees allocations: a test of the tool the test above relies on.
     let n = allocations(|| {

@@ -1,12 +1,22 @@
-//! The evaluation form (`eval::Prepared`: rule bodies folded, a const, table row or
-//! scale row answered directly, scale rows searched as whole numbers) gives what
-//! the IR as written gives: the same value, or the same failure.
+//! The evaluation form (`eval::Prepared`: rule bodies folded, a fn's folded body
+//! compiled to steps, a const, table row or scale row answered directly, scale
+//! rows searched as whole numbers) gives what the IR as written gives: the same
+//! value, or the same failure (message, code and span).
 
 use crate::support::program_2015;
-use bfr::eval::{Evaluator, Prepared};
+use bfr::eval::{EvalResult, Evaluator, Prepared};
 use bfr::ir::{BinOp, ExprKind, RuleBody, Value};
 use bfr::source::Span;
 use rust_decimal::Decimal;
+
+/// Everything of a failure that a caller can see: message, code, and the
+/// span's file, start and end (`Span`'s own equality ignores it).
+type Failure = (String, Option<&'static str>, (u32, u32, u32));
+
+/// A result with its failure as [`Failure`].
+fn seen(r: EvalResult) -> Result<Value, Failure> {
+    r.map_err(|e| (e.message, e.code, (e.span.file, e.span.start, e.span.end)))
+}
 
 #[test]
 fn every_example_gives_the_same_values_through_the_evaluation_form() {
@@ -23,14 +33,20 @@ fn every_example_gives_the_same_values_through_the_evaluation_form() {
                 parts.extend([&**l, &**r]);
             }
             for e in parts {
-                let want = plain.eval_closed(e).map_err(|e| e.message);
-                let got = folded.eval_closed(e).map_err(|e| e.message);
+                let want = seen(plain.eval_closed(e));
+                let got = seen(folded.eval_closed(e));
                 assert_eq!(got, want, "{}: {e:?}", example.title);
                 compared += 1;
             }
         }
     }
     assert!(compared > 500, "only {compared} values compared");
+    // The examples call the edition's fns through their compiled bodies.
+    assert!(
+        prepared.compiled() > 30,
+        "only {} fns compiled",
+        prepared.compiled()
+    );
 }
 
 /// Values just below, at and just above `v`, and between whole numbers.
@@ -60,7 +76,7 @@ fn every_scale_gives_the_same_rows_at_and_beside_each_bound() {
                 let args = [x];
                 let want = plain.call_with(i, &args, Span::default());
                 let got = folded.call_with(i, &args, Span::default());
-                let (want, got) = (want.map_err(|e| e.message), got.map_err(|e| e.message));
+                let (want, got) = (seen(want), seen(got));
                 assert_eq!(got, want, "{}({:?})", rule.name, args[0]);
                 compared += 1;
             }
@@ -86,10 +102,125 @@ fn every_table_row_is_the_same_through_the_evaluation_form() {
             let args = [Value::Enum(*e, v)];
             let want = plain.call_with(i as u32, &args, Span::default());
             let got = folded.call_with(i as u32, &args, Span::default());
-            let (want, got) = (want.map_err(|e| e.message), got.map_err(|e| e.message));
+            let (want, got) = (seen(want), seen(got));
             assert_eq!(got, want, "{} row {v}", rule.name);
             compared += 1;
         }
     }
     assert!(compared > 50, "only {compared} rows compared");
+}
+
+/// Values of a fn's parameter type to call it with: around every figure the
+/// edition's examples use, and values that make arithmetic fail.
+fn probes(program: &bfr::ir::Program, ty: &bfr::ir::Type, figures: &[Decimal]) -> Vec<Value> {
+    use bfr::ir::Type;
+    match ty {
+        Type::Enum(e) => {
+            let count = program
+                .enums
+                .get(*e as usize)
+                .map_or(0, |info| info.variants.len());
+            (0..count as u32).map(|v| Value::Enum(*e, v)).collect()
+        }
+        Type::Num(unit) => figures
+            .iter()
+            .map(|n| Value::Num(*n, unit.clone()))
+            .collect(),
+        Type::Duration => figures.iter().map(|n| Value::Duration(*n)).collect(),
+        Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn every_fn_of_quantities_gives_the_same_values_and_failures_compiled() {
+    let program = program_2015();
+    let prepared = Prepared::new(&program);
+    let mut plain = Evaluator::new(&program);
+    let mut compiled = Evaluator::prepared(&program, &prepared);
+    let figures: Vec<Decimal> = [
+        "0",
+        "1",
+        "2",
+        "-1",
+        "0.5",
+        "3",
+        "7",
+        "12",
+        "25",
+        "64",
+        "300",
+        "1000",
+        "2000",
+        "79228162514264337593543950335",
+    ]
+    .iter()
+    .map(|s| s.parse().expect("a figure"))
+    .collect();
+    let (mut compared, mut failures) = (0, 0);
+    for (i, rule) in program.rules.iter().enumerate() {
+        if !matches!(rule.body, RuleBody::Fn { .. }) || rule.params.is_empty() {
+            continue;
+        }
+        // Every combination of probes for up to two parameters, the first probe
+        // for the rest.
+        let each: Vec<Vec<Value>> = rule
+            .params
+            .iter()
+            .map(|(_, t)| probes(&program, t, &figures))
+            .collect();
+        if each.iter().any(Vec::is_empty) {
+            continue;
+        }
+        let mut calls = vec![Vec::new()];
+        for (k, values) in each.iter().enumerate() {
+            let values = if k < 2 { &values[..] } else { &values[..1] };
+            calls = calls
+                .into_iter()
+                .flat_map(|args: Vec<Value>| {
+                    values.iter().map(move |v| {
+                        let mut a = args.clone();
+                        a.push(v.clone());
+                        a
+                    })
+                })
+                .collect();
+        }
+        for args in calls {
+            let want = seen(plain.call_with(i as u32, &args, Span::default()));
+            let got = seen(compiled.call_with(i as u32, &args, Span::default()));
+            failures += usize::from(want.is_err());
+            assert_eq!(got, want, "{}({args:?})", rule.name);
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "only {compared} calls compared");
+    assert!(failures > 50, "only {failures} failures compared");
+}
+
+#[test]
+fn a_trace_in_words_is_the_same_from_the_record_and_from_its_nodes() {
+    let program = program_2015();
+    let prepared = Prepared::new(&program);
+    // One tracing evaluator reused for every example, as the bench reuses it.
+    let mut reused = Evaluator::tracing_prepared(&program, &prepared);
+    let mut calls = 0;
+    for example in &program.examples {
+        for a in &example.assertions {
+            reused.clear_trace();
+            let value = seen(reused.eval_closed(a));
+            let mut from_record = String::new();
+            let trace = reused.trace().expect("tracing");
+            trace.render(&program, 1, &mut from_record);
+            calls += trace.len();
+            let mut fresh = Evaluator::tracing(&program);
+            assert_eq!(seen(fresh.eval_closed(a)), value, "{}", example.title);
+            let mut from_nodes = String::new();
+            for node in fresh.into_trace() {
+                node.render(1, &mut from_nodes);
+            }
+            assert_eq!(from_record, from_nodes, "{}", example.title);
+        }
+    }
+    assert!(calls > 300, "only {calls} calls traced");
 }
