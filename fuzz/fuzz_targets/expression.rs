@@ -1,10 +1,11 @@
 //! An expression against the 2015 edition (`bfr eval` / `bfr explain`): parse,
-//! check, evaluate plainly and with tracing. Both must give the same value, or
-//! the same error.
+//! check, evaluate plainly (the IR as written), on the prepared form (folded
+//! bodies, direct answers, fn bodies compiled to steps) and with tracing. All
+//! three must give the same value, or the same error at the same place.
 #![no_main]
 
 use bfr::diag::{Diagnostic, Diagnostics};
-use bfr::eval::Evaluator;
+use bfr::eval::{Evaluator, Prepared};
 use bfr::syntax;
 use bfr_fuzz::{edition_2015, rendered, twice};
 use libfuzzer_sys::fuzz_target;
@@ -29,6 +30,18 @@ fn one(text: &str) -> String {
     };
     let program = &checked.program;
     let plain = Evaluator::new(program).eval_closed(&expr);
+    let prepared_form = Prepared::new(program);
+    let prepared = Evaluator::prepared(program, &prepared_form).eval_closed(&expr);
+    match (&plain, &prepared) {
+        (Ok(a), Ok(b)) => assert!(a == b, "the IR and the prepared form give different values"),
+        (Err(a), Err(b)) => assert!(
+            a.message == b.message
+                && a.code == b.code
+                && (a.span.start, a.span.end) == (b.span.start, b.span.end),
+            "the IR and the prepared form fail differently"
+        ),
+        _ => panic!("the IR and the prepared form disagree on whether the expression has a value"),
+    }
     let mut tracing = Evaluator::tracing(program);
     let traced = tracing.eval_closed(&expr);
     let trace = tracing.into_trace();

@@ -13,9 +13,11 @@
 //! left alone: loading then goes on as without a cache, never with an error.
 //!
 //! Only an edition without errors is kept, and its warnings are not: commands
-//! that show an edition's warnings (`bfr check`, `bfr doc`) do not use the cache.
+//! that show an edition's warnings (`bfr check`, `bfr doc`) do not use the cache,
+//! and an edition loaded afresh here does not run its examples, whose only
+//! findings are warnings.
 
-use super::{Input, IoError, Loaded, edition_files, load_read, read_files};
+use super::{Examples, Input, IoError, Loaded, edition_files, load_read, read_files};
 use crate::check::Checked;
 use crate::diag::Diagnostics;
 use crate::source::Sources;
@@ -121,7 +123,7 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
     let texts = read_files(&files)?;
     // Without a cache directory (`--no-cache`) the files are not hashed at all.
     let Some((dir, name)) = dir.and_then(|d| Some((d, key(&texts)?))) else {
-        return Ok(load_read(path, texts, &mut Vec::new()));
+        return Ok(load_read(path, texts, &mut Vec::new(), Examples::Skip));
     };
     let entry_path = dir.join(&name);
     let texts = match read_entry(&entry_path) {
@@ -142,7 +144,7 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
         })
         .collect();
     let mut bases = Vec::new();
-    let loaded = load_read(path, texts, &mut bases);
+    let loaded = load_read(path, texts, &mut bases, Examples::Skip);
     write_entry(dir, &name, &loaded, own, &bases);
     Ok(loaded)
 }

@@ -135,7 +135,10 @@ fn a_megabyte_of_ifs_lets_and_matches_is_refused_before_it_is_parsed() {
         assert!(message.contains("`if`, `let` and `match`"), "{message}");
     }
     // A megabyte of `ififif…` is one name, not nesting: an unknown name.
-    let loaded = one_file(format!("const x: number ref X-A = {}\n", "if".repeat(mb / 2)));
+    let loaded = one_file(format!(
+        "const x: number ref X-A = {}\n",
+        "if".repeat(mb / 2)
+    ));
     assert!(!codes(&loaded).contains(&"E0002"), "{:?}", codes(&loaded));
 }
 
