@@ -84,7 +84,7 @@ impl SyntaxError {
 ///
 /// The file is read one item at a time (`file_step`: an item or the end, from
 /// where the last item ended). Each item is read by the direct reader
-/// ([`read`]) where it can, else parsed by pest and lowered before the next is
+/// (`syntax::read`) where it can, else parsed by pest and lowered before the next is
 /// read, so only one item's parse tree is held at a time. Reading `item*` step
 /// by step accepts exactly what `file` accepts; whenever a step fails, or an
 /// item fails to lower, the whole file is parsed with `file`, so a syntax error
