@@ -42,7 +42,11 @@ fn one(data: &[u8]) -> String {
         let program = &checked.program;
         match command % 6 {
             0 | 1 => {
-                let name = if command % 6 == 0 { "entries.toml" } else { "entries.json" };
+                let name = if command % 6 == 0 {
+                    "entries.toml"
+                } else {
+                    "entries.json"
+                };
                 let read = bfr::entry::check(checked, sources, name, text);
                 let counts = read
                     .entries

@@ -1,13 +1,14 @@
 //! An expression against the 2015 edition (`bfr eval` / `bfr explain`): parse,
 //! check, evaluate plainly (the IR as written), on the prepared form (folded
-//! bodies, direct answers, fn bodies compiled to steps) and with tracing. All
-//! three must give the same value, or the same error at the same place.
+//! bodies, direct answers, fn bodies compiled to steps; made once and shared by
+//! every input, as a run shares it) and with tracing. All three must give the
+//! same value, or the same error at the same place.
 #![no_main]
 
 use bfr::diag::{Diagnostic, Diagnostics};
-use bfr::eval::{Evaluator, Prepared};
+use bfr::eval::Evaluator;
 use bfr::syntax;
-use bfr_fuzz::{edition_2015, rendered, twice};
+use bfr_fuzz::{edition_2015, prepared_2015, rendered, twice};
 use libfuzzer_sys::fuzz_target;
 
 fn one(text: &str) -> String {
@@ -15,23 +16,28 @@ fn one(text: &str) -> String {
     let Some(checked) = &loaded.checked else {
         return String::new();
     };
-    let mut sources = loaded.sources.clone();
-    let file = sources.add("<expression>", text);
+    // The expression is the file after the edition's; the sources are copied
+    // with it only when a diagnostic is to be rendered.
+    let file = u32::try_from(loaded.sources.iter().count()).unwrap_or(u32::MAX);
+    let sources = || {
+        let mut sources = loaded.sources.clone();
+        sources.add("<expression>", text);
+        sources
+    };
     let mut diags = Diagnostics::default();
     let expr = match syntax::parse_expr(text, file) {
         Ok(ast) => match checked.check_expr(&ast) {
             Ok(e) => e,
-            Err(d) => return rendered(&d, &sources),
+            Err(d) => return rendered(&d, &sources()),
         },
         Err(d) => {
             diags.push(d);
-            return rendered(&diags, &sources);
+            return rendered(&diags, &sources());
         }
     };
     let program = &checked.program;
     let plain = Evaluator::new(program).eval_closed(&expr);
-    let prepared_form = Prepared::new(program);
-    let prepared = Evaluator::prepared(program, &prepared_form).eval_closed(&expr);
+    let prepared = Evaluator::prepared(program, prepared_2015()).eval_closed(&expr);
     match (&plain, &prepared) {
         (Ok(a), Ok(b)) => assert!(a == b, "the IR and the prepared form give different values"),
         (Err(a), Err(b)) => assert!(
@@ -67,7 +73,7 @@ fn one(text: &str) -> String {
                 e.message,
                 e.span,
             ));
-            rendered(&diags, &sources)
+            rendered(&diags, &sources())
         }
     }
 }

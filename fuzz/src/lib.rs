@@ -6,6 +6,7 @@
 use bfr::check::Checked;
 use bfr::diag::{self, Colour, Diagnostics};
 use bfr::edition::{self, Loaded};
+use bfr::eval::Prepared;
 use bfr::source::Sources;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -13,22 +14,6 @@ use std::sync::OnceLock;
 /// The bundled edition's directory.
 pub fn edition_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../rules/2015"))
-}
-
-/// The 2015 edition's files, (name, bytes), in the order bfr reads them.
-pub fn edition_texts() -> &'static [(String, Vec<u8>)] {
-    static TEXTS: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
-    TEXTS.get_or_init(|| {
-        let dir = edition_dir();
-        let files = edition::edition_files(&dir).unwrap_or_default();
-        files
-            .iter()
-            .filter_map(|p| {
-                let name = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
-                std::fs::read(p).ok().map(|bytes| (name, bytes))
-            })
-            .collect()
-    })
 }
 
 /// The 2015 edition, checked. A fuzz run is meaningless without it, so a
@@ -41,6 +26,18 @@ pub fn edition_2015() -> &'static Loaded {
             fail("the 2015 edition does not check");
         }
         loaded
+    })
+}
+
+/// The 2015 edition's evaluation form, made once and shared by every input, as
+/// one run shares it between its evaluations: a rule's folded body, made on its
+/// first call, then serves every later input, so an input sees it either made
+/// afresh or already made, and must get the same answer either way.
+pub fn prepared_2015() -> &'static Prepared {
+    static PREPARED: OnceLock<Prepared> = OnceLock::new();
+    PREPARED.get_or_init(|| match &edition_2015().checked {
+        Some(checked) => Prepared::new(&checked.program),
+        None => fail("the 2015 edition does not check"),
     })
 }
 
