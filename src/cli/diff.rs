@@ -9,19 +9,18 @@ use crate::diag::Colour;
 use crate::diff::{self, Detail, Diff, Item, Side, Status, words};
 use std::path::Path;
 
-/// What to show and how to exit.
+/// What to show.
 pub struct DiffOptions {
     /// Counts per file instead of the changes.
     pub stat: bool,
-    /// Exit 1 when the editions differ.
-    pub exit_code: bool,
     /// Simulated events per competition, if any.
     pub simulate: Option<u64>,
     /// Their field, when given.
     pub teams: Option<u32>,
 }
 
-/// `bfr diff OLD NEW`
+/// `bfr diff OLD NEW`: exits 1 when the editions differ, as `diff` does (and
+/// every bfr command that finds something), 0 when they do not.
 pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
     let a = match load_cached(out, old) {
         Ok(l) => l,
@@ -57,11 +56,7 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
         (Format::Text, true) => stdout(&stat_text(&d, old, new)),
         (Format::Text, false) => stdout(&text(&d, old, new, out.colour)),
     }
-    if opts.exit_code && !d.is_empty() {
-        EXIT_FOUND
-    } else {
-        EXIT_OK
-    }
+    if !d.is_empty() { EXIT_FOUND } else { EXIT_OK }
 }
 
 fn paint(text: &str, code: &str, colour: Colour) -> String {

@@ -208,9 +208,6 @@ pub enum Command {
         old: PathBuf,
         /// The new edition.
         new: PathBuf,
-        /// Exit 1 when the editions differ, 0 when they do not (for CI).
-        #[arg(long)]
-        exit_code: bool,
         /// Only count the changed items per file.
         #[arg(long)]
         stat: bool,
@@ -451,14 +448,12 @@ fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
         Command::Diff {
             old,
             new,
-            exit_code,
             stat,
             simulate,
             teams,
         } => {
             let opts = diff::DiffOptions {
                 stat: *stat,
-                exit_code: *exit_code,
                 simulate: *simulate,
                 teams: *teams,
             };

@@ -132,7 +132,9 @@ pub struct Stat {
 pub struct FileChanges {
     /// The file, relative to the edition's root (`scoring.bfr`).
     pub file: String,
-    /// Its changed items, in declaration order.
+    /// Its changed items: the rules changed in themselves, in declaration
+    /// order, then the unchanged rules whose answers change through them, then
+    /// procedures' texts, types, examples and competitions.
     pub items: Vec<Item>,
 }
 
@@ -283,8 +285,11 @@ pub fn diff(old: &Side, new: &Side) -> Diff {
     let renames = rules::renames(old, new, days);
     let mut items: Vec<(String, Item)> = Vec::new();
     let changed_rules = rules::rules(old, new, days, &renames);
-    items.extend(through(old, new, days, &renames, &changed_rules));
+    // Causes before effects: a changed rule is listed before the unchanged
+    // rules whose answers change through it.
+    let changed_through = through(old, new, days, &renames, &changed_rules);
     items.extend(changed_rules);
+    items.extend(changed_through);
     items.extend(rules::texts(old, new));
     items.extend(rules::types(old, new));
     items.extend(rules::examples(old, new, days, &renames));

@@ -84,10 +84,10 @@ fn every_edition_against_itself_has_no_differences() {
         }
         editions += 1;
         let p = path.strip_prefix(root()).unwrap().display().to_string();
-        let (code, out, err) = bfr(&["diff", &p, &p, "--exit-code"]);
+        let (code, out, err) = bfr(&["diff", &p, &p]);
         assert_eq!(code, 0, "{p}: {out}{err}");
         assert!(out.ends_with("no differences\n"), "{out}");
-        let (code, out, _) = bfr(&["--format", "json", "diff", &p, &p, "--exit-code"]);
+        let (code, out, _) = bfr(&["--format", "json", "diff", &p, &p]);
         assert_eq!(code, 0);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["files"], serde_json::json!([]));
@@ -153,14 +153,11 @@ fn deliberate_changes() -> TempDir {
 fn a_variant_with_one_change_of_each_kind() {
     let dir = deliberate_changes();
     let new = dir.0.display().to_string();
-    let (code, out, err) = bfr(&["diff", EDITION_2015, &new, "--exit-code"]);
+    let (code, out, err) = bfr(&["diff", EDITION_2015, &new]);
     assert_eq!(code, 1, "{err}");
     insta::assert_snapshot!(out.replace(&new, "VARIANT"));
     let (code, out, _) = bfr(&["diff", EDITION_2015, &new, "--stat"]);
-    assert_eq!(
-        code, 0,
-        "without --exit-code, differences are not a failure"
-    );
+    assert_eq!(code, 1, "differences found, whatever is shown of them");
     insta::assert_snapshot!("stat", out.replace(&new, "VARIANT"));
 }
 
@@ -169,7 +166,7 @@ fn the_variant_as_json() {
     let dir = deliberate_changes();
     let new = dir.0.display().to_string();
     let (code, out, _) = bfr(&["--format", "json", "diff", EDITION_2015, &new]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["calendar"]["days"], 364);
     assert_eq!(v["calendar"]["weekdays_kept"], true);
@@ -481,7 +478,7 @@ fn a_changed_routing_parts_the_simulated_events() {
         "--simulate",
         "3",
     ]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 1, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let sims = v["simulated"].as_array().unwrap();
     // Only the cup changed: the Senior teams' competitions play the same.
@@ -512,14 +509,7 @@ fn a_changed_routing_parts_the_simulated_events() {
 
 #[test]
 fn an_unchanged_competition_does_not_part() {
-    let (code, out, err) = bfr(&[
-        "diff",
-        EDITION_2015,
-        EDITION_2015,
-        "--simulate",
-        "2",
-        "--exit-code",
-    ]);
+    let (code, out, err) = bfr(&["diff", EDITION_2015, EDITION_2015, "--simulate", "2"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.ends_with("no differences\n"), "{out}");
 }
@@ -562,11 +552,10 @@ fn the_entries_and_federation_blocks_are_compared_key_by_key() {
             },
         ]
     );
-    // The CLI says so, and `--exit-code` counts it as a difference.
+    // The CLI says so, and its exit status counts it as a difference.
     let (old, new) = (root().join(EDITION_2015), dir.0.clone());
     let (code, text, _) = bfr(&[
         "diff",
-        "--exit-code",
         "--no-cache",
         old.to_str().unwrap(),
         new.to_str().unwrap(),
