@@ -26,6 +26,7 @@ impl Reader<'_> {
         }
         self.skip();
         let decl = self.decl()?;
+        doc.shrink_to_fit();
         Some(Item {
             doc,
             decl,
@@ -40,11 +41,11 @@ impl Reader<'_> {
         let decl = if self.eat("edition") {
             Decl::Edition(Box::new(self.edition()?))
         } else if self.eat("unit") {
-            Decl::Unit(self.unit_decl()?)
+            Decl::Unit(Box::new(self.unit_decl()?))
         } else if self.eat("enum") {
-            Decl::Enum(self.enum_decl()?)
+            Decl::Enum(Box::new(self.enum_decl()?))
         } else if self.eat("record") {
-            Decl::Record(self.record_decl()?)
+            Decl::Record(Box::new(self.record_decl()?))
         } else if self.eat("table") {
             Decl::Table(Box::new(self.table_decl()?))
         } else if self.eat("scale") {
@@ -54,19 +55,19 @@ impl Reader<'_> {
         } else if self.at_str("reading") || self.at_str("const") {
             Decl::Const(Box::new(self.const_decl()?))
         } else if self.eat("example") {
-            Decl::Example(self.example_decl()?)
+            Decl::Example(Box::new(self.example_decl()?))
         } else if self.eat("procedure") {
-            Decl::Text(self.text_decl()?)
+            Decl::Text(Box::new(self.text_decl()?))
         } else if self.at_str("competition") {
             Decl::Competition(Box::new(self.competition()?))
         } else if self.eat("notice") {
-            Decl::Notice(self.notice_decl()?)
+            Decl::Notice(Box::new(self.notice_decl()?))
         } else if self.at_str("entries") {
-            Decl::Entries(self.entries("entries")?)
+            Decl::Entries(Box::new(self.entries("entries")?))
         } else if self.at_str("federation") {
-            Decl::Federation(self.entries("federation")?)
+            Decl::Federation(Box::new(self.entries("federation")?))
         } else if self.eat("remove") {
-            Decl::Remove(self.remove_decl()?)
+            Decl::Remove(Box::new(self.remove_decl()?))
         } else {
             return self.give_up();
         };
@@ -362,6 +363,8 @@ impl Reader<'_> {
         self.skip();
         let source = self.source_ref();
         self.skip();
+        // Most rules have one or two parameters, not the four a first push reserves.
+        params.shrink_to_fit();
         Some((self.name(name), params, ret, source))
     }
 
@@ -545,7 +548,7 @@ impl Reader<'_> {
         for (name, value) in lets.into_iter().rev() {
             let span = name.span.to(body.span);
             body = Expr {
-                kind: ExprKind::Let(name, Box::new(value), Box::new(body)),
+                kind: ExprKind::Let(Box::new(name), Box::new(value), Box::new(body)),
                 span,
             };
         }
