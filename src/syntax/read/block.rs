@@ -25,19 +25,7 @@ impl Reader<'_> {
             return None;
         }
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if !self.edition_field(&mut e) {
-                self.pos = before;
-                break;
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.edition_field(&mut e)) {
             return None;
         }
         self.skip();
@@ -151,20 +139,8 @@ impl Reader<'_> {
         }
         self.skip();
         let mut properties = Vec::new();
-        loop {
-            let before = self.pos;
-            if !properties.is_empty() {
-                self.skip();
-            }
-            match self.property() {
-                Some(p) => properties.push(p),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-        }
-        if self.unsure {
+        let read = self.parts(|r| r.property().map(|p| properties.push(p)).is_some());
+        if !read {
             return None;
         }
         self.skip();
@@ -217,19 +193,7 @@ impl Reader<'_> {
             return None;
         }
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if !self.comp_member(&mut c) {
-                self.pos = before;
-                break;
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.comp_member(&mut c)) {
             return None;
         }
         self.skip();
@@ -283,23 +247,17 @@ impl Reader<'_> {
         }
         self.skip();
         let (mut properties, mut routes) = (Vec::new(), Vec::new());
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if let Some(r) = self.route() {
-                routes.push(r);
-            } else if let Some(p) = self.property() {
+        let read = self.parts(|r| {
+            if let Some(route) = r.route() {
+                routes.push(route);
+            } else if let Some(p) = r.property() {
                 properties.push(p);
             } else {
-                self.pos = before;
-                break;
+                return false;
             }
-        }
-        if self.unsure {
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();

@@ -211,22 +211,17 @@ impl Reader<'_> {
             aliases: Vec::new(),
         };
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if let Some((text, _)) = self.string() {
+        // Neither a string nor `whole` leaves the reader unsure.
+        self.parts(|r| {
+            if let Some((text, _)) = r.string() {
                 u.description = Some(text);
-            } else if self.eat("whole") {
+            } else if r.eat("whole") {
                 u.whole = true;
             } else {
-                self.pos = before;
-                break;
+                return false;
             }
-        }
+            true
+        });
         self.skip();
         // `unit_alias = { "alias" ~ unit_name ~ ("," ~ unit_name)* }`
         let before = self.pos;
@@ -442,25 +437,17 @@ impl Reader<'_> {
         };
         self.skip();
         let mut arms = Vec::new();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            match self.scale_arm(param) {
-                Some(arm) => arms.push(arm),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
+        let read = self.parts(|r| {
+            let Some(arm) = r.scale_arm(param) else {
+                return false;
+            };
+            arms.push(arm);
             // `","?`, after the layout that follows the arm
-            self.skip();
-            self.eat(",");
-        }
-        if self.unsure {
+            r.skip();
+            r.eat(",");
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();
@@ -522,20 +509,7 @@ impl Reader<'_> {
         self.skip();
         self.nesting = 0;
         let mut lets = Vec::new();
-        loop {
-            let before = self.pos;
-            if !lets.is_empty() {
-                self.skip();
-            }
-            match self.let_stmt() {
-                Some(l) => lets.push(l),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.let_stmt().map(|l| lets.push(l)).is_some()) {
             return None;
         }
         self.skip();
@@ -640,24 +614,17 @@ impl Reader<'_> {
         }
         self.skip();
         let mut assertions = Vec::new();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            match self.root_expr() {
-                Some(e) => assertions.push(e),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-            self.skip();
-            self.eat(";");
-        }
-        if self.unsure {
+        let read = self.parts(|r| {
+            let Some(assertion) = r.root_expr() else {
+                return false;
+            };
+            assertions.push(assertion);
+            // `";"?`, after the layout that follows the assertion
+            r.skip();
+            r.eat(";");
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();
