@@ -165,16 +165,7 @@ impl Checker {
 
     /// Rules, competitions, examples, texts and the edition header.
     pub(super) fn collect_values<'a>(&mut self, items: &[&'a ast::Item]) -> Vec<Pending<'a>> {
-        // Reserved at their length: grown by doubling, the rules' list of a large
-        // edition would hold up to twice the room it needs while it is checked.
-        let rules = items.iter().filter(|i| is_rule(&i.decl)).count();
-        let examples = items
-            .iter()
-            .filter(|i| matches!(i.decl, ast::Decl::Example(_)))
-            .count();
-        self.program.rules.reserve_exact(rules);
-        self.program.examples.reserve_exact(examples);
-        let mut pending = Vec::with_capacity(rules + examples);
+        let mut pending = Vec::new();
         let mut edition_at: Option<Span> = None;
         for item in items {
             match &item.decl {
@@ -354,12 +345,4 @@ impl Checker {
             period,
         }
     }
-}
-
-/// Whether a declaration becomes a rule of the IR (a const, fn, table or scale).
-fn is_rule(decl: &ast::Decl) -> bool {
-    matches!(
-        decl,
-        ast::Decl::Const(_) | ast::Decl::Fn(_) | ast::Decl::Table(_) | ast::Decl::Scale(_)
-    )
 }
