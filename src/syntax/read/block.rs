@@ -54,12 +54,9 @@ impl Reader<'_> {
             return true;
         }
         self.pos = start;
-        if self.eat("updated") {
-            self.skip();
-            if let Some(d) = self.date_lit() {
-                e.updated = Some(d);
-                return true;
-            }
+        if let Some(d) = self.token_then("updated", Self::date_lit) {
+            e.updated = Some(d);
+            return true;
         }
         self.pos = start;
         if self.eat("period") {
@@ -97,16 +94,12 @@ impl Reader<'_> {
     /// `remove_example = { "example" ~ string }`
     fn remove_target(&mut self) -> Option<RemoveTarget> {
         let start = self.pos;
-        if self.eat("example") {
-            self.skip();
-            if let Some((name, _)) = self.string() {
-                return Some(RemoveTarget {
-                    name,
-                    example: true,
-                    span: self.span(start, self.pos),
-                });
-            }
-            self.pos = start;
+        if let Some((name, _)) = self.token_then("example", Self::string) {
+            return Some(RemoveTarget {
+                name,
+                example: true,
+                span: self.span(start, self.pos),
+            });
         }
         let n = self.ident()?;
         Some(RemoveTarget {
@@ -203,13 +196,9 @@ impl Reader<'_> {
     fn comp_member(&mut self, c: &mut CompetitionDecl) -> bool {
         let start = self.pos;
         // `stage_defaults = { "stages" ~ "{" ~ property* ~ "}" }`
-        if self.eat("stages") {
-            self.skip();
-            if let Some(mut defaults) = self.properties() {
-                c.stage_defaults.append(&mut defaults);
-                return true;
-            }
-            self.pos = start;
+        if let Some(mut defaults) = self.token_then("stages", Self::properties) {
+            c.stage_defaults.append(&mut defaults);
+            return true;
         }
         if let Some(stage) = self.stage() {
             c.stages.push(stage);

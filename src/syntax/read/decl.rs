@@ -424,17 +424,7 @@ impl Reader<'_> {
         }
         self.skip();
         // `domain = { "domain" ~ range }`
-        let before = self.pos;
-        let domain = if self.eat("domain") {
-            self.skip();
-            let range = self.range(param);
-            if range.is_none() {
-                self.pos = before;
-            }
-            range
-        } else {
-            None
-        };
+        let domain = self.token_then("domain", |r| r.range(param));
         self.skip();
         let mut arms = Vec::new();
         let read = self.parts(|r| {
@@ -492,16 +482,11 @@ impl Reader<'_> {
     /// `fn_body = { ("=" ~ expr) | block }`, `block = { "{" ~ let_stmt* ~ expr ~ "}" }`:
     /// a block's `let`s become nested `let`s, each enclosing the lines after it.
     fn fn_body(&mut self) -> Option<Expr> {
-        let start = self.pos;
-        if self.eat("=") {
-            self.skip();
-            if let Some(e) = self.root_expr() {
-                return Some(e);
-            }
-            if self.unsure {
-                return None;
-            }
-            self.pos = start;
+        if let Some(e) = self.token_then("=", Self::root_expr) {
+            return Some(e);
+        }
+        if self.unsure {
+            return None;
         }
         if !self.eat("{") {
             return None;
@@ -571,17 +556,7 @@ impl Reader<'_> {
         let source = self.source_ref();
         self.skip();
         // `cites = { "cites" ~ string }`
-        let before = self.pos;
-        let cites = if self.eat("cites") {
-            self.skip();
-            let text = self.string().map(|(text, _)| text);
-            if text.is_none() {
-                self.pos = before;
-            }
-            text
-        } else {
-            None
-        };
+        let cites = self.token_then("cites", |r| r.string().map(|(text, _)| text));
         self.skip();
         if !self.eat("=") {
             return None;
