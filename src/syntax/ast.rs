@@ -374,8 +374,9 @@ pub enum PenaltyExpr {
 }
 
 /// Expression forms. The rarer and larger parts (a quantity's unit, a date, a
-/// `let`'s or a member's name, a list's written type) are boxed, so that every
-/// expression, boxed or in a list, is laid out at 56 bytes rather than 104.
+/// `let`'s, a member's or a record literal's name, a list's written type) are
+/// boxed, so that every expression, boxed or in a list, is laid out at 56 bytes
+/// rather than 104.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[allow(missing_docs)]
 pub enum ExprKind {
