@@ -137,7 +137,7 @@ impl Checker {
             K::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, span, scope),
             K::Record(name, fields) => self.record(name, fields, span, scope),
             K::List(items, annotation) => {
-                self.list_literal(items, annotation.as_ref(), hint, span, scope)
+                self.list_literal(items, annotation.as_deref(), hint, span, scope)
             }
             K::Index(list, position) => self.index(list, position, span, scope),
             K::Lambda(..) => self.misplaced_lambda(span),

@@ -84,25 +84,25 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[allow(missing_docs)]
 pub enum Decl {
+    // Every declaration is boxed, so that an item (and a file's list of them) is
+    // laid out at the size of a pointer, not of the largest declaration.
     Edition(Box<Edition>),
-    Unit(UnitDecl),
-    Enum(EnumDecl),
-    Record(RecordDecl),
-    // The large declarations are boxed, so that a file of small ones (units,
-    // examples) is not laid out at the size of the largest (a scale).
+    Unit(Box<UnitDecl>),
+    Enum(Box<EnumDecl>),
+    Record(Box<RecordDecl>),
     Table(Box<TableDecl>),
     Scale(Box<ScaleDecl>),
     Fn(Box<FnDecl>),
     Const(Box<ConstDecl>),
-    Example(ExampleDecl),
-    Text(TextDecl),
+    Example(Box<ExampleDecl>),
+    Text(Box<TextDecl>),
     Competition(Box<CompetitionDecl>),
-    Notice(NoticeDecl),
-    Entries(EntriesDecl),
+    Notice(Box<NoticeDecl>),
+    Entries(Box<EntriesDecl>),
     /// `federation { command = rule … }`: the rule each federation command calls
     /// (a block of the same shape as `entries`).
-    Federation(EntriesDecl),
-    Remove(RemoveDecl),
+    Federation(Box<EntriesDecl>),
+    Remove(Box<RemoveDecl>),
 }
 
 /// `entries { question = rule … }`: which rule of the edition answers each question
@@ -373,38 +373,41 @@ pub enum PenaltyExpr {
     Forfeit,
 }
 
-/// Expression forms.
+/// Expression forms. The rarer and larger parts (a quantity's unit, a date, a
+/// `let`'s, a member's or a record literal's name, a list's written type) are
+/// boxed, so that every expression, boxed or in a list, is laid out at 56 bytes
+/// rather than 104.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[allow(missing_docs)]
 pub enum ExprKind {
     Number(Decimal),
-    Quantity(Decimal, UnitExpr),
+    Quantity(Decimal, Box<UnitExpr>),
     /// Seconds.
     Duration(Decimal),
     Text(String),
     Bool(bool),
-    Date(DateLit),
+    Date(Box<DateLit>),
     /// Minutes since midnight.
     Time(u16),
-    DateTime(DateLit, u16),
+    DateTime(Box<DateLit>, u16),
     /// `a.b.c`
     Path(Vec<Name>),
     Call {
         callee: Box<Expr>,
         args: Vec<(Option<Name>, Expr)>,
     },
-    Member(Box<Expr>, Name),
+    Member(Box<Expr>, Box<Name>),
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    Let(Name, Box<Expr>, Box<Expr>),
+    Let(Box<Name>, Box<Expr>, Box<Expr>),
     /// `None` pattern is `_`.
     Match(Box<Expr>, Vec<(Option<Vec<Name>>, Expr)>),
-    Record(Name, Vec<(Name, Expr)>),
+    Record(Box<Name>, Vec<(Name, Expr)>),
     Penalty(PenaltyExpr),
     /// `[a, b, c]`, with the list type written after `as`, if any.
-    List(Vec<Expr>, Option<TypeExpr>),
+    List(Vec<Expr>, Option<Box<TypeExpr>>),
     /// `xs[i]`
     Index(Box<Expr>, Box<Expr>),
     /// `x => body`, `(acc, x) => body`: only as an argument of a list operation.
@@ -415,4 +418,18 @@ pub enum ExprKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct File {
     pub items: Vec<Item>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Expr, Item};
+
+    /// The tree of a large edition is held whole while it is checked: an item is a
+    /// pointer to its declaration, and an expression keeps its rare large parts
+    /// boxed, so that every expression slot (boxed, in a list, in a row) is small.
+    #[test]
+    fn items_and_expressions_are_laid_out_small() {
+        assert!(std::mem::size_of::<Item>() <= 56);
+        assert!(std::mem::size_of::<Expr>() <= 56);
+    }
 }

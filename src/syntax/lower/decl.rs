@@ -490,7 +490,7 @@ impl Lower {
         for (name, value) in lets.into_iter().rev() {
             let span = name.span.to(body.span);
             body = Expr {
-                kind: ExprKind::Let(name, Box::new(value), Box::new(body)),
+                kind: ExprKind::Let(Box::new(name), Box::new(value), Box::new(body)),
                 span,
             };
         }

@@ -87,7 +87,7 @@ impl Lower {
             (Some(n), Some(v), Some(b)) => self.nested(1, span, || {
                 Ok(Expr {
                     kind: ExprKind::Let(
-                        self.name(&n),
+                        Box::new(self.name(&n)),
                         Box::new(self.expr(v)?),
                         Box::new(self.expr(b)?),
                     ),
@@ -139,7 +139,7 @@ impl Lower {
         }
         fields.shrink_to_fit();
         Ok(Expr {
-            kind: ExprKind::Record(self.name(&name), fields),
+            kind: ExprKind::Record(Box::new(self.name(&name)), fields),
             span,
         })
     }
@@ -313,7 +313,7 @@ impl Lower {
                         .next()
                         .ok_or_else(|| SyntaxError::internal(span))?;
                     Expr {
-                        kind: ExprKind::Member(Box::new(acc), self.name(&name)),
+                        kind: ExprKind::Member(Box::new(acc), Box::new(self.name(&name))),
                         span,
                     }
                 }
@@ -360,7 +360,7 @@ impl Lower {
         }
         items.shrink_to_fit();
         Ok(Expr {
-            kind: ExprKind::List(items, annotation),
+            kind: ExprKind::List(items, annotation.map(Box::new)),
             span,
         })
     }
@@ -397,7 +397,7 @@ impl Lower {
                 let (Some(n), Some(u)) = (it.next(), it.next()) else {
                     return Err(SyntaxError::internal(span));
                 };
-                ExprKind::Quantity(self.decimal(&n)?, self.unit_expr(u))
+                ExprKind::Quantity(self.decimal(&n)?, Box::new(self.unit_expr(u)))
             }
             Rule::duration => {
                 let mut seconds = Decimal::ZERO;
@@ -438,7 +438,7 @@ impl Lower {
             }
             Rule::string => ExprKind::Text(string_value(&p)),
             Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
-            Rule::date_lit => ExprKind::Date(self.date(p)?),
+            Rule::date_lit => ExprKind::Date(Box::new(self.date(p)?)),
             Rule::time_lit => ExprKind::Time(self.clock(&p)?),
             Rule::datetime => {
                 let clock = p
@@ -447,7 +447,7 @@ impl Lower {
                     .find(|c| c.as_rule() == Rule::clock)
                     .ok_or_else(|| SyntaxError::internal(span))?;
                 let minutes = self.clock(&clock)?;
-                ExprKind::DateTime(self.date(p)?, minutes)
+                ExprKind::DateTime(Box::new(self.date(p)?), minutes)
             }
             _ => return Err(SyntaxError::internal(span)),
         };

@@ -122,19 +122,19 @@ impl Lower {
     fn decl(&self, p: P) -> R<Decl> {
         Ok(match p.as_rule() {
             Rule::edition_decl => Decl::Edition(Box::new(self.edition(p)?)),
-            Rule::unit_decl => Decl::Unit(self.unit_decl(p)),
-            Rule::enum_decl => Decl::Enum(self.enum_decl(p)),
-            Rule::record_decl => Decl::Record(self.record_decl(p)),
+            Rule::unit_decl => Decl::Unit(Box::new(self.unit_decl(p))),
+            Rule::enum_decl => Decl::Enum(Box::new(self.enum_decl(p))),
+            Rule::record_decl => Decl::Record(Box::new(self.record_decl(p))),
             Rule::table_decl => Decl::Table(Box::new(self.table_decl(p)?)),
             Rule::scale_decl => Decl::Scale(Box::new(self.scale_decl(p)?)),
             Rule::fn_decl => Decl::Fn(Box::new(self.fn_decl(p)?)),
             Rule::const_decl => Decl::Const(Box::new(self.const_decl(p)?)),
-            Rule::example_decl => Decl::Example(self.example_decl(p)?),
-            Rule::text_decl => Decl::Text(self.text_decl(p)),
+            Rule::example_decl => Decl::Example(Box::new(self.example_decl(p)?)),
+            Rule::text_decl => Decl::Text(Box::new(self.text_decl(p))),
             Rule::competition_decl => Decl::Competition(Box::new(self.competition(p)?)),
-            Rule::entries_decl => Decl::Entries(self.entries(p)?),
-            Rule::federation_decl => Decl::Federation(self.entries(p)?),
-            Rule::remove_decl => Decl::Remove(self.remove_decl(p)),
+            Rule::entries_decl => Decl::Entries(Box::new(self.entries(p)?)),
+            Rule::federation_decl => Decl::Federation(Box::new(self.entries(p)?)),
+            Rule::remove_decl => Decl::Remove(Box::new(self.remove_decl(p))),
             Rule::notice_decl => {
                 let span = self.span(&p);
                 let mut n = NoticeDecl {
@@ -152,7 +152,7 @@ impl Lower {
                         _ => {}
                     }
                 }
-                Decl::Notice(n)
+                Decl::Notice(Box::new(n))
             }
             _ => return Err(SyntaxError::internal(self.span(&p))),
         })

@@ -25,19 +25,7 @@ impl Reader<'_> {
             return None;
         }
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if !self.edition_field(&mut e) {
-                self.pos = before;
-                break;
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.edition_field(&mut e)) {
             return None;
         }
         self.skip();
@@ -66,12 +54,9 @@ impl Reader<'_> {
             return true;
         }
         self.pos = start;
-        if self.eat("updated") {
-            self.skip();
-            if let Some(d) = self.date_lit() {
-                e.updated = Some(d);
-                return true;
-            }
+        if let Some(d) = self.token_then("updated", Self::date_lit) {
+            e.updated = Some(d);
+            return true;
         }
         self.pos = start;
         if self.eat("period") {
@@ -109,16 +94,12 @@ impl Reader<'_> {
     /// `remove_example = { "example" ~ string }`
     fn remove_target(&mut self) -> Option<RemoveTarget> {
         let start = self.pos;
-        if self.eat("example") {
-            self.skip();
-            if let Some((name, _)) = self.string() {
-                return Some(RemoveTarget {
-                    name,
-                    example: true,
-                    span: self.span(start, self.pos),
-                });
-            }
-            self.pos = start;
+        if let Some((name, _)) = self.token_then("example", Self::string) {
+            return Some(RemoveTarget {
+                name,
+                example: true,
+                span: self.span(start, self.pos),
+            });
         }
         let n = self.ident()?;
         Some(RemoveTarget {
@@ -151,20 +132,8 @@ impl Reader<'_> {
         }
         self.skip();
         let mut properties = Vec::new();
-        loop {
-            let before = self.pos;
-            if !properties.is_empty() {
-                self.skip();
-            }
-            match self.property() {
-                Some(p) => properties.push(p),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-        }
-        if self.unsure {
+        let read = self.parts(|r| r.property().map(|p| properties.push(p)).is_some());
+        if !read {
             return None;
         }
         self.skip();
@@ -217,19 +186,7 @@ impl Reader<'_> {
             return None;
         }
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if !self.comp_member(&mut c) {
-                self.pos = before;
-                break;
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.comp_member(&mut c)) {
             return None;
         }
         self.skip();
@@ -239,13 +196,9 @@ impl Reader<'_> {
     fn comp_member(&mut self, c: &mut CompetitionDecl) -> bool {
         let start = self.pos;
         // `stage_defaults = { "stages" ~ "{" ~ property* ~ "}" }`
-        if self.eat("stages") {
-            self.skip();
-            if let Some(mut defaults) = self.properties() {
-                c.stage_defaults.append(&mut defaults);
-                return true;
-            }
-            self.pos = start;
+        if let Some(mut defaults) = self.token_then("stages", Self::properties) {
+            c.stage_defaults.append(&mut defaults);
+            return true;
         }
         if let Some(stage) = self.stage() {
             c.stages.push(stage);
@@ -283,23 +236,17 @@ impl Reader<'_> {
         }
         self.skip();
         let (mut properties, mut routes) = (Vec::new(), Vec::new());
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if let Some(r) = self.route() {
-                routes.push(r);
-            } else if let Some(p) = self.property() {
+        let read = self.parts(|r| {
+            if let Some(route) = r.route() {
+                routes.push(route);
+            } else if let Some(p) = r.property() {
                 properties.push(p);
             } else {
-                self.pos = before;
-                break;
+                return false;
             }
-        }
-        if self.unsure {
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();

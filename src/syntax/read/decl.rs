@@ -26,6 +26,7 @@ impl Reader<'_> {
         }
         self.skip();
         let decl = self.decl()?;
+        doc.shrink_to_fit();
         Some(Item {
             doc,
             decl,
@@ -40,11 +41,11 @@ impl Reader<'_> {
         let decl = if self.eat("edition") {
             Decl::Edition(Box::new(self.edition()?))
         } else if self.eat("unit") {
-            Decl::Unit(self.unit_decl()?)
+            Decl::Unit(Box::new(self.unit_decl()?))
         } else if self.eat("enum") {
-            Decl::Enum(self.enum_decl()?)
+            Decl::Enum(Box::new(self.enum_decl()?))
         } else if self.eat("record") {
-            Decl::Record(self.record_decl()?)
+            Decl::Record(Box::new(self.record_decl()?))
         } else if self.eat("table") {
             Decl::Table(Box::new(self.table_decl()?))
         } else if self.eat("scale") {
@@ -54,19 +55,19 @@ impl Reader<'_> {
         } else if self.at_str("reading") || self.at_str("const") {
             Decl::Const(Box::new(self.const_decl()?))
         } else if self.eat("example") {
-            Decl::Example(self.example_decl()?)
+            Decl::Example(Box::new(self.example_decl()?))
         } else if self.eat("procedure") {
-            Decl::Text(self.text_decl()?)
+            Decl::Text(Box::new(self.text_decl()?))
         } else if self.at_str("competition") {
             Decl::Competition(Box::new(self.competition()?))
         } else if self.eat("notice") {
-            Decl::Notice(self.notice_decl()?)
+            Decl::Notice(Box::new(self.notice_decl()?))
         } else if self.at_str("entries") {
-            Decl::Entries(self.entries("entries")?)
+            Decl::Entries(Box::new(self.entries("entries")?))
         } else if self.at_str("federation") {
-            Decl::Federation(self.entries("federation")?)
+            Decl::Federation(Box::new(self.entries("federation")?))
         } else if self.eat("remove") {
-            Decl::Remove(self.remove_decl()?)
+            Decl::Remove(Box::new(self.remove_decl()?))
         } else {
             return self.give_up();
         };
@@ -210,22 +211,17 @@ impl Reader<'_> {
             aliases: Vec::new(),
         };
         self.skip();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            if let Some((text, _)) = self.string() {
+        // Neither a string nor `whole` leaves the reader unsure.
+        self.parts(|r| {
+            if let Some((text, _)) = r.string() {
                 u.description = Some(text);
-            } else if self.eat("whole") {
+            } else if r.eat("whole") {
                 u.whole = true;
             } else {
-                self.pos = before;
-                break;
+                return false;
             }
-        }
+            true
+        });
         self.skip();
         // `unit_alias = { "alias" ~ unit_name ~ ("," ~ unit_name)* }`
         let before = self.pos;
@@ -362,6 +358,8 @@ impl Reader<'_> {
         self.skip();
         let source = self.source_ref();
         self.skip();
+        // Most rules have one or two parameters, not the four a first push reserves.
+        params.shrink_to_fit();
         Some((self.name(name), params, ret, source))
     }
 
@@ -426,38 +424,20 @@ impl Reader<'_> {
         }
         self.skip();
         // `domain = { "domain" ~ range }`
-        let before = self.pos;
-        let domain = if self.eat("domain") {
-            self.skip();
-            let range = self.range(param);
-            if range.is_none() {
-                self.pos = before;
-            }
-            range
-        } else {
-            None
-        };
+        let domain = self.token_then("domain", |r| r.range(param));
         self.skip();
         let mut arms = Vec::new();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            match self.scale_arm(param) {
-                Some(arm) => arms.push(arm),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
+        let read = self.parts(|r| {
+            let Some(arm) = r.scale_arm(param) else {
+                return false;
+            };
+            arms.push(arm);
             // `","?`, after the layout that follows the arm
-            self.skip();
-            self.eat(",");
-        }
-        if self.unsure {
+            r.skip();
+            r.eat(",");
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();
@@ -502,16 +482,11 @@ impl Reader<'_> {
     /// `fn_body = { ("=" ~ expr) | block }`, `block = { "{" ~ let_stmt* ~ expr ~ "}" }`:
     /// a block's `let`s become nested `let`s, each enclosing the lines after it.
     fn fn_body(&mut self) -> Option<Expr> {
-        let start = self.pos;
-        if self.eat("=") {
-            self.skip();
-            if let Some(e) = self.root_expr() {
-                return Some(e);
-            }
-            if self.unsure {
-                return None;
-            }
-            self.pos = start;
+        if let Some(e) = self.token_then("=", Self::root_expr) {
+            return Some(e);
+        }
+        if self.unsure {
+            return None;
         }
         if !self.eat("{") {
             return None;
@@ -519,20 +494,7 @@ impl Reader<'_> {
         self.skip();
         self.nesting = 0;
         let mut lets = Vec::new();
-        loop {
-            let before = self.pos;
-            if !lets.is_empty() {
-                self.skip();
-            }
-            match self.let_stmt() {
-                Some(l) => lets.push(l),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-        }
-        if self.unsure {
+        if !self.parts(|r| r.let_stmt().map(|l| lets.push(l)).is_some()) {
             return None;
         }
         self.skip();
@@ -545,7 +507,7 @@ impl Reader<'_> {
         for (name, value) in lets.into_iter().rev() {
             let span = name.span.to(body.span);
             body = Expr {
-                kind: ExprKind::Let(name, Box::new(value), Box::new(body)),
+                kind: ExprKind::Let(Box::new(name), Box::new(value), Box::new(body)),
                 span,
             };
         }
@@ -594,17 +556,7 @@ impl Reader<'_> {
         let source = self.source_ref();
         self.skip();
         // `cites = { "cites" ~ string }`
-        let before = self.pos;
-        let cites = if self.eat("cites") {
-            self.skip();
-            let text = self.string().map(|(text, _)| text);
-            if text.is_none() {
-                self.pos = before;
-            }
-            text
-        } else {
-            None
-        };
+        let cites = self.token_then("cites", |r| r.string().map(|(text, _)| text));
         self.skip();
         if !self.eat("=") {
             return None;
@@ -637,24 +589,17 @@ impl Reader<'_> {
         }
         self.skip();
         let mut assertions = Vec::new();
-        let mut first = true;
-        loop {
-            let before = self.pos;
-            if !first {
-                self.skip();
-            }
-            first = false;
-            match self.root_expr() {
-                Some(e) => assertions.push(e),
-                None => {
-                    self.pos = before;
-                    break;
-                }
-            }
-            self.skip();
-            self.eat(";");
-        }
-        if self.unsure {
+        let read = self.parts(|r| {
+            let Some(assertion) = r.root_expr() else {
+                return false;
+            };
+            assertions.push(assertion);
+            // `";"?`, after the layout that follows the assertion
+            r.skip();
+            r.eat(";");
+            true
+        });
+        if !read {
             return None;
         }
         self.skip();

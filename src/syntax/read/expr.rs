@@ -238,7 +238,7 @@ impl Reader<'_> {
                     callee: Box::new(acc),
                     args,
                 },
-                (_, Some(name), _) => ExprKind::Member(Box::new(acc), name),
+                (_, Some(name), _) => ExprKind::Member(Box::new(acc), Box::new(name)),
                 (_, _, Some(at)) => ExprKind::Index(Box::new(acc), Box::new(at)),
                 _ => return self.give_up(),
             };
@@ -459,7 +459,7 @@ impl Reader<'_> {
         let body = self.keyword_then("in", Self::expr)?;
         self.nest(1)?;
         Some(Expr {
-            kind: ExprKind::Let(self.name(name), Box::new(value), Box::new(body)),
+            kind: ExprKind::Let(Box::new(self.name(name)), Box::new(value), Box::new(body)),
             span: self.span(start, self.pos),
         })
     }
@@ -593,7 +593,7 @@ impl Reader<'_> {
         self.nest(fields.len())?;
         fields.shrink_to_fit();
         Some(Expr {
-            kind: ExprKind::Record(self.name(name), fields),
+            kind: ExprKind::Record(Box::new(self.name(name)), fields),
             span: self.span(start, self.pos),
         })
     }
@@ -659,7 +659,7 @@ impl Reader<'_> {
         self.nest(items.len())?;
         items.shrink_to_fit();
         Some(Expr {
-            kind: ExprKind::List(items, annotation),
+            kind: ExprKind::List(items, annotation.map(Box::new)),
             span: self.span(start, end),
         })
     }

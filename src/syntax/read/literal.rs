@@ -143,7 +143,7 @@ impl Reader<'_> {
         };
         let value = self.decimal(n)?;
         Some(Expr {
-            kind: ExprKind::Quantity(value, unit),
+            kind: ExprKind::Quantity(value, Box::new(unit)),
             span: self.span(start, self.pos),
         })
     }
@@ -300,7 +300,7 @@ impl Reader<'_> {
         let minutes = self.minutes(clock)?;
         let date = self.date_value(weekday, date, (start, end))?;
         Some(Expr {
-            kind: ExprKind::DateTime(date, minutes),
+            kind: ExprKind::DateTime(Box::new(date), minutes),
             span: self.span(start, end),
         })
     }
@@ -311,7 +311,7 @@ impl Reader<'_> {
         let (weekday, date) = self.dated()?;
         let date = self.date_value(weekday, date, (start, self.pos))?;
         Some(Expr {
-            kind: ExprKind::Date(date),
+            kind: ExprKind::Date(Box::new(date)),
             span: self.span(start, self.pos),
         })
     }

@@ -222,6 +222,45 @@ impl<'t> Reader<'t> {
         Some((names, start))
     }
 
+    /// `token`, layout, then `read`; where either is missing the position is left
+    /// where it was.
+    fn token_then<T>(
+        &mut self,
+        token: &str,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<T> {
+        let start = self.pos;
+        if !self.eat(token) {
+            return None;
+        }
+        self.skip();
+        let read = read(self);
+        if read.is_none() {
+            self.pos = start;
+        }
+        read
+    }
+
+    /// Reads `part*` where layout may stand between the parts (skipped before
+    /// each from the second on, as pest does); each part is read and kept by
+    /// `part` itself, which says whether it read one. The position ends after
+    /// the last part that was read. False when a part left the reader unsure.
+    fn parts(&mut self, mut part: impl FnMut(&mut Self) -> bool) -> bool {
+        let mut first = true;
+        loop {
+            let before = self.pos;
+            if !first {
+                self.skip();
+            }
+            first = false;
+            if !part(self) {
+                self.pos = before;
+                break;
+            }
+        }
+        !self.unsure
+    }
+
     /// Reads `(sep ~ part)*` after a first part (layout before each `sep`
     /// only from the second repetition on, as pest does); each part is pushed by
     /// `part` itself. The position ends after the last part that was read.
