@@ -160,7 +160,7 @@ fn slots_within(e: &Expr, locals: u32, depth: u32) -> Option<bool> {
 }
 
 /// The expressions directly inside `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
+pub(super) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::RuleRef(_) => Vec::new(),
         ExprKind::Call(_, xs)
