@@ -3,7 +3,12 @@
 //! scale (CC-LATE), the Gröna Hissen entry fee (CC-FEE) and the travel-subsidy table
 //! (SM-TRAVEL). Each engine loads its rules once, then evaluates one input at a time;
 //! one iteration evaluates every input of the decision's batch (all rows of the scale
-//! and the table, the fee at both sides of its cap).
+//! and the table, the fee at both sides of its cap). bfr is called through a rule
+//! handle made once (`bfr`), and by rule index with `call_with` (`bfr call_with`).
+//!
+//! `explain` is measured as evaluating with a trace, and as the same with the trace
+//! written as text; the text is also written by hand (the hand-written functions
+//! plus `write!`), word for word what bfr writes (checked before measuring).
 //!
 //! Run: `cargo bench --bench decisions`. Figures are in the README.
 

@@ -464,11 +464,12 @@ impl<'p> Evaluator<'p> {
             ));
         }
         if args.len() != handle.rule.params.len() {
+            let takes = handle.rule.params.len();
+            let word = if takes == 1 { "argument" } else { "arguments" };
             return Err(Self::fail(
                 format!(
-                    "`{}` takes {} arguments, not {}",
+                    "`{}` takes {takes} {word}, not {}",
                     handle.rule.name,
-                    handle.rule.params.len(),
                     args.len()
                 ),
                 span,
