@@ -3,7 +3,12 @@
 //! scale (CC-LATE), the Gröna Hissen entry fee (CC-FEE) and the travel-subsidy table
 //! (SM-TRAVEL). Each engine loads its rules once, then evaluates one input at a time;
 //! one iteration evaluates every input of the decision's batch (all rows of the scale
-//! and the table, the fee at both sides of its cap).
+//! and the table, the fee at both sides of its cap). bfr is called through a rule
+//! handle made once (`bfr`), and by rule index with `call_with` (`bfr call_with`).
+//!
+//! `explain` is measured as evaluating with a trace, and as the same with the trace
+//! written as text; the text is also written by hand (the hand-written functions
+//! plus `write!`), word for word what bfr writes (checked before measuring).
 //!
 //! Run: `cargo bench --bench decisions`. Figures are in the README.
 
@@ -11,12 +16,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bfr::edition::load;
-use bfr::eval::{Evaluator, Prepared};
+use bfr::eval::{Answer, Evaluator, Prepared};
 use bfr::ir::{Penalty, Program, Unit, Value};
 use bfr::source::Span;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
+use std::fmt::Write;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -31,21 +37,61 @@ enum HandPenalty {
 
 /// CC-LATE p.20 by hand: `late` in seconds; `None` outside the domain (not late).
 fn late_hand(late: Decimal) -> Option<HandPenalty> {
+    late_row(late).map(|(p, _)| p)
+}
+
+/// CC-LATE p.20 by hand with the row that applies, as `bfr explain` words it.
+fn late_row(late: Decimal) -> Option<(HandPenalty, &'static str)> {
     Some(if late <= dec!(0) {
         return None;
     } else if late <= dec!(300) {
-        HandPenalty::Warning
+        (HandPenalty::Warning, "0 s < late <= 5 min")
     } else if late <= dec!(600) {
-        HandPenalty::Deduct(dec!(1))
+        (HandPenalty::Deduct(dec!(1)), "5 min < late <= 10 min")
     } else if late <= dec!(900) {
-        HandPenalty::Deduct(dec!(2))
+        (HandPenalty::Deduct(dec!(2)), "10 min < late <= 15 min")
     } else if late <= dec!(1200) {
-        HandPenalty::Deduct(dec!(3))
+        (HandPenalty::Deduct(dec!(3)), "15 min < late <= 20 min")
     } else if late <= dec!(1500) {
-        HandPenalty::Deduct(dec!(4))
+        (HandPenalty::Deduct(dec!(4)), "20 min < late <= 25 min")
     } else {
-        HandPenalty::Refer("Ansvarig Organisation")
+        (HandPenalty::Refer("Ansvarig Organisation"), "late > 25 min")
     })
+}
+
+/// What `bfr explain` says of the scale besides the figures.
+const LATE_ABOUT: &str = "      source: CC-LATE p.20 \"Sen ankomst\"\n      about: Late arrival for a round of the qualification: the team has not taken its seats ready to play at the announced start of the round.\n";
+
+/// The scale's decision by hand, explained as `bfr explain` explains it:
+/// the call, the source, what it is about, the row.
+fn late_explain(late: Decimal, out: &mut String) -> Option<HandPenalty> {
+    let (penalty, row) = late_row(late)?;
+    out.push_str("  late_arrival_qualification(late = ");
+    write_duration(out, late);
+    out.push_str(") = ");
+    match &penalty {
+        HandPenalty::Warning => out.push_str("warning"),
+        HandPenalty::Deduct(d) => write!(out, "deduct {d} VP").ok()?,
+        HandPenalty::Refer(to) => write!(out, "refer {to:?}").ok()?,
+    }
+    out.push('\n');
+    out.push_str(LATE_ABOUT);
+    writeln!(out, "      by row `{row}`").ok()?;
+    Some(penalty)
+}
+
+/// `12 min`, `5 min 1 s`, `1 h` for whole seconds.
+fn write_duration(out: &mut String, seconds: Decimal) {
+    let s = seconds.trunc().mantissa();
+    let (h, m, sec) = (s / 3600, s % 3600 / 60, s % 60);
+    let mut first = true;
+    for (n, unit) in [(h, "h"), (m, "min"), (sec, "s")] {
+        if n != 0 || (unit == "s" && first) {
+            let space = if first { "" } else { " " };
+            let _ = write!(out, "{space}{n} {unit}");
+            first = false;
+        }
+    }
 }
 
 /// CC-FEE p.14 by hand: 500 SEK a senior, 125 SEK a junior, at most 2000 SEK a
@@ -58,6 +104,25 @@ fn fee_hand(seniors: Decimal, juniors: Decimal) -> Option<Decimal> {
         .checked_mul(dec!(500))?
         .checked_add(juniors.checked_mul(dec!(125))?)?;
     Some(fee.min(dec!(2000)))
+}
+
+/// What `bfr explain` says of the fee besides the figures: its source and
+/// doc, and the three consts it reads.
+const FEE_ABOUT: &str = "      source: CC-FEE p.14 \"Startavgifter\"\n      about: The Gröna Hissen entry fee of a team: 500 SEK a senior, 125 SEK a junior (junior as SM-CLASS defines it), at most 2 000 SEK a team.\n    cc_gh_fee_senior = 500 SEK/player\n        source: CC-FEE p.14 \"Startavgifter\"\n    cc_gh_fee_junior = 125 SEK/player\n        source: CC-FEE p.14 \"Startavgifter\"\n    cc_gh_fee_team_cap = 2000 SEK\n        source: CC-FEE p.14 \"Startavgifter\"\n";
+
+/// The fee by hand, explained as `bfr explain` explains it.
+fn fee_explain(seniors: Decimal, juniors: Decimal, out: &mut String) -> Option<Decimal> {
+    let fee = fee_hand(seniors, juniors)?;
+    let players = |n: Decimal| if n == dec!(1) { "player" } else { "players" };
+    writeln!(
+        out,
+        "  cc_gh_entry_fee(seniors = {seniors} {}, juniors = {juniors} {}) = {fee} SEK",
+        players(seniors),
+        players(juniors)
+    )
+    .ok()?;
+    out.push_str(FEE_ABOUT);
+    Some(fee)
 }
 
 /// SM-TRAVEL p.9 by hand: SEK per pair by district, in the table's order.
@@ -86,6 +151,48 @@ fn travel_hand(district: u32) -> Option<Decimal> {
         20 => dec!(2700),
         _ => return None,
     })
+}
+
+/// SM-TRAVEL's districts as the edition names them, in the table's order.
+const DISTRICTS: [&str; 21] = [
+    "Stockholm",
+    "Uppland",
+    "OstraMellansvenska",
+    "Jonkoping",
+    "Sydostra",
+    "Gotland",
+    "Skane",
+    "Halland",
+    "Goteborg",
+    "BohusDal",
+    "Vastergotland",
+    "VarmlandDal",
+    "Orebro",
+    "Malardalen",
+    "Dalarna",
+    "Gavleborg",
+    "Medelpad",
+    "JamtlandHarjedalen",
+    "Angermanland",
+    "Vasterbotten",
+    "Norrbotten",
+];
+
+/// What `bfr explain` says of the table besides the figures.
+const TRAVEL_ABOUT: &str = "      source: SM-TRAVEL p.9 \"Resebidragstabell 2015\"\n      about: \"Resebidragstabell 2015\", SEK per subsidised pair, paid to the district.\n";
+
+/// The subsidy by hand, explained as `bfr explain` explains it.
+fn travel_explain(district: u32, out: &mut String) -> Option<Decimal> {
+    let amount = travel_hand(district)?;
+    let name = DISTRICTS.get(district as usize)?;
+    writeln!(
+        out,
+        "  sm_travel_subsidy(district = District.{name}) = {amount} SEK/pair"
+    )
+    .ok()?;
+    out.push_str(TRAVEL_ABOUT);
+    writeln!(out, "      by row `{name}`").ok()?;
+    Some(amount)
 }
 
 /// The three decisions' rule indices and the batches of inputs.
@@ -171,6 +278,60 @@ fn agree(s: &Setup) {
         };
         assert_eq!(Some(got), travel_hand(d));
     }
+    // Through handles, the same answers.
+    let prepared = Prepared::new(&s.program);
+    let mut ev = Evaluator::prepared(&s.program, &prepared);
+    let late = ev.handle("late_arrival_qualification").unwrap();
+    for &x in &s.late_inputs {
+        let args = [Value::Duration(x)];
+        let want = ev.call_with(s.late, &args, span).unwrap();
+        assert_eq!(*ev.answer(&late, &args, span).unwrap(), want);
+    }
+    let fee = ev.handle("cc_gh_entry_fee").unwrap();
+    for &(sn, jn) in &s.fee_inputs {
+        let args = [
+            Value::Num(sn, player.clone()),
+            Value::Num(jn, player.clone()),
+        ];
+        let want = ev.call_with(s.fee, &args, span).unwrap();
+        assert_eq!(*ev.answer(&fee, &args, span).unwrap(), want);
+    }
+    let travel = ev.handle("sm_travel_subsidy").unwrap();
+    for d in 0..21 {
+        let args = [Value::Enum(s.district, d)];
+        let want = ev.call_with(s.travel, &args, span).unwrap();
+        assert_eq!(*ev.answer(&travel, &args, span).unwrap(), want);
+    }
+    // The hand-written explanations are word for word what `bfr explain` writes.
+    let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
+    let mut explained = |rule: u32, args: &[Value], hand: &dyn Fn(&mut String)| {
+        ev.clear_trace();
+        ev.call_with(rule, args, span).unwrap();
+        let mut text = String::new();
+        ev.trace().unwrap().render(&s.program, 1, &mut text);
+        let mut by_hand = String::new();
+        hand(&mut by_hand);
+        assert_eq!(by_hand, text);
+    };
+    for &x in &s.late_inputs {
+        explained(s.late, &[Value::Duration(x)], &|out| {
+            late_explain(x, out).unwrap();
+        });
+    }
+    for &(sn, jn) in &s.fee_inputs {
+        let args = [
+            Value::Num(sn, player.clone()),
+            Value::Num(jn, player.clone()),
+        ];
+        explained(s.fee, &args, &|out| {
+            fee_explain(sn, jn, out).unwrap();
+        });
+    }
+    for d in 0..21 {
+        explained(s.travel, &[Value::Enum(s.district, d)], &|out| {
+            travel_explain(d, out).unwrap();
+        });
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -183,6 +344,12 @@ fn bench(c: &mut Criterion) {
     let prepared = Prepared::new(&s.program);
     let mut ev = Evaluator::prepared(&s.program, &prepared);
 
+    // Each rule is resolved once, by name, as a program that decides many
+    // cases would; a row kept ready is read where it is kept.
+    let late = ev.handle("late_arrival_qualification").unwrap();
+    let fee = ev.handle("cc_gh_entry_fee").unwrap();
+    let travel = ev.handle("sm_travel_subsidy").unwrap();
+
     let mut g = c.benchmark_group("late_arrival_qualification");
     g.throughput(Throughput::Elements(s.late_inputs.len() as u64));
     g.bench_function("hand-written", |b| {
@@ -193,6 +360,14 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for &x in &s.late_inputs {
+                let args = [Value::Duration(black_box(x))];
+                black_box(ev.answer(&late, &args, span)).ok();
+            }
+        })
+    });
+    g.bench_function("bfr call_with", |b| {
         b.iter(|| {
             for &x in &s.late_inputs {
                 let args = [Value::Duration(black_box(x))];
@@ -218,6 +393,17 @@ fn bench(c: &mut Criterion) {
                     Value::Num(black_box(x), player.clone()),
                     Value::Num(black_box(y), player.clone()),
                 ];
+                black_box(ev.answer(&fee, &args, span)).ok();
+            }
+        })
+    });
+    g.bench_function("bfr call_with", |b| {
+        b.iter(|| {
+            for &(x, y) in &s.fee_inputs {
+                let args = [
+                    Value::Num(black_box(x), player.clone()),
+                    Value::Num(black_box(y), player.clone()),
+                ];
                 black_box(ev.call_with(s.fee, &args, span)).ok();
             }
         })
@@ -234,6 +420,15 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for d in 0..21 {
+                let args = [Value::Enum(s.district, black_box(d))];
+                let answer: Result<Answer, _> = ev.answer(&travel, &args, span);
+                black_box(answer).ok();
+            }
+        })
+    });
+    g.bench_function("bfr call_with", |b| {
         b.iter(|| {
             for d in 0..21 {
                 let args = [Value::Enum(s.district, black_box(d))];
@@ -300,7 +495,7 @@ fn explain(c: &mut Criterion, s: &Setup) {
 
     let mut g = c.benchmark_group("explain_text");
     for (name, rule, inputs) in &batches {
-        g.bench_function(*name, |b| {
+        g.bench_function(format!("{name}/bfr"), |b| {
             b.iter(|| {
                 for args in inputs {
                     ev.clear_trace();
@@ -314,6 +509,35 @@ fn explain(c: &mut Criterion, s: &Setup) {
             })
         });
     }
+    // The hand-written functions writing the same text (`agree` checks it is
+    // the same), so that the text is compared with text.
+    g.bench_function("late_arrival_qualification/hand-written", |b| {
+        b.iter(|| {
+            for &x in &s.late_inputs {
+                let mut text = String::new();
+                let v = late_explain(black_box(x), &mut text);
+                black_box((v, text));
+            }
+        })
+    });
+    g.bench_function("cc_gh_entry_fee/hand-written", |b| {
+        b.iter(|| {
+            for &(x, y) in &s.fee_inputs {
+                let mut text = String::new();
+                let v = fee_explain(black_box(x), black_box(y), &mut text);
+                black_box((v, text));
+            }
+        })
+    });
+    g.bench_function("sm_travel_subsidy/hand-written", |b| {
+        b.iter(|| {
+            for d in 0..21 {
+                let mut text = String::new();
+                let v = travel_explain(black_box(d), &mut text);
+                black_box((v, text));
+            }
+        })
+    });
     g.finish();
 }
 

@@ -305,7 +305,7 @@ impl Reader<'_> {
             };
             values.push(self.value(ty, v, &format!("{name}.{field}"))?);
         }
-        Ok(Value::Record(r, values))
+        Ok(Value::Record(r, values.into_boxed_slice()))
     }
 }
 

@@ -163,7 +163,8 @@ fn dated(p: &Program) -> BTreeMap<String, Vec<Date>> {
 fn in_value(v: &Value, out: &mut Vec<Date>) {
     match v {
         Value::Date(d) | Value::DateTime(d, _) => out.push(*d),
-        Value::List(items) | Value::Record(_, items) => items.iter().for_each(|x| in_value(x, out)),
+        Value::List(items) => items.iter().for_each(|x| in_value(x, out)),
+        Value::Record(_, items) => items.iter().for_each(|x| in_value(x, out)),
         _ => {}
     }
 }

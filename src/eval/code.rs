@@ -160,7 +160,7 @@ fn slots_within(e: &Expr, locals: u32, depth: u32) -> Option<bool> {
 }
 
 /// The expressions directly inside `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
+pub(super) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::RuleRef(_) => Vec::new(),
         ExprKind::Call(_, xs)
@@ -530,7 +530,7 @@ impl Evaluator<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Evaluator, Prepared};
+    use super::super::{Answer, Evaluator, Prepared};
     use crate::ir::{BinOp, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
     use crate::source::Span;
     use rust_decimal::Decimal;
@@ -601,6 +601,28 @@ mod tests {
 
     fn n(x: i64) -> Value {
         Value::Num(Decimal::from(x), Unit::none())
+    }
+
+    #[test]
+    fn a_handle_answers_as_call_with_and_refuses_a_call_it_cannot_make() {
+        let program = program(bin(BinOp::Add, local(0), num(1), 0));
+        let prepared = Prepared::new(&program);
+        let mut ev = Evaluator::prepared(&program, &prepared);
+        let handle = ev.handle("widget").expect("a handle");
+        assert!(ev.handle("gadget").is_none());
+        let span = Span::default();
+        for x in [2, 5, -1] {
+            let answer = ev.answer(&handle, &[n(x)], span).map(Answer::into_value);
+            assert_eq!(answer.ok(), Some(n(x + 1)));
+        }
+        // Twice, then on a frame the first calls left behind.
+        assert_eq!(ev.call_with(0, &[n(7)], span).ok(), Some(n(8)));
+        let wrong = ev.answer(&handle, &[], span).map(Answer::into_value);
+        assert!(wrong.is_err_and(|e| e.message.contains("takes 1 argument, not 0")));
+        let other = program.clone();
+        let other_prepared = Prepared::new(&other);
+        let mut stranger = Evaluator::prepared(&other, &other_prepared);
+        assert!(stranger.answer(&handle, &[n(2)], span).is_err());
     }
 
     #[test]

@@ -85,6 +85,9 @@ pub struct Evaluator<'p> {
     fold: bool,
     /// Spent frames, cleared, kept for the next call.
     pool: Vec<Vec<Value>>,
+    /// Frames of compiled code, kept with their slots (see
+    /// [`run_with`](Self::run_with)).
+    scratch: Vec<Vec<Value>>,
     /// The value of each const already computed by this evaluator. A const is
     /// closed and pure, so its value never changes; a chain of consts
     /// (`c2 = c1 + 1`, …) is computed once, not once per use. Not used while tracing, so
@@ -103,6 +106,7 @@ impl<'p> Evaluator<'p> {
             nesting: 0,
             fold: false,
             pool: Vec::new(),
+            scratch: Vec::new(),
             consts: std::collections::HashMap::new(),
         }
     }
@@ -239,7 +243,10 @@ impl<'p> Evaluator<'p> {
             ExprKind::If(c, t, f) => self.eval_if(c, t, f, frame),
             ExprKind::Let(slot, value, body) => self.eval_let(*slot, value, body, frame),
             ExprKind::Match(s, arms) => self.eval_match(s, arms, span, frame),
-            ExprKind::Record(r, fields) => Ok(Value::Record(*r, self.eval_all(fields, frame)?)),
+            ExprKind::Record(r, fields) => Ok(Value::Record(
+                *r,
+                self.eval_all(fields, frame)?.into_boxed_slice(),
+            )),
             ExprKind::Field(x, i) => self.eval_field(x, *i, span, frame),
             ExprKind::Deduct(x) => self.eval_deduct(x, span, frame),
         }
@@ -385,8 +392,8 @@ impl<'p> Evaluator<'p> {
 
     fn eval_field(&mut self, x: &Expr, i: u32, span: Span, frame: &mut Vec<Value>) -> R {
         match self.eval(x, frame)? {
-            Value::Record(_, mut values) if (i as usize) < values.len() => {
-                Ok(values.swap_remove(i as usize))
+            Value::Record(_, values) if (i as usize) < values.len() => {
+                Ok(values.into_vec().swap_remove(i as usize))
             }
             _ => Err(Self::fail("this value has no such field", span)),
         }
@@ -413,15 +420,160 @@ impl<'p> Evaluator<'p> {
     /// evaluator, a call that allocates nothing of its own allocates nothing.
     #[inline]
     pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
-        match self.direct(i, args) {
+        match self.answered(i, args) {
             Some(value) => Ok(copy_value(value)),
             None => self.call_with_frame(i, args, span),
         }
     }
 
+    /// The rule named `name`, resolved once for calls through
+    /// [`answer`](Self::answer); its evaluation form is made now when this
+    /// evaluator folds. `None` when the program has no such rule.
+    pub fn handle(&self, name: &str) -> Option<RuleHandle<'p>> {
+        let (index, rule) = self.program.rule(name)?;
+        let folded = match self.prepared {
+            Some(p) if self.fold => self.form(index, rule, p),
+            _ => None,
+        };
+        Some(RuleHandle {
+            index,
+            rule,
+            program: self.program,
+            prepared: self.prepared,
+            folded,
+        })
+    }
+
+    /// Calls the rule of `handle` with argument values, as
+    /// [`call_with`](Self::call_with) would, without finding the rule again: a
+    /// table or scale row or a const kept ready by the evaluation form is
+    /// answered by reference, anything else is computed. A handle made by an
+    /// evaluator of another program, or called with a number of arguments its
+    /// rule does not take, is a failure.
+    #[inline]
+    pub fn answer(
+        &mut self,
+        handle: &RuleHandle<'p>,
+        args: &[Value],
+        span: Span,
+    ) -> Result<Answer<'p>, Box<EvalError>> {
+        if !std::ptr::eq(handle.program, self.program) {
+            return Err(Self::fail(
+                "internal error: the rule handle is of another program",
+                span,
+            ));
+        }
+        if args.len() != handle.rule.params.len() {
+            let takes = handle.rule.params.len();
+            let word = if takes == 1 { "argument" } else { "arguments" };
+            return Err(Self::fail(
+                format!(
+                    "`{}` takes {takes} {word}, not {}",
+                    handle.rule.name,
+                    args.len()
+                ),
+                span,
+            ));
+        }
+        if let (Some(folded), Some(prepared)) = (handle.folded, self.prepared)
+            && self.fold
+            && self.trace.is_none()
+            && self.depth < MAX_CALL_DEPTH
+            && handle.prepared.is_some_and(|p| std::ptr::eq(p, prepared))
+        {
+            if let Some(ready) = ready(prepared, handle.index, folded, args) {
+                return Ok(Answer::Ready(ready.value));
+            }
+            if let Some(code) = &folded.code {
+                return self
+                    .run_with(handle.rule, code, args, span)
+                    .map(Answer::Computed);
+            }
+        }
+        match self.answered(handle.index, args) {
+            Some(value) => Ok(Answer::Ready(value)),
+            None => self
+                .call_with_frame(handle.index, args, span)
+                .map(Answer::Computed),
+        }
+    }
+
+    /// Runs a fn's compiled code on argument values copied from `args`: what
+    /// [`call_general`](Self::call_general) does for it, the rule already found.
+    ///
+    /// The frame is one of the evaluator's scratch frames, which keep their
+    /// slots from call to call: the arguments overwrite the first ones, and
+    /// compiled code writes every other slot before it reads it, so a frame is
+    /// neither emptied nor filled anew at each call. What a slot held last is
+    /// dropped when it is overwritten (or with the evaluator).
+    #[inline(never)]
+    fn run_with(&mut self, rule: &Rule, code: &code::Code, args: &[Value], span: Span) -> R {
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(Self::fail("rules call each other too deeply", span));
+        }
+        if !whole_args(rule, args) {
+            check_whole_args(rule, args, self.program, span)?;
+        }
+        let mut frame = self.scratch.pop().unwrap_or_default();
+        if frame.len() < args.len() {
+            frame.resize_with(args.len(), unset);
+        }
+        for (slot, a) in frame.iter_mut().zip(args) {
+            put(slot, copy_value(a));
+        }
+        self.depth += 1;
+        let result = self.run(code, &mut frame, span);
+        self.depth -= 1;
+        if self.scratch.len() < POOL {
+            self.scratch.push(frame);
+        }
+        result
+    }
+
+    /// The answer of a call given without evaluating: directly from the
+    /// evaluation form, or, when tracing, recorded as one call (see
+    /// [`traced`](Self::traced)).
+    #[inline(always)]
+    fn answered(&mut self, i: u32, args: &[Value]) -> Option<&'p Value> {
+        if self.trace.is_none() {
+            self.direct(i, args)
+        } else {
+            self.traced(i, args)
+        }
+    }
+
+    /// When tracing: the direct answer of a call whose row (or const) calls no
+    /// rule as written, recorded as the call it is (rule, inputs, row, output),
+    /// so the trace is the one evaluating the body as written records.
+    #[inline(never)]
+    fn traced(&mut self, i: u32, args: &[Value]) -> Option<&'p Value> {
+        if self.depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let prepared = self.prepared?;
+        let rule = self.program.rules.get(i as usize)?;
+        let folded = self.form(i, rule, prepared)?;
+        let ready = ready(prepared, i, folded, args)?;
+        if !folded.quiet.get(ready.row).copied().unwrap_or(false) {
+            return None;
+        }
+        let shown = args.get(..rule.params.len()).unwrap_or(args);
+        self.trace
+            .as_mut()?
+            .record(i, shown, ready.detail, ready.value);
+        Some(ready.value)
+    }
+
     /// [`call_with`](Self::call_with) of a call that is not answered directly.
     #[inline(never)]
     fn call_with_frame(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
+        if self.trace.is_none()
+            && let Some(folded) = self.prepared.and_then(|p| p.made(i))
+            && let (Some(code), Some(rule)) = (&folded.code, self.program.rules.get(i as usize))
+            && self.fold
+        {
+            return self.run_with(rule, code, args, span);
+        }
         let mut frame = self.fresh();
         for a in args {
             frame.push(copy_value(a));
@@ -433,7 +585,7 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` in `frame`, which holds the arguments.
     fn call_in(&mut self, i: u32, frame: &mut Vec<Value>, span: Span) -> R {
-        match self.direct(i, frame) {
+        match self.answered(i, frame) {
             Some(value) => Ok(copy_value(value)),
             None => self.call_general(i, frame, span),
         }
@@ -457,7 +609,9 @@ impl<'p> Evaluator<'p> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
-        check_whole_args(rule, frame, program, span)?;
+        if !whole_args(rule, frame) {
+            check_whole_args(rule, frame, program, span)?;
+        }
         self.depth += 1;
         if let Some(t) = &mut self.trace {
             t.enter(i, frame.get(..rule.params.len()).unwrap_or(frame));
@@ -496,15 +650,20 @@ impl<'p> Evaluator<'p> {
     /// body is evaluated as written.
     fn folded(&self, i: u32, rule: &'p Rule) -> Option<&'p Folded> {
         match self.prepared {
-            Some(p) if self.fold => p.folded(i, || {
-                // The folding evaluator does not fold: folding is not re-entered.
-                let mut ev = Evaluator::prepared(self.program, p);
-                ev.fold = false;
-                let body = fold::body(&mut ev, &rule.body);
-                Folded::new(rule, body)
-            }),
+            Some(p) if self.fold => self.form(i, rule, p),
             _ => None,
         }
+    }
+
+    /// Rule `i`'s evaluation form in `p`, made on first use.
+    fn form(&self, i: u32, rule: &'p Rule, p: &'p Prepared) -> Option<&'p Folded> {
+        p.folded(i, || {
+            // The folding evaluator does not fold: folding is not re-entered.
+            let mut ev = Evaluator::prepared(self.program, p);
+            ev.fold = false;
+            let body = fold::body(&mut ev, &rule.body);
+            Folded::new(rule, body)
+        })
     }
 
     /// The answer of a call that needs no frame and no evaluation step, when it
@@ -518,21 +677,7 @@ impl<'p> Evaluator<'p> {
             return None;
         }
         let prepared = self.prepared?;
-        let value = match (&prepared.made(i)?.answers, args) {
-            (Answers::None, _) => return None,
-            (Answers::Const(value), _) => value,
-            (Answers::Table(rows), [Value::Enum(_, v)]) => rows.get(*v as usize)?.as_ref()?,
-            (Answers::Table(_), _) => return None,
-            (Answers::Scale { whole, arms }, [input]) => {
-                if *whole && matches!(input, Value::Num(n, _) if !is_whole(*n)) {
-                    return None;
-                }
-                let arm = prepared.scale_arm(i, input.order_key()?)??;
-                arms.get(arm as usize)?.as_ref()?
-            }
-            (Answers::Scale { .. }, _) => return None,
-        };
-        Some(value)
+        ready(prepared, i, prepared.made(i)?, args).map(|r| r.value)
     }
 
     /// Evaluates a rule's body in its frame; the detail says which row of a
@@ -607,6 +752,102 @@ impl<'p> Evaluator<'p> {
                     None,
                 )
             }
+        }
+    }
+}
+
+/// A call's answer kept ready by the evaluation form.
+struct Ready<'p> {
+    value: &'p Value,
+    /// The table row or scale arm that gave it (0 for a const).
+    row: usize,
+    detail: Option<Detail>,
+}
+
+/// The answer rule `i`'s evaluation form `folded` gives `args` at once: a
+/// const, or a table or scale row whose folded value is a value. `None` for
+/// every other call, which takes the general way (and reports any failure
+/// there, with its message).
+#[inline(always)]
+fn ready<'p>(
+    prepared: &'p Prepared,
+    i: u32,
+    folded: &'p Folded,
+    args: &[Value],
+) -> Option<Ready<'p>> {
+    let (value, row, detail) = match (&folded.answers, args) {
+        (Answers::None, _) => return None,
+        (Answers::Const(value), _) => (value, 0, None),
+        (Answers::Table(rows), [Value::Enum(_, v)]) => (
+            rows.get(*v as usize)?.as_ref()?,
+            *v as usize,
+            Some(Detail::Table(*v)),
+        ),
+        (Answers::Table(_), _) => return None,
+        (Answers::Scale { whole, arms }, [input]) => {
+            if *whole && matches!(input, Value::Num(n, _) if !is_whole(*n)) {
+                return None;
+            }
+            let arm = prepared.scale_arm(i, input.order_key()?)??;
+            (
+                arms.get(arm as usize)?.as_ref()?,
+                arm as usize,
+                Some(Detail::Scale(arm)),
+            )
+        }
+        (Answers::Scale { .. }, _) => return None,
+    };
+    Some(Ready { value, row, detail })
+}
+
+/// A rule resolved once, by name ([`Evaluator::handle`]), for calls through
+/// [`Evaluator::answer`] that neither look the rule up again nor copy an answer
+/// the evaluation form keeps ready.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleHandle<'p> {
+    index: u32,
+    rule: &'p Rule,
+    /// The program and evaluation form of the evaluator that made it: only
+    /// an evaluator of the same ones takes the short way through it.
+    program: &'p Program,
+    prepared: Option<&'p Prepared>,
+    folded: Option<&'p Folded>,
+}
+
+impl RuleHandle<'_> {
+    /// The rule's index in its program.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+}
+
+/// What a call through a [`RuleHandle`] gives: a value the evaluation form
+/// keeps ready, by reference, or one computed for this call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer<'p> {
+    /// A const's value or a table or scale row's, as kept.
+    Ready(&'p Value),
+    /// Computed by this call.
+    Computed(Value),
+}
+
+impl Answer<'_> {
+    /// The answer as a value of its own.
+    pub fn into_value(self) -> Value {
+        match self {
+            Answer::Ready(v) => copy_value(v),
+            Answer::Computed(v) => v,
+        }
+    }
+}
+
+impl std::ops::Deref for Answer<'_> {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        match self {
+            Answer::Ready(v) => v,
+            Answer::Computed(v) => v,
         }
     }
 }
@@ -761,6 +1002,17 @@ fn check_whole_args(
         }
     }
     Ok(())
+}
+
+/// Whether every parameter of `rule` that counts whole things has a whole
+/// number: the common case, decided without words ([`check_whole_args`] says
+/// which is not).
+#[inline]
+fn whole_args(rule: &Rule, args: &[Value]) -> bool {
+    rule.whole
+        .iter()
+        .zip(args)
+        .all(|(whole, v)| !*whole || !matches!(v, Value::Num(n, _) if !is_whole(*n)))
 }
 
 /// Whether `n` is a whole number: at once for a number written without decimal

@@ -156,6 +156,10 @@ pub(super) struct Folded {
     pub(super) answers: Answers,
     /// A fn's folded body compiled to steps ([`code`](super::code)).
     pub(super) code: Option<Code>,
+    /// By table row or scale arm (one entry for a const): whether the body as
+    /// written calls no rule there, so that a trace of the direct answer shows
+    /// every call the written body would make (the call itself).
+    pub(super) quiet: Box<[bool]>,
 }
 
 /// The values a call of a rule gives at once: a const's value, each table row's
@@ -204,12 +208,31 @@ impl Folded {
             }
             _ => None,
         };
+        let quiet = match &rule.body {
+            RuleBody::Const { value } | RuleBody::Fn { body: value } => {
+                Box::from([calls_nothing(value, 0)])
+            }
+            RuleBody::Table { rows } => rows.iter().map(|r| calls_nothing(r, 0)).collect(),
+            RuleBody::Scale { arms } => arms.iter().map(|a| calls_nothing(&a.value, 0)).collect(),
+        };
         Folded {
             body,
             answers,
             code,
+            quiet,
         }
     }
+}
+
+/// Whether evaluating `e` calls no rule (`false` past a depth that real rows
+/// never reach, rather than recursing further).
+fn calls_nothing(e: &crate::ir::Expr, depth: u32) -> bool {
+    const MAX_DEPTH: u32 = 64;
+    depth <= MAX_DEPTH
+        && !matches!(e.kind, ExprKind::Call(..))
+        && code::children(e)
+            .into_iter()
+            .all(|x| calls_nothing(x, depth + 1))
 }
 
 fn end(b: &Option<Bound>) -> Option<End<Decimal>> {

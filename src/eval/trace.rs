@@ -92,7 +92,9 @@ impl Trace {
         ) else {
             return;
         };
-        self.values.extend(args.iter().map(super::copy_value));
+        for a in args {
+            self.values.push(super::copy_value(a));
+        }
         self.calls.push(Call {
             rule,
             depth,
@@ -102,6 +104,37 @@ impl Trace {
             detail: None,
         });
         self.open.push(at);
+    }
+
+    /// Records a whole call at once: one answered without evaluating, which
+    /// calls no rule and does not fail.
+    pub(super) fn record(
+        &mut self,
+        rule: u32,
+        args: &[Value],
+        detail: Option<Detail>,
+        output: &Value,
+    ) {
+        // One bound for every index below: a call's inputs are few.
+        let (Ok(depth), Ok(first_input)) = (
+            u32::try_from(self.open.len()),
+            u32::try_from(self.values.len() + args.len() + 1),
+        ) else {
+            return;
+        };
+        let first_input = first_input - 1 - args.len() as u32;
+        for a in args {
+            self.values.push(super::copy_value(a));
+        }
+        self.values.push(super::copy_value(output));
+        self.calls.push(Call {
+            rule,
+            depth,
+            first_input,
+            inputs: args.len() as u32,
+            output: Some(first_input + args.len() as u32),
+            detail,
+        });
     }
 
     /// Records the end of the innermost open call.

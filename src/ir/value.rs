@@ -150,8 +150,10 @@ pub enum Value {
     Duration(Decimal),
     /// An enum value: enum index, variant index.
     Enum(u32, u32),
-    /// A record: record index and field values.
-    Record(u32, Vec<Value>),
+    /// A record: record index and field values. A boxed slice, not a vector,
+    /// so that a value is 32 bytes (a unit test says so): a record's fields
+    /// never change in number once it is made.
+    Record(u32, Box<[Value]>),
     /// A penalty.
     Penalty(Penalty),
     /// A route target, resolved to words.
@@ -292,6 +294,13 @@ mod tests {
         assert_eq!(show_duration(Decimal::new(15, 1)), "1.5 s");
         let huge = Decimal::from_str_exact("359999999999999999999640000").unwrap();
         assert_eq!(show_duration(huge), "99999999999999999999900 h");
+    }
+
+    #[test]
+    fn a_value_is_four_words() {
+        // Values are copied into and out of frames, answers and traces at every
+        // call: a quantity (number and unit) with the tag, no more.
+        assert_eq!(std::mem::size_of::<Value>(), 32);
     }
 
     #[test]

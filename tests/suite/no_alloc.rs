@@ -126,6 +126,32 @@ fn a_scale_a_table_and_a_fee_evaluate_without_allocating() {
             .collect();
         let fee = index("cc_gh_entry_fee");
         assert_eq!(count_calls(&mut ev, fee, &fees), 0, "fee");
+
+        // The same through handles, a row kept ready read where it is kept.
+        for (name, inputs) in [
+            ("late_arrival_qualification", &late),
+            ("sm_travel_subsidy", &table),
+            ("cc_gh_entry_fee", &fees),
+        ] {
+            let handle = ev.handle(name).expect(name);
+            let span = Span::default();
+            let warm: Vec<Value> = inputs
+                .iter()
+                .map(|args| {
+                    ev.answer(&handle, args, span)
+                        .expect("evaluates")
+                        .into_value()
+                })
+                .collect();
+            let mut same = true;
+            let n = allocations(|| {
+                for (args, want) in inputs.iter().zip(&warm) {
+                    same &= ev.answer(&handle, args, span).is_ok_and(|a| *a == *want);
+                }
+            });
+            assert!(same, "{name} by handle");
+            assert_eq!(n, 0, "{name} by handle");
+        }
     }
 }
 

@@ -1,10 +1,11 @@
 //! The evaluation form (`eval::Prepared`: rule bodies folded, a fn's folded body
 //! compiled to steps, a const, table row or scale row answered directly, scale
-//! rows searched as whole numbers) gives what the IR as written gives: the same
-//! value, or the same failure (message, code and span).
+//! rows searched as whole numbers, a call through a rule handle, a traced row
+//! recorded without evaluating it) gives what the IR as written gives: the same
+//! value, or the same failure (message, code and span), and the same trace.
 
 use crate::support::program_2015;
-use bfr::eval::{EvalResult, Evaluator, Prepared};
+use bfr::eval::{Answer, EvalResult, Evaluator, Prepared};
 use bfr::ir::{BinOp, ExprKind, RuleBody, Value};
 use bfr::source::Span;
 use rust_decimal::Decimal;
@@ -16,6 +17,15 @@ type Failure = (String, Option<&'static str>, (u32, u32, u32));
 /// A result with its failure as [`Failure`].
 fn seen(r: EvalResult) -> Result<Value, Failure> {
     r.map_err(|e| (e.message, e.code, (e.span.file, e.span.start, e.span.end)))
+}
+
+/// Rule `name` called through a handle made by `ev`, as [`seen`] shows it.
+fn answered(ev: &mut Evaluator, name: &str, args: &[Value]) -> Result<Value, Failure> {
+    let handle = ev.handle(name).expect("the rule has a handle");
+    seen(
+        ev.answer(&handle, args, Span::default())
+            .map(Answer::into_value),
+    )
 }
 
 #[test]
@@ -78,6 +88,8 @@ fn every_scale_gives_the_same_rows_at_and_beside_each_bound() {
                 let got = folded.call_with(i, &args, Span::default());
                 let (want, got) = (seen(want), seen(got));
                 assert_eq!(got, want, "{}({:?})", rule.name, args[0]);
+                let by_handle = answered(&mut folded, &rule.name, &args);
+                assert_eq!(by_handle, want, "{}({:?}) by handle", rule.name, args[0]);
                 compared += 1;
             }
         }
@@ -104,6 +116,8 @@ fn every_table_row_is_the_same_through_the_evaluation_form() {
             let got = folded.call_with(i as u32, &args, Span::default());
             let (want, got) = (seen(want), seen(got));
             assert_eq!(got, want, "{} row {v}", rule.name);
+            let by_handle = answered(&mut folded, &rule.name, &args);
+            assert_eq!(by_handle, want, "{} row {v} by handle", rule.name);
             compared += 1;
         }
     }
@@ -191,6 +205,8 @@ fn every_fn_of_quantities_gives_the_same_values_and_failures_compiled() {
             let got = seen(compiled.call_with(i as u32, &args, Span::default()));
             failures += usize::from(want.is_err());
             assert_eq!(got, want, "{}({args:?})", rule.name);
+            let by_handle = answered(&mut compiled, &rule.name, &args);
+            assert_eq!(by_handle, want, "{}({args:?}) by handle", rule.name);
             compared += 1;
         }
     }
@@ -223,4 +239,55 @@ fn a_trace_in_words_is_the_same_from_the_record_and_from_its_nodes() {
         }
     }
     assert!(calls > 300, "only {calls} calls traced");
+}
+
+/// Rule `i` called with `args` by a tracing evaluator: the value and the trace
+/// in words.
+fn traced(
+    ev: &mut Evaluator,
+    program: &bfr::ir::Program,
+    i: u32,
+    args: &[Value],
+) -> (Result<Value, Failure>, String) {
+    ev.clear_trace();
+    let value = seen(ev.call_with(i, args, Span::default()));
+    let mut text = String::new();
+    if let Some(trace) = ev.trace() {
+        trace.render(program, 1, &mut text);
+    }
+    (value, text)
+}
+
+#[test]
+fn every_row_and_const_traced_from_the_evaluation_form_reads_as_the_walked_trace() {
+    // A row or const kept ready and calling no rule as written is recorded
+    // without evaluating it: the trace must be the one of the body as written.
+    let program = program_2015();
+    let prepared = Prepared::new(&program);
+    let mut reused = Evaluator::tracing_prepared(&program, &prepared);
+    let mut walked = Evaluator::tracing(&program);
+    let mut compared = 0;
+    for (i, rule) in program.rules.iter().enumerate() {
+        let inputs: Vec<Vec<Value>> = match (&rule.body, rule.params.first()) {
+            (RuleBody::Const { .. }, _) => vec![Vec::new()],
+            (RuleBody::Table { rows }, Some((_, bfr::ir::Type::Enum(e)))) => (0..rows.len() as u32)
+                .map(|v| vec![Value::Enum(*e, v)])
+                .collect(),
+            (RuleBody::Scale { arms }, _) => arms
+                .iter()
+                .flat_map(|a| [&a.lower, &a.upper])
+                .flatten()
+                .flat_map(|b| around(&b.value))
+                .map(|x| vec![x])
+                .collect(),
+            _ => continue,
+        };
+        for args in inputs {
+            let want = traced(&mut walked, &program, i as u32, &args);
+            let got = traced(&mut reused, &program, i as u32, &args);
+            assert_eq!(got, want, "{}({args:?})", rule.name);
+            compared += 1;
+        }
+    }
+    assert!(compared > 400, "only {compared} calls compared");
 }
