@@ -297,6 +297,27 @@ fn the_issues_sizes_check_quickly_in_a_release_build() {
     assert_eq!(code, 0, "{stdout}");
 }
 
+/// Calls nested inside `if … else` and `let … in`, left open: the error is
+/// found at once. Each level once made the parser try the inner call twice,
+/// so twenty levels took seconds and these sixty would never finish (found by
+/// fuzzing `bfr eval`).
+#[test]
+fn calls_nested_in_if_and_let_bodies_fail_at_once() {
+    let dir = TempDir::new("hostile-open-ended");
+    let levels = "f(if true then 1 else f(let a = 1 in ".repeat(30);
+    let file = format!("const x: number ref X-A = {levels}\n");
+    std::fs::write(dir.0.join("open.bfr"), file).expect("write");
+    let (code, _, stderr) = run_within(&debug_bin(), &["check", "open.bfr"], &dir.0, SECONDS);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("E0001"), "{stderr}");
+    let edition = root().join("rules/2015");
+    let edition = edition.to_str().expect("a UTF-8 path");
+    let args = ["--no-cache", "eval", edition, levels.as_str()];
+    let (code, _, stderr) = run_within(&debug_bin(), &args, &dir.0, SECONDS);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("E0001"), "{stderr}");
+}
+
 // ── echoed input is bounded ───────────────────────────────────────────────────
 
 #[test]
