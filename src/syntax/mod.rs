@@ -107,7 +107,7 @@ fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, 
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
     with_pest_stack(text, || {
-        let syntax_error = || pest_error(detailed(Rule::file, text), file, text);
+        let syntax_error = || pest_error(Rule::file, file, text);
         let lower = lower::Lower::new(file);
         let mut items = Vec::new();
         let mut at = 0;
@@ -194,7 +194,7 @@ fn parse_expr_with(
             return Ok(e);
         }
         let mut pairs = BfrParser::parse(Rule::expr_input, text)
-            .map_err(|_| moved(pest_error(detailed(Rule::expr_input, text), file, text)))?;
+            .map_err(|_| moved(pest_error(Rule::expr_input, file, text)))?;
         let lower = lower::Lower::new(file);
         lower.base.set(base);
         let expr = pairs
@@ -363,7 +363,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
     })
 }
 
-fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnostic {
+fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
+    let e = detailed(rule, text);
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
@@ -422,7 +423,57 @@ fn pest_error(e: pest::error::Error<Rule>, file: FileId, text: &str) -> Diagnost
             "`{word}` is a reserved word of the language and cannot be a name; choose another, e.g. `{word}_`"
         ));
     }
-    d
+    if expected.contains(&"an expression") && (word == "if" || word == "let") {
+        return d.with_help(format!(
+            "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
+        ));
+    }
+    match glued_keyword_help(rule, text, start, &word) {
+        Some(help) => d.with_help(help),
+        None => d,
+    }
+}
+
+/// Words that are keywords only where they stand (`stages { … }`, a route's
+/// `places`), names everywhere else.
+const CONTEXTUAL: [&str; 11] = [
+    "amends",
+    "document",
+    "entries",
+    "federation",
+    "period",
+    "source",
+    "stages",
+    "updated",
+    "places",
+    "place",
+    "out",
+];
+
+/// A keyword glued to the next word (`thenx`) reads as one name. When the word
+/// found begins with a keyword, and the text reads past it once the two stand
+/// apart, says so: one more parse, made only for an error.
+fn glued_keyword_help(rule: Rule, text: &str, start: usize, word: &str) -> Option<String> {
+    let end = start + word.len();
+    let keywords = RESERVED.iter().chain(CONTEXTUAL.iter());
+    keywords
+        .filter(|k| word.len() > k.len() && word.starts_with(*k))
+        .find_map(|k| {
+            let split = start + k.len();
+            let apart = format!("{} {}", text.get(..split)?, text.get(split..)?);
+            let reads_on = match BfrParser::parse(rule, &apart) {
+                Ok(_) => true,
+                Err(e) => match e.location {
+                    pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => {
+                        p > end + 1
+                    }
+                },
+            };
+            let rest = word.get(k.len()..)?;
+            reads_on.then(|| {
+                format!("`{word}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`")
+            })
+        })
 }
 
 /// The language's reserved words (the grammar's `keyword` rule, written there as

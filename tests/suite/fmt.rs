@@ -199,13 +199,16 @@ fn expr() -> impl Strategy<Value = Vec<String>> {
             inner
                 .clone()
                 .prop_map(|a| cat(&[toks("xs ["), a, toks("] . z")])),
+            // An `if` or a `let` is a whole expression, an operand only in
+            // brackets: the generator brackets each one.
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(c, a, b)| cat(&[
-                toks("if"),
+                toks("( if"),
                 c,
                 toks("then"),
                 a,
                 toks("else"),
-                b
+                b,
+                toks(")")
             ])),
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(e, a, b)| cat(&[
                 toks("match"),
@@ -216,7 +219,13 @@ fn expr() -> impl Strategy<Value = Vec<String>> {
                 b,
                 toks("}")
             ])),
-            (inner.clone(), inner).prop_map(|(a, b)| cat(&[toks("let v ="), a, toks("in"), b])),
+            (inner.clone(), inner).prop_map(|(a, b)| cat(&[
+                toks("( let v ="),
+                a,
+                toks("in"),
+                b,
+                toks(")")
+            ])),
         ]
     })
 }

@@ -318,6 +318,25 @@ fn calls_nested_in_if_and_let_bodies_fail_at_once() {
     assert!(stderr.contains("E0001"), "{stderr}");
 }
 
+/// An `if` as an operand, its `else` an operation on a bracket left open, and
+/// so on inside: each enclosing operation once tried the operator after the
+/// `if` again, doubling the work per level (sixteen levels took a second,
+/// thirty would never finish; found by fuzzing the reader). An `if` is now a
+/// whole expression, and an `if` as an operand is an error at once.
+#[test]
+fn an_if_as_an_operand_fails_at_once() {
+    let dir = TempDir::new("hostile-if-operand");
+    let levels = "a - if true then 1 else 1 + (".repeat(30);
+    let file = format!("const x: number ref X-A = {levels}\n");
+    std::fs::write(dir.0.join("operand.bfr"), file).expect("write");
+    let (code, _, stderr) = run_within(&debug_bin(), &["check", "operand.bfr"], &dir.0, SECONDS);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("E0001") && stderr.contains("in brackets"),
+        "{stderr}"
+    );
+}
+
 // ── echoed input is bounded ───────────────────────────────────────────────────
 
 #[test]

@@ -6,7 +6,7 @@ use super::Reader;
 use crate::syntax::ast::*;
 
 impl Reader<'_> {
-    /// `edition_decl = { "edition" ~ string ~ "{" ~ edition_field* ~ "}" }`, after
+    /// `edition_decl = { !glued_edition ~ "edition" ~ string ~ "{" ~ edition_field* ~ "}" }`, after
     /// its `edition`.
     pub(super) fn edition(&mut self) -> Option<Edition> {
         self.skip();
@@ -74,7 +74,7 @@ impl Reader<'_> {
         false
     }
 
-    /// `remove_decl = { "remove" ~ remove_target ~ ("," ~ remove_target)* }`,
+    /// `remove_decl = { !glued_remove ~ "remove" ~ remove_target ~ ("," ~ remove_target)* }`,
     /// after its `remove`.
     pub(super) fn remove_decl(&mut self) -> Option<RemoveDecl> {
         self.skip();
@@ -91,7 +91,7 @@ impl Reader<'_> {
     }
 
     /// `remove_target = { remove_example | ident }`, with
-    /// `remove_example = { "example" ~ string }`
+    /// `remove_example = { !glued_example ~ "example" ~ string }`
     fn remove_target(&mut self) -> Option<RemoveTarget> {
         let start = self.pos;
         if let Some((name, _)) = self.token_then("example", Self::string) {
@@ -109,7 +109,7 @@ impl Reader<'_> {
         })
     }
 
-    /// `entries_decl = { "entries" ~ source_ref? ~ "{" ~ property* ~ "}" }`, and
+    /// `entries_decl = { !glued_entries ~ "entries" ~ source_ref? ~ "{" ~ property* ~ "}" }`, and
     /// `federation_decl`, the same after its own word.
     pub(super) fn entries(&mut self, word: &str) -> Option<EntriesDecl> {
         let start = self.pos;
@@ -163,7 +163,7 @@ impl Reader<'_> {
         }
     }
 
-    /// `competition_decl = { "competition" ~ ident ~ string? ~ source_ref? ~ "{" ~
+    /// `competition_decl = { !glued_competition ~ "competition" ~ ident ~ string? ~ source_ref? ~ "{" ~
     /// comp_member* ~ "}" }`, with
     /// `comp_member = _{ stage_defaults | stage_decl | property }`
     pub(super) fn competition(&mut self) -> Option<CompetitionDecl> {
@@ -195,7 +195,7 @@ impl Reader<'_> {
 
     fn comp_member(&mut self, c: &mut CompetitionDecl) -> bool {
         let start = self.pos;
-        // `stage_defaults = { "stages" ~ "{" ~ property* ~ "}" }`
+        // `stage_defaults = { !glued_stages ~ "stages" ~ "{" ~ property* ~ "}" }`
         if let Some(mut defaults) = self.token_then("stages", Self::properties) {
             c.stage_defaults.append(&mut defaults);
             return true;
@@ -215,7 +215,7 @@ impl Reader<'_> {
     }
 
     /// `stage_decl = { stage_kind ~ ident ~ string? ~ source_ref? ~ "{" ~
-    /// (route | property)* ~ "}" }`, `stage_kind = { "stage" | "qualification" }`
+    /// (route | property)* ~ "}" }`, `stage_kind = { !glued_stage ~ "stage" | !glued_qualification ~ "qualification" }`
     fn stage(&mut self) -> Option<StageDecl> {
         let start = self.pos;
         let kind = if self.eat("stage") {
@@ -275,7 +275,7 @@ impl Reader<'_> {
 
     fn route_here(&mut self, start: usize) -> Option<Route> {
         // `places_from = { places_kw ~ route_bound ~ ".." ~ route_bound }`
-        let places = if self.word("places") {
+        let places = if self.eat("places") {
             self.skip();
             let a = self.root_arith();
             self.skip();
@@ -313,11 +313,11 @@ impl Reader<'_> {
 
     fn route_target(&mut self) -> Option<RouteTarget> {
         let start = self.pos;
-        if self.word("out") {
+        if self.eat("out") {
             return Some(RouteTarget::Out);
         }
         // `place_target = { place_kw ~ target_bound ~ (".." ~ target_bound)? }`
-        if self.word("place") {
+        if self.eat("place") {
             self.skip();
             if let Some(a) = self.target_bound() {
                 self.skip();

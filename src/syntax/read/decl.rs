@@ -52,19 +52,19 @@ impl Reader<'_> {
             Decl::Scale(Box::new(self.scale_decl()?))
         } else if self.eat("fn") {
             Decl::Fn(Box::new(self.fn_decl()?))
-        } else if self.at_str("reading") || self.at_str("const") {
+        } else if self.at_token("reading") || self.at_token("const") {
             Decl::Const(Box::new(self.const_decl()?))
         } else if self.eat("example") {
             Decl::Example(Box::new(self.example_decl()?))
         } else if self.eat("procedure") {
             Decl::Text(Box::new(self.text_decl()?))
-        } else if self.at_str("competition") {
+        } else if self.at_token("competition") {
             Decl::Competition(Box::new(self.competition()?))
         } else if self.eat("notice") {
             Decl::Notice(Box::new(self.notice_decl()?))
-        } else if self.at_str("entries") {
+        } else if self.at_token("entries") {
             Decl::Entries(Box::new(self.entries("entries")?))
-        } else if self.at_str("federation") {
+        } else if self.at_token("federation") {
             Decl::Federation(Box::new(self.entries("federation")?))
         } else if self.eat("remove") {
             Decl::Remove(Box::new(self.remove_decl()?))
@@ -74,7 +74,7 @@ impl Reader<'_> {
         Some(decl)
     }
 
-    /// `source_ref = { "ref" ~ rule_id ~ pages? ~ string? }`, tried after layout
+    /// `source_ref = { !glued_ref ~ "ref" ~ rule_id ~ pages? ~ string? }`, tried after layout
     /// where the grammar has `source_ref?`: `None` leaves the position as it was.
     pub(super) fn source_ref(&mut self) -> Option<SourceRef> {
         let start = self.pos;
@@ -198,7 +198,7 @@ impl Reader<'_> {
         }
     }
 
-    /// `unit_decl = { "unit" ~ unit_name ~ (string | whole_flag)* ~ unit_alias? }`
+    /// `unit_decl = { !glued_unit ~ "unit" ~ unit_name ~ (string | whole_flag)* ~ unit_alias? }`
     fn unit_decl(&mut self) -> Option<UnitDecl> {
         self.skip();
         let name_start = self.pos;
@@ -223,7 +223,7 @@ impl Reader<'_> {
             true
         });
         self.skip();
-        // `unit_alias = { "alias" ~ unit_name ~ ("," ~ unit_name)* }`
+        // `unit_alias = { !glued_alias ~ "alias" ~ unit_name ~ ("," ~ unit_name)* }`
         let before = self.pos;
         if self.eat("alias") {
             self.skip();
@@ -262,7 +262,7 @@ impl Reader<'_> {
         Some(self.pos)
     }
 
-    /// `enum_decl = { "enum" ~ ident ~ source_ref? ~ "{" ~ (variant ~ ("," ~ variant)* ~ ","?)? ~ "}" }`
+    /// `enum_decl = { !glued_enum ~ "enum" ~ ident ~ source_ref? ~ "{" ~ (variant ~ ("," ~ variant)* ~ ","?)? ~ "}" }`
     fn enum_decl(&mut self) -> Option<EnumDecl> {
         let name = self.after_layout_ident()?;
         self.skip();
@@ -291,7 +291,7 @@ impl Reader<'_> {
         self.ident()
     }
 
-    /// `record_decl = { "record" ~ ident ~ source_ref? ~ "{" ~ (field ~ ("," ~ field)* ~ ","?)? ~ "}" }`
+    /// `record_decl = { !glued_record ~ "record" ~ ident ~ source_ref? ~ "{" ~ (field ~ ("," ~ field)* ~ ","?)? ~ "}" }`
     fn record_decl(&mut self) -> Option<RecordDecl> {
         let name = self.after_layout_ident()?;
         self.skip();
@@ -363,7 +363,7 @@ impl Reader<'_> {
         Some((self.name(name), params, ret, source))
     }
 
-    /// `table_decl = { "table" ~ ident ~ params ~ returns ~ source_ref? ~ "{" ~
+    /// `table_decl = { !glued_table ~ "table" ~ ident ~ params ~ returns ~ source_ref? ~ "{" ~
     /// (table_row ~ ("," ~ table_row)* ~ ","?)? ~ "}" }`
     fn table_decl(&mut self) -> Option<TableDecl> {
         let (name, params, ret, source) = self.signature()?;
@@ -410,7 +410,7 @@ impl Reader<'_> {
         read
     }
 
-    /// `scale_decl = { "scale" ~ ident ~ params ~ returns ~ source_ref? ~ "{" ~
+    /// `scale_decl = { !glued_scale ~ "scale" ~ ident ~ params ~ returns ~ source_ref? ~ "{" ~
     /// domain? ~ (scale_arm ~ ","?)* ~ "}" }`
     fn scale_decl(&mut self) -> Option<ScaleDecl> {
         let (name, params, ret, source) = self.signature()?;
@@ -423,7 +423,7 @@ impl Reader<'_> {
             return None;
         }
         self.skip();
-        // `domain = { "domain" ~ range }`
+        // `domain = { !glued_domain ~ "domain" ~ range }`
         let domain = self.token_then("domain", |r| r.range(param));
         self.skip();
         let mut arms = Vec::new();
@@ -466,7 +466,7 @@ impl Reader<'_> {
         Some((range, self.root_expr()?))
     }
 
-    /// `fn_decl = { "fn" ~ ident ~ params ~ returns ~ source_ref? ~ fn_body }`
+    /// `fn_decl = { !glued_fn ~ "fn" ~ ident ~ params ~ returns ~ source_ref? ~ fn_body }`
     fn fn_decl(&mut self) -> Option<FnDecl> {
         let (name, params, ret, source) = self.signature()?;
         let body = self.fn_body()?;
@@ -524,7 +524,7 @@ impl Reader<'_> {
 
     /// `let_stmt = { &keyword ~ "let" ~ ident ~ "=" ~ expr ~ ";" }`
     fn let_stmt(&mut self) -> Option<(Name, Expr)> {
-        if !self.word("let") {
+        if !self.eat("let") {
             return None;
         }
         let name = self.after_layout_ident()?;
@@ -538,7 +538,7 @@ impl Reader<'_> {
         self.eat(";").then(|| (self.name(name), value))
     }
 
-    /// `const_decl = { (reading_kw | "const") ~ ident ~ ":" ~ type_expr ~
+    /// `const_decl = { (reading_kw | !glued_const ~ "const") ~ ident ~ ":" ~ type_expr ~
     /// source_ref? ~ cites? ~ "=" ~ expr }`
     fn const_decl(&mut self) -> Option<ConstDecl> {
         let reading = self.eat("reading");
@@ -555,7 +555,7 @@ impl Reader<'_> {
         self.skip();
         let source = self.source_ref();
         self.skip();
-        // `cites = { "cites" ~ string }`
+        // `cites = { !glued_cites ~ "cites" ~ string }`
         let cites = self.token_then("cites", |r| r.string().map(|(text, _)| text));
         self.skip();
         if !self.eat("=") {
@@ -573,7 +573,7 @@ impl Reader<'_> {
         })
     }
 
-    /// `example_decl = { "example" ~ string ~ source_ref? ~ contradicts? ~ "{" ~
+    /// `example_decl = { !glued_example ~ "example" ~ string ~ source_ref? ~ contradicts? ~ "{" ~
     /// (assertion ~ ";"?)* ~ "}" }`
     fn example_decl(&mut self) -> Option<ExampleDecl> {
         self.skip();
@@ -616,7 +616,7 @@ impl Reader<'_> {
         })
     }
 
-    /// `text_decl = { "procedure" ~ ident ~ source_ref? ~ "{" ~ string+ ~ "}" }`
+    /// `text_decl = { !glued_procedure ~ "procedure" ~ ident ~ source_ref? ~ "{" ~ string+ ~ "}" }`
     fn text_decl(&mut self) -> Option<TextDecl> {
         let name = self.after_layout_ident()?;
         self.skip();
@@ -646,7 +646,7 @@ impl Reader<'_> {
         })
     }
 
-    /// `notice_decl = { "notice" ~ string ~ source_ref? }`
+    /// `notice_decl = { !glued_notice ~ "notice" ~ string ~ source_ref? }`
     fn notice_decl(&mut self) -> Option<NoticeDecl> {
         self.skip();
         let (text, at) = self.string()?;

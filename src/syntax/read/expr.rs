@@ -25,25 +25,46 @@ impl Reader<'_> {
         Some(())
     }
 
-    /// `expr = { not_term ~ ((or_op | and_op) ~ not_term)* }`
+    /// `expr = { open_ended | not_term ~ ((or_op | and_op) ~ not_term)* }`,
+    /// `open_ended = _{ if_expr | let_expr }`
     pub(super) fn expr(&mut self) -> Option<Expr> {
         self.recursion += 1;
         let out = if self.recursion > MAX_RECURSION {
             self.give_up()
         } else {
-            self.or_chain()
+            match self.open_ended() {
+                Some(e) => Some(e),
+                None if self.unsure => None,
+                None => self.or_chain(),
+            }
         };
         self.recursion -= 1;
         out
+    }
+
+    /// An `if` or a `let`; where neither is read the position is left where it
+    /// was (and `unsure` says whether the text was left to pest).
+    fn open_ended(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        for read in [Self::if_expr, Self::let_expr] {
+            if let Some(e) = read(self) {
+                return Some(e);
+            }
+            if self.unsure {
+                return None;
+            }
+            self.pos = start;
+        }
+        None
     }
 
     fn or_chain(&mut self) -> Option<Expr> {
         let first = self.not_term()?;
         self.skip();
         let chain = self.chain(Self::not_term, |r| {
-            if r.word("or") {
+            if r.eat("or") {
                 Some(BinOp::Or)
-            } else if r.word("and") {
+            } else if r.eat("and") {
                 Some(BinOp::And)
             } else {
                 None
@@ -107,7 +128,7 @@ impl Reader<'_> {
     /// `not_term = { not_op* ~ arith ~ (cmp_op ~ arith)? }`
     fn not_term(&mut self) -> Option<Expr> {
         let start = self.pos;
-        let nots = self.prefixes(|r| r.word("not"));
+        let nots = self.prefixes(|r| r.eat("not"));
         self.skip();
         let Some(lhs) = self.arith() else {
             self.pos = start;
@@ -389,14 +410,12 @@ impl Reader<'_> {
         }
     }
 
-    /// `primary = _{ if_expr | match_expr | let_expr | penalty | record_lit |
-    /// list_lit | literal | paren | path }`
+    /// `primary = _{ match_expr | penalty | record_lit | list_lit | literal |
+    /// paren | path }`
     fn primary(&mut self) -> Option<Expr> {
         let start = self.pos;
-        let tries: [fn(&mut Self) -> Option<Expr>; 9] = [
-            Self::if_expr,
+        let tries: [fn(&mut Self) -> Option<Expr>; 7] = [
             Self::match_expr,
-            Self::let_expr,
             Self::penalty,
             Self::record_lit,
             Self::list_lit,
@@ -416,10 +435,10 @@ impl Reader<'_> {
         None
     }
 
-    /// `if_expr = { &keyword ~ "if" ~ expr ~ "then" ~ expr ~ "else" ~ expr }`
+    /// `if_expr = { &keyword ~ "if" ~ expr ~ !glued_then ~ "then" ~ expr ~ !glued_else ~ "else" ~ expr }`
     fn if_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.word("if") {
+        if !self.eat("if") {
             return None;
         }
         let c = self.after_layout(Self::expr)?;
@@ -448,10 +467,10 @@ impl Reader<'_> {
         f(self)
     }
 
-    /// `let_expr = { &keyword ~ "let" ~ ident ~ "=" ~ expr ~ "in" ~ expr }`
+    /// `let_expr = { &keyword ~ "let" ~ ident ~ "=" ~ expr ~ !glued_in ~ "in" ~ expr }`
     fn let_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.word("let") {
+        if !self.eat("let") {
             return None;
         }
         let name = self.after_layout(Self::ident)?;
@@ -467,7 +486,7 @@ impl Reader<'_> {
     /// `match_expr = { &keyword ~ "match" ~ expr ~ "{" ~ (match_arm ~ ("," ~ match_arm)* ~ ","?)? ~ "}" }`
     fn match_expr(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.word("match") {
+        if !self.eat("match") {
             return None;
         }
         let scrutinee = self.after_layout(Self::expr)?;
@@ -507,29 +526,29 @@ impl Reader<'_> {
 
     /// `wildcard = @{ "_" ~ !ident_char }`
     pub(super) fn wildcard(&mut self) -> bool {
-        self.word("_")
+        self.eat("_")
     }
 
     /// `penalty = { warning_p | deduct_p | refer_p | forfeit_p }`
     fn penalty(&mut self) -> Option<Expr> {
         let start = self.pos;
-        let kind = if self.word("warning") {
+        let kind = if self.eat("warning") {
             PenaltyExpr::Warning
         } else if let Some(amount) = self.deduct() {
             PenaltyExpr::Deduct(Box::new(amount))
-        } else if self.word("refer") {
+        } else if self.eat("refer") {
             self.skip();
             match self.string() {
                 Some((text, _)) => PenaltyExpr::Refer(text),
                 None => {
                     self.pos = start;
-                    if !self.word("forfeit") {
+                    if !self.eat("forfeit") {
                         return None;
                     }
                     PenaltyExpr::Forfeit
                 }
             }
-        } else if self.word("forfeit") {
+        } else if self.eat("forfeit") {
             PenaltyExpr::Forfeit
         } else {
             return None;
@@ -543,7 +562,7 @@ impl Reader<'_> {
     /// `deduct_p = { deduct_kw ~ (quantity | paren | path) }`
     fn deduct(&mut self) -> Option<Expr> {
         let start = self.pos;
-        if !self.word("deduct") {
+        if !self.eat("deduct") {
             return None;
         }
         self.skip();
@@ -633,7 +652,7 @@ impl Reader<'_> {
         }
         self.skip();
         let before = self.pos;
-        let annotation = if self.word("as") {
+        let annotation = if self.eat("as") {
             self.skip();
             match self.list_type() {
                 Some(t) => Some(t),

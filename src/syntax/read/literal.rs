@@ -426,9 +426,9 @@ impl Reader<'_> {
             }
             Some(b'0'..=b'9' | b'F'..=b'W') => self.bound_literal(),
             _ => {
-                let value = if self.word("true") {
+                let value = if self.eat("true") {
                     true
-                } else if self.word("false") {
+                } else if self.eat("false") {
                     false
                 } else {
                     return None;

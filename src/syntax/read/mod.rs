@@ -132,23 +132,22 @@ impl<'t> Reader<'t> {
         rest.first() == s.first() && rest.starts_with(s)
     }
 
-    /// A literal token, as pest matches a quoted string: no word boundary.
+    /// Whether the grammar's literal token `s` stands here: a word (a token
+    /// that begins with a letter) only as a whole word, as the grammar writes
+    /// every keyword (`!glued_then ~ "then"`, `or_op = @{ "or" ~ !ident_char }`);
+    /// punctuation as it is.
+    fn at_token(&self, s: &str) -> bool {
+        let is_word = s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+        self.at_str(s) && !(is_word && ident_char_at(self.text, self.pos + s.len()))
+    }
+
+    /// Takes the literal token `s` (see [`Reader::at_token`]) if it stands here.
     fn eat(&mut self, s: &str) -> bool {
-        let found = self.at_str(s);
+        let found = self.at_token(s);
         if found {
             self.pos += s.len();
         }
         found
-    }
-
-    /// A keyword rule such as `or_op = @{ "or" ~ !ident_char }`.
-    fn word(&mut self, w: &str) -> bool {
-        if self.at_str(w) && !ident_char_at(self.text, self.pos + w.len()) {
-            self.pos += w.len();
-            true
-        } else {
-            false
-        }
     }
 
     fn peek(&self) -> Option<u8> {

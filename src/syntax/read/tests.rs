@@ -59,7 +59,7 @@ impl Dice {
 
 /// Tokens to insert: keywords, brackets, quotes, operators, literals of every
 /// kind, layout and comments, and names that begin like keywords.
-const INSERTS: [&str; 61] = [
+const INSERTS: [&str; 65] = [
     "if ",
     "then",
     "else",
@@ -109,6 +109,10 @@ const INSERTS: [&str; 61] = [
     "or ",
     "é",
     "ifx ",
+    "thenx",
+    "in1",
+    "unitVP ",
+    "stages_x",
     "\\",
     "99999999999999999999999999999",
     "2015-02-30",
@@ -227,5 +231,41 @@ fn the_keywords_are_the_reserved_words_but_refer_and_notice() {
     }
     for name in ["fee", "iff", "i", "", "refers", "notice", "Unit", "stages"] {
         assert!(!super::is_keyword(name), "{name}");
+    }
+}
+
+/// A keyword glued to what follows is the start of a longer name, in the
+/// reader and in pest alike: each of these once read as the keyword and a
+/// name (`constx` as `const x`, `unitVP` as `unit VP`).
+#[test]
+fn keywords_are_whole_words() {
+    for text in [
+        "constx: number = 1\n",
+        "const x: number refX-A = 1\n",
+        "unitVP\n",
+        "unit VP wholealias P\n",
+        "enumE { A }\n",
+        "const x: number = if true thenx else 2\n",
+        "const x: number = if true then 1 elsex\n",
+        "const x: number = let a = 1 ina\n",
+        "scale s(x: number) -> number { domainx >= 0 x >= 0 => 1 }\n",
+        "competition c { stagefoo { } }\n",
+        "competition c { stagesx { } }\n",
+        "edition \"e\" { sourcex \"s\" }\n",
+    ] {
+        let (direct, pest) = both(text);
+        assert_eq!(direct, pest, "{text}");
+        assert!(direct.starts_with("Err"), "{text}: {direct}");
+    }
+    // The same words apart, and names that begin with a keyword, still read.
+    for text in [
+        "const x: number = if true then x else 2\n",
+        "const constant: number = let a = 1 in index\n",
+        "competition c { stages { } stage_count = 2 }\n",
+        "unit VP whole alias P\n",
+    ] {
+        let (direct, pest) = both(text);
+        assert_eq!(direct, pest, "{text}");
+        assert!(direct.starts_with("Ok"), "{text}: {direct}");
     }
 }
