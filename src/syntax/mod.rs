@@ -476,6 +476,28 @@ fn glued_keyword_help(rule: Rule, text: &str, start: usize, word: &str) -> Optio
         })
 }
 
+/// Where the `]` that closes a list stands in `rest`, the text after its last
+/// value (or after its `[`): past layout and one trailing comma, so that a `]`
+/// in a comment is not taken for it.
+pub(crate) fn list_close(rest: &str) -> Option<usize> {
+    let mut at = 0;
+    let mut comma = false;
+    loop {
+        let r = rest.get(at..)?;
+        let c = r.chars().next()?;
+        match c {
+            ']' => return Some(at),
+            ',' if !comma => {
+                comma = true;
+                at += 1;
+            }
+            ' ' | '\n' | '\t' | '\r' | '\u{FEFF}' => at += c.len_utf8(),
+            '/' if r.starts_with("//") => at += r.find('\n').unwrap_or(r.len()),
+            _ => return None,
+        }
+    }
+}
+
 /// The language's reserved words (the grammar's `keyword` rule, written there as
 /// a trie; `refer` and `notice` are reserved but, as ever, also read as names).
 pub const RESERVED: [&str; 38] = [
@@ -522,6 +544,20 @@ pub const RESERVED: [&str; 38] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_ends_at_its_own_bracket_not_one_in_a_comment() {
+        let text = "const x: [number] = [1, 2, // a ] here\n]\n";
+        let file = parse_file(text, 0).expect("parses");
+        let Some(ast::Decl::Const(c)) = file.items.first().map(|i| &i.decl) else {
+            panic!("a const");
+        };
+        let list = &text[c.value.span.start as usize..c.value.span.end as usize];
+        assert_eq!(list, "[1, 2, // a ] here\n]");
+        assert_eq!(Some(&file), parse_file_by_pest(text, 0).ok().as_ref());
+        assert_eq!(list_close(" , // ]\n ]"), Some(9));
+        assert_eq!(list_close(", , ]"), None);
+    }
 
     #[test]
     fn reserved_words_match_the_grammar() {

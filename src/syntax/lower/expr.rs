@@ -338,7 +338,7 @@ impl Lower {
             .into_inner()
             .last()
             .map_or(1, |c| c.as_span().end().saturating_sub(p.as_span().start()));
-        let written = match text.get(after_values..).and_then(|rest| rest.find(']')) {
+        let written = match text.get(after_values..).and_then(crate::syntax::list_close) {
             Some(close) if !annotated => after_values + close + 1,
             _ => text.trim_end().len(),
         };

@@ -672,7 +672,7 @@ impl Reader<'_> {
             Some(_) => start + text.trim_end().len(),
             None => {
                 let after = last_end - start;
-                start + after + text.get(after..)?.find(']')? + 1
+                start + after + crate::syntax::list_close(text.get(after..)?)? + 1
             }
         };
         self.nest(items.len())?;
