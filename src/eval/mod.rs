@@ -83,6 +83,10 @@ pub struct Evaluator<'p> {
     nesting: u32,
     /// Whether rule bodies are taken in their folded form from `prepared`.
     fold: bool,
+    /// The evaluation form whose kept answers a handle's call may return at
+    /// once: `prepared` when this evaluator folds and does not trace, else
+    /// `None` (set with `fold` and `trace`, so a call checks one field).
+    kept_from: Option<&'p Prepared>,
     /// Spent frames, cleared, kept for the next call.
     pool: Vec<Vec<Value>>,
     /// Frames of compiled code, kept with their slots (see
@@ -105,6 +109,7 @@ impl<'p> Evaluator<'p> {
             depth: 0,
             nesting: 0,
             fold: false,
+            kept_from: None,
             pool: Vec::new(),
             scratch: Vec::new(),
             consts: std::collections::HashMap::new(),
@@ -119,6 +124,7 @@ impl<'p> Evaluator<'p> {
         Evaluator {
             prepared: Some(prepared),
             fold: true,
+            kept_from: Some(prepared),
             ..Evaluator::new(program)
         }
     }
@@ -489,10 +495,8 @@ impl<'p> Evaluator<'p> {
     /// evaluation form the handle was made with.
     #[inline(always)]
     fn answers_kept(&self, handle: &RuleHandle<'p>) -> bool {
-        self.trace.is_none()
-            && self.fold
-            && std::ptr::eq(handle.program, self.program)
-            && matches!((handle.prepared, self.prepared), (Some(h), Some(p)) if std::ptr::eq(h, p))
+        std::ptr::eq(handle.program, self.program)
+            && matches!((handle.prepared, self.kept_from), (Some(h), Some(p)) if std::ptr::eq(h, p))
     }
 
     /// [`answer`](Self::answer) of a call not answered from what the handle
@@ -709,6 +713,7 @@ impl<'p> Evaluator<'p> {
             // The folding evaluator does not fold: folding is not re-entered.
             let mut ev = Evaluator::prepared(self.program, p);
             ev.fold = false;
+            ev.kept_from = None;
             let body = fold::body(&mut ev, &rule.body);
             Folded::new(rule, body)
         })

@@ -134,6 +134,8 @@ fn a_handle_answers_every_const_and_table_row_as_the_walk_and_fails_as_it() {
     let prepared = Prepared::new(&program);
     let mut plain = Evaluator::new(&program);
     let mut folded = Evaluator::prepared(&program, &prepared);
+    // Of the same program and form, but tracing: it must record every call.
+    let mut tracing = Evaluator::tracing_prepared(&program, &prepared);
     let span = Span::default();
     let (mut consts, mut rows, mut failures, mut ready) = (0, 0, 0, 0);
     for (i, rule) in program.rules.iter().enumerate() {
@@ -162,6 +164,15 @@ fn a_handle_answers_every_const_and_table_row_as_the_walk_and_fails_as_it() {
                     let got = folded.answer(&handle, &args, span);
                     ready += usize::from(matches!(got, Ok(Answer::Ready(_))));
                     assert_eq!(seen(got.map(Answer::into_value)), want, "{} {v}", rule.name);
+                    tracing.clear_trace();
+                    let traced = tracing.answer(&handle, &args, span).map(Answer::into_value);
+                    assert_eq!(seen(traced), want, "{} {v} traced", rule.name);
+                    let calls = tracing.trace().map_or(0, |t| t.len());
+                    assert!(
+                        calls >= 1,
+                        "{} {v}: the call is not in the trace",
+                        rule.name
+                    );
                     rows += 1;
                 }
                 let past_rows = seen(plain.call_with(i, &[Value::Enum(*e, past)], span));
