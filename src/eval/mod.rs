@@ -83,6 +83,10 @@ pub struct Evaluator<'p> {
     nesting: u32,
     /// Whether rule bodies are taken in their folded form from `prepared`.
     fold: bool,
+    /// The evaluation form whose kept answers a handle's call may return at
+    /// once: `prepared` when this evaluator folds and does not trace, else
+    /// `None` (set with `fold` and `trace`, so a call checks one field).
+    kept_from: Option<&'p Prepared>,
     /// Spent frames, cleared, kept for the next call.
     pool: Vec<Vec<Value>>,
     /// Frames of compiled code, kept with their slots (see
@@ -105,6 +109,7 @@ impl<'p> Evaluator<'p> {
             depth: 0,
             nesting: 0,
             fold: false,
+            kept_from: None,
             pool: Vec::new(),
             scratch: Vec::new(),
             consts: std::collections::HashMap::new(),
@@ -119,6 +124,7 @@ impl<'p> Evaluator<'p> {
         Evaluator {
             prepared: Some(prepared),
             fold: true,
+            kept_from: Some(prepared),
             ..Evaluator::new(program)
         }
     }
@@ -435,12 +441,18 @@ impl<'p> Evaluator<'p> {
             Some(p) if self.fold => self.form(index, rule, p),
             _ => None,
         };
+        let kept = match folded.map(|f| &f.answers) {
+            Some(Answers::Const(value)) if rule.params.is_empty() => Kept::Const(value),
+            Some(Answers::Table(rows)) if rule.params.len() == 1 => Kept::Table(rows),
+            _ => Kept::Nothing,
+        };
         Some(RuleHandle {
             index,
             rule,
             program: self.program,
             prepared: self.prepared,
             folded,
+            kept,
         })
     }
 
@@ -450,8 +462,48 @@ impl<'p> Evaluator<'p> {
     /// answered by reference, anything else is computed. A handle made by an
     /// evaluator of another program, or called with a number of arguments its
     /// rule does not take, is a failure.
+    ///
+    /// A table row or const the handle holds is answered inline: the call is
+    /// the match of the argument against the rows. The rest (a scale, a fn, a
+    /// row that did not fold, every failure) takes
+    /// [`answer_general`](Self::answer_general).
     #[inline]
     pub fn answer(
+        &mut self,
+        handle: &RuleHandle<'p>,
+        args: &[Value],
+        span: Span,
+    ) -> Result<Answer<'p>, Box<EvalError>> {
+        if self.answers_kept(handle) {
+            // The pattern of `args` is the arity check: a table takes one
+            // argument, a const none (the handle keeps nothing otherwise).
+            match (handle.kept, args) {
+                (Kept::Table(rows), [Value::Enum(_, v)]) => {
+                    if let Some(Some(value)) = rows.get(*v as usize) {
+                        return Ok(Answer::Ready(value));
+                    }
+                }
+                (Kept::Const(value), []) => return Ok(Answer::Ready(value)),
+                _ => {}
+            }
+        }
+        self.answer_general(handle, args, span)
+    }
+
+    /// Whether this evaluator may answer from what `handle` keeps: it folds,
+    /// does not trace (a trace records every call), and is of the program and
+    /// evaluation form the handle was made with.
+    #[inline(always)]
+    fn answers_kept(&self, handle: &RuleHandle<'p>) -> bool {
+        std::ptr::eq(handle.program, self.program)
+            && matches!((handle.prepared, self.kept_from), (Some(h), Some(p)) if std::ptr::eq(h, p))
+    }
+
+    /// [`answer`](Self::answer) of a call not answered from what the handle
+    /// keeps: the handle's checks, then the evaluation form's ready rows, the
+    /// compiled code, or the general way.
+    #[inline(never)]
+    fn answer_general(
         &mut self,
         handle: &RuleHandle<'p>,
         args: &[Value],
@@ -661,6 +713,7 @@ impl<'p> Evaluator<'p> {
             // The folding evaluator does not fold: folding is not re-entered.
             let mut ev = Evaluator::prepared(self.program, p);
             ev.fold = false;
+            ev.kept_from = None;
             let body = fold::body(&mut ev, &rule.body);
             Folded::new(rule, body)
         })
@@ -812,6 +865,21 @@ pub struct RuleHandle<'p> {
     program: &'p Program,
     prepared: Option<&'p Prepared>,
     folded: Option<&'p Folded>,
+    /// What a call answers from at once (see [`Evaluator::answer`]).
+    kept: Kept<'p>,
+}
+
+/// The values of a rule's evaluation form a handle answers from directly,
+/// found once when the handle is made.
+#[derive(Debug, Clone, Copy)]
+enum Kept<'p> {
+    /// Nothing: a fn, a scale (its row is searched for), or a handle of an
+    /// evaluator that does not fold.
+    Nothing,
+    /// A const's value.
+    Const(&'p Value),
+    /// A table's rows by variant (`None` for a row that did not fold).
+    Table(&'p [Option<Value>]),
 }
 
 impl RuleHandle<'_> {

@@ -124,6 +124,85 @@ fn every_table_row_is_the_same_through_the_evaluation_form() {
     assert!(compared > 50, "only {compared} rows compared");
 }
 
+#[test]
+fn a_handle_answers_every_const_and_table_row_as_the_walk_and_fails_as_it() {
+    // A handle keeps a table's rows and a const's value and answers from them
+    // inline: the same values as the IR walk, and every call it
+    // cannot answer so (a variant past the rows, a key that is no enum value,
+    // the wrong number of arguments) fails as the general way does.
+    let program = program_2015();
+    let prepared = Prepared::new(&program);
+    let mut plain = Evaluator::new(&program);
+    let mut folded = Evaluator::prepared(&program, &prepared);
+    // Of the same program and form, but tracing: it must record every call.
+    let mut tracing = Evaluator::tracing_prepared(&program, &prepared);
+    let span = Span::default();
+    let (mut consts, mut rows, mut failures, mut ready) = (0, 0, 0, 0);
+    for (i, rule) in program.rules.iter().enumerate() {
+        let i = i as u32;
+        let handle = folded.handle(&rule.name).expect("a handle");
+        match (&rule.body, rule.params.first()) {
+            (RuleBody::Const { .. }, _) => {
+                let want = seen(plain.call_with(i, &[], span));
+                let got = folded.answer(&handle, &[], span);
+                ready += usize::from(matches!(got, Ok(Answer::Ready(_))));
+                assert_eq!(seen(got.map(Answer::into_value)), want, "{}", rule.name);
+                let extra = seen(
+                    folded
+                        .answer(&handle, &[Value::Bool(true)], span)
+                        .map(Answer::into_value),
+                );
+                let message = format!("`{}` takes 0 arguments, not 1", rule.name);
+                assert_eq!(extra.map_err(|f| f.0), Err(message), "{}", rule.name);
+                consts += 1;
+            }
+            (RuleBody::Table { rows: written }, Some((_, bfr::ir::Type::Enum(e)))) => {
+                let past = written.len() as u32;
+                for v in 0..=past {
+                    let args = [Value::Enum(*e, v)];
+                    let want = seen(plain.call_with(i, &args, span));
+                    let got = folded.answer(&handle, &args, span);
+                    ready += usize::from(matches!(got, Ok(Answer::Ready(_))));
+                    assert_eq!(seen(got.map(Answer::into_value)), want, "{} {v}", rule.name);
+                    tracing.clear_trace();
+                    let traced = tracing.answer(&handle, &args, span).map(Answer::into_value);
+                    assert_eq!(seen(traced), want, "{} {v} traced", rule.name);
+                    let calls = tracing.trace().map_or(0, |t| t.len());
+                    assert!(
+                        calls >= 1,
+                        "{} {v}: the call is not in the trace",
+                        rule.name
+                    );
+                    rows += 1;
+                }
+                let past_rows = seen(plain.call_with(i, &[Value::Enum(*e, past)], span));
+                assert!(past_rows.is_err(), "{}", rule.name);
+                let not_enum = [Value::Bool(true)];
+                let want = seen(plain.call_with(i, &not_enum, span));
+                let got = folded.answer(&handle, &not_enum, span);
+                assert_eq!(seen(got.map(Answer::into_value)), want, "{}", rule.name);
+                for args in [&[][..], &[Value::Enum(*e, 0), Value::Enum(*e, 0)][..]] {
+                    let got = folded.answer(&handle, args, span);
+                    let message = format!("`{}` takes 1 argument, not {}", rule.name, args.len());
+                    assert_eq!(
+                        seen(got.map(Answer::into_value)).map_err(|f| f.0),
+                        Err(message),
+                        "{}",
+                        rule.name
+                    );
+                }
+                failures += 4;
+            }
+            _ => {}
+        }
+    }
+    assert!(consts > 50, "only {consts} consts compared");
+    assert!(rows > 50, "only {rows} table rows compared");
+    assert!(failures > 10, "only {failures} failing calls compared");
+    // Most consts and rows fold to a value, answered where it is kept.
+    assert!(ready > 100, "only {ready} answers by reference");
+}
+
 /// Values of a fn's parameter type to call it with: around every figure the
 /// edition's examples use, and values that make arithmetic fail.
 fn probes(program: &bfr::ir::Program, ty: &bfr::ir::Type, figures: &[Decimal]) -> Vec<Value> {
