@@ -164,24 +164,24 @@ impl Checker {
     }
 
     /// Rules, competitions, examples, texts and the edition header.
-    pub(super) fn collect_values<'a>(&mut self, items: &[&'a ast::Item]) -> Vec<Pending<'a>> {
+    pub(super) fn collect_values(&mut self, items: &[&ast::Item]) -> Vec<Pending> {
         let mut pending = Vec::new();
         let mut edition_at: Option<Span> = None;
-        for item in items {
+        for (at, item) in items.iter().enumerate() {
             match &item.decl {
                 ast::Decl::Const(_)
                 | ast::Decl::Fn(_)
                 | ast::Decl::Table(_)
                 | ast::Decl::Scale(_) => {
                     if let Some(i) = self.declare_rule(item) {
-                        pending.push(Pending::Rule(i, item));
+                        pending.push(Pending::Rule(i, at));
                     }
                 }
-                ast::Decl::Example(e) => pending.push(Pending::Example(e)),
+                ast::Decl::Example(_) => pending.push(Pending::Example(at)),
                 ast::Decl::Text(t) => self.declare_text(t),
                 ast::Decl::Competition(comp) => {
                     if let Some(i) = self.declare_competition(comp) {
-                        pending.push(Pending::Competition(i, comp));
+                        pending.push(Pending::Competition(i, at));
                     }
                 }
                 ast::Decl::Edition(e) => self.declare_edition(e, &mut edition_at),

@@ -49,11 +49,13 @@ pub struct Checked {
     declared: Vec<declared::Declared>,
 }
 
-/// What a declaration became, so later passes find its AST again.
-enum Pending<'a> {
-    Rule(u32, &'a ast::Item),
-    Example(&'a ast::ExampleDecl),
-    Competition(u32, &'a ast::CompetitionDecl),
+/// What a declaration became (with the rule's or competition's index in the
+/// program), and where its item stands among the edition's items, so the
+/// lowering finds its tree and frees it.
+enum Pending {
+    Rule(u32, usize),
+    Example(usize),
+    Competition(u32, usize),
 }
 
 /// The checker's state while it works through an edition.
@@ -79,7 +81,14 @@ pub(crate) struct Checker {
 }
 
 /// Checks the parsed files of one edition.
-pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
+///
+/// The files' trees are taken and freed as they are lowered: a declaration's tree
+/// is dropped as soon as its IR is made, except a scale's, which the analysis of
+/// its rows reads once every rule is lowered. The passes that read the tree
+/// otherwise (dates, missing source references) run before the lowering, and
+/// their findings are added where they always were, so the diagnostics come in
+/// the same order.
+pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
     let mut c = Checker {
         program: Program::default(),
         names: Names::default(),
@@ -91,39 +100,46 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
     };
-    let items: Vec<&ast::Item> = files.iter().flat_map(|f| f.items.iter()).collect();
-    c.collect_types(&items);
-    let pending = c.collect_values(&items);
-    let period = c.program.edition.as_ref().and_then(|e| e.period);
-    for p in &pending {
-        match p {
-            Pending::Competition(i, decl) => c.lower_competition(*i, decl),
-            Pending::Rule(..) | Pending::Example(_) => {}
-        }
-    }
-    for p in &pending {
-        match p {
-            Pending::Rule(i, item) => c.lower_rule(*i, item),
-            Pending::Example(decl) => c.lower_example(decl),
-            Pending::Competition(..) => {}
-        }
-    }
-    dates::check_all(&c.program, &mut c.diags, period, &items);
+    let mut items: Vec<Option<ast::Item>> =
+        files.into_iter().flat_map(|f| f.items).map(Some).collect();
+    let (pending, dated, unsourced) = {
+        let all: Vec<&ast::Item> = items.iter().flatten().collect();
+        c.collect_types(&all);
+        let pending = c.collect_values(&all);
+        let period = c.program.edition.as_ref().and_then(|e| e.period);
+        let mut dated = Diagnostics::default();
+        dates::check_all(&c.program, &mut dated, period, &all);
+        let mut unsourced = Diagnostics::default();
+        check_sources(&all, &mut unsourced);
+        (pending, dated, unsourced)
+    };
+    lower_all(&mut c, &pending, &mut items);
+    c.diags.extend(dated);
     let cyclic = cycles::check(&c.program, &mut c.diags);
-    c.check_sources(&items);
+    c.diags.extend(unsourced);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
-    scale::analyse_all(&mut c, &pending_scales(&pending), &cyclic);
+    scale::analyse_all(&mut c, &pending_scales(&pending, &items), &cyclic);
+    for p in &pending {
+        if let Pending::Rule(_, at) = p
+            && let Some(item) = items.get_mut(*at)
+        {
+            *item = None;
+        }
+    }
     // A route whose places could not be computed would only mislead the graph.
     if c.resolve_places() {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
     }
     check_consts(&c.program, &mut c.diags);
-    let (rules, roles) = entries::check(&c.program, &c.declared, &items, &mut c.diags);
+    let left: Vec<&ast::Item> = items.iter().flatten().collect();
+    let (rules, roles) = entries::check(&c.program, &c.declared, &left, &mut c.diags);
     c.program.entry_rules = rules;
     c.program.entry_roles = roles;
-    c.program.command_rules = commands::check(&c.program, &items, &mut c.diags);
+    c.program.command_rules = commands::check(&c.program, &left, &mut c.diags);
+    drop(left);
+    drop(items);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
@@ -147,6 +163,46 @@ pub fn check(files: &[ast::File]) -> (Option<Checked>, Diagnostics) {
         }),
         diags,
     )
+}
+
+/// Lowers every competition, then every rule and example in the order written,
+/// dropping each one's tree once it is lowered (a scale's is kept for the
+/// analysis of its rows).
+fn lower_all(c: &mut Checker, pending: &[Pending], items: &mut [Option<ast::Item>]) {
+    for p in pending {
+        if let Pending::Competition(index, at) = *p
+            && let Some(slot) = items.get_mut(at)
+        {
+            if let Some(ast::Decl::Competition(decl)) = slot.as_ref().map(|item| &item.decl) {
+                c.lower_competition(index, decl);
+            }
+            *slot = None;
+        }
+    }
+    for p in pending {
+        let (Pending::Rule(_, at) | Pending::Example(at)) = *p else {
+            continue;
+        };
+        let Some(slot) = items.get_mut(at) else {
+            continue;
+        };
+        let keep = match (p, slot.as_ref()) {
+            (Pending::Rule(index, _), Some(item)) => {
+                c.lower_rule(*index, item);
+                matches!(item.decl, ast::Decl::Scale(_))
+            }
+            (Pending::Example(_), Some(item)) => {
+                if let ast::Decl::Example(decl) = &item.decl {
+                    c.lower_example(decl);
+                }
+                false
+            }
+            _ => false,
+        };
+        if !keep {
+            *slot = None;
+        }
+    }
 }
 
 /// Every const is computed once: one that cannot be (a division by zero, an
@@ -178,12 +234,19 @@ fn check_consts(program: &Program, diags: &mut Diagnostics) {
     }
 }
 
-fn pending_scales<'a>(pending: &[Pending<'a>]) -> Vec<(u32, &'a ast::ScaleDecl)> {
+fn pending_scales<'a>(
+    pending: &[Pending],
+    items: &'a [Option<ast::Item>],
+) -> Vec<(u32, &'a ast::ScaleDecl)> {
     pending
         .iter()
         .filter_map(|p| match p {
-            Pending::Rule(i, item) => match &item.decl {
-                ast::Decl::Scale(s) => Some((*i, &**s)),
+            Pending::Rule(i, at) => match items
+                .get(*at)
+                .and_then(Option::as_ref)
+                .map(|item| &item.decl)
+            {
+                Some(ast::Decl::Scale(s)) => Some((*i, &**s)),
                 _ => None,
             },
             _ => None,
@@ -348,30 +411,30 @@ impl Checker {
         }
         ok.then_some(unit)
     }
+}
 
-    /// A rule without a source reference is reported: every rule carries its source.
-    fn check_sources(&mut self, items: &[&ast::Item]) {
-        for item in items {
-            let (name, source) = match &item.decl {
-                ast::Decl::Const(k) => (&k.name, &k.source),
-                ast::Decl::Fn(f) => (&f.name, &f.source),
-                ast::Decl::Table(t) => (&t.name, &t.source),
-                ast::Decl::Scale(s) => (&s.name, &s.source),
-                ast::Decl::Text(t) => (&t.name, &t.source),
-                ast::Decl::Competition(c) => (&c.name, &c.source),
-                _ => continue,
-            };
-            if source.is_none() {
-                self.diags.push(
-                    Diagnostic::warning(
-                        "W0201",
-                        format!("`{}` has no source reference", name.text),
-                        name.span,
-                    )
-                    .with_label("which rule of the document is this?")
-                    .with_help("add `ref ID p.PAGE \"Section\"` after the signature"),
-                );
-            }
+/// A rule without a source reference is reported: every rule carries its source.
+fn check_sources(items: &[&ast::Item], diags: &mut Diagnostics) {
+    for item in items {
+        let (name, source) = match &item.decl {
+            ast::Decl::Const(k) => (&k.name, &k.source),
+            ast::Decl::Fn(f) => (&f.name, &f.source),
+            ast::Decl::Table(t) => (&t.name, &t.source),
+            ast::Decl::Scale(s) => (&s.name, &s.source),
+            ast::Decl::Text(t) => (&t.name, &t.source),
+            ast::Decl::Competition(c) => (&c.name, &c.source),
+            _ => continue,
+        };
+        if source.is_none() {
+            diags.push(
+                Diagnostic::warning(
+                    "W0201",
+                    format!("`{}` has no source reference", name.text),
+                    name.span,
+                )
+                .with_label("which rule of the document is this?")
+                .with_help("add `ref ID p.PAGE \"Section\"` after the signature"),
+            );
         }
     }
 }

@@ -352,10 +352,14 @@ fn check_parsed(
     count: usize,
     examples: Examples,
 ) -> Loaded {
+    // Source references against the document's data, when the edition names it:
+    // read from the tree before the checker takes it (and frees it as it lowers),
+    // reported after the checker's findings as before.
+    let references = document::check_references(&parsed, &sources);
     let checked = if diagnostics.has_errors() {
         None
     } else {
-        let (checked, diags) = check::check(&parsed);
+        let (checked, diags) = check::check(parsed);
         diagnostics.extend(diags);
         if let Some(c) = checked.as_ref().filter(|_| examples == Examples::Run) {
             // Examples that do not hold are findings about the edition, like any other.
@@ -363,8 +367,7 @@ fn check_parsed(
         }
         checked
     };
-    // Source references against the document's data, when the edition names it.
-    diagnostics.extend(document::check_references(&parsed, &sources));
+    diagnostics.extend(references);
     Loaded {
         sources,
         files: count,

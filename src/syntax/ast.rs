@@ -424,7 +424,7 @@ pub struct File {
 mod tests {
     use super::{Expr, Item};
 
-    /// The tree of a large edition is held whole while it is checked: an item is a
+    /// The tree of a large edition is held whole until the checker lowers it: an item is a
     /// pointer to its declaration, and an expression keeps its rare large parts
     /// boxed, so that every expression slot (boxed, in a list, in a row) is small.
     #[test]
