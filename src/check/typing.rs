@@ -10,8 +10,8 @@ use super::names::did_you_mean;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::Evaluator;
 use crate::ir::competition::{
-    Chosen, Competition, Count, KnockoutReadings, Qualification, Quantity, RuleOf, Schedule,
-    Seating, SegmentRights, Stage, Target,
+    Chosen, Competition, Count, KnockoutReadings, Qualification, Quantity, RankingCriterion,
+    RuleOf, Schedule, Seating, SegmentRights, Stage, Target,
 };
 use crate::ir::vocabulary::{
     AbsentCaptains, Bye, ChooserWithoutOpponent, DrawMethod, EqualRankings, FirstRound, HomeTeam,
@@ -536,13 +536,17 @@ impl Typer<'_> {
 
     /// The tie-break chain: a list of criteria in order, or one criterion that
     /// comes after the victory points.
-    fn criteria(&mut self, block: &Block) -> Vec<TieBreakCriterion> {
+    fn criteria(&mut self, block: &Block) -> Vec<RankingCriterion> {
+        let victory_points = RankingCriterion {
+            meaning: TieBreakCriterion::VictoryPoints,
+            label: None,
+        };
         let Some(p) = block.get("tie_break") else {
-            return vec![TieBreakCriterion::VictoryPoints];
+            return vec![victory_points];
         };
         let (mut chain, values) = match self.value(block, "tie_break") {
             Some(Value::List(values)) => (Vec::new(), values),
-            Some(v) => (vec![TieBreakCriterion::VictoryPoints], vec![v]),
+            Some(v) => (vec![victory_points], vec![v]),
             None => return Vec::new(),
         };
         if values.is_empty() {
@@ -552,10 +556,18 @@ impl Typer<'_> {
             );
         }
         for v in &values {
-            if let Some(c) = self.resolve::<TieBreakCriterion>(v, "tie_break", p.value.span)
-                && !chain.contains(&c)
+            if let Some(meaning) = self.resolve::<TieBreakCriterion>(v, "tie_break", p.value.span)
+                && !chain.iter().any(|c| c.meaning == meaning)
             {
-                chain.push(c);
+                let label = match v {
+                    Value::Enum(e, i) => self
+                        .program
+                        .enums
+                        .get(*e as usize)
+                        .and_then(|info| info.labels.get(*i as usize).cloned().flatten()),
+                    _ => None,
+                };
+                chain.push(RankingCriterion { meaning, label });
             }
         }
         chain

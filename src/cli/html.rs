@@ -307,7 +307,7 @@ fn standings(page: &Page) -> Markup {
             }
             table {
                 thead { tr {
-                    th.num { "Place" } th { "Team" } th.num { (r.units.round) } th.num { "SP" }
+                    th.num { "Place" } th { "Team" } th.num { (r.units.round) } th.num { (r.units.swiss_points) }
                     th.num { (r.units.stage) "+" } th.num { (r.units.stage) "-" } th { "Decided by" }
                 } }
                 tbody {

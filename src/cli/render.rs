@@ -129,20 +129,22 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         if let Some(line) = report.qualification_played.as_ref().and_then(how_played) {
             let _ = writeln!(out, "{line}");
         }
+        // The edition's label for Swiss points heads its column, as wide as it.
+        let sp = report.units.swiss_points.chars().count().max(8);
         let _ = writeln!(
             out,
-            "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  decided by",
+            "{:>5}  {:<24} {:>8} {:>sp$} {:>6} {:>6}  decided by",
             "place",
             "team",
             report.units.round,
-            "SP",
+            report.units.swiss_points,
             format!("{}+", report.units.stage),
             format!("{}-", report.units.stage)
         );
         for l in &report.standings {
             let _ = writeln!(
                 out,
-                "{:>5}  {:<24} {:>8} {:>8} {:>6} {:>6}  {}",
+                "{:>5}  {:<24} {:>8} {:>sp$} {:>6} {:>6}  {}",
                 l.place,
                 name(l.team),
                 l.vp.normalize(),

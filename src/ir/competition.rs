@@ -50,6 +50,16 @@ pub struct Chosen<T> {
     pub written: Option<String>,
 }
 
+/// A criterion of a qualification's ranking, with the edition's label for it
+/// (`SwissPoints "Swiss Points (SP)"`), which a report shows.
+#[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
+pub struct RankingCriterion {
+    /// What it means to the engine.
+    pub meaning: TieBreakCriterion,
+    /// The label of the edition's variant, where it gives one.
+    pub label: Option<String>,
+}
+
 /// A rule of the edition that the runner calls, with the meaning of each variant
 /// of the enum it returns (`None`: the variant names no meaning of the vocabulary).
 #[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
@@ -167,7 +177,7 @@ pub struct Qualification {
     /// (`late_start_round`, `carry_over`).
     pub late_start: Option<(u32, Quantity)>,
     /// The ranking's criteria in order (`tie_break`).
-    pub tie_break: Vec<TieBreakCriterion>,
+    pub tie_break: Vec<RankingCriterion>,
     /// Who is home in a match (`home`).
     pub home: Option<Chosen<HomeTeam>>,
     /// How the rounds after the first are paired (`pairing`).

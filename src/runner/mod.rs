@@ -476,11 +476,12 @@ pub fn run_plan_prepared(
         report: Report {
             competition: plan.title.clone(),
             seed: options.seed,
-            units: report::Units::named(&plan::ScoreUnits::of(
-                program,
-                plan,
-                options.scale.as_deref(),
-            )),
+            units: report::Units::named(
+                &plan::ScoreUnits::of(program, plan, options.scale.as_deref()),
+                plan.qualification
+                    .as_ref()
+                    .and_then(|q| q.swiss_points_label.as_deref()),
+            ),
             teams,
             notes: Vec::new(),
             qualification_played: plan.qualification.as_ref().map(|q| q.played.clone()),

@@ -105,6 +105,9 @@ pub struct Qualification {
     pub late_start: Option<(u32, Decimal)>,
     /// The order of the final standings.
     pub tie_break: Vec<TieBreak>,
+    /// The edition's label for Swiss points, where its chain ranks by them
+    /// with a labelled criterion (a report's column header).
+    pub swiss_points_label: Option<String>,
     /// When and how it is played.
     pub played: HowPlayed,
     /// Places routed on: `a..=b` go to the target.
@@ -397,13 +400,18 @@ fn qualification(
     let mut tie_break: Vec<TieBreak> = q
         .tie_break
         .iter()
-        .map(|c| super::meaning::tie_break(*c, swiss_points, imp_quotient))
+        .map(|c| super::meaning::tie_break(c.meaning, swiss_points, imp_quotient))
         .collect();
     // The standings must be a total order: the team number settles what the
     // edition's chain leaves equal.
     if !tie_break.contains(&TieBreak::LowerTeamId) {
         tie_break.push(TieBreak::LowerTeamId);
     }
+    let swiss_points_label = q
+        .tie_break
+        .iter()
+        .find(|c| c.meaning == vocabulary::TieBreakCriterion::SwissPoints)
+        .and_then(|c| c.label.clone());
     Ok(Qualification {
         name: q.name.clone(),
         title: q.title.clone(),
@@ -421,6 +429,7 @@ fn qualification(
         bye_score: q.bye_score.as_ref().map_or(Decimal::ZERO, |b| b.amount),
         late_start: q.late_start.as_ref().map(|(r, c)| (*r, c.amount)),
         tie_break,
+        swiss_points_label,
         places: q.places.clone(),
         rest: q.rest,
         played: schedule_words(field.program, &q.schedule),

@@ -182,11 +182,14 @@ pub struct Units {
     pub round: String,
     /// A knockout match's score (and a round match's, before the VP scale).
     pub stage: String,
+    /// Swiss points, as the edition labels the criterion that ranks by them.
+    pub swiss_points: String,
 }
 
 impl Units {
-    /// The names of `units`.
-    pub fn named(units: &super::plan::ScoreUnits) -> Units {
+    /// The names of `units`, and the edition's label for Swiss points
+    /// (`swiss_points`, from the qualification's tie-break chain).
+    pub fn named(units: &super::plan::ScoreUnits, swiss_points: Option<&str>) -> Units {
         let name = |u: &Option<crate::ir::Unit>, plain: &str| {
             u.as_ref()
                 .map_or_else(|| plain.to_string(), ToString::to_string)
@@ -194,6 +197,7 @@ impl Units {
         Units {
             round: name(&units.round, "points"),
             stage: name(&units.stage, "score"),
+            swiss_points: swiss_points.unwrap_or("Swiss points").to_string(),
         }
     }
 }

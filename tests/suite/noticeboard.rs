@@ -21,6 +21,13 @@ fn num(v: &Value) -> String {
     }
 }
 
+/// The standings' header as the page shows it: the Swiss points column is
+/// headed by the edition's label for them, which the report names.
+fn standings_header(report: &Value) -> String {
+    let sp = report["units"]["swiss_points"].as_str().expect("a label");
+    format!("Place Team VP {sp} IMP+ IMP- Decided by")
+}
+
 /// The index of line `line` in `shown`, which must be there.
 fn line_at(shown: &[String], line: &str) -> usize {
     shown.iter().position(|l| l == line).unwrap_or_else(|| {
@@ -215,7 +222,7 @@ fn a_page_after_round_3_shows_the_standings_and_the_next_draw_as_run() {
     );
     rows_follow(
         &shown,
-        "Place Team VP SP IMP+ IMP- Decided by",
+        &standings_header(report),
         &standings_rows(report, &name),
     );
     assert!(shown.contains(&"Standings after round 3 of 4 (not final)".to_string()));
@@ -274,7 +281,7 @@ fn a_complete_event_page_shows_the_knockout_and_the_final_ranking() {
     assert_eq!(shown[2], "FINAL The competition is complete.");
     rows_follow(
         &shown,
-        "Place Team VP SP IMP+ IMP- Decided by",
+        &standings_header(report),
         &standings_rows(report, &name),
     );
     stages_shown(&shown, report, &name);
@@ -309,7 +316,7 @@ fn a_simulated_cup_page_shows_every_stage_and_the_final_ranking() {
     );
     rows_follow(
         &shown,
-        "Place Team VP SP IMP+ IMP- Decided by",
+        &standings_header(report),
         &standings_rows(report, &name),
     );
     stages_shown(&shown, report, &name);
@@ -338,7 +345,7 @@ fn a_stopped_run_page_says_it_stopped_and_shows_what_came_before() {
     // Everything before the stop stands.
     rows_follow(
         &shown,
-        "Place Team VP SP IMP+ IMP- Decided by",
+        &standings_header(&json["report"]),
         &standings_rows(&json["report"], &names(&json)),
     );
     line_at(

@@ -510,6 +510,27 @@ fn a_tie_break_chain_led_by_the_imp_quotient_ranks_by_it() {
 }
 
 #[test]
+fn the_swiss_points_column_is_headed_by_the_editions_label() {
+    let changes = [Change::Text(
+        CUP,
+        "  SwissPoints \"Swiss Points (SP)\",",
+        "  SwissPoints \"Schweizerpoäng\",",
+    )];
+    let default = simulate(&program(&[]), 64, 9);
+    let variant = simulate(&program(&changes), 64, 9);
+    assert_eq!(default.units.swiss_points, "Swiss Points (SP)");
+    assert_eq!(variant.units.swiss_points, "Schweizerpoäng");
+    // Unlabelled, the column gets a plain word.
+    let changes = [Change::Text(
+        CUP,
+        "  SwissPoints \"Swiss Points (SP)\",",
+        "  SwissPoints,",
+    )];
+    let plain = simulate(&program(&changes), 64, 9);
+    assert_eq!(plain.units.swiss_points, "Swiss points");
+}
+
+#[test]
 fn the_qualification_scored_on_the_20_point_formula_instead_of_the_25_0_table() {
     let changes = [Change::Text(
         KNOCKOUT,
