@@ -42,12 +42,18 @@ impl Reader<'_> {
         out
     }
 
-    /// An `if` or a `let`; where neither is read the position is left where it
-    /// was (and `unsure` says whether the text was left to pest).
+    /// `open_ended = _{ if_expr | let_expr }`
     fn open_ended(&mut self) -> Option<Expr> {
+        self.first_of(&[Self::if_expr, Self::let_expr])
+    }
+
+    /// An ordered choice: the first of `tries` that reads, each from the same
+    /// place; where none does the position is left where it was (and `unsure`
+    /// says whether the text was left to pest).
+    fn first_of(&mut self, tries: &[fn(&mut Self) -> Option<Expr>]) -> Option<Expr> {
         let start = self.pos;
-        for read in [Self::if_expr, Self::let_expr] {
-            if let Some(e) = read(self) {
+        for t in tries {
+            if let Some(e) = t(self) {
                 return Some(e);
             }
             if self.unsure {
@@ -413,8 +419,7 @@ impl Reader<'_> {
     /// `primary = _{ match_expr | penalty | record_lit | list_lit | literal |
     /// paren | path }`
     fn primary(&mut self) -> Option<Expr> {
-        let start = self.pos;
-        let tries: [fn(&mut Self) -> Option<Expr>; 7] = [
+        self.first_of(&[
             Self::match_expr,
             Self::penalty,
             Self::record_lit,
@@ -422,17 +427,7 @@ impl Reader<'_> {
             Self::literal,
             Self::paren,
             Self::path,
-        ];
-        for t in tries {
-            if let Some(e) = t(self) {
-                return Some(e);
-            }
-            if self.unsure {
-                return None;
-            }
-            self.pos = start;
-        }
-        None
+        ])
     }
 
     /// `if_expr = { &keyword ~ "if" ~ expr ~ !glued_then ~ "then" ~ expr ~ !glued_else ~ "else" ~ expr }`
