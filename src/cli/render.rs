@@ -4,7 +4,7 @@
 
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
-use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing};
+use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
 use std::fmt::Write;
 
 /// Terminal tables: the standings after the qualification, each stage's draw
@@ -151,7 +151,7 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
                 l.swiss_points.normalize(),
                 l.imps_won.normalize(),
                 l.imps_lost.normalize(),
-                l.decided_by.map_or("", criterion)
+                l.decided_by.map_or("", |c| criterion(&report.units, c))
             );
         }
     }
@@ -370,8 +370,12 @@ pub(super) fn decided(decided: Decided) -> &'static str {
     }
 }
 
-/// A tie-break criterion as the standings table names it.
-pub(super) fn criterion(criterion: Criterion) -> &'static str {
+/// A tie-break criterion in the edition's words where it labels it, else by
+/// the vocabulary's name (which the edition's variant bears).
+pub(super) fn criterion(units: &Units, criterion: Criterion) -> &str {
+    if let Some(label) = units.criterion(criterion) {
+        return label;
+    }
     match criterion {
         Criterion::TotalVp => "TotalVp",
         Criterion::SwissPoints => "SwissPoints",

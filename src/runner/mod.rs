@@ -478,9 +478,12 @@ pub fn run_plan_prepared(
             seed: options.seed,
             units: report::Units::named(
                 &plan::ScoreUnits::of(program, plan, options.scale.as_deref()),
-                plan.qualification
-                    .as_ref()
-                    .and_then(|q| q.swiss_points_label.as_deref()),
+                plan.qualification.as_ref().map_or(Vec::new(), |q| {
+                    q.labels
+                        .iter()
+                        .map(|(t, label)| (qualification::criterion(*t), label.clone()))
+                        .collect()
+                }),
             ),
             teams,
             notes: Vec::new(),

@@ -105,9 +105,9 @@ pub struct Qualification {
     pub late_start: Option<(u32, Decimal)>,
     /// The order of the final standings.
     pub tie_break: Vec<TieBreak>,
-    /// The edition's label for Swiss points, where its chain ranks by them
-    /// with a labelled criterion (a report's column header).
-    pub swiss_points_label: Option<String>,
+    /// The edition's label for each criterion of its chain that has one
+    /// (`SwissPoints "Swiss Points (SP)"`), which a report shows.
+    pub labels: Vec<(TieBreak, String)>,
     /// When and how it is played.
     pub played: HowPlayed,
     /// Places routed on: `a..=b` go to the target.
@@ -407,11 +407,17 @@ fn qualification(
     if !tie_break.contains(&TieBreak::LowerTeamId) {
         tie_break.push(TieBreak::LowerTeamId);
     }
-    let swiss_points_label = q
+    let labels = q
         .tie_break
         .iter()
-        .find(|c| c.meaning == vocabulary::TieBreakCriterion::SwissPoints)
-        .and_then(|c| c.label.clone());
+        .filter_map(|c| {
+            let label = c.label.clone()?;
+            Some((
+                super::meaning::tie_break(c.meaning, swiss_points, imp_quotient),
+                label,
+            ))
+        })
+        .collect();
     Ok(Qualification {
         name: q.name.clone(),
         title: q.title.clone(),
@@ -429,7 +435,7 @@ fn qualification(
         bye_score: q.bye_score.as_ref().map_or(Decimal::ZERO, |b| b.amount),
         late_start: q.late_start.as_ref().map(|(r, c)| (*r, c.amount)),
         tie_break,
-        swiss_points_label,
+        labels,
         places: q.places.clone(),
         rest: q.rest,
         played: schedule_words(field.program, &q.schedule),

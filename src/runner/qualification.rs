@@ -421,7 +421,8 @@ fn home_is_better_ranked(
     Ok(())
 }
 
-fn criterion(tie_break: TieBreak) -> Criterion {
+/// The report's name of an engine criterion.
+pub(super) fn criterion(tie_break: TieBreak) -> Criterion {
     match tie_break {
         TieBreak::TotalVp => Criterion::TotalVp,
         TieBreak::SwissPoints => Criterion::SwissPoints,

@@ -184,21 +184,38 @@ pub struct Units {
     pub stage: String,
     /// Swiss points, as the edition labels the criterion that ranks by them.
     pub swiss_points: String,
+    /// The edition's label for each criterion of the chain that has one.
+    pub criteria: Vec<(Criterion, String)>,
 }
 
 impl Units {
-    /// The names of `units`, and the edition's label for Swiss points
-    /// (`swiss_points`, from the qualification's tie-break chain).
-    pub fn named(units: &super::plan::ScoreUnits, swiss_points: Option<&str>) -> Units {
+    /// The names of `units`, with the edition's labels for the criteria of the
+    /// qualification's tie-break chain (`criteria`); Swiss points are headed by
+    /// theirs.
+    pub fn named(units: &super::plan::ScoreUnits, criteria: Vec<(Criterion, String)>) -> Units {
         let name = |u: &Option<crate::ir::Unit>, plain: &str| {
             u.as_ref()
                 .map_or_else(|| plain.to_string(), ToString::to_string)
         };
+        let swiss_points = criteria
+            .iter()
+            .find(|(c, _)| *c == Criterion::SwissPoints)
+            .map_or("Swiss points", |(_, label)| label.as_str())
+            .to_string();
         Units {
             round: name(&units.round, "points"),
             stage: name(&units.stage, "score"),
-            swiss_points: swiss_points.unwrap_or("Swiss points").to_string(),
+            swiss_points,
+            criteria,
         }
+    }
+
+    /// The edition's label for `criterion`, where its chain gives one.
+    pub fn criterion(&self, criterion: Criterion) -> Option<&str> {
+        self.criteria
+            .iter()
+            .find(|(c, _)| *c == criterion)
+            .map(|(_, label)| label.as_str())
     }
 }
 

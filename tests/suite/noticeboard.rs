@@ -63,7 +63,10 @@ fn standings_rows(report: &Value, name: &dyn Fn(u64) -> String) -> Vec<String> {
                 num(&l["imps_lost"])
             );
             if let Some(c) = l["decided_by"].as_str() {
-                row = format!("{row} {c}");
+                // In the edition's words where its chain labels the criterion.
+                let labels = report["units"]["criteria"].as_array().unwrap();
+                let label = labels.iter().find(|e| e[0] == c).map(|e| &e[1]);
+                row = format!("{row} {}", label.and_then(Value::as_str).unwrap_or(c));
             }
             row
         })

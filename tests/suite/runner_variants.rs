@@ -510,7 +510,7 @@ fn a_tie_break_chain_led_by_the_imp_quotient_ranks_by_it() {
 }
 
 #[test]
-fn the_swiss_points_column_is_headed_by_the_editions_label() {
+fn the_standings_name_the_criteria_in_the_editions_labels() {
     let changes = [Change::Text(
         CUP,
         "  SwissPoints \"Swiss Points (SP)\",",
@@ -520,6 +520,16 @@ fn the_swiss_points_column_is_headed_by_the_editions_label() {
     let variant = simulate(&program(&changes), 64, 9);
     assert_eq!(default.units.swiss_points, "Swiss Points (SP)");
     assert_eq!(variant.units.swiss_points, "Schweizerpoäng");
+    // A standing decided by Swiss points says so in the edition's words.
+    use bfr::runner::report::Criterion;
+    assert_eq!(
+        variant.units.criterion(Criterion::SwissPoints),
+        Some("Schweizerpoäng")
+    );
+    assert_eq!(
+        variant.units.criterion(Criterion::ImpQuotient),
+        Some("kvoten av vunna och förlorade IMP")
+    );
     // Unlabelled, the column gets a plain word.
     let changes = [Change::Text(
         CUP,
