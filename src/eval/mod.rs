@@ -465,8 +465,8 @@ impl<'p> Evaluator<'p> {
     ///
     /// A table row or const the handle holds is answered inline: the call is
     /// the match of the argument against the rows. The rest (a scale, a fn, a
-    /// row that did not fold, every failure) takes
-    /// [`answer_general`](Self::answer_general).
+    /// row that did not fold, every failure) is computed out of line, with the
+    /// failures it always had.
     #[inline]
     pub fn answer(
         &mut self,
