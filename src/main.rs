@@ -3,6 +3,11 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+/// Checking an edition makes and frees many small blocks (names, expressions, rows);
+/// mimalloc serves them in a fraction of the system allocator's instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match bfr::cli::Cli::try_parse() {
         Ok(c) => c,

@@ -73,10 +73,11 @@ impl Checker {
             return;
         }
         let canonical = u.name.text.clone();
+        let unit = ir::Unit::base(&canonical);
         self.names.types.insert(
             canonical.clone(),
             TypeName::Unit {
-                canonical: canonical.clone(),
+                unit: unit.clone(),
                 whole: u.whole,
             },
         );
@@ -85,7 +86,7 @@ impl Checker {
                 self.names.types.insert(
                     a.text.clone(),
                     TypeName::Unit {
-                        canonical: canonical.clone(),
+                        unit: unit.clone(),
                         whole: u.whole,
                     },
                 );

@@ -363,12 +363,11 @@ impl Checker {
         for (names, divide) in [(&u.num, false), (&u.den, true)] {
             for n in names {
                 match self.names.types.get(&n.text) {
-                    Some(TypeName::Unit { canonical, .. }) => {
-                        let base = Unit::base(canonical);
+                    Some(TypeName::Unit { unit: base, .. }) => {
                         unit = if divide {
-                            unit.div(&base)
+                            unit.div(base)
                         } else {
-                            unit.mul(&base)
+                            unit.mul(base)
                         };
                     }
                     Some(_) if u.num.len() + u.den.len() > 1 => {

@@ -1,13 +1,16 @@
 //! Name tables: what each name in an edition refers to, and nearest-name help.
 
+use crate::ir::Unit;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// What a name in type position means.
 #[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum TypeName {
-    /// A unit: its canonical name and whether it counts whole things.
-    Unit { canonical: String, whole: bool },
+    /// A unit: the base unit it names (interned once, as it is declared, since
+    /// every quantity written in the edition looks it up) and whether it counts
+    /// whole things.
+    Unit { unit: Unit, whole: bool },
     /// An enum by index.
     Enum(u32),
     /// A record type by index.

@@ -121,51 +121,75 @@ impl Checker {
 }
 
 fn range_text(r: &ast::Range) -> String {
-    // Rebuilt from parts so traces read the same however the row was spaced.
-    let show = |e: &ast::Expr| match &e.kind {
-        ast::ExprKind::Number(n) => n.normalize().to_string(),
-        ast::ExprKind::Quantity(n, u) => {
-            let unit: Vec<&str> = u.num.iter().map(|n| n.text.as_str()).collect();
-            let den: Vec<&str> = u.den.iter().map(|n| n.text.as_str()).collect();
-            let mut s = format!("{} {}", n.normalize(), unit.join("*"));
-            for d in den {
-                s.push('/');
-                s.push_str(d);
-            }
-            s
-        }
-        ast::ExprKind::Duration(secs) => ir::value::show_duration(*secs),
-        ast::ExprKind::Path(p) => p
-            .iter()
-            .map(|n| n.text.as_str())
-            .collect::<Vec<_>>()
-            .join("."),
-        ast::ExprKind::Neg(x) => match &x.kind {
-            ast::ExprKind::Number(n) => format!("-{}", n.normalize()),
-            _ => "-…".into(),
-        },
-        _ => "…".into(),
-    };
-    let op = |inclusive: bool| if inclusive { "<=" } else { "<" };
+    // Rebuilt from parts so traces read the same however the row was spaced; written
+    // into one string, since a check makes one for every row of every scale.
+    let mut text = String::with_capacity(32);
+    let var = r.var.text.as_str();
+    let op = |inclusive: bool| if inclusive { " <= " } else { " < " };
     match (&r.lower, &r.upper) {
         (Some(l), Some(u)) if l.inclusive && u.inclusive && l.value == u.value => {
-            format!("{} == {}", r.var.text, show(&l.value))
+            text.push_str(var);
+            text.push_str(" == ");
+            push_bound(&mut text, &l.value);
         }
-        (Some(l), Some(u)) => format!(
-            "{} {} {} {} {}",
-            show(&l.value),
-            op(l.inclusive),
-            r.var.text,
-            op(u.inclusive),
-            show(&u.value)
-        ),
-        (Some(l), None) => format!(
-            "{} {} {}",
-            r.var.text,
-            if l.inclusive { ">=" } else { ">" },
-            show(&l.value)
-        ),
-        (None, Some(u)) => format!("{} {} {}", r.var.text, op(u.inclusive), show(&u.value)),
-        (None, None) => r.var.text.clone(),
+        (Some(l), Some(u)) => {
+            push_bound(&mut text, &l.value);
+            text.push_str(op(l.inclusive));
+            text.push_str(var);
+            text.push_str(op(u.inclusive));
+            push_bound(&mut text, &u.value);
+        }
+        (Some(l), None) => {
+            text.push_str(var);
+            text.push_str(if l.inclusive { " >= " } else { " > " });
+            push_bound(&mut text, &l.value);
+        }
+        (None, Some(u)) => {
+            text.push_str(var);
+            text.push_str(op(u.inclusive));
+            push_bound(&mut text, &u.value);
+        }
+        (None, None) => text.push_str(var),
+    }
+    text
+}
+
+/// Appends a row's bound as written: `5 min`, `2 VP`, `-1`, `max_late`.
+fn push_bound(text: &mut String, e: &ast::Expr) {
+    use std::fmt::Write;
+    // Writing to a `String` cannot fail.
+    match &e.kind {
+        ast::ExprKind::Number(n) => {
+            let _ = write!(text, "{}", n.normalize());
+        }
+        ast::ExprKind::Quantity(n, u) => {
+            let _ = write!(text, "{} ", n.normalize());
+            for (i, name) in u.num.iter().enumerate() {
+                if i > 0 {
+                    text.push('*');
+                }
+                text.push_str(&name.text);
+            }
+            for name in &u.den {
+                text.push('/');
+                text.push_str(&name.text);
+            }
+        }
+        ast::ExprKind::Duration(secs) => text.push_str(&ir::value::show_duration(*secs)),
+        ast::ExprKind::Path(p) => {
+            for (i, name) in p.iter().enumerate() {
+                if i > 0 {
+                    text.push('.');
+                }
+                text.push_str(&name.text);
+            }
+        }
+        ast::ExprKind::Neg(x) => match &x.kind {
+            ast::ExprKind::Number(n) => {
+                let _ = write!(text, "-{}", n.normalize());
+            }
+            _ => text.push_str("-…"),
+        },
+        _ => text.push('…'),
     }
 }

@@ -35,6 +35,17 @@ static NO_POWERS: Powers = BTreeMap::new();
 static UNITS: Mutex<HashSet<&'static Powers, FxBuildHasher>> =
     Mutex::new(HashSet::with_hasher(FxBuildHasher));
 
+/// Every product (sign 1) and quotient (sign −1) of two units made so far, by
+/// the addresses of their stored powers (0 for a plain number): stored powers
+/// are never freed, so an address names one unit for the life of the process.
+static COMBINED: Mutex<HashMap<(usize, usize, i32), Unit, FxBuildHasher>> =
+    Mutex::new(HashMap::with_hasher(FxBuildHasher));
+
+/// The address of a unit's stored powers, 0 for a plain number.
+fn stored_address(unit: &Unit) -> usize {
+    unit.0.map_or(0, |p| std::ptr::from_ref(p) as usize)
+}
+
 /// The unit of `powers` (which has no zero power): the one stored, storing it
 /// if it is new.
 fn intern(powers: Powers) -> Unit {
@@ -206,6 +217,13 @@ impl Unit {
         if self.is_none() && sign == 1 {
             return other.clone();
         }
+        // Products and quotients are remembered by the two stored units: a check
+        // combines the same few units at every quantity written as `SEK/player`.
+        let key = (stored_address(self), stored_address(other), sign);
+        let mut combined = COMBINED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = combined.get(&key) {
+            return known.clone();
+        }
         let mut m = self.powers().clone();
         for (k, v) in other.powers() {
             let e = m.entry(k.clone()).or_insert(0);
@@ -214,7 +232,9 @@ impl Unit {
                 m.remove(k);
             }
         }
-        intern(m)
+        let unit = intern(m);
+        combined.insert(key, unit.clone());
+        unit
     }
 
     /// `self × other`.

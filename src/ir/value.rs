@@ -242,6 +242,20 @@ pub fn show_num(n: Decimal, unit: &Unit) -> String {
 
 /// `12 min`, `5 min 1 s`, `1 h 30 min`.
 pub fn show_duration(seconds: Decimal) -> String {
+    // Whole seconds (every duration the grammar can write in h, min and s) are split
+    // in machine integers: a decimal division is some hundred instructions, and a
+    // check shows every duration bound of every scale row.
+    if seconds.scale() == 0
+        && let Ok(whole) = i64::try_from(seconds.mantissa())
+    {
+        return show_whole_seconds(whole);
+    }
+    show_duration_split_in_decimals(seconds)
+}
+
+/// [`show_duration`] of any number of seconds, a fraction or beyond any machine
+/// integer included.
+fn show_duration_split_in_decimals(seconds: Decimal) -> String {
     let negative = seconds.is_sign_negative() && !seconds.is_zero();
     let s = seconds.abs();
     // Split in decimal arithmetic: durations can exceed any machine integer.
@@ -264,6 +278,29 @@ pub fn show_duration(seconds: Decimal) -> String {
     }
     if !sec.is_zero() || text.len() == start {
         duration_part(&mut text, start, sec, "s");
+    }
+    text
+}
+
+/// [`show_duration`] of a whole number of seconds.
+fn show_whole_seconds(seconds: i64) -> String {
+    use std::fmt::Write;
+    let s = seconds.unsigned_abs();
+    let (h, m, sec) = (s / 3600, s % 3600 / 60, s % 60);
+    let mut text = String::with_capacity(16);
+    if seconds < 0 {
+        text.push('-');
+    }
+    let start = text.len();
+    for (n, unit) in [(h, "h"), (m, "min"), (sec, "s")] {
+        let last = unit == "s" && text.len() == start;
+        if n != 0 || last {
+            if text.len() > start {
+                text.push(' ');
+            }
+            // Writing to a `String` cannot fail.
+            let _ = write!(text, "{n} {unit}");
+        }
     }
     text
 }
@@ -292,6 +329,36 @@ mod tests {
         assert_eq!(show_duration(Decimal::from(3601)), "1 h 1 s");
         assert_eq!(show_duration(Decimal::from(-301)), "-5 min 1 s");
         assert_eq!(show_duration(Decimal::new(15, 1)), "1.5 s");
+        assert_eq!(show_duration(Decimal::new(-3600, 0)), "-1 h");
+        assert_eq!(show_duration(Decimal::new(7200, 1)), "12 min");
+        assert_eq!(show_duration(Decimal::new(-0, 0)), "0 s");
+        let beyond_i64 = Decimal::from(i64::MAX) + Decimal::ONE;
+        assert_eq!(
+            show_duration(beyond_i64),
+            show_duration_split_in_decimals(beyond_i64)
+        );
+        for secs in [
+            -86_401i64,
+            -1,
+            0,
+            1,
+            59,
+            60,
+            61,
+            3599,
+            3600,
+            3661,
+            90_000,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            let d = Decimal::from(secs);
+            assert_eq!(
+                show_duration(d),
+                show_duration_split_in_decimals(d),
+                "{secs}"
+            );
+        }
         let huge = Decimal::from_str_exact("359999999999999999999640000").unwrap();
         assert_eq!(show_duration(huge), "99999999999999999999900 h");
     }
