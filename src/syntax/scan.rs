@@ -1,10 +1,10 @@
-//! A flat token scan of `.bfr` text with logos, run before pest.
+//! A flat scan of `.bfr` text, byte by byte, run before pest.
 //!
 //! pest is a recursive-descent parser: a file with 100,000 nested parentheses or
 //! `if`s would overflow the stack inside it, and its call limit counts calls, not
 //! depth. bfr builds pest without its per-rule look at the remaining stack (a
 //! quarter of its time), so this scan is what keeps pest's recursion bounded: in
-//! one linear pass — skipping strings and comments, which logos makes exact — it
+//! one linear pass — skipping strings and comments whole — it
 //! measures how deeply brackets nest and how many `if`, `let` and `match` can be
 //! open inside one another, and deep input is refused with a diagnostic before
 //! pest sees it.
@@ -18,47 +18,11 @@
 //! level when that level closes, or at a token that no expression can go on over
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
-
-use logos::Logos;
-
-/// The tokens that matter for nesting; everything else is skipped.
-#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
-#[logos(skip r"[^(){}\[\]\x22/,;=<>!\p{XID_Continue}]+")]
-enum Token {
-    #[token("(")]
-    #[token("{")]
-    #[token("[")]
-    Open,
-    #[token(")")]
-    #[token("}")]
-    #[token("]")]
-    Close,
-    // pest's string takes any character after a backslash, a line break too.
-    #[regex(r#""([^"\\]|\\(.|\n))*""#)]
-    Str,
-    #[regex(r"//[^\n]*", allow_greedy = true)]
-    Comment,
-    #[token("/")]
-    Slash,
-    /// A name, keyword or number: as long as pest's names are (`XID_Continue`).
-    #[regex(r"\p{XID_Continue}+")]
-    Word,
-    /// Where every `if`, `let` and `match` of the level has ended.
-    #[token(",")]
-    #[token(";")]
-    #[token("=>")]
-    End,
-    /// Operators that share a character with `=>` (`<=>` is `<=` and `>`).
-    #[token("=")]
-    #[token("==")]
-    #[token("<=")]
-    #[token(">=")]
-    #[token("!=")]
-    #[token("<")]
-    #[token(">")]
-    #[token("!")]
-    Operator,
-}
+//!
+//! It was first a logos lexer; a byte loop with a table of name bytes does the
+//! same in about three quarters of the instructions (every file is scanned whole
+//! before it is read). The lexer is kept in the tests as the reference the loop
+//! must agree with, on generated texts and on every rules file of the repository.
 
 /// The deepest nesting of brackets a file may have. Real rule files stay below 10.
 pub const MAX_DEPTH: usize = 64;
@@ -73,22 +37,22 @@ pub const MAX_OPEN: usize = 2048;
 /// expression can take. A `match` on the text is compiled to a switch on its
 /// length, where a list's `contains` compares with every entry: every word of a
 /// file is looked up here.
-fn starts_declaration(word: &str) -> bool {
+fn starts_declaration(word: &[u8]) -> bool {
     matches!(
         word,
-        "const"
-            | "fn"
-            | "reading"
-            | "scale"
-            | "table"
-            | "example"
-            | "enum"
-            | "record"
-            | "unit"
-            | "procedure"
-            | "competition"
-            | "remove"
-            | "edition"
+        b"const"
+            | b"fn"
+            | b"reading"
+            | b"scale"
+            | b"table"
+            | b"example"
+            | b"enum"
+            | b"record"
+            | b"unit"
+            | b"procedure"
+            | b"competition"
+            | b"remove"
+            | b"edition"
     )
 }
 
@@ -112,46 +76,141 @@ fn openers(word: &[u8]) -> usize {
 }
 
 /// The first place where `text` nests too deeply for the parser, if any.
+///
+/// One pass over the bytes, written out rather than lexed: every file is scanned
+/// before it is read, and a byte loop does in a few instructions what a lexer's
+/// state machine does per token. Strings (any character after a backslash, a line
+/// break too) and `//` comments are passed over whole; an unterminated string
+/// runs to the end of the text.
 pub fn too_deep(text: &str) -> Option<TooDeep> {
     // How many `if`, `let` and `match` are open at each bracket level, and in all.
     let mut open = vec![0usize];
     let mut total = 0usize;
-    let mut lexer = Token::lexer(text);
-    while let Some(tok) = lexer.next() {
-        match tok {
-            Ok(Token::Open) => {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'(' | b'{' | b'[' => {
                 if open.len() > MAX_DEPTH {
-                    return Some(TooDeep::Brackets(lexer.span().start));
+                    return Some(TooDeep::Brackets(at));
                 }
                 open.push(0);
+                at += 1;
             }
-            Ok(Token::Close) => {
+            b')' | b'}' | b']' => {
                 if open.len() > 1 {
                     total -= open.pop().unwrap_or(0);
                 }
+                at += 1;
             }
-            Ok(Token::End) => forget_level(&mut open, &mut total),
-            Ok(Token::Word) if starts_declaration(lexer.slice()) => {
-                forget_level(&mut open, &mut total)
+            b'"' => at = string_end(bytes, at + 1),
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = memchr_newline(bytes, at);
             }
-            Ok(Token::Word) => {
-                let n = openers(lexer.slice().as_bytes());
-                if n > 0 {
-                    total += n;
+            b',' | b';' => {
+                forget_level(&mut open, &mut total);
+                at += 1;
+            }
+            // `=>` ends every `if` of its level; `==`, `<=`, `>=` and `!=` are one
+            // operator, so the `=` of `<=>` does not begin a `=>`.
+            b'=' if bytes.get(at + 1) == Some(&b'>') => {
+                forget_level(&mut open, &mut total);
+                at += 2;
+            }
+            b'=' | b'<' | b'>' | b'!' => {
+                at += if bytes.get(at + 1) == Some(&b'=') {
+                    2
+                } else {
+                    1
+                };
+            }
+            // Other ASCII: layout and operators that no nesting depends on.
+            0..0x80 if !is_name_byte(b) => at += 1,
+            _ => {
+                let end = word_end(text, at);
+                if end == at {
+                    // A character that is not part of a name: its length in bytes.
+                    at += text
+                        .get(at..)
+                        .and_then(|r| r.chars().next())
+                        .map_or(1, char::len_utf8);
+                    continue;
+                }
+                let word = bytes.get(at..end).unwrap_or_default();
+                if starts_declaration(word) {
+                    forget_level(&mut open, &mut total);
+                } else if openers(word) > 0 {
+                    total += 1;
                     if let Some(level) = open.last_mut() {
-                        *level += n;
+                        *level += 1;
                     }
                     if total > MAX_OPEN {
-                        let span = lexer.span();
-                        return Some(TooDeep::Open(span.start, span.len()));
+                        return Some(TooDeep::Open(at, end - at));
                     }
                 }
+                at = end;
             }
-            // An unterminated string or stray character: pest reports it in words.
-            Ok(_) | Err(()) => {}
         }
     }
     None
+}
+
+/// Where the string whose text begins at `at` ends: after its closing quote, or
+/// at the end of the text if it has none.
+fn string_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => return at + 1,
+            // The escaped character, a line break or a multi-byte one, is passed
+            // over with the rest of the string: none of its bytes is a quote.
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Where the line holding `at` ends (at its line break, or the end of the text).
+fn memchr_newline(bytes: &[u8], at: usize) -> usize {
+    bytes
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        .map_or(bytes.len(), |n| at + n)
+}
+
+/// An ASCII letter, digit or `_`: the ASCII part of `XID_Continue`.
+fn is_name_byte(b: u8) -> bool {
+    NAME_BYTES[usize::from(b)]
+}
+
+/// [`is_name_byte`] for every byte: one load, where the comparisons it stands for
+/// are most of the scan's instructions (most bytes of a file are in names).
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || byte == b'_';
+        b += 1;
+    }
+    table
+};
+
+/// Where the run of name characters (`XID_Continue`, as pest's names) that
+/// begins at `at` ends; `at` if none begins there.
+fn word_end(text: &str, mut at: usize) -> usize {
+    let bytes = text.as_bytes();
+    loop {
+        // ASCII byte by byte; another character is decoded and looked up.
+        match bytes.get(at) {
+            Some(&b) if is_name_byte(b) => at += 1,
+            Some(&b) if b >= 0x80 => match text.get(at..).and_then(|r| r.chars().next()) {
+                Some(c) if pest::unicode::XID_CONTINUE(c) => at += c.len_utf8(),
+                _ => return at,
+            },
+            _ => return at,
+        }
+    }
 }
 
 /// Forgets the `if`, `let` and `match` of the innermost bracket level.
@@ -162,9 +221,169 @@ fn forget_level(open: &mut [usize], total: &mut usize) {
     }
 }
 
+/// The scan as first written, with a logos lexer: slower (a token per word), and
+/// kept as the reference [`too_deep`] is compared with.
+#[cfg(test)]
+mod by_lexer {
+    use super::{MAX_DEPTH, MAX_OPEN, TooDeep, forget_level, openers, starts_declaration};
+    use logos::Logos;
+
+    /// The tokens that matter for nesting; everything else is skipped.
+    #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
+    #[logos(skip r"[^(){}\[\]\x22/,;=<>!\p{XID_Continue}]+")]
+    enum Token {
+        #[token("(")]
+        #[token("{")]
+        #[token("[")]
+        Open,
+        #[token(")")]
+        #[token("}")]
+        #[token("]")]
+        Close,
+        // pest's string takes any character after a backslash, a line break too.
+        #[regex(r#""([^"\\]|\\(.|\n))*""#)]
+        Str,
+        #[regex(r"//[^\n]*", allow_greedy = true)]
+        Comment,
+        #[token("/")]
+        Slash,
+        /// A name, keyword or number: as long as pest's names are (`XID_Continue`).
+        #[regex(r"\p{XID_Continue}+")]
+        Word,
+        /// Where every `if`, `let` and `match` of the level has ended.
+        #[token(",")]
+        #[token(";")]
+        #[token("=>")]
+        End,
+        /// Operators that share a character with `=>` (`<=>` is `<=` and `>`).
+        #[token("=")]
+        #[token("==")]
+        #[token("<=")]
+        #[token(">=")]
+        #[token("!=")]
+        #[token("<")]
+        #[token(">")]
+        #[token("!")]
+        Operator,
+    }
+
+    /// The scan as it was first written, on logos: the reference the byte loop
+    /// must agree with.
+    pub(super) fn too_deep(text: &str) -> Option<TooDeep> {
+        // How many `if`, `let` and `match` are open at each bracket level, and in all.
+        let mut open = vec![0usize];
+        let mut total = 0usize;
+        let mut lexer = Token::lexer(text);
+        while let Some(tok) = lexer.next() {
+            match tok {
+                Ok(Token::Open) => {
+                    if open.len() > MAX_DEPTH {
+                        return Some(TooDeep::Brackets(lexer.span().start));
+                    }
+                    open.push(0);
+                }
+                Ok(Token::Close) => {
+                    if open.len() > 1 {
+                        total -= open.pop().unwrap_or(0);
+                    }
+                }
+                Ok(Token::End) => forget_level(&mut open, &mut total),
+                Ok(Token::Word) if starts_declaration(lexer.slice().as_bytes()) => {
+                    forget_level(&mut open, &mut total)
+                }
+                Ok(Token::Word) => {
+                    let n = openers(lexer.slice().as_bytes());
+                    if n > 0 {
+                        total += n;
+                        if let Some(level) = open.last_mut() {
+                            *level += n;
+                        }
+                        if total > MAX_OPEN {
+                            let span = lexer.span();
+                            return Some(TooDeep::Open(span.start, span.len()));
+                        }
+                    }
+                }
+                // An unterminated string or stray character: pest reports it in words.
+                Ok(_) | Err(()) => {}
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Texts made of the pieces the scan tells apart: brackets, quotes and
+    /// escapes, comments, separators, operators sharing a character with `=>`,
+    /// openers and declaration words, non-ASCII name and other characters.
+    fn pieces() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            "(", ")", "[", "]", "{", "}", "\"", "\\", "/", "//", "\n", ",", ";", "=", "=>", "==",
+            "<", "<=", ">", ">=", "!", "!=", " ", "if", "let", "match", "2if", "outlet", "const",
+            "fn", "constant", "x", "_", "é", "Ω", "\u{301}", "中", "·", "😀", "\u{feff}", "\t",
+            "\r", ".", "+", "-", "1",
+        ]);
+        prop::collection::vec(piece, 0..200).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        /// With the bounds as they are, and (through a text deep enough to reach
+        /// them) on every position where the two could part.
+        #[test]
+        fn the_byte_loop_agrees_with_the_lexer(text in pieces(), depth in 0usize..70) {
+            prop_assert_eq!(too_deep(&text), by_lexer::too_deep(&text));
+            let deep = format!("{}{text}", "(".repeat(depth));
+            prop_assert_eq!(too_deep(&deep), by_lexer::too_deep(&deep));
+            let opened = format!("{}{text}", "if ".repeat(MAX_OPEN - 2));
+            prop_assert_eq!(too_deep(&opened), by_lexer::too_deep(&opened));
+        }
+    }
+
+    #[test]
+    fn the_byte_loop_agrees_with_the_lexer_on_every_rules_file() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        for dir in ["rules/2015", "tests/cases", "editors", "docs", "fuzz/seeds"] {
+            for path in files_under(&root.join(dir)) {
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                assert_eq!(
+                    too_deep(&text),
+                    by_lexer::too_deep(&text),
+                    "{}",
+                    path.display()
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "only {seen} files");
+    }
+
+    fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    todo.push(p);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
 
     #[test]
     fn counts_depth_outside_strings_and_comments() {
