@@ -164,10 +164,16 @@ impl Checker {
     }
 
     /// Rules, competitions, examples, texts and the edition header.
-    pub(super) fn collect_values(&mut self, items: &[&ast::Item]) -> Vec<Pending> {
+    ///
+    /// A rule's signature (its parameters, result type, source reference and doc
+    /// lines) is read here once and not again, so it is freed from the tree as the
+    /// rule is declared: the whole tree and the rules' signatures are then never
+    /// held at once. A table keeps its parameters, which its lowering points at.
+    pub(super) fn collect_values(&mut self, items: &mut [Option<ast::Item>]) -> Vec<Pending> {
         let mut pending = Vec::new();
         let mut edition_at: Option<Span> = None;
-        for (at, item) in items.iter().enumerate() {
+        for (at, item) in items.iter_mut().enumerate() {
+            let Some(item) = item else { continue };
             match &item.decl {
                 ast::Decl::Const(_)
                 | ast::Decl::Fn(_)
@@ -175,6 +181,7 @@ impl Checker {
                 | ast::Decl::Scale(_) => {
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
+                        free_signature(item);
                     }
                 }
                 ast::Decl::Example(_) => pending.push(Pending::Example(at)),
@@ -344,5 +351,27 @@ impl Checker {
             updated,
             period,
         }
+    }
+}
+
+/// Frees what the lowering of a declared rule no longer reads: its doc lines and
+/// source reference (copied into the IR), and a fn's or scale's parameters and
+/// result type (resolved into the IR). A const keeps its written type (whether it
+/// counts whole things is asked when its value is lowered), a table its parameters.
+fn free_signature(item: &mut ast::Item) {
+    item.doc = Vec::new();
+    match &mut item.decl {
+        ast::Decl::Const(k) => k.source = None,
+        ast::Decl::Fn(f) => {
+            f.source = None;
+            f.params = Vec::new();
+            f.ret = ast::TypeExpr::missing();
+        }
+        ast::Decl::Scale(s) => {
+            s.source = None;
+            s.params = Vec::new();
+            s.ret = ast::TypeExpr::missing();
+        }
+        _ => {}
     }
 }
