@@ -63,7 +63,8 @@ pub(crate) struct Checker {
     pub(crate) program: Program,
     pub(crate) names: Names,
     pub(crate) diags: Diagnostics,
-    /// Where each rule, unit, enum and record was declared, for duplicate notes.
+    /// Where each unit, enum, record, text and competition was declared, for
+    /// duplicate notes (a rule's place is in the IR).
     declared_at: BTreeMap<String, Span>,
     /// The competition whose properties are being checked, if any.
     pub(crate) lowering_competition: Option<u32>,
@@ -78,6 +79,9 @@ pub(crate) struct Checker {
     /// How many expressions enclose the one being typed: the stack is looked at
     /// every few levels only (`expr::STACK_CHECK_EVERY`).
     pub(crate) expr_depth: usize,
+    /// The consts whose written type counts whole things (`integer`, a `whole`
+    /// unit), noted when they are declared, since their written types are freed then.
+    pub(crate) whole_consts: std::collections::BTreeSet<u32>,
 }
 
 /// Checks the parsed files of one edition.
@@ -100,9 +104,18 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
         pending_places: Vec::new(),
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
+        whole_consts: std::collections::BTreeSet::new(),
     };
-    let mut items: Vec<Option<ast::Item>> =
-        files.into_iter().flat_map(|f| f.items).map(Some).collect();
+    // The first file's list of items becomes the checker's in place (an item and
+    // an optional item are laid out alike), so the two are never held at once.
+    let mut items: Vec<Option<ast::Item>> = Vec::new();
+    for file in files {
+        if items.is_empty() {
+            items = file.items.into_iter().map(Some).collect();
+        } else {
+            items.extend(file.items.into_iter().map(Some));
+        }
+    }
     let mut unsourced = Diagnostics::default();
     {
         let all: Vec<&ast::Item> = items.iter().flatten().collect();
@@ -257,6 +270,7 @@ impl Checked {
             pending_places: Vec::new(),
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
+            whole_consts: std::collections::BTreeSet::new(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
@@ -271,11 +285,11 @@ impl Checked {
     }
 }
 
-pub(crate) fn source_info(r: &Option<ast::SourceRef>) -> Option<SourceInfo> {
+pub(crate) fn source_info(r: &Option<Box<ast::SourceRef>>) -> Option<SourceInfo> {
     r.as_ref().map(|r| SourceInfo {
-        id: r.id.clone(),
-        pages: r.pages.clone(),
-        section: r.section.clone(),
+        id: r.id.as_str().into(),
+        pages: r.pages.as_deref().map(Into::into),
+        section: r.section.as_deref().map(Into::into),
     })
 }
 
