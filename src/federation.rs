@@ -183,9 +183,9 @@ fn first_entry(body: &str) -> Range<usize> {
 fn collect_ids(nodes: &[TraceNode], ids: &mut Vec<String>) {
     for n in nodes {
         if let Some(s) = &n.source
-            && !ids.contains(&s.id)
+            && !ids.iter().any(|id| **id == *s.id)
         {
-            ids.push(s.id.clone());
+            ids.push(s.id.to_string());
         }
         collect_ids(&n.children, ids);
     }

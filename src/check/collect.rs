@@ -32,7 +32,7 @@ impl Checker {
             );
             return false;
         }
-        if let Some(first) = self.declared_at.get(&name.text) {
+        if let Some(first) = self.first_declared_at(&name.text) {
             self.diags.push(
                 Diagnostic::error(
                     "E0102",
@@ -40,13 +40,28 @@ impl Checker {
                     name.span,
                 )
                 .with_label(format!("this {what} has the same name"))
-                .with_note(*first, "first defined here")
+                .with_note(first, "first defined here")
                 .with_help("rename one of them; names are shared by all files of an edition"),
             );
             return false;
         }
-        self.declared_at.insert(name.text.clone(), name.span);
+        // A rule's place is its IR's span, found through the names; the rules are
+        // most of an edition's names, and one map fewer is held at the peak.
+        if what != "rule" {
+            self.declared_at.insert(name.text.clone(), name.span);
+        }
         true
+    }
+
+    /// Where the declaration named `name` is, if one is.
+    fn first_declared_at(&self, name: &str) -> Option<Span> {
+        self.declared_at
+            .get(name)
+            .copied()
+            .or_else(|| match self.names.values.get(name) {
+                Some(ValueName::Rule(i)) => self.program.rules.get(*i as usize).map(|r| r.span),
+                _ => None,
+            })
     }
 
     /// Units, enums and records: everything types can name.
@@ -165,17 +180,51 @@ impl Checker {
     }
 
     /// Rules, competitions, examples, texts and the edition header.
-    pub(super) fn collect_values(&mut self, items: &[&ast::Item]) -> Vec<Pending> {
+    ///
+    /// A rule's signature (its parameters, result type, source reference and doc
+    /// lines) is read here once and not again, so it is freed from the tree as the
+    /// rule is declared: the whole tree and the rules' signatures are then never
+    /// held at once. A table keeps its parameters, which its lowering points at.
+    pub(super) fn collect_values(&mut self, items: &mut [Option<ast::Item>]) -> Vec<Pending> {
         let mut pending = Vec::new();
         let mut edition_at: Option<Span> = None;
-        for (at, item) in items.iter().enumerate() {
+        // The list of rules grows by a sixteenth at a time, never past the rules
+        // declared: grown by doubling it held up to twice their room, and room
+        // for all at once would be held beside the whole tree, before any
+        // signature is freed.
+        let rules = items
+            .iter()
+            .flatten()
+            .filter(|item| {
+                matches!(
+                    item.decl,
+                    ast::Decl::Const(_)
+                        | ast::Decl::Fn(_)
+                        | ast::Decl::Table(_)
+                        | ast::Decl::Scale(_)
+                )
+            })
+            .count();
+        for (at, item) in items.iter_mut().enumerate() {
+            let Some(item) = item else { continue };
             match &item.decl {
                 ast::Decl::Const(_)
                 | ast::Decl::Fn(_)
                 | ast::Decl::Table(_)
                 | ast::Decl::Scale(_) => {
+                    let held = &mut self.program.rules;
+                    if held.len() == held.capacity() {
+                        let more = (held.len() / 16).clamp(64, 1 << 16);
+                        held.reserve_exact(more.min(rules.saturating_sub(held.len())));
+                    }
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
+                        if let ast::Decl::Const(k) = &item.decl
+                            && self.is_whole(&k.ty)
+                        {
+                            self.whole_consts.insert(i);
+                        }
+                        free_signature(item);
                     }
                 }
                 ast::Decl::Example(_) => pending.push(Pending::Example(at)),
@@ -236,17 +285,13 @@ impl Checker {
         self.program.rules.push(ir::Rule {
             name: name.text.clone(),
             params,
-            whole,
+            whole: whole.into(),
             ret,
             source: source_info(source),
-            doc,
-            body: RuleBody::Const {
-                value: ir::Expr {
-                    kind: ir::ExprKind::Lit(ir::Value::Bool(false)),
-                    ty: Type::Error,
-                    span: name.span,
-                },
-            },
+            doc: doc.into(),
+            // A placeholder that allocates nothing: every declared rule's body is
+            // lowered before anything reads it.
+            body: RuleBody::Table { rows: Vec::new() },
             locals: 0,
             reading,
             span: name.span,
@@ -345,5 +390,31 @@ impl Checker {
             updated,
             period,
         }
+    }
+}
+
+/// Frees what the lowering of a declared rule no longer reads: its doc lines and
+/// source reference (copied into the IR), and its parameters and result type
+/// (resolved into the IR; whether a const counts whole things is noted in the
+/// checker's `whole_consts`). A table keeps its parameters, which its lowering
+/// points at.
+fn free_signature(item: &mut ast::Item) {
+    item.doc = Vec::new();
+    match &mut item.decl {
+        ast::Decl::Const(k) => {
+            k.source = None;
+            k.ty = ast::TypeExpr::missing();
+        }
+        ast::Decl::Fn(f) => {
+            f.source = None;
+            f.params = Vec::new();
+            f.ret = ast::TypeExpr::missing();
+        }
+        ast::Decl::Scale(s) => {
+            s.source = None;
+            s.params = Vec::new();
+            s.ret = ast::TypeExpr::missing();
+        }
+        _ => {}
     }
 }

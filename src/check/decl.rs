@@ -25,7 +25,8 @@ impl Checker {
                 let value = self.expect(&k.value, &ret, &mut scope);
                 // A quantity literal (`1.5 IMP`) is reported where it is read.
                 let quantity = matches!(k.value.kind, ast::ExprKind::Quantity(..));
-                if let (true, ExprKind::Lit(Value::Num(n, _))) = (self.is_whole(&k.ty), &value.kind)
+                if let (true, ExprKind::Lit(Value::Num(n, _))) =
+                    (self.whole_consts.contains(&index), &value.kind)
                     && !quantity
                     && !n.fract().is_zero()
                 {
@@ -42,11 +43,15 @@ impl Checker {
                         .with_help("write a whole number, or declare the const as `number`"),
                     );
                 }
-                RuleBody::Const { value }
+                RuleBody::Const {
+                    value: Box::new(value),
+                }
             }
             ast::Decl::Fn(f) => {
                 let body = self.expect(&f.body, &ret, &mut scope);
-                RuleBody::Fn { body }
+                RuleBody::Fn {
+                    body: Box::new(body),
+                }
             }
             ast::Decl::Table(t) => self.lower_table(t, &params, &ret, &mut scope),
             ast::Decl::Scale(s) => self.lower_scale(s, &params, &ret, &mut scope),

@@ -63,7 +63,8 @@ pub(crate) struct Checker {
     pub(crate) program: Program,
     pub(crate) names: Names,
     pub(crate) diags: Diagnostics,
-    /// Where each rule, unit, enum and record was declared, for duplicate notes.
+    /// Where each unit, enum, record, text and competition was declared, for
+    /// duplicate notes (a rule's place is in the IR).
     declared_at: BTreeMap<String, Span>,
     /// The competition whose properties are being checked, if any.
     pub(crate) lowering_competition: Option<u32>,
@@ -78,14 +79,18 @@ pub(crate) struct Checker {
     /// How many expressions enclose the one being typed: the stack is looked at
     /// every few levels only (`expr::STACK_CHECK_EVERY`).
     pub(crate) expr_depth: usize,
+    /// The consts whose written type counts whole things (`integer`, a `whole`
+    /// unit), noted when they are declared, since their written types are freed then.
+    pub(crate) whole_consts: std::collections::BTreeSet<u32>,
 }
 
 /// Checks the parsed files of one edition.
 ///
-/// The files' trees are taken and freed as they are lowered: a declaration's tree
-/// is dropped as soon as its IR is made, except a scale's, which the analysis of
-/// its rows reads once every rule is lowered. The passes that read the tree
-/// otherwise (dates, missing source references) run before the lowering, and
+/// The files' trees are taken and freed as they are lowered: a rule's signature is
+/// freed once it is declared, and a declaration's tree as soon as its IR is made,
+/// except the bounds of a scale's rows, which the analysis of its rows reads once
+/// every rule is lowered. The passes that read the tree otherwise (dates, missing
+/// source references) run before the lowering, and
 /// their findings are added where they always were, so the diagnostics come in
 /// the same order.
 pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
@@ -99,35 +104,41 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
         pending_places: Vec::new(),
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
+        whole_consts: std::collections::BTreeSet::new(),
     };
-    let mut items: Vec<Option<ast::Item>> =
-        files.into_iter().flat_map(|f| f.items).map(Some).collect();
-    let (pending, dated, unsourced) = {
+    // The first file's list of items becomes the checker's in place (an item and
+    // an optional item are laid out alike), so the two are never held at once.
+    let mut items: Vec<Option<ast::Item>> = Vec::new();
+    for file in files {
+        if items.is_empty() {
+            items = file.items.into_iter().map(Some).collect();
+        } else {
+            items.extend(file.items.into_iter().map(Some));
+        }
+    }
+    let mut unsourced = Diagnostics::default();
+    {
         let all: Vec<&ast::Item> = items.iter().flatten().collect();
         c.collect_types(&all);
-        let pending = c.collect_values(&all);
+        check_sources(&all, &mut unsourced);
+    }
+    let pending = c.collect_values(&mut items);
+    let dated = {
+        let all: Vec<&ast::Item> = items.iter().flatten().collect();
         let period = c.program.edition.as_ref().and_then(|e| e.period);
         let mut dated = Diagnostics::default();
         dates::check_all(&c.program, &mut dated, period, &all);
-        let mut unsourced = Diagnostics::default();
-        check_sources(&all, &mut unsourced);
-        (pending, dated, unsourced)
+        dated
     };
-    lower_all(&mut c, &pending, &mut items);
+    let scales = lower_all(&mut c, &pending, &mut items);
     c.diags.extend(dated);
     let cyclic = cycles::check(&c.program, &mut c.diags);
     c.diags.extend(unsourced);
     if c.diags.has_errors() {
         return (None, c.diags);
     }
-    scale::analyse_all(&mut c, &pending_scales(&pending, &items), &cyclic);
-    for p in &pending {
-        if let Pending::Rule(_, at) = p
-            && let Some(item) = items.get_mut(*at)
-        {
-            *item = None;
-        }
-    }
+    scale::analyse_all(&mut c, &scales, &cyclic);
+    drop(scales);
     // A route whose places could not be computed would only mislead the graph.
     if c.resolve_places() {
         routing::check_routing(&c.program, &c.declared, &mut c.diags);
@@ -166,9 +177,14 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
 }
 
 /// Lowers every competition, then every rule and example in the order written,
-/// dropping each one's tree once it is lowered (a scale's is kept for the
-/// analysis of its rows).
-fn lower_all(c: &mut Checker, pending: &[Pending], items: &mut [Option<ast::Item>]) {
+/// dropping each one's tree once it is lowered; of a scale's, only the bounds of
+/// its rows are kept, for the analysis of its rows once every rule is lowered.
+fn lower_all(
+    c: &mut Checker,
+    pending: &[Pending],
+    items: &mut [Option<ast::Item>],
+) -> Vec<scale::ScaleRows> {
+    let mut scales = Vec::new();
     for p in pending {
         if let Pending::Competition(index, at) = *p
             && let Some(slot) = items.get_mut(at)
@@ -186,23 +202,22 @@ fn lower_all(c: &mut Checker, pending: &[Pending], items: &mut [Option<ast::Item
         let Some(slot) = items.get_mut(at) else {
             continue;
         };
-        let keep = match (p, slot.as_ref()) {
+        match (p, slot.take()) {
             (Pending::Rule(index, _), Some(item)) => {
-                c.lower_rule(*index, item);
-                matches!(item.decl, ast::Decl::Scale(_))
+                c.lower_rule(*index, &item);
+                if let ast::Decl::Scale(decl) = item.decl {
+                    scales.push(scale::ScaleRows::new(*index, *decl));
+                }
             }
             (Pending::Example(_), Some(item)) => {
                 if let ast::Decl::Example(decl) = &item.decl {
                     c.lower_example(decl);
                 }
-                false
             }
-            _ => false,
-        };
-        if !keep {
-            *slot = None;
+            _ => {}
         }
     }
+    scales
 }
 
 /// Every const is computed once: one that cannot be (a division by zero, an
@@ -234,26 +249,6 @@ fn check_consts(program: &Program, diags: &mut Diagnostics) {
     }
 }
 
-fn pending_scales<'a>(
-    pending: &[Pending],
-    items: &'a [Option<ast::Item>],
-) -> Vec<(u32, &'a ast::ScaleDecl)> {
-    pending
-        .iter()
-        .filter_map(|p| match p {
-            Pending::Rule(i, at) => match items
-                .get(*at)
-                .and_then(Option::as_ref)
-                .map(|item| &item.decl)
-            {
-                Some(ast::Decl::Scale(s)) => Some((*i, &**s)),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect()
-}
-
 impl Checked {
     /// Checks an expression (typed on the command line) against this edition.
     /// Works on a copy of the edition; [`Checked::check_expr_in_place`] does not copy.
@@ -275,6 +270,7 @@ impl Checked {
             pending_places: Vec::new(),
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
+            whole_consts: std::collections::BTreeSet::new(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);
@@ -289,11 +285,11 @@ impl Checked {
     }
 }
 
-pub(crate) fn source_info(r: &Option<ast::SourceRef>) -> Option<SourceInfo> {
+pub(crate) fn source_info(r: &Option<Box<ast::SourceRef>>) -> Option<SourceInfo> {
     r.as_ref().map(|r| SourceInfo {
-        id: r.id.clone(),
-        pages: r.pages.clone(),
-        section: r.section.clone(),
+        id: r.id.as_str().into(),
+        pages: r.pages.as_deref().map(Into::into),
+        section: r.section.as_deref().map(Into::into),
     })
 }
 

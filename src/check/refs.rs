@@ -22,19 +22,19 @@ pub fn check_refs(doc: &Document, files: &[ast::File], diags: &mut Diagnostics) 
 fn refs_of(decl: &Decl) -> Vec<&SourceRef> {
     let one = match decl {
         Decl::Edition(_) | Decl::Unit(_) | Decl::Remove(_) => None,
-        Decl::Enum(d) => d.source.as_ref(),
-        Decl::Record(d) => d.source.as_ref(),
-        Decl::Table(d) => d.source.as_ref(),
-        Decl::Scale(d) => d.source.as_ref(),
-        Decl::Fn(d) => d.source.as_ref(),
-        Decl::Const(d) => d.source.as_ref(),
-        Decl::Example(d) => d.source.as_ref(),
-        Decl::Text(d) => d.source.as_ref(),
-        Decl::Notice(d) => d.source.as_ref(),
-        Decl::Entries(d) | Decl::Federation(d) => d.source.as_ref(),
+        Decl::Enum(d) => d.source.as_deref(),
+        Decl::Record(d) => d.source.as_deref(),
+        Decl::Table(d) => d.source.as_deref(),
+        Decl::Scale(d) => d.source.as_deref(),
+        Decl::Fn(d) => d.source.as_deref(),
+        Decl::Const(d) => d.source.as_deref(),
+        Decl::Example(d) => d.source.as_deref(),
+        Decl::Text(d) => d.source.as_deref(),
+        Decl::Notice(d) => d.source.as_deref(),
+        Decl::Entries(d) | Decl::Federation(d) => d.source.as_deref(),
         Decl::Competition(c) => {
-            let mut all: Vec<&SourceRef> = c.source.iter().collect();
-            all.extend(c.stages.iter().filter_map(|s| s.source.as_ref()));
+            let mut all: Vec<&SourceRef> = c.source.as_deref().into_iter().collect();
+            all.extend(c.stages.iter().filter_map(|s| s.source.as_deref()));
             return all;
         }
     };

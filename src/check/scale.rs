@@ -12,7 +12,7 @@
 
 mod coverage;
 
-pub(crate) use coverage::analyse_all;
+pub(crate) use coverage::{ScaleRows, analyse_all};
 
 use super::Checker;
 use super::expr::Scope;

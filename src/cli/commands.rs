@@ -64,7 +64,10 @@ pub fn test(out: &Output, path: &Path) -> u8 {
         let outcome = examples::run(program, ex);
         let (line, col) = loaded.sources.line_col(ex.span.file, ex.span.start);
         let place = format!("{}:{line}:{col}", loaded.sources.name(ex.span.file));
-        let source = ex.source.as_ref().map_or("-".to_string(), |s| s.id.clone());
+        let source = ex
+            .source
+            .as_ref()
+            .map_or("-".to_string(), |s| s.id.to_string());
         let (ok, detail, failure) = judge_example(ex, &outcome);
         if let Some(d) = failure {
             failures.push(d);

@@ -46,9 +46,9 @@ struct Source {
 impl Source {
     fn of(s: Option<&SourceInfo>) -> Source {
         s.map_or_else(Source::default, |s| Source {
-            id: Some(s.id.clone()),
-            pages: s.pages.clone(),
-            section: s.section.clone(),
+            id: Some(s.id.to_string()),
+            pages: s.pages.as_deref().map(String::from),
+            section: s.section.as_deref().map(String::from),
         })
     }
 

@@ -163,12 +163,12 @@ pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
         if old_names.contains(rule.name.as_str()) {
             continue;
         }
-        let Some(id) = rule.source.as_ref().map(|s| s.id.as_str()) else {
+        let Some(id) = rule.source.as_ref().map(|s| &*s.id) else {
             continue;
         };
         let written = Written::of(rule, new_shower);
         let found = gone.iter().position(|was| {
-            was.source.as_ref().is_some_and(|s| s.id == id)
+            was.source.as_ref().is_some_and(|s| &*s.id == id)
                 && Written::of(was, old_shower).same_body(&written)
         });
         if let Some(at) = found {

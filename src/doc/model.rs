@@ -339,9 +339,9 @@ fn entry_of(program: &Program, file: FileId, item: &ast::Item) -> Option<Entry> 
         ast::Decl::Notice(n) => Some(Entry::Notice(
             n.text.clone(),
             n.source.as_ref().map(|s| SourceInfo {
-                id: s.id.clone(),
-                pages: s.pages.clone(),
-                section: s.section.clone(),
+                id: s.id.as_str().into(),
+                pages: s.pages.as_deref().map(Into::into),
+                section: s.section.as_deref().map(Into::into),
             }),
         )),
         ast::Decl::Unit(d) => {

@@ -143,7 +143,7 @@ pub fn rule_id(program: &Program, key: &str) -> String {
         .entry_rules
         .get(key)
         .and_then(|i| program.rules.get(*i as usize))
-        .and_then(|r| r.source.as_ref().map(|s| s.id.clone()))
+        .and_then(|r| r.source.as_ref().map(|s| s.id.to_string()))
         .unwrap_or_else(|| key.to_string())
 }
 
@@ -161,9 +161,9 @@ fn value_of(arg: &Arg, ty: &Type) -> Option<Value> {
 fn collect_ids(nodes: &[TraceNode], out: &mut Vec<String>) {
     for n in nodes {
         if let Some(s) = &n.source
-            && !out.contains(&s.id)
+            && !out.iter().any(|id| **id == *s.id)
         {
-            out.push(s.id.clone());
+            out.push(s.id.to_string());
         }
         collect_ids(&n.children, out);
     }

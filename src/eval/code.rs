@@ -569,11 +569,13 @@ mod tests {
         let rule = Rule {
             name: "widget".into(),
             params: vec![("x".into(), Type::number())],
-            whole: vec![false],
+            whole: Box::new([false]),
             ret: Type::number(),
             source: None,
-            doc: String::new(),
-            body: RuleBody::Fn { body },
+            doc: Box::default(),
+            body: RuleBody::Fn {
+                body: Box::new(body),
+            },
             locals: 2,
             reading: false,
             span: Span::default(),

@@ -18,10 +18,10 @@ use crate::ir::{Expr, ExprKind, RuleBody, ScaleArm};
 pub(super) fn body(ev: &mut Evaluator, body: &RuleBody) -> RuleBody {
     match body {
         RuleBody::Const { value } => RuleBody::Const {
-            value: expr(ev, value).0,
+            value: Box::new(expr(ev, value).0),
         },
         RuleBody::Fn { body } => RuleBody::Fn {
-            body: expr(ev, body).0,
+            body: Box::new(expr(ev, body).0),
         },
         RuleBody::Table { rows } => RuleBody::Table {
             rows: rows.iter().map(|r| expr(ev, r).0).collect(),
@@ -150,11 +150,13 @@ mod tests {
         let rule = Rule {
             name: "f".into(),
             params: vec![("x".into(), Type::number())],
-            whole: vec![false],
+            whole: Box::new([false]),
             ret: Type::number(),
             source: None,
-            doc: String::new(),
-            body: RuleBody::Fn { body: num(0) },
+            doc: Box::default(),
+            body: RuleBody::Fn {
+                body: Box::new(num(0)),
+            },
             locals: 1,
             reading: false,
             span: Span::default(),
@@ -171,11 +173,11 @@ mod tests {
         let mut ev = Evaluator::new(&program);
         // x + 2 * 3 → x + 6
         let body = RuleBody::Fn {
-            body: bin(
+            body: Box::new(bin(
                 BinOp::Add,
                 e(ExprKind::Local(0)),
                 bin(BinOp::Mul, num(2), num(3)),
-            ),
+            )),
         };
         let RuleBody::Fn { body } = super::body(&mut ev, &body) else {
             panic!("a fn stays a fn")
@@ -197,11 +199,11 @@ mod tests {
         // if x > 0 then 1 else 1 / 0: the division stays as written.
         let cond = bin(BinOp::Gt, e(ExprKind::Local(0)), num(0));
         let body = RuleBody::Fn {
-            body: e(ExprKind::If(
+            body: Box::new(e(ExprKind::If(
                 Box::new(cond),
                 Box::new(num(1)),
                 Box::new(bin(BinOp::Div, num(1), num(0))),
-            )),
+            ))),
         };
         let RuleBody::Fn { body } = super::body(&mut ev, &body) else {
             panic!("a fn stays a fn")
@@ -212,7 +214,7 @@ mod tests {
         assert!(matches!(f.kind, ExprKind::Binary(BinOp::Div, ..)), "{f:?}");
         // A failing part on a branch not taken does not stop its whole from folding.
         let body = RuleBody::Const {
-            value: e(ExprKind::If(
+            value: Box::new(e(ExprKind::If(
                 Box::new(Expr {
                     kind: ExprKind::Lit(Value::Bool(true)),
                     ty: Type::Bool,
@@ -220,7 +222,7 @@ mod tests {
                 }),
                 Box::new(num(1)),
                 Box::new(bin(BinOp::Div, num(1), num(0))),
-            )),
+            ))),
         };
         let RuleBody::Const { value } = super::body(&mut ev, &body) else {
             panic!("a const stays a const")

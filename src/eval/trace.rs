@@ -217,7 +217,7 @@ impl Trace {
         TraceNode {
             rule: rule.name.clone(),
             source: rule.source.clone(),
-            doc: rule.doc.clone(),
+            doc: rule.doc.to_string(),
             inputs: rule
                 .params
                 .iter()

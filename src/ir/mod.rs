@@ -93,19 +93,20 @@ impl Type {
     }
 }
 
-/// Where a rule comes from in the regulation.
+/// Where a rule comes from in the regulation. Its texts are boxed, not `String`s:
+/// they never change, and every rule holds one.
 #[derive(
     Debug, Clone, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
 )]
 pub struct SourceInfo {
     /// Inventory ID.
-    pub id: String,
+    pub id: Box<str>,
     /// Page(s) of the document.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<String>,
+    pub pages: Option<Box<str>>,
     /// Section heading.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub section: Option<String>,
+    pub section: Option<Box<str>>,
 }
 
 impl std::fmt::Display for SourceInfo {
@@ -180,19 +181,20 @@ pub struct RecordInfo {
     pub span: Span,
 }
 
-/// What a rule is.
+/// What a rule is. A const's or fn's expression is boxed, so that a rule is laid
+/// out small while the checker collects every rule before it lowers their bodies.
 #[derive(Debug, Clone, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RuleBody {
     /// A named value.
     Const {
         /// Its value.
-        value: Expr,
+        value: Box<Expr>,
     },
     /// A pure function.
     Fn {
         /// Its body; parameters are locals `0..n`.
-        body: Expr,
+        body: Box<Expr>,
     },
     /// A table keyed by an enum: one value per variant, in variant order.
     Table {
@@ -239,14 +241,14 @@ pub struct Rule {
     /// Parameter names and types.
     pub params: Vec<(String, Type)>,
     /// Which parameters count whole things (`integer`, a `whole` unit).
-    pub whole: Vec<bool>,
+    pub whole: Box<[bool]>,
     /// Result type.
     pub ret: Type,
     /// Where it comes from in the regulation.
     pub source: Option<SourceInfo>,
-    /// Its doc comment.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub doc: String,
+    /// Its doc comment (boxed: it never changes, and every rule holds one).
+    #[serde(skip_serializing_if = "is_empty")]
+    pub doc: Box<str>,
     /// What it computes.
     pub body: RuleBody,
     /// Number of local slots a call needs (parameters and lets).
@@ -257,6 +259,11 @@ pub struct Rule {
     /// Where it is declared.
     #[serde(skip)]
     pub span: Span,
+}
+
+/// Whether a boxed text is empty (a rule without a doc comment shows none).
+fn is_empty(text: &str) -> bool {
+    text.is_empty()
 }
 
 /// Documented text with no computable content (procedures).

@@ -236,16 +236,16 @@ impl Index {
                     &f.name,
                     DefKind::Fn,
                     sig("fn", &f.name, &f.ret),
-                    f.source.as_ref(),
+                    f.source.as_deref(),
                 ));
             }
             Decl::Table(f) => {
                 let s = sig("table", &f.name, &f.ret);
-                self.add(new(&f.name, DefKind::Table, s, f.source.as_ref()));
+                self.add(new(&f.name, DefKind::Table, s, f.source.as_deref()));
             }
             Decl::Scale(f) => {
                 let s = sig("scale", &f.name, &f.ret);
-                self.add(new(&f.name, DefKind::Scale, s, f.source.as_ref()));
+                self.add(new(&f.name, DefKind::Scale, s, f.source.as_deref()));
             }
             Decl::Const(c) => {
                 let word = if c.reading { "reading" } else { "const" };
@@ -253,12 +253,12 @@ impl Index {
                     &c.name,
                     DefKind::Const,
                     sig(word, &c.name, &c.ty),
-                    c.source.as_ref(),
+                    c.source.as_deref(),
                 ));
             }
             Decl::Text(p) => {
                 let s = format!("procedure {}", p.name.text);
-                self.add(new(&p.name, DefKind::Procedure, s, p.source.as_ref()));
+                self.add(new(&p.name, DefKind::Procedure, s, p.source.as_deref()));
             }
             Decl::Unit(u) => {
                 let mut s = format!("unit {}", u.name.text);
@@ -283,10 +283,10 @@ impl Index {
                     .map(|(n, ty)| format!("{}: {}", n.text, type_text(t.text, ty)))
                     .collect();
                 let s = format!("record {} {{ {} }}", r.name.text, fields.join(", "));
-                let id = self.add(new(&r.name, DefKind::Record, s, r.source.as_ref()));
+                let id = self.add(new(&r.name, DefKind::Record, s, r.source.as_deref()));
                 for (n, ty) in &r.fields {
                     let s = format!("{}.{}: {}", r.name.text, n.text, type_text(t.text, ty));
-                    let mut d = new(n, DefKind::Field, s, r.source.as_ref());
+                    let mut d = new(n, DefKind::Field, s, r.source.as_deref());
                     d.container = Some(id);
                     d.doc = Vec::new();
                     self.add(d);
@@ -297,7 +297,7 @@ impl Index {
                 if let Some(title) = &c.title {
                     s.push_str(&format!(" \"{title}\""));
                 }
-                let id = self.add(new(&c.name, DefKind::Competition, s, c.source.as_ref()));
+                let id = self.add(new(&c.name, DefKind::Competition, s, c.source.as_deref()));
                 for st in &c.stages {
                     let word = match st.kind {
                         ast::StageKind::Qualification => "qualification",
@@ -307,7 +307,7 @@ impl Index {
                     if let Some(title) = &st.title {
                         s.push_str(&format!(" \"{title}\""));
                     }
-                    let mut d = new(&st.name, DefKind::Stage, s, st.source.as_ref());
+                    let mut d = new(&st.name, DefKind::Stage, s, st.source.as_deref());
                     d.container = Some(id);
                     d.whole = place(t.file, st.span);
                     d.doc = Vec::new();
@@ -338,7 +338,7 @@ impl Index {
             whole,
             container: None,
             doc: item.doc.clone(),
-            source: e.source.clone(),
+            source: e.source.as_deref().cloned(),
             signature: format!("enum {} {{ {shown} }}", e.name.text),
         });
         for (n, label) in &e.variants {
@@ -353,7 +353,7 @@ impl Index {
                 whole,
                 container: Some(id),
                 doc: Vec::new(),
-                source: e.source.clone(),
+                source: e.source.as_deref().cloned(),
                 signature: s,
             });
         }

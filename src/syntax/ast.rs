@@ -30,13 +30,15 @@ pub struct SourceRef {
     pub section_span: Option<Span>,
 }
 
-/// A unit as written: `SEK`, `SEK/player`.
+/// A unit as written: `SEK`, `SEK/player`. Its names are boxed slices, not
+/// vectors: a unit is written once and never grows, and every quantity and
+/// written type holds one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UnitExpr {
     /// Unit names multiplied together.
-    pub num: Vec<Name>,
+    pub num: Box<[Name]>,
     /// Unit names divided by.
-    pub den: Vec<Name>,
+    pub den: Box<[Name]>,
     /// Where.
     pub span: Span,
 }
@@ -62,8 +64,8 @@ impl TypeExpr {
     /// A type that names nothing, for declarations whose type is missing.
     pub fn missing() -> Self {
         TypeExpr::Named(UnitExpr {
-            num: vec![],
-            den: vec![],
+            num: Box::default(),
+            den: Box::default(),
             span: Span::default(),
         })
     }
@@ -112,7 +114,7 @@ pub struct EntriesDecl {
     /// The answers, one per question.
     pub properties: Vec<Property>,
     /// Where it comes from.
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     /// The whole declaration.
     pub span: Span,
 }
@@ -162,7 +164,7 @@ pub struct UnitDecl {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EnumDecl {
     pub name: Name,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub variants: Vec<(Name, Option<String>)>,
 }
 
@@ -170,7 +172,7 @@ pub struct EnumDecl {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RecordDecl {
     pub name: Name,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub fields: Vec<(Name, TypeExpr)>,
 }
 
@@ -187,7 +189,7 @@ pub struct TableDecl {
     pub name: Name,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     /// `None` key is the `_` row.
     pub rows: Vec<(Option<Name>, Expr)>,
 }
@@ -216,7 +218,7 @@ pub struct ScaleDecl {
     pub name: Name,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub domain: Option<Range>,
     pub arms: Vec<(Range, Expr)>,
 }
@@ -227,7 +229,7 @@ pub struct FnDecl {
     pub name: Name,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub body: Expr,
 }
 
@@ -236,7 +238,7 @@ pub struct FnDecl {
 pub struct ConstDecl {
     pub name: Name,
     pub ty: TypeExpr,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub value: Expr,
     /// Declared with `reading`: the answer to an open question of the document.
     pub reading: bool,
@@ -249,7 +251,7 @@ pub struct ConstDecl {
 pub struct ExampleDecl {
     pub title: String,
     pub title_span: Span,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     /// The document's own example is known to contradict its rule.
     pub contradicts: bool,
     pub assertions: Vec<Expr>,
@@ -259,7 +261,7 @@ pub struct ExampleDecl {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NoticeDecl {
     pub text: String,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub span: Span,
 }
 
@@ -267,7 +269,7 @@ pub struct NoticeDecl {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TextDecl {
     pub name: Name,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub paragraphs: Vec<String>,
 }
 
@@ -276,7 +278,7 @@ pub struct TextDecl {
 pub struct CompetitionDecl {
     pub name: Name,
     pub title: Option<String>,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub properties: Vec<Property>,
     /// `stages { … }`: properties every knockout stage has unless it says otherwise.
     pub stage_defaults: Vec<Property>,
@@ -305,7 +307,7 @@ pub struct StageDecl {
     pub kind: StageKind,
     pub name: Name,
     pub title: Option<String>,
-    pub source: Option<SourceRef>,
+    pub source: Option<Box<SourceRef>>,
     pub properties: Vec<Property>,
     pub routes: Vec<Route>,
     pub span: Span,

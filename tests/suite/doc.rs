@@ -250,7 +250,7 @@ fn each_competitions_flow_holds_every_stage_and_every_route_of_the_ir() {
     let listed: Vec<_> = cup
         .stages
         .iter()
-        .filter(|s| s.source.as_ref().is_some_and(|r| r.id == "CC-STAGES"))
+        .filter(|s| s.source.as_ref().is_some_and(|r| &*r.id == "CC-STAGES"))
         .collect();
     assert_eq!(listed.len(), cup.stages.len());
     assert!(listed.len() >= 14);

@@ -82,7 +82,7 @@ fn every_inventory_row_is_encoded_with_its_source() {
     let mut ids: BTreeSet<String> = BTreeSet::new();
     let mut add = |s: &Option<bfr::ir::SourceInfo>| {
         if let Some(s) = s {
-            ids.insert(s.id.clone());
+            ids.insert(s.id.to_string());
         }
     };
     p.rules.iter().for_each(|r| add(&r.source));
@@ -108,7 +108,7 @@ fn every_inventory_row_is_encoded_with_its_source() {
     let examined: BTreeSet<&str> = p
         .examples
         .iter()
-        .filter_map(|e| e.source.as_ref().map(|s| s.id.as_str()))
+        .filter_map(|e| e.source.as_ref().map(|s| &*s.id))
         .collect();
     let untested: Vec<&str> = inventory
         .iter()

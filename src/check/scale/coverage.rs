@@ -90,15 +90,55 @@ fn min_hi(a: Option<(Decimal, bool)>, b: Option<(Decimal, bool)>) -> Option<(Dec
     }
 }
 
+/// The ends of one range of a scale (a row's or the domain's) as written, and
+/// where the range is.
+pub(crate) struct RangeEnds {
+    lower: Option<ast::Bound>,
+    upper: Option<ast::Bound>,
+    span: Span,
+}
+
+impl From<ast::Range> for RangeEnds {
+    fn from(r: ast::Range) -> Self {
+        RangeEnds {
+            lower: r.lower,
+            upper: r.upper,
+            span: r.span,
+        }
+    }
+}
+
+/// What the analysis of a scale's rows reads of its tree: the bounds of its rows
+/// and of its domain, kept once the rest of the tree (the rows' values, the
+/// ranges' variables) is freed with the scale's lowering. The bounds are
+/// lowered and evaluated only when every rule is lowered, since they may name
+/// consts declared anywhere.
+pub(crate) struct ScaleRows {
+    /// The rule's index in the program.
+    index: u32,
+    name: ast::Name,
+    domain: Option<RangeEnds>,
+    rows: Vec<RangeEnds>,
+}
+
+impl ScaleRows {
+    /// Keeps the bounds of `decl`, the scale with this rule index, and frees the rest.
+    pub(crate) fn new(index: u32, decl: ast::ScaleDecl) -> Self {
+        ScaleRows {
+            index,
+            name: decl.name,
+            domain: decl.domain.map(RangeEnds::from),
+            rows: decl.arms.into_iter().map(|(r, _)| r.into()).collect(),
+        }
+    }
+}
+
 /// Evaluates every scale's bounds, then checks overlaps, holes and rows outside
 /// the domain. Scales whose bounds use a const in a cycle are skipped (the cycle
 /// is already reported).
-pub(crate) fn analyse_all(
-    c: &mut Checker,
-    scales: &[(u32, &ast::ScaleDecl)],
-    cyclic: &BTreeSet<u32>,
-) {
-    for (index, decl) in scales {
+pub(crate) fn analyse_all(c: &mut Checker, scales: &[ScaleRows], cyclic: &BTreeSet<u32>) {
+    for decl in scales {
+        let index = &decl.index;
         if cyclic.contains(index) {
             continue;
         }
@@ -118,7 +158,7 @@ pub(crate) fn analyse_all(
         };
         let mut intervals = Vec::new();
         let mut ok = true;
-        for (arm_no, (range, _)) in decl.arms.iter().enumerate() {
+        for (arm_no, range) in decl.rows.iter().enumerate() {
             match bound_values(c, range, &param_ty) {
                 Some((lo, hi)) => {
                     if let Some(RuleBody::Scale { arms }) = c
@@ -151,18 +191,21 @@ pub(crate) fn analyse_all(
             None => None,
         };
         if ok {
-            let param = decl
-                .params
-                .first()
-                .map_or("the input", |p| p.name.text.as_str());
-            coverage(c, &decl.name, param, &intervals, domain, whole, &param_ty);
+            // The parameter's name as written (its tree is freed once declared).
+            let param = c
+                .program
+                .rules
+                .get(*index as usize)
+                .and_then(|r| r.params.first())
+                .map_or_else(|| "the input".to_string(), |(name, _)| name.clone());
+            coverage(c, &decl.name, &param, &intervals, domain, whole, &param_ty);
         }
     }
 }
 
 type Ends = (Option<(Value, bool)>, Option<(Value, bool)>);
 
-fn bound_values(c: &mut Checker, r: &ast::Range, ty: &Type) -> Option<Ends> {
+fn bound_values(c: &mut Checker, r: &RangeEnds, ty: &Type) -> Option<Ends> {
     let mut one = |b: &Option<ast::Bound>| -> Result<Option<(Value, bool)>, ()> {
         let Some(b) = b else { return Ok(None) };
         let mut scope = Scope::default();

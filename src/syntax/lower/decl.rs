@@ -99,7 +99,7 @@ impl Lower {
         u
     }
 
-    pub(super) fn source_ref(&self, p: P) -> SourceRef {
+    pub(super) fn source_ref(&self, p: P) -> Box<SourceRef> {
         let span = self.span(&p);
         let mut r = SourceRef {
             id: String::new(),
@@ -127,7 +127,7 @@ impl Lower {
                 _ => {}
             }
         }
-        r
+        Box::new(r)
     }
 
     pub(super) fn enum_decl(&self, p: P) -> EnumDecl {
@@ -227,7 +227,11 @@ impl Lower {
                 den.push(name);
             }
         }
-        UnitExpr { num, den, span }
+        UnitExpr {
+            num: num.into(),
+            den: den.into(),
+            span,
+        }
     }
 
     fn params(&self, p: P) -> Vec<Param> {
@@ -242,7 +246,10 @@ impl Lower {
     }
 
     /// The parts every callable declaration starts with.
-    fn signature(&self, pairs: &mut Vec<P>) -> (Name, Vec<Param>, TypeExpr, Option<SourceRef>) {
+    fn signature(
+        &self,
+        pairs: &mut Vec<P>,
+    ) -> (Name, Vec<Param>, TypeExpr, Option<Box<SourceRef>>) {
         let mut name = Name {
             text: String::new(),
             span: Span::default(),

@@ -4,6 +4,9 @@
 use super::Reader;
 use crate::syntax::ast::*;
 
+/// A rule's signature as written: its name, parameters, result type and source.
+type Signature = (Name, Vec<Param>, TypeExpr, Option<Box<SourceRef>>);
+
 impl Reader<'_> {
     /// `item = { doc* ~ decl }`
     pub(super) fn item(&mut self) -> Option<Item> {
@@ -76,13 +79,13 @@ impl Reader<'_> {
 
     /// `source_ref = { !glued_ref ~ "ref" ~ rule_id ~ pages? ~ string? }`, tried after layout
     /// where the grammar has `source_ref?`: `None` leaves the position as it was.
-    pub(super) fn source_ref(&mut self) -> Option<SourceRef> {
+    pub(super) fn source_ref(&mut self) -> Option<Box<SourceRef>> {
         let start = self.pos;
         let read = self.source_ref_here();
         if read.is_none() {
             self.pos = start;
         }
-        read
+        read.map(Box::new)
     }
 
     fn source_ref_here(&mut self) -> Option<SourceRef> {
@@ -334,7 +337,7 @@ impl Reader<'_> {
 
     /// `ident ~ params ~ returns ~ source_ref?` and the layout before and after
     /// each, as `table`, `scale` and `fn` begin.
-    fn signature(&mut self) -> Option<(Name, Vec<Param>, TypeExpr, Option<SourceRef>)> {
+    fn signature(&mut self) -> Option<Signature> {
         let name = self.after_layout_ident()?;
         self.skip();
         let mut params = Vec::new();

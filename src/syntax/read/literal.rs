@@ -110,8 +110,8 @@ impl Reader<'_> {
             }
         }
         Some(UnitExpr {
-            num,
-            den,
+            num: num.into(),
+            den: den.into(),
             span: self.span(start, self.pos),
         })
     }
