@@ -267,3 +267,55 @@ fn keywords_are_whole_words() {
         assert!(direct.starts_with(outcome), "{text}: {direct}");
     }
 }
+
+/// Every word the grammar spells out is read only as a whole word: outside the
+/// `keyword` rule (a trie of first letters, ended by `!ident_char`), each literal
+/// made of letters stands as `!glued_WORD ~ "WORD"`, after
+/// `&keyword ~` (a whole reserved word), or in an atomic rule that ends with
+/// `~ !ident_char`. A keyword added without one of these would take the start of
+/// a longer name (`thenx` as `then x`), as `const`, `unit` and ten others once did.
+#[test]
+fn every_word_of_the_grammar_is_guarded_as_a_whole_word() {
+    let grammar = include_str!("../../../grammar/bfr.pest");
+    let mut in_keyword_rule = false;
+    let mut unguarded = Vec::new();
+    let mut words = 0;
+    for (number, line) in grammar.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        if code.starts_with("keyword") {
+            in_keyword_rule = true;
+        } else if in_keyword_rule && !code.starts_with(' ') && !code.is_empty() {
+            in_keyword_rule = false;
+        }
+        if in_keyword_rule {
+            continue;
+        }
+        let atomic_whole_word = code.contains("@{") && code.contains("!ident_char");
+        let mut rest = code;
+        while let Some(open) = rest.find('"') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('"') else { break };
+            let literal = &after[..close];
+            let before = rest[..open].trim_end();
+            rest = &after[close + 1..];
+            // A literal that ends in punctuation (`p.`) ends itself.
+            if literal.is_empty() || !literal.chars().all(|c| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            words += 1;
+            let is_glue_rule = code.trim_start().starts_with(&format!("glued_{literal} "));
+            let guarded = before.ends_with(&format!("!glued_{literal} ~"))
+                || before.ends_with("&keyword ~")
+                || atomic_whole_word
+                || is_glue_rule;
+            if !guarded {
+                unguarded.push(format!("line {}: \"{literal}\"", number + 1));
+            }
+        }
+    }
+    assert!(
+        words > 40,
+        "only {words} words found: is the grammar where it was?"
+    );
+    assert!(unguarded.is_empty(), "words not guarded: {unguarded:?}");
+}
