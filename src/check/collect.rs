@@ -188,10 +188,8 @@ impl Checker {
     pub(super) fn collect_values(&mut self, items: &mut [Option<ast::Item>]) -> Vec<Pending> {
         let mut pending = Vec::new();
         let mut edition_at: Option<Span> = None;
-        // The list of rules grows by a sixteenth at a time, never past the rules
-        // declared: grown by doubling it held up to twice their room, and room
-        // for all at once would be held beside the whole tree, before any
-        // signature is freed.
+        // Each rule is a block of its own and the list holds pointers, so the list
+        // is reserved whole (8 bytes a rule) and never copies a rule as it grows.
         let rules = items
             .iter()
             .flatten()
@@ -205,18 +203,15 @@ impl Checker {
                 )
             })
             .count();
+        self.program.rules.reserve_exact(rules);
         for (at, item) in items.iter_mut().enumerate() {
             let Some(item) = item else { continue };
+            let at = u32::try_from(at).unwrap_or(u32::MAX);
             match &item.decl {
                 ast::Decl::Const(_)
                 | ast::Decl::Fn(_)
                 | ast::Decl::Table(_)
                 | ast::Decl::Scale(_) => {
-                    let held = &mut self.program.rules;
-                    if held.len() == held.capacity() {
-                        let more = (held.len() / 16).clamp(64, 1 << 16);
-                        held.reserve_exact(more.min(rules.saturating_sub(held.len())));
-                    }
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
                         if let ast::Decl::Const(k) = &item.decl
@@ -282,7 +277,7 @@ impl Checker {
         self.names
             .values
             .insert(name.text.clone(), ValueName::Rule(i));
-        self.program.rules.push(ir::Rule {
+        self.program.rules.push(Box::new(ir::Rule {
             name: name.text.clone(),
             params,
             whole: whole.into(),
@@ -295,7 +290,7 @@ impl Checker {
             locals: 0,
             reading,
             span: name.span,
-        });
+        }));
         Some(i)
     }
 

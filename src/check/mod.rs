@@ -51,11 +51,13 @@ pub struct Checked {
 
 /// What a declaration became (with the rule's or competition's index in the
 /// program), and where its item stands among the edition's items, so the
-/// lowering finds its tree and frees it.
+/// lowering finds its tree and frees it. Positions are `u32`, as rule indexes
+/// are (the size limits keep an edition far below four billion items): a
+/// pending declaration is 12 bytes, and the list of them is held at the peak.
 enum Pending {
-    Rule(u32, usize),
-    Example(usize),
-    Competition(u32, usize),
+    Rule(u32, u32),
+    Example(u32),
+    Competition(u32, u32),
 }
 
 /// The checker's state while it works through an edition.
@@ -187,7 +189,7 @@ fn lower_all(
     let mut scales = Vec::new();
     for p in pending {
         if let Pending::Competition(index, at) = *p
-            && let Some(slot) = items.get_mut(at)
+            && let Some(slot) = items.get_mut(at as usize)
         {
             if let Some(ast::Decl::Competition(decl)) = slot.as_ref().map(|item| &item.decl) {
                 c.lower_competition(index, decl);
@@ -199,7 +201,7 @@ fn lower_all(
         let (Pending::Rule(_, at) | Pending::Example(at)) = *p else {
             continue;
         };
-        let Some(slot) = items.get_mut(at) else {
+        let Some(slot) = items.get_mut(at as usize) else {
             continue;
         };
         match (p, slot.take()) {

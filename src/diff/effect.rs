@@ -63,7 +63,7 @@ pub fn through(
     old_name: &dyn Fn(&str) -> String,
     days: i64,
 ) -> Vec<(usize, Vec<String>, Vec<Detail>)> {
-    let calls: Vec<Vec<u32>> = new_program.rules.iter().map(called).collect();
+    let calls: Vec<Vec<u32>> = new_program.rules.iter().map(|r| called(r)).collect();
     // For every rule, the changed rules it reaches (rules are acyclic: checked).
     let mut reach: Vec<Option<std::collections::BTreeSet<String>>> =
         vec![None; new_program.rules.len()];

@@ -157,6 +157,7 @@ pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
         .rules
         .iter()
         .filter(|r| !new_names.contains(r.name.as_str()))
+        .map(|r| &**r)
         .collect();
     let mut out = BTreeMap::new();
     for rule in &new.program.rules {
@@ -192,7 +193,7 @@ pub fn rules(
         .program
         .rules
         .iter()
-        .map(|r| (renames.get(&r.name).unwrap_or(&r.name).as_str(), r))
+        .map(|r| (renames.get(&r.name).unwrap_or(&r.name).as_str(), &**r))
         .collect();
     let mut out = Vec::new();
     for rule in &new.program.rules {

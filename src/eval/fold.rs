@@ -162,7 +162,7 @@ mod tests {
             span: Span::default(),
         };
         Program {
-            rules: vec![rule],
+            rules: vec![Box::new(rule)],
             ..Program::default()
         }
     }

@@ -211,7 +211,7 @@ fn board_scores_to_imps(
 /// lower bound (checked to exist when the edition was checked).
 fn imp_cap(program: &Program, prepared: &Prepared, index: u32) -> Result<ImpCap, Diagnostic> {
     let rule = program.rules.get(index as usize);
-    let row = rule.and_then(crate::ir::top_row);
+    let row = rule.and_then(|r| crate::ir::top_row(r));
     let name = rule.map_or_else(String::new, |r| r.name.clone());
     let at = row.map_or_else(|| rule.map(|r| r.span).unwrap_or_default(), |r| r.span);
     let value = row

@@ -372,7 +372,7 @@ pub struct Program {
     /// Record types.
     pub records: Vec<RecordInfo>,
     /// Consts, fns, tables and scales.
-    pub rules: Vec<Rule>,
+    pub rules: Vec<Box<Rule>>,
     /// Procedures.
     pub texts: Vec<TextRule>,
     /// Examples.
@@ -402,7 +402,7 @@ impl Program {
     /// The rule the edition's `federation` block gives command `key` (`ir::commands`).
     pub fn command_rule(&self, key: &str) -> Option<(u32, &Rule)> {
         let index = *self.command_rules.get(key)?;
-        self.rules.get(index as usize).map(|r| (index, r))
+        self.rules.get(index as usize).map(|r| (index, &**r))
     }
 
     fn rule_named(&self, name: &str) -> Option<(u32, &Rule)> {
@@ -410,7 +410,7 @@ impl Program {
             .iter()
             .enumerate()
             .find(|(_, r)| r.name == name)
-            .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), r))
+            .map(|(i, r)| (u32::try_from(i).unwrap_or(u32::MAX), &**r))
     }
 
     /// A quantity as an editor writes it, with the unit's plural alias (declared

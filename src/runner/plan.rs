@@ -44,7 +44,8 @@ impl ScoreUnits {
                 .qualification
                 .as_ref()
                 .and_then(|q| q.scale)
-                .and_then(|i| program.rules.get(i as usize)),
+                .and_then(|i| program.rules.get(i as usize))
+                .map(|r| &**r),
         };
         let num = |t: &Type| match t {
             Type::Num(u) => Some(u.clone()),

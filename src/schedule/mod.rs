@@ -324,7 +324,7 @@ fn listed<'p>(
             .iter()
             .filter_map(|p| fields.get(*p).cloned())
             .collect();
-        out.push((rule, picked));
+        out.push((&**rule, picked));
     }
     Ok(out)
 }
