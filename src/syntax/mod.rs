@@ -205,10 +205,19 @@ fn parse_expr_with(
     })
 }
 
+/// Held while pest records detail: the switch is one for the whole process, and
+/// another thread's detailed parse ending would turn it off under this one (its
+/// message would then lose the tokens it names, as tests run side by side saw).
+static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Parses a text that failed again, recording every token pest tried at the
 /// failing position, so the message can name literal tokens such as `=>`.
 /// Only failed parses pay for the detail.
 fn detailed(rule: Rule, text: &str) -> pest::error::Error<Rule> {
+    // A panic elsewhere while it was held leaves nothing half done.
+    let _one_at_a_time = DETAIL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     pest::set_error_detail(true);
     let result = BfrParser::parse(rule, text);
     pest::set_error_detail(false);
