@@ -4,10 +4,11 @@
 //! (SM-TRAVEL). Each engine loads its rules once, then evaluates one input at a time;
 //! one iteration evaluates every input of the decision's batch (all rows of the scale
 //! and the table, the fee at both sides of its cap). bfr is called through a rule
-//! handle made once (`bfr`), and by rule index with `call_with` (`bfr call_with`).
+//! handle made once (`bfr`), and by rule index with `call_with` (`bfr call_with`),
+//! with one argument array filled in place for each input.
 //!
-//! `explain` is measured as evaluating with a trace, and as the same with the trace
-//! written as text; the text is also written by hand (the hand-written functions
+//! `explain` is measured through a handle on a tracing evaluator, as evaluating
+//! with a trace, and as the same with the trace written as text; the text is also written by hand (the hand-written functions
 //! plus `write!`), word for word what bfr writes (checked before measuring).
 //!
 //! Run: `cargo bench --bench decisions`. Figures are in the README.
@@ -303,14 +304,21 @@ fn agree(s: &Setup) {
         assert_eq!(*ev.answer(&travel, &args, span).unwrap(), want);
     }
     // The hand-written explanations are word for word what `bfr explain` writes.
+    // Through a handle too, as the bench's `explain` rows call it.
     let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
     let mut explained = |rule: u32, args: &[Value], hand: &dyn Fn(&mut String)| {
+        let mut by_hand = String::new();
+        hand(&mut by_hand);
         ev.clear_trace();
         ev.call_with(rule, args, span).unwrap();
         let mut text = String::new();
         ev.trace().unwrap().render(&s.program, 1, &mut text);
-        let mut by_hand = String::new();
-        hand(&mut by_hand);
+        assert_eq!(by_hand, text);
+        let handle = ev.handle(&s.program.rules[rule as usize].name).unwrap();
+        ev.clear_trace();
+        ev.answer(&handle, args, span).unwrap();
+        text.clear();
+        ev.trace().unwrap().render(&s.program, 1, &mut text);
         assert_eq!(by_hand, text);
     };
     for &x in &s.late_inputs {
@@ -334,24 +342,121 @@ fn agree(s: &Setup) {
     }
 }
 
+/// An input of one decision, written into bfr's argument array in place.
+trait Input: Copy {
+    fn fill(self, args: &mut [Value]);
+}
+
+/// The late-arrival scale's input: how late, in seconds.
+impl Input for Decimal {
+    fn fill(self, args: &mut [Value]) {
+        if let [Value::Duration(late)] = args {
+            *late = black_box(self);
+        }
+    }
+}
+
+/// The fee's inputs: seniors and juniors.
+impl Input for (Decimal, Decimal) {
+    fn fill(self, args: &mut [Value]) {
+        if let [Value::Num(seniors, _), Value::Num(juniors, _)] = args {
+            *seniors = black_box(self.0);
+            *juniors = black_box(self.1);
+        }
+    }
+}
+
+/// The travel table's input: the district's variant.
+impl Input for u32 {
+    fn fill(self, args: &mut [Value]) {
+        if let [Value::Enum(_, variant)] = args {
+            *variant = black_box(self);
+        }
+    }
+}
+
+/// One decision's inputs as bfr takes them: one argument array, made once and
+/// filled in place for each input, as a program deciding many cases would.
+struct Batch<I, const N: usize> {
+    name: &'static str,
+    rule: u32,
+    inputs: Vec<I>,
+    args: [Value; N],
+}
+
+type Batches = (
+    Batch<Decimal, 1>,
+    Batch<(Decimal, Decimal), 2>,
+    Batch<u32, 1>,
+);
+
+fn batches(s: &Setup) -> Batches {
+    let player = Unit::base("player");
+    let late = Batch {
+        name: "late_arrival_qualification",
+        rule: s.late,
+        inputs: s.late_inputs.clone(),
+        args: [Value::Duration(Decimal::ZERO)],
+    };
+    let fee = Batch {
+        name: "cc_gh_entry_fee",
+        rule: s.fee,
+        inputs: s.fee_inputs.clone(),
+        args: [
+            Value::Num(Decimal::ZERO, player.clone()),
+            Value::Num(Decimal::ZERO, player),
+        ],
+    };
+    let travel = Batch {
+        name: "sm_travel_subsidy",
+        rule: s.travel,
+        inputs: (0..21).collect(),
+        args: [Value::Enum(s.district, 0)],
+    };
+    (late, fee, travel)
+}
+
+/// bfr's rows of one decision's group: through a handle, the answer used where
+/// it is kept (by reference); and by rule index with `call_with`, which gives
+/// a value of its own.
+fn bfr_rows<I: Input, const N: usize>(
+    g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    ev: &mut Evaluator,
+    batch: &mut Batch<I, N>,
+) {
+    let span = Span::default();
+    let handle = ev.handle(batch.name).unwrap();
+    g.bench_function("bfr", |b| {
+        b.iter(|| {
+            for &input in &batch.inputs {
+                input.fill(&mut batch.args);
+                let answer: Result<Answer, _> = ev.answer(&handle, &batch.args, span);
+                black_box(answer.as_deref().ok());
+            }
+        })
+    });
+    g.bench_function("bfr call_with", |b| {
+        b.iter(|| {
+            for &input in &batch.inputs {
+                input.fill(&mut batch.args);
+                black_box(ev.call_with(batch.rule, &batch.args, span)).ok();
+            }
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     let s = setup();
     agree(&s);
-    let span = Span::default();
-    let player = Unit::base("player");
     // The evaluation form is made once, with the loaded rules; the evaluator is
-    // reused from call to call, as a program that decides many cases would.
+    // reused from call to call, and each rule resolved once, by name, as a
+    // program that decides many cases would.
     let prepared = Prepared::new(&s.program);
     let mut ev = Evaluator::prepared(&s.program, &prepared);
+    let (mut late, mut fee, mut travel) = batches(&s);
 
-    // Each rule is resolved once, by name, as a program that decides many
-    // cases would; a row kept ready is read where it is kept.
-    let late = ev.handle("late_arrival_qualification").unwrap();
-    let fee = ev.handle("cc_gh_entry_fee").unwrap();
-    let travel = ev.handle("sm_travel_subsidy").unwrap();
-
-    let mut g = c.benchmark_group("late_arrival_qualification");
-    g.throughput(Throughput::Elements(s.late_inputs.len() as u64));
+    let mut g = c.benchmark_group(late.name);
+    g.throughput(Throughput::Elements(late.inputs.len() as u64));
     g.bench_function("hand-written", |b| {
         b.iter(|| {
             for &x in &s.late_inputs {
@@ -359,26 +464,11 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("bfr", |b| {
-        b.iter(|| {
-            for &x in &s.late_inputs {
-                let args = [Value::Duration(black_box(x))];
-                black_box(ev.answer(&late, &args, span)).ok();
-            }
-        })
-    });
-    g.bench_function("bfr call_with", |b| {
-        b.iter(|| {
-            for &x in &s.late_inputs {
-                let args = [Value::Duration(black_box(x))];
-                black_box(ev.call_with(s.late, &args, span)).ok();
-            }
-        })
-    });
+    bfr_rows(&mut g, &mut ev, &mut late);
     g.finish();
 
-    let mut g = c.benchmark_group("cc_gh_entry_fee");
-    g.throughput(Throughput::Elements(s.fee_inputs.len() as u64));
+    let mut g = c.benchmark_group(fee.name);
+    g.throughput(Throughput::Elements(fee.inputs.len() as u64));
     g.bench_function("hand-written", |b| {
         b.iter(|| {
             for &(x, y) in &s.fee_inputs {
@@ -386,31 +476,10 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("bfr", |b| {
-        b.iter(|| {
-            for &(x, y) in &s.fee_inputs {
-                let args = [
-                    Value::Num(black_box(x), player.clone()),
-                    Value::Num(black_box(y), player.clone()),
-                ];
-                black_box(ev.answer(&fee, &args, span)).ok();
-            }
-        })
-    });
-    g.bench_function("bfr call_with", |b| {
-        b.iter(|| {
-            for &(x, y) in &s.fee_inputs {
-                let args = [
-                    Value::Num(black_box(x), player.clone()),
-                    Value::Num(black_box(y), player.clone()),
-                ];
-                black_box(ev.call_with(s.fee, &args, span)).ok();
-            }
-        })
-    });
+    bfr_rows(&mut g, &mut ev, &mut fee);
     g.finish();
 
-    let mut g = c.benchmark_group("sm_travel_subsidy");
+    let mut g = c.benchmark_group(travel.name);
     g.throughput(Throughput::Elements(21));
     g.bench_function("hand-written", |b| {
         b.iter(|| {
@@ -419,26 +488,46 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("bfr", |b| {
-        b.iter(|| {
-            for d in 0..21 {
-                let args = [Value::Enum(s.district, black_box(d))];
-                let answer: Result<Answer, _> = ev.answer(&travel, &args, span);
-                black_box(answer).ok();
-            }
-        })
-    });
-    g.bench_function("bfr call_with", |b| {
-        b.iter(|| {
-            for d in 0..21 {
-                let args = [Value::Enum(s.district, black_box(d))];
-                black_box(ev.call_with(s.travel, &args, span)).ok();
-            }
-        })
-    });
+    bfr_rows(&mut g, &mut ev, &mut travel);
     g.finish();
 
     explain(c, &s);
+}
+
+/// One decision's `explain` row for bfr, on a tracing evaluator through a
+/// handle: evaluating with a trace, and, `as_text`, the trace written as text.
+fn explain_row<I: Input, const N: usize>(
+    g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    ev: &mut Evaluator,
+    batch: &mut Batch<I, N>,
+    as_text: bool,
+) {
+    let span = Span::default();
+    let handle = ev.handle(batch.name).unwrap();
+    let program = ev.program();
+    let id = if as_text {
+        format!("{}/bfr", batch.name)
+    } else {
+        batch.name.to_string()
+    };
+    g.bench_function(id, |b| {
+        b.iter(|| {
+            for &input in &batch.inputs {
+                ev.clear_trace();
+                input.fill(&mut batch.args);
+                let answer = ev.answer(&handle, &batch.args, span);
+                let mut text = String::new();
+                match ev.trace() {
+                    Some(trace) if as_text => trace.render(program, 1, &mut text),
+                    Some(trace) => {
+                        black_box(trace.len());
+                    }
+                    None => {}
+                }
+                black_box((answer.as_deref().ok(), text));
+            }
+        })
+    });
 }
 
 /// `explain` of the same decisions, measured in two parts on one tracing
@@ -446,99 +535,48 @@ fn bench(c: &mut Criterion) {
 /// a trace (the record an explanation is made of), and the same with the trace
 /// written as text, as `bfr explain` prints it.
 fn explain(c: &mut Criterion, s: &Setup) {
-    let span = Span::default();
-    let player = Unit::base("player");
     let prepared = Prepared::new(&s.program);
     let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
-    let late: Vec<[Value; 1]> = s
-        .late_inputs
-        .iter()
-        .map(|&x| [Value::Duration(x)])
-        .collect();
-    let fee: Vec<[Value; 2]> = s
-        .fee_inputs
-        .iter()
-        .map(|&(x, y)| [Value::Num(x, player.clone()), Value::Num(y, player.clone())])
-        .collect();
-    let travel: Vec<[Value; 1]> = (0..21).map(|d| [Value::Enum(s.district, d)]).collect();
-    let batches: [(&str, u32, Vec<&[Value]>); 3] = [
-        (
-            "late_arrival_qualification",
-            s.late,
-            late.iter().map(|a| &a[..]).collect(),
-        ),
-        (
-            "cc_gh_entry_fee",
-            s.fee,
-            fee.iter().map(|a| &a[..]).collect(),
-        ),
-        (
-            "sm_travel_subsidy",
-            s.travel,
-            travel.iter().map(|a| &a[..]).collect(),
-        ),
-    ];
-
+    let (mut late, mut fee, mut travel) = batches(s);
     let mut g = c.benchmark_group("explain_trace");
-    for (name, rule, inputs) in &batches {
-        g.bench_function(*name, |b| {
-            b.iter(|| {
-                for args in inputs {
-                    ev.clear_trace();
-                    let v = ev.call_with(*rule, black_box(args), span);
-                    black_box((v.ok(), ev.trace().map(|t| t.len())));
-                }
-            })
-        });
-    }
+    explain_row(&mut g, &mut ev, &mut late, false);
+    explain_row(&mut g, &mut ev, &mut fee, false);
+    explain_row(&mut g, &mut ev, &mut travel, false);
     g.finish();
-
-    let mut g = c.benchmark_group("explain_text");
-    for (name, rule, inputs) in &batches {
-        g.bench_function(format!("{name}/bfr"), |b| {
-            b.iter(|| {
-                for args in inputs {
-                    ev.clear_trace();
-                    let v = ev.call_with(*rule, black_box(args), span);
-                    let mut text = String::new();
-                    if let Some(trace) = ev.trace() {
-                        trace.render(&s.program, 1, &mut text);
-                    }
-                    black_box((v.ok(), text));
-                }
-            })
-        });
-    }
+    let mut text = c.benchmark_group("explain_text");
+    explain_row(&mut text, &mut ev, &mut late, true);
+    explain_row(&mut text, &mut ev, &mut fee, true);
+    explain_row(&mut text, &mut ev, &mut travel, true);
     // The hand-written functions writing the same text (`agree` checks it is
     // the same), so that the text is compared with text.
-    g.bench_function("late_arrival_qualification/hand-written", |b| {
+    text.bench_function("late_arrival_qualification/hand-written", |b| {
         b.iter(|| {
             for &x in &s.late_inputs {
-                let mut text = String::new();
-                let v = late_explain(black_box(x), &mut text);
-                black_box((v, text));
+                let mut out = String::new();
+                let v = late_explain(black_box(x), &mut out);
+                black_box((v, out));
             }
         })
     });
-    g.bench_function("cc_gh_entry_fee/hand-written", |b| {
+    text.bench_function("cc_gh_entry_fee/hand-written", |b| {
         b.iter(|| {
             for &(x, y) in &s.fee_inputs {
-                let mut text = String::new();
-                let v = fee_explain(black_box(x), black_box(y), &mut text);
-                black_box((v, text));
+                let mut out = String::new();
+                let v = fee_explain(black_box(x), black_box(y), &mut out);
+                black_box((v, out));
             }
         })
     });
-    g.bench_function("sm_travel_subsidy/hand-written", |b| {
+    text.bench_function("sm_travel_subsidy/hand-written", |b| {
         b.iter(|| {
             for d in 0..21 {
-                let mut text = String::new();
-                let v = travel_explain(black_box(d), &mut text);
-                black_box((v, text));
+                let mut out = String::new();
+                let v = travel_explain(black_box(d), &mut out);
+                black_box((v, out));
             }
         })
     });
-    g.finish();
+    text.finish();
 }
 
 criterion_group! {

@@ -491,12 +491,14 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Whether this evaluator may answer from what `handle` keeps: it folds,
-    /// does not trace (a trace records every call), and is of the program and
-    /// evaluation form the handle was made with.
+    /// does not trace (a trace records every call), and is of the evaluation
+    /// form the handle was made with, hence of its program (a form is made
+    /// from one program, and an evaluator is given the form of its own).
+    /// One comparison: when neither has a form, the handle keeps nothing.
     #[inline(always)]
     fn answers_kept(&self, handle: &RuleHandle<'p>) -> bool {
-        std::ptr::eq(handle.program, self.program)
-            && matches!((handle.prepared, self.kept_from), (Some(h), Some(p)) if std::ptr::eq(h, p))
+        let address = |p: Option<&Prepared>| p.map_or(std::ptr::null(), std::ptr::from_ref);
+        address(handle.prepared) == address(self.kept_from)
     }
 
     /// [`answer`](Self::answer) of a call not answered from what the handle
