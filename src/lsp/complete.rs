@@ -6,7 +6,7 @@ use super::index::{Def, DefKind};
 use super::navigate::{name_start, qualifier_before};
 use super::position::LineIndex;
 use super::store::Analysis;
-use crate::syntax::format::tokens::KEYWORDS;
+use crate::syntax::format::tokens::keywords;
 use lsp_types::{CompletionItem, CompletionItemKind, Documentation, Position};
 
 /// The completions at `pos` of file `file`.
@@ -33,8 +33,8 @@ pub fn complete(a: &Analysis, file: usize, pos: Position) -> Vec<CompletionItem>
         .filter(|d| d.container.is_none())
         .map(item)
         .collect();
-    items.extend(KEYWORDS.iter().map(|k| CompletionItem {
-        label: (*k).to_string(),
+    items.extend(keywords().map(|k| CompletionItem {
+        label: k.to_string(),
         kind: Some(CompletionItemKind::KEYWORD),
         ..CompletionItem::default()
     }));

@@ -5,7 +5,7 @@
 use super::index::{DefKind, Index};
 use super::position::LineIndex;
 use super::store::Analysis;
-use crate::syntax::format::tokens::{KEYWORDS, Kind};
+use crate::syntax::format::tokens::Kind;
 use logos::Logos;
 use lsp_types::{SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokensLegend};
 
@@ -92,7 +92,18 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             Kind::Str => Some((SemanticTokenType::STRING, 0)),
             Kind::Number | Kind::Date | Kind::Clock => Some((SemanticTokenType::NUMBER, 0)),
             Kind::RuleId | Kind::Pages => Some((SemanticTokenType::DECORATOR, 0)),
-            Kind::Word if KEYWORDS.contains(&word) => Some((SemanticTokenType::KEYWORD, 0)),
+            Kind::Word if crate::syntax::RESERVED.contains(&word) => {
+                Some((SemanticTokenType::KEYWORD, 0))
+            }
+            // A keyword only where it stands: a name where it is one (`out(3)`
+            // of a fn named `out`), as the index knows.
+            Kind::Word
+                if crate::syntax::CONTEXTUAL.contains(&word)
+                    && !(current && a.index.exactly(file, span.start, span.end).is_some())
+                    && a.index.global(word).is_none() =>
+            {
+                Some((SemanticTokenType::KEYWORD, 0))
+            }
             Kind::Word => Some(name(
                 &a.index,
                 file,
@@ -176,5 +187,54 @@ impl Encoder {
             }
             from = line_end + 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::store::Store;
+    use super::*;
+
+    /// The words of file `file` with their token types, in order.
+    fn typed_words(a: &Analysis, file: usize) -> Vec<(String, SemanticTokenType)> {
+        let lines: Vec<&str> = a.files[file].text.lines().collect();
+        let (mut line, mut col) = (0usize, 0usize);
+        let mut out = Vec::new();
+        for t in tokens(a, file) {
+            if t.delta_line > 0 {
+                col = 0;
+            }
+            line += t.delta_line as usize;
+            col += t.delta_start as usize;
+            let word = lines[line].get(col..col + t.length as usize).unwrap_or("");
+            out.push((word.to_string(), TYPES[t.token_type as usize].clone()));
+        }
+        out
+    }
+
+    /// A word that is a keyword only where it stands is coloured as the name
+    /// it is where it is one; reserved words are always keywords.
+    #[test]
+    fn a_fn_named_like_a_contextual_keyword_is_a_function() {
+        let d = std::env::temp_dir().join(format!("bfr-highlight-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        let text = "edition \"Sample\" {\n  source \"a sample\"\n}\nunit SEK \"kronor\"\n\
+                    /// Out.\nfn out(x: SEK) -> SEK ref X-1 = x\n\
+                    /// A.\nconst a: SEK ref X-2 = out(1 SEK)\n";
+        std::fs::write(d.join("edition.bfr"), text).unwrap();
+        let mut store = Store::default();
+        let words = typed_words(store.refresh(&d), 0);
+        let of = |w: &str| {
+            words
+                .iter()
+                .filter(|(x, _)| x == w)
+                .map(|(_, t)| t.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(of("out"), [SemanticTokenType::FUNCTION; 2]);
+        assert_eq!(of("source"), [SemanticTokenType::KEYWORD]);
+        assert_eq!(of("fn"), [SemanticTokenType::KEYWORD]);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

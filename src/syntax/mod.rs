@@ -445,7 +445,7 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
 
 /// Words that are keywords only where they stand (`stages { … }`, a route's
 /// `places`), names everywhere else.
-const CONTEXTUAL: [&str; 11] = [
+pub const CONTEXTUAL: [&str; 11] = [
     "amends",
     "document",
     "entries",
@@ -615,6 +615,39 @@ mod tests {
             .collect();
         ours.sort_unstable();
         assert_eq!(found, ours);
+    }
+
+    #[test]
+    fn every_word_of_the_grammar_outside_the_trie_is_a_contextual_keyword() {
+        // The glued-keyword help knows the words by these two lists: a word
+        // the grammar gains must join one of them, and a word it loses leave.
+        // Weekdays and the units of a duration are words of values.
+        let values = [
+            "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "h", "min", "s",
+        ];
+        let grammar = include_str!("../../grammar/bfr.pest");
+        let mut words = std::collections::BTreeSet::new();
+        let mut in_trie = false;
+        for line in grammar.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            in_trie = code.starts_with("keyword") || (in_trie && !code.starts_with('}'));
+            if in_trie {
+                continue;
+            }
+            let quoted = code.split('"').skip(1).step_by(2);
+            words.extend(
+                quoted.filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic())),
+            );
+        }
+        let unlisted: Vec<_> = words
+            .iter()
+            .filter(|w| !RESERVED.contains(w) && !CONTEXTUAL.contains(w) && !values.contains(w))
+            .collect();
+        assert!(unlisted.is_empty(), "words in neither list: {unlisted:?}");
+        for w in CONTEXTUAL {
+            assert!(words.contains(w), "`{w}` is no longer in the grammar");
+            assert!(!RESERVED.contains(&w), "`{w}` is in both lists");
+        }
     }
 
     #[test]

@@ -197,7 +197,7 @@ fn space_before(toks: &[Placed<'_>], i: usize) -> bool {
         (Kind::Open, _) => prev.text == "{",
         (_, Kind::Close) => next.text == "}",
         (_, Kind::Comma | Kind::Semi | Kind::Colon) => false,
-        (_, Kind::Open) if next.text != "{" => !is_callee(prev),
+        (_, Kind::Open) if next.text != "{" => !is_callee(toks, i - 1),
         _ => true,
     }
 }
@@ -221,10 +221,19 @@ fn between_numbers(toks: &[Placed<'_>], k: usize) -> bool {
         && toks.get(k + 1).is_some_and(|n| n.tok.kind == Kind::Number)
 }
 
-/// A token a `(` or `[` right after makes a call or an index.
-fn is_callee(tok: Token<'_>) -> bool {
+/// Whether a `(` or `[` right after `toks[k]` makes a call or an index. A word
+/// that is a keyword only where it stands is a name elsewhere (`out(3)` calls a
+/// fn named `out`); before a bracket it is a keyword as a route's target, after
+/// `->` (`place (n + 1)`), or as a route's start, first on its line or after `{`
+/// (`places (n + 1)..m`).
+fn is_callee(toks: &[Placed<'_>], k: usize) -> bool {
+    let tok = toks[k].tok;
     match tok.kind {
-        Kind::Word => !tok.is_keyword(),
+        Kind::Word if tok.is_contextual() => {
+            let prev = k.checked_sub(1).map(|j| toks[j].tok.text);
+            !matches!(prev, None | Some("->" | "{"))
+        }
+        Kind::Word => !tok.is_reserved(),
         Kind::Close => tok.text != "}",
         _ => false,
     }
@@ -245,7 +254,7 @@ fn is_unary(toks: &[Placed<'_>], k: usize) -> bool {
         | Kind::Minus
         | Kind::Slash
         | Kind::DotDot => true,
-        Kind::Word => prev.is_keyword(),
+        Kind::Word => prev.is_reserved() || prev.is_contextual(),
         _ => false,
     }
 }

@@ -80,3 +80,21 @@ fn formatting_twice_changes_nothing() {
     let once = fmt(input);
     assert_eq!(fmt(&once), once);
 }
+
+/// A word that is a keyword only where it stands is a name elsewhere: a call
+/// of a fn named `out` or `period` is written as a call, while a route's
+/// `place (…)` and `places (…)` keep their space.
+#[test]
+fn a_call_of_a_name_that_is_a_keyword_elsewhere_is_a_call() {
+    assert_eq!(
+        fmt("fn out (x: VP) -> VP = x\nconst a: VP = out (3 VP) + period(2 VP)\n"),
+        "fn out(x: VP) -> VP = x\nconst a: VP = out(3 VP) + period(2 VP)\n"
+    );
+    let routes = "competition c {\n  stage s {\n    places (n + 1)..m -> out\n    winners -> place (n + 1)\n  }\n}\n";
+    assert_eq!(fmt(routes), routes);
+    // Reserved words are never called.
+    assert_eq!(
+        fmt("const a: VP = if(x) then 1 else 2\n"),
+        "const a: VP = if (x) then 1 else 2\n"
+    );
+}

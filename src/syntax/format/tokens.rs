@@ -119,55 +119,16 @@ pub fn tokens(text: &str) -> Result<Vec<Token<'_>>, usize> {
     Ok(out)
 }
 
-/// Names the grammar reserves, and the words that open a part of a competition:
-/// a bracket after one of these is not a call or an index.
-pub const KEYWORDS: &[&str] = &[
-    "edition",
-    "unit",
-    "enum",
-    "record",
-    "table",
-    "scale",
-    "fn",
-    "const",
-    "reading",
-    "example",
-    "procedure",
-    "competition",
-    "stage",
-    "qualification",
-    "ref",
-    "domain",
-    "if",
-    "then",
-    "else",
-    "match",
-    "let",
-    "in",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
-    "warning",
-    "deduct",
-    "refer",
-    "forfeit",
-    "contradicts",
-    "alias",
-    "whole",
-    "notice",
-    "as",
-    "stages",
-    "places",
-    "place",
-    "out",
-    "source",
-    "updated",
-    "period",
-    "amends",
-    "remove",
-];
+/// The language's words, for completion and highlighting: the reserved words,
+/// then those that are keywords only where they stand (`stages`, `place`,
+/// `source`, …), both as the grammar has them (`syntax::RESERVED`,
+/// `syntax::CONTEXTUAL`).
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    crate::syntax::RESERVED
+        .iter()
+        .chain(crate::syntax::CONTEXTUAL.iter())
+        .copied()
+}
 
 /// The words a top-level declaration starts with.
 pub const DECLARATION_STARTS: &[&str] = &[
@@ -190,9 +151,15 @@ pub const DECLARATION_STARTS: &[&str] = &[
 ];
 
 impl Token<'_> {
-    /// A reserved word.
-    pub fn is_keyword(&self) -> bool {
-        self.kind == Kind::Word && KEYWORDS.contains(&self.text)
+    /// A reserved word: never a name.
+    pub fn is_reserved(&self) -> bool {
+        self.kind == Kind::Word && crate::syntax::RESERVED.contains(&self.text)
+    }
+
+    /// A word that is a keyword only where it stands and a name elsewhere
+    /// (`place`, `out`, `source`, …).
+    pub fn is_contextual(&self) -> bool {
+        self.kind == Kind::Word && crate::syntax::CONTEXTUAL.contains(&self.text)
     }
 
     /// A name, number or other atom (not punctuation).
