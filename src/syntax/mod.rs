@@ -374,36 +374,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
 
 fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
     let e = detailed(rule, text);
-    use pest::error::{ErrorVariant, InputLocation};
+    use pest::error::InputLocation;
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((a, b)) => (a, b),
-    };
-    let literals = literal_tokens(&e);
-    let expected = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = literals.iter().map(String::as_str).collect();
-            for w in positives.iter().filter_map(|r| describe(*r)) {
-                // "`->` and a result type" says no more than "`->`".
-                let repeats = literals.iter().any(|l| w.starts_with(l.as_str()));
-                let noise = CONTINUATIONS.contains(&w) && !literals.is_empty();
-                if !repeats && !noise {
-                    words.push(w);
-                }
-            }
-            words.sort_unstable();
-            words.dedup();
-            words
-        }
-        ErrorVariant::CustomError { .. } => Vec::new(),
-    };
-    let message = if expected.is_empty() {
-        "this text is not valid here".to_string()
-    } else if expected.len() == 1 {
-        format!("expected {}", expected.join(""))
-    } else {
-        let (last, rest) = expected.split_last().unwrap_or((&"", &[]));
-        format!("expected {} or {}", rest.join(", "), last)
     };
     // Point at the word the parser could not take, not at an empty position.
     let word_end = text
@@ -416,6 +390,26 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
         .unwrap_or(text.len());
     let end = end.max(word_end).max(start);
     let found = text.get(start..end).unwrap_or("");
+    let word: String = found
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let glued = glued_keyword(rule, text, start, &word);
+    let mut literals = literal_tokens(&e);
+    // A keyword glued to a name (`thenx`) is a token the text could take here,
+    // though the parser, seeing one longer name, never tried it.
+    if let Some(k) = glued.filter(|k| STRUCTURAL.contains(k)) {
+        literals.push(format!("`{k}`"));
+    }
+    let expected = expected_words(&e, &literals);
+    let message = if expected.is_empty() {
+        "this text is not valid here".to_string()
+    } else if expected.len() == 1 {
+        format!("expected {}", expected.join(""))
+    } else {
+        let (last, rest) = expected.split_last().unwrap_or((&"", &[]));
+        format!("expected {} or {}", rest.join(", "), last)
+    };
     let label = if found.is_empty() {
         "the text ends here".to_string()
     } else {
@@ -423,10 +417,6 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
     };
     let d = Diagnostic::error("E0001", message, Span::new(file, start, end)).with_label(label);
     // A reserved word where a name was expected: say so, it is the likely cause.
-    let word: String = found
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
     if expected.contains(&"a name") && RESERVED.contains(&word.as_str()) {
         return d.with_help(format!(
             "`{word}` is a reserved word of the language and cannot be a name; choose another, e.g. `{word}_`"
@@ -437,10 +427,32 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
             "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
         ));
     }
-    match glued_keyword_help(rule, text, start, &word) {
-        Some(help) => d.with_help(help),
+    match glued.and_then(|k| Some((k, word.get(k.len()..)?))) {
+        Some((k, rest)) => d.with_help(format!(
+            "`{word}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`"
+        )),
         None => d,
     }
+}
+
+/// What the parser expected, in words: the literal tokens worth naming, then
+/// the descriptions of the rules it tried, sorted, without repeats or noise.
+fn expected_words<'a>(e: &pest::error::Error<Rule>, literals: &'a [String]) -> Vec<&'a str> {
+    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
+        return Vec::new();
+    };
+    let mut words: Vec<&str> = literals.iter().map(String::as_str).collect();
+    for w in positives.iter().filter_map(|r| describe(*r)) {
+        // "`->` and a result type" says no more than "`->`".
+        let repeats = literals.iter().any(|l| w.starts_with(l.as_str()));
+        let noise = CONTINUATIONS.contains(&w) && !literals.is_empty();
+        if !repeats && !noise {
+            words.push(w);
+        }
+    }
+    words.sort_unstable();
+    words.dedup();
+    words
 }
 
 /// Words that are keywords only where they stand (`stages { … }`, a route's
@@ -461,28 +473,26 @@ pub const CONTEXTUAL: [&str; 11] = [
 
 /// A keyword glued to the next word (`thenx`) reads as one name. When the word
 /// found begins with a keyword, and the text reads past it once the two stand
-/// apart, says so: one more parse, made only for an error.
-fn glued_keyword_help(rule: Rule, text: &str, start: usize, word: &str) -> Option<String> {
+/// apart, that keyword: one more parse, made only for an error.
+fn glued_keyword(rule: Rule, text: &str, start: usize, word: &str) -> Option<&'static str> {
     let end = start + word.len();
     let keywords = RESERVED.iter().chain(CONTEXTUAL.iter());
     keywords
         .filter(|k| word.len() > k.len() && word.starts_with(*k))
-        .find_map(|k| {
+        .find(|k| {
             let split = start + k.len();
-            let apart = format!("{} {}", text.get(..split)?, text.get(split..)?);
-            let reads_on = match BfrParser::parse(rule, &apart) {
+            let (Some(before), Some(after)) = (text.get(..split), text.get(split..)) else {
+                return false;
+            };
+            match BfrParser::parse(rule, &format!("{before} {after}")) {
                 Ok(_) => true,
                 Err(e) => match e.location {
-                    pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => {
-                        p > end + 1
-                    }
+                    pest::error::InputLocation::Pos(p)
+                    | pest::error::InputLocation::Span((p, _)) => p > end + 1,
                 },
-            };
-            let rest = word.get(k.len()..)?;
-            reads_on.then(|| {
-                format!("`{word}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`")
-            })
+            }
         })
+        .copied()
 }
 
 /// Where the `]` that closes a list stands in `rest`, the text after its last
