@@ -223,15 +223,16 @@ fn between_numbers(toks: &[Placed<'_>], k: usize) -> bool {
 
 /// Whether a `(` or `[` right after `toks[k]` makes a call or an index. A word
 /// that is a keyword only where it stands is a name elsewhere (`out(3)` calls a
-/// fn named `out`); before a bracket it is a keyword as a route's target, after
-/// `->` (`place (n + 1)`), or as a route's start, first on its line or after `{`
-/// (`places (n + 1)..m`).
+/// fn named `out`); before a bracket it is a keyword only as a route's target
+/// after `->` (`place (n + 1)`), or as `places` starting a route, first on its
+/// line or after `{` (`places (n + 1)..m`).
 fn is_callee(toks: &[Placed<'_>], k: usize) -> bool {
     let tok = toks[k].tok;
     match tok.kind {
         Kind::Word if tok.is_contextual() => {
             let prev = k.checked_sub(1).map(|j| toks[j].tok.text);
-            !matches!(prev, None | Some("->" | "{"))
+            let route_start = tok.text == "places" && matches!(prev, None | Some("{"));
+            prev != Some("->") && !route_start
         }
         Kind::Word => !tok.is_reserved(),
         Kind::Close => tok.text != "}",

@@ -92,6 +92,11 @@ fn a_call_of_a_name_that_is_a_keyword_elsewhere_is_a_call() {
     );
     let routes = "competition c {\n  stage s {\n    places (n + 1)..m -> out\n    winners -> place (n + 1)\n  }\n}\n";
     assert_eq!(fmt(routes), routes);
+    // A call that begins a line continuing an expression.
+    assert_eq!(
+        fmt("const a: VP = 1 VP +\n  out (3 VP)\n"),
+        "const a: VP = 1 VP +\n  out(3 VP)\n"
+    );
     // Reserved words are never called.
     assert_eq!(
         fmt("const a: VP = if(x) then 1 else 2\n"),
