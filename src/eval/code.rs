@@ -627,6 +627,42 @@ mod tests {
         assert!(stranger.answer(&handle, &[n(2)], span).is_err());
     }
 
+    /// A table whose rows all fold, and one with a row that does not (it
+    /// fails: 1 / 0), through a handle: each folded row is answered ready,
+    /// the other computed, each as the tree walk gives it, failures with their
+    /// spans.
+    #[test]
+    fn a_handle_answers_a_table_whether_or_not_every_row_folded() {
+        let table = |rows: Vec<Expr>| {
+            let mut program = program(num(0));
+            let rule = &mut program.rules[0];
+            rule.params = vec![("key".into(), Type::Enum(0))];
+            rule.body = RuleBody::Table { rows };
+            program
+        };
+        let span = Span::default();
+        let full = table(vec![num(5), num(6)]);
+        let partial = table(vec![num(5), bin(BinOp::Div, num(1), num(0), 7)]);
+        for (program, whole) in [(&full, true), (&partial, false)] {
+            let prepared = Prepared::new(program);
+            let mut ev = Evaluator::prepared(program, &prepared);
+            let mut walk = Evaluator::new(program);
+            let handle = ev.handle("widget").expect("a handle");
+            for v in 0..3 {
+                let args = [Value::Enum(0, v)];
+                let answer = ev.answer(&handle, &args, span);
+                let ready = matches!(answer, Ok(Answer::Ready(_)));
+                assert_eq!(ready, v == 0 || (whole && v == 1), "row {v}");
+                let got = answer.map(Answer::into_value).map_err(|e| e.span.start);
+                let want = walk.call_with(0, &args, span).map_err(|e| e.span.start);
+                assert_eq!(got, want, "row {v}");
+            }
+        }
+        let mut walk = Evaluator::new(&partial);
+        let failed = walk.call_with(0, &[Value::Enum(0, 1)], span);
+        assert!(failed.is_err_and(|e| e.span.start == 7));
+    }
+
     #[test]
     fn a_local_read_before_a_let_gives_it_another_value_keeps_the_value_read() {
         // let y = x in y + (let y = 7 in y), both `y` in slot 1: 3 + 7.

@@ -443,7 +443,7 @@ impl<'p> Evaluator<'p> {
         };
         let kept = match folded.map(|f| &f.answers) {
             Some(Answers::Const(value)) if rule.params.is_empty() => Kept::Const(value),
-            Some(Answers::Table(rows)) if rule.params.len() == 1 => Kept::Table(rows),
+            Some(Answers::FullTable(rows)) if rule.params.len() == 1 => Kept::Table(rows),
             _ => Kept::Nothing,
         };
         Some(RuleHandle {
@@ -479,7 +479,7 @@ impl<'p> Evaluator<'p> {
             // argument, a const none (the handle keeps nothing otherwise).
             match (handle.kept, args) {
                 (Kept::Table(rows), [Value::Enum(_, v)]) => {
-                    if let Some(Some(value)) = rows.get(*v as usize) {
+                    if let Some(value) = rows.get(*v as usize) {
                         return Ok(Answer::Ready(value));
                     }
                 }
@@ -839,6 +839,10 @@ fn ready<'p>(
             Some(Detail::Table(*v)),
         ),
         (Answers::Table(_), _) => return None,
+        (Answers::FullTable(rows), [Value::Enum(_, v)]) => {
+            (rows.get(*v as usize)?, *v as usize, Some(Detail::Table(*v)))
+        }
+        (Answers::FullTable(_), _) => return None,
         (Answers::Scale { whole, arms }, [input]) => {
             if *whole && matches!(input, Value::Num(n, _) if !is_whole(*n)) {
                 return None;
@@ -880,8 +884,9 @@ enum Kept<'p> {
     Nothing,
     /// A const's value.
     Const(&'p Value),
-    /// A table's rows by variant (`None` for a row that did not fold).
-    Table(&'p [Option<Value>]),
+    /// A table's rows by variant, every one of which folded (a table with a
+    /// row that did not keeps nothing: its calls take the general way).
+    Table(&'p [Value]),
 }
 
 impl RuleHandle<'_> {

@@ -169,7 +169,10 @@ pub(super) enum Answers {
     /// A fn, or a const that did not fold to a value.
     None,
     Const(Value),
-    /// By variant.
+    /// A table every row of which folded, by variant: what a handle keeps
+    /// (a row is answered without looking at it first).
+    FullTable(Box<[Value]>),
+    /// A table some rows of which did not fold, by variant (`None`: computed).
     Table(Box<[Option<Value>]>),
     /// By arm; `whole` when the input counts whole things (a fraction is
     /// refused by the general way, with its message).
@@ -193,7 +196,14 @@ impl Folded {
         let answers = match &body {
             RuleBody::Const { value } => literal(value).map_or(Answers::None, Answers::Const),
             RuleBody::Fn { .. } => Answers::None,
-            RuleBody::Table { rows } => Answers::Table(rows.iter().map(literal).collect()),
+            RuleBody::Table { rows } => {
+                let rows: Box<[Option<Value>]> = rows.iter().map(literal).collect();
+                if rows.iter().all(Option::is_some) {
+                    Answers::FullTable(rows.into_iter().flatten().collect())
+                } else {
+                    Answers::Table(rows)
+                }
+            }
             RuleBody::Scale { arms } => Answers::Scale {
                 whole: rule.whole.first() == Some(&true),
                 arms: arms.iter().map(|a| literal(&a.value)).collect(),
