@@ -8,8 +8,9 @@
 //! with one argument array filled in place for each input.
 //!
 //! `explain` is measured through a handle on a tracing evaluator, as evaluating
-//! with a trace, and as the same with the trace written as text; the text is also written by hand (the hand-written functions
-//! plus `write!`), word for word what bfr writes (checked before measuring).
+//! with a trace, and as the same with the trace written as text; the text is also
+//! written by hand (the hand-written functions plus `write!`), word for word what
+//! bfr writes (checked before measuring).
 //!
 //! Run: `cargo bench --bench decisions`. Figures are in the README.
 
@@ -279,32 +280,45 @@ fn agree(s: &Setup) {
         };
         assert_eq!(Some(got), travel_hand(d));
     }
-    // Through handles, the same answers.
+    agree_by_handle(s);
+    agree_explained(s);
+}
+
+/// Through a handle, with the argument array the bench fills in place, the
+/// same answers as `call_with` with arguments made afresh.
+fn agree_by_handle(s: &Setup) {
     let prepared = Prepared::new(&s.program);
     let mut ev = Evaluator::prepared(&s.program, &prepared);
-    let late = ev.handle("late_arrival_qualification").unwrap();
-    for &x in &s.late_inputs {
-        let args = [Value::Duration(x)];
-        let want = ev.call_with(s.late, &args, span).unwrap();
-        assert_eq!(*ev.answer(&late, &args, span).unwrap(), want);
+    let (mut late, mut fee, mut travel) = batches(s);
+    let player = Unit::base("player");
+    same_by_handle(&mut ev, &mut late, |&x| vec![Value::Duration(x)]);
+    same_by_handle(&mut ev, &mut fee, |&(x, y)| {
+        vec![Value::Num(x, player.clone()), Value::Num(y, player.clone())]
+    });
+    same_by_handle(&mut ev, &mut travel, |&d| vec![Value::Enum(s.district, d)]);
+}
+
+fn same_by_handle<I: Input, const N: usize>(
+    ev: &mut Evaluator,
+    batch: &mut Batch<I, N>,
+    fresh: impl Fn(&I) -> Vec<Value>,
+) {
+    let span = Span::default();
+    let handle = ev.handle(batch.name).unwrap();
+    for input in batch.inputs.clone() {
+        input.fill(&mut batch.args);
+        let want = ev.call_with(batch.rule, &fresh(&input), span).unwrap();
+        let got = ev.answer(&handle, &batch.args, span).unwrap();
+        assert_eq!(*got, want, "{}", batch.name);
     }
-    let fee = ev.handle("cc_gh_entry_fee").unwrap();
-    for &(sn, jn) in &s.fee_inputs {
-        let args = [
-            Value::Num(sn, player.clone()),
-            Value::Num(jn, player.clone()),
-        ];
-        let want = ev.call_with(s.fee, &args, span).unwrap();
-        assert_eq!(*ev.answer(&fee, &args, span).unwrap(), want);
-    }
-    let travel = ev.handle("sm_travel_subsidy").unwrap();
-    for d in 0..21 {
-        let args = [Value::Enum(s.district, d)];
-        let want = ev.call_with(s.travel, &args, span).unwrap();
-        assert_eq!(*ev.answer(&travel, &args, span).unwrap(), want);
-    }
-    // The hand-written explanations are word for word what `bfr explain` writes.
-    // Through a handle too, as the bench's `explain` rows call it.
+}
+
+/// The hand-written explanations are word for word what `bfr explain` writes,
+/// by rule index and through a handle, as the bench's `explain` rows call it.
+fn agree_explained(s: &Setup) {
+    let span = Span::default();
+    let player = Unit::base("player");
+    let prepared = Prepared::new(&s.program);
     let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
     let mut explained = |rule: u32, args: &[Value], hand: &dyn Fn(&mut String)| {
         let mut by_hand = String::new();
@@ -350,28 +364,31 @@ trait Input: Copy {
 /// The late-arrival scale's input: how late, in seconds.
 impl Input for Decimal {
     fn fill(self, args: &mut [Value]) {
-        if let [Value::Duration(late)] = args {
-            *late = black_box(self);
-        }
+        let [Value::Duration(late)] = args else {
+            panic!("the scale takes one duration");
+        };
+        *late = black_box(self);
     }
 }
 
 /// The fee's inputs: seniors and juniors.
 impl Input for (Decimal, Decimal) {
     fn fill(self, args: &mut [Value]) {
-        if let [Value::Num(seniors, _), Value::Num(juniors, _)] = args {
-            *seniors = black_box(self.0);
-            *juniors = black_box(self.1);
-        }
+        let [Value::Num(seniors, _), Value::Num(juniors, _)] = args else {
+            panic!("the fee takes two counts");
+        };
+        *seniors = black_box(self.0);
+        *juniors = black_box(self.1);
     }
 }
 
 /// The travel table's input: the district's variant.
 impl Input for u32 {
     fn fill(self, args: &mut [Value]) {
-        if let [Value::Enum(_, variant)] = args {
-            *variant = black_box(self);
-        }
+        let [Value::Enum(_, variant)] = args else {
+            panic!("the table takes one district");
+        };
+        *variant = black_box(self);
     }
 }
 
@@ -419,7 +436,7 @@ fn batches(s: &Setup) -> Batches {
 /// bfr's rows of one decision's group: through a handle, the answer used where
 /// it is kept (by reference); and by rule index with `call_with`, which gives
 /// a value of its own.
-fn bfr_rows<I: Input, const N: usize>(
+fn bench_bfr_rows<I: Input, const N: usize>(
     g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
     ev: &mut Evaluator,
     batch: &mut Batch<I, N>,
@@ -464,7 +481,7 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    bfr_rows(&mut g, &mut ev, &mut late);
+    bench_bfr_rows(&mut g, &mut ev, &mut late);
     g.finish();
 
     let mut g = c.benchmark_group(fee.name);
@@ -476,7 +493,7 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    bfr_rows(&mut g, &mut ev, &mut fee);
+    bench_bfr_rows(&mut g, &mut ev, &mut fee);
     g.finish();
 
     let mut g = c.benchmark_group(travel.name);
@@ -488,7 +505,7 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    bfr_rows(&mut g, &mut ev, &mut travel);
+    bench_bfr_rows(&mut g, &mut ev, &mut travel);
     g.finish();
 
     explain(c, &s);
@@ -496,7 +513,7 @@ fn bench(c: &mut Criterion) {
 
 /// One decision's `explain` row for bfr, on a tracing evaluator through a
 /// handle: evaluating with a trace, and, `as_text`, the trace written as text.
-fn explain_row<I: Input, const N: usize>(
+fn bench_explain_row<I: Input, const N: usize>(
     g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
     ev: &mut Evaluator,
     batch: &mut Batch<I, N>,
@@ -539,14 +556,14 @@ fn explain(c: &mut Criterion, s: &Setup) {
     let mut ev = Evaluator::tracing_prepared(&s.program, &prepared);
     let (mut late, mut fee, mut travel) = batches(s);
     let mut g = c.benchmark_group("explain_trace");
-    explain_row(&mut g, &mut ev, &mut late, false);
-    explain_row(&mut g, &mut ev, &mut fee, false);
-    explain_row(&mut g, &mut ev, &mut travel, false);
+    bench_explain_row(&mut g, &mut ev, &mut late, false);
+    bench_explain_row(&mut g, &mut ev, &mut fee, false);
+    bench_explain_row(&mut g, &mut ev, &mut travel, false);
     g.finish();
     let mut text = c.benchmark_group("explain_text");
-    explain_row(&mut text, &mut ev, &mut late, true);
-    explain_row(&mut text, &mut ev, &mut fee, true);
-    explain_row(&mut text, &mut ev, &mut travel, true);
+    bench_explain_row(&mut text, &mut ev, &mut late, true);
+    bench_explain_row(&mut text, &mut ev, &mut fee, true);
+    bench_explain_row(&mut text, &mut ev, &mut travel, true);
     // The hand-written functions writing the same text (`agree` checks it is
     // the same), so that the text is compared with text.
     text.bench_function("late_arrival_qualification/hand-written", |b| {

@@ -661,6 +661,23 @@ mod tests {
         let mut walk = Evaluator::new(&partial);
         let failed = walk.call_with(0, &[Value::Enum(0, 1)], span);
         assert!(failed.is_err_and(|e| e.span.start == 7));
+        // A handle that keeps rows answers only for its own form and program.
+        let prepared = Prepared::new(&full);
+        let handle = Evaluator::prepared(&full, &prepared)
+            .handle("widget")
+            .expect("a handle");
+        let other_prepared = Prepared::new(&partial);
+        let mut stranger = Evaluator::prepared(&partial, &other_prepared);
+        assert!(
+            stranger
+                .answer(&handle, &[Value::Enum(0, 0)], span)
+                .is_err()
+        );
+        assert!(
+            Evaluator::new(&partial)
+                .answer(&handle, &[Value::Enum(0, 0)], span)
+                .is_err()
+        );
     }
 
     #[test]

@@ -95,12 +95,16 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             Kind::Word if crate::syntax::RESERVED.contains(&word) => {
                 Some((SemanticTokenType::KEYWORD, 0))
             }
-            // A keyword only where it stands: a name where it is one (`out(3)`
-            // of a fn named `out`), as the index knows.
+            // A keyword only where it stands: a name where the index has it as
+            // one (`out(3)` of a fn named `out`, not a route's `-> out`); in
+            // text the index was not made from, a name if the edition has one.
             Kind::Word
                 if crate::syntax::CONTEXTUAL.contains(&word)
-                    && !(current && a.index.exactly(file, span.start, span.end).is_some())
-                    && a.index.global(word).is_none() =>
+                    && if current {
+                        a.index.exactly(file, span.start, span.end).is_none()
+                    } else {
+                        a.index.global(word).is_none()
+                    } =>
             {
                 Some((SemanticTokenType::KEYWORD, 0))
             }
@@ -221,7 +225,8 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         let text = "edition \"Sample\" {\n  source \"a sample\"\n}\nunit SEK \"kronor\"\n\
                     /// Out.\nfn out(x: SEK) -> SEK ref X-1 = x\n\
-                    /// A.\nconst a: SEK ref X-2 = out(1 SEK)\n";
+                    /// A.\nconst a: SEK ref X-2 = out(1 SEK)\n\
+                    /// Source.\nconst source: SEK ref X-3 = 2 SEK\n";
         std::fs::write(d.join("edition.bfr"), text).unwrap();
         let mut store = Store::default();
         let words = typed_words(store.refresh(&d), 0);
@@ -233,7 +238,11 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(of("out"), [SemanticTokenType::FUNCTION; 2]);
-        assert_eq!(of("source"), [SemanticTokenType::KEYWORD]);
+        // The header's `source` is a keyword, the const's name a name.
+        assert_eq!(
+            of("source"),
+            [SemanticTokenType::KEYWORD, SemanticTokenType::VARIABLE]
+        );
         assert_eq!(of("fn"), [SemanticTokenType::KEYWORD]);
         std::fs::remove_dir_all(&d).unwrap();
     }

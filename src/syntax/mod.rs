@@ -628,7 +628,26 @@ mod tests {
     }
 
     #[test]
-    fn every_word_of_the_grammar_outside_the_trie_is_a_contextual_keyword() {
+    fn a_structural_keyword_glued_to_a_name_is_named_as_expected() {
+        for (text, keyword) in [
+            ("if a then b elsex c", "`else`"),
+            ("if a thenx 1 else 2", "`then`"),
+            ("let a = b inx + 1", "`in`"),
+        ] {
+            let d = parse_expr(text, 0).expect_err(text);
+            assert!(d.message.starts_with("expected "), "{text}: {}", d.message);
+            assert!(d.message.contains(keyword), "{text}: {}", d.message);
+            assert!(
+                d.help
+                    .as_deref()
+                    .is_some_and(|h| h.contains("reads as one name")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_word_of_the_grammar_outside_the_trie_is_reserved_contextual_or_of_a_value() {
         // The glued-keyword help knows the words by these two lists: a word
         // the grammar gains must join one of them, and a word it loses leave.
         // Weekdays and the units of a duration are words of values.

@@ -221,32 +221,44 @@ fn between_numbers(toks: &[Placed<'_>], k: usize) -> bool {
         && toks.get(k + 1).is_some_and(|n| n.tok.kind == Kind::Number)
 }
 
-/// Whether a `(` or `[` right after `toks[k]` makes a call or an index. A word
-/// that is a keyword only where it stands is a name elsewhere (`out(3)` calls a
-/// fn named `out`); before a bracket it is a keyword only as a route's target
-/// after `->` (`place (n + 1)`), or as `places` starting a route, first on its
-/// line or after `{` (`places (n + 1)..m`).
+/// Whether a `(` or `[` right after `toks[k]` makes a call or an index.
 fn is_callee(toks: &[Placed<'_>], k: usize) -> bool {
     let tok = toks[k].tok;
     match tok.kind {
-        Kind::Word if tok.is_contextual() => {
-            let prev = k.checked_sub(1).map(|j| toks[j].tok.text);
-            let route_start = tok.text == "places" && matches!(prev, None | Some("{"));
-            prev != Some("->") && !route_start
-        }
-        Kind::Word => !tok.is_reserved(),
+        Kind::Word => !is_keyword_here(toks, k),
         Kind::Close => tok.text != "}",
         _ => false,
+    }
+}
+
+/// Whether the word `toks[k]` stands as a keyword. A reserved word always
+/// does; a word that is a keyword only where it stands is a name elsewhere
+/// (`out(3)` calls a fn named `out`). Before a bracket or a `-` such a word is
+/// a keyword only as a route's target after `->` (`place (n + 1)`, or `place`
+/// first on a line that continues a route), or as `places` starting a route
+/// (`places (n + 1)..m -> …`, its `->` later on the line).
+fn is_keyword_here(toks: &[Placed<'_>], k: usize) -> bool {
+    let tok = toks[k].tok;
+    if !tok.is_contextual() {
+        return tok.is_reserved();
+    }
+    let prev = k.checked_sub(1).map(|j| toks[j].tok.text);
+    match tok.text {
+        "place" => matches!(prev, None | Some("->")),
+        "places" => toks
+            .get(k + 1..)
+            .is_some_and(|rest| rest.iter().any(|t| t.tok.text == "->")),
+        _ => prev == Some("->"),
     }
 }
 
 /// A `-` that negates: at the start of a line, or after an operator, a bracket, a
 /// separator or a keyword.
 fn is_unary(toks: &[Placed<'_>], k: usize) -> bool {
-    let Some(prev) = k.checked_sub(1).map(|j| toks[j].tok) else {
+    let Some(j) = k.checked_sub(1) else {
         return true;
     };
-    match prev.kind {
+    match toks[j].tok.kind {
         Kind::Open
         | Kind::Comma
         | Kind::Semi
@@ -255,7 +267,7 @@ fn is_unary(toks: &[Placed<'_>], k: usize) -> bool {
         | Kind::Minus
         | Kind::Slash
         | Kind::DotDot => true,
-        Kind::Word => prev.is_reserved() || prev.is_contextual(),
+        Kind::Word => is_keyword_here(toks, j),
         _ => false,
     }
 }

@@ -92,11 +92,14 @@ fn a_call_of_a_name_that_is_a_keyword_elsewhere_is_a_call() {
     );
     let routes = "competition c {\n  stage s {\n    places (n + 1)..m -> out\n    winners -> place (n + 1)\n  }\n}\n";
     assert_eq!(fmt(routes), routes);
-    // A call that begins a line continuing an expression.
+    // A call that begins a line continuing an expression, and a name before `-`.
     assert_eq!(
-        fmt("const a: VP = 1 VP +\n  out (3 VP)\n"),
-        "const a: VP = 1 VP +\n  out(3 VP)\n"
+        fmt("const a: VP = 1 VP +\n  out (3 VP) - period - (2 VP)\n"),
+        "const a: VP = 1 VP +\n  out(3 VP) - period - (2 VP)\n"
     );
+    // Two routes on one line, and a route continued on the next line.
+    let routes = "competition c {\n  stage s {\n    a -> out places (1)..2 -> out\n    winners ->\n    place (n + 1)\n  }\n}\n";
+    assert_eq!(fmt(routes), routes);
     // Reserved words are never called.
     assert_eq!(
         fmt("const a: VP = if(x) then 1 else 2\n"),
