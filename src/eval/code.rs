@@ -586,6 +586,15 @@ mod tests {
         }
     }
 
+    /// A program of one rule, `widget`, a table by the variants of enum 0.
+    fn table(rows: Vec<Expr>) -> Program {
+        let mut program = program(num(0));
+        let rule = &mut program.rules[0];
+        rule.params = vec![("key".into(), Type::Enum(0))];
+        rule.body = RuleBody::Table { rows };
+        program
+    }
+
     /// `widget(x)` by the tree walk and by the compiled body, failures with
     /// their spans; the compiled body is checked to have been made.
     fn both(program: &Program, x: i64) -> [Result<Value, (String, u32)>; 2] {
@@ -633,13 +642,6 @@ mod tests {
     /// spans.
     #[test]
     fn a_handle_answers_a_table_whether_or_not_every_row_folded() {
-        let table = |rows: Vec<Expr>| {
-            let mut program = program(num(0));
-            let rule = &mut program.rules[0];
-            rule.params = vec![("key".into(), Type::Enum(0))];
-            rule.body = RuleBody::Table { rows };
-            program
-        };
         let span = Span::default();
         let full = table(vec![num(5), num(6)]);
         let partial = table(vec![num(5), bin(BinOp::Div, num(1), num(0), 7)]);
@@ -678,6 +680,53 @@ mod tests {
                 .answer(&handle, &[Value::Enum(0, 0)], span)
                 .is_err()
         );
+    }
+
+    /// A tracing evaluator answering through a handle: a table whose rows
+    /// call no rule is answered from the kept rows, recording the call alone;
+    /// a table with a row that calls a rule (here a const) records that call
+    /// too. Either way the trace is the tree walk's, word for word.
+    #[test]
+    fn a_tracing_handle_records_a_table_call_as_the_walk_does() {
+        let with_gadget = |rows: Vec<Expr>| {
+            let mut program = table(rows);
+            let mut gadget = (*program.rules[0]).clone();
+            gadget.name = "gadget".into();
+            gadget.params = Vec::new();
+            gadget.body = RuleBody::Const {
+                value: Box::new(num(6)),
+            };
+            program.rules.push(Box::new(gadget));
+            program
+        };
+        let span = Span::default();
+        let quiet = with_gadget(vec![num(5), num(6)]);
+        let calling = with_gadget(vec![num(5), e(ExprKind::Call(1, Vec::new()), 3)]);
+        let render = |ev: &Evaluator, program: &Program| {
+            let mut text = String::new();
+            if let Some(trace) = ev.trace() {
+                trace.render(program, 0, &mut text);
+            }
+            (ev.trace().map_or(0, |t| t.len()), text)
+        };
+        for (program, calls) in [(&quiet, [1, 1]), (&calling, [1, 2])] {
+            let prepared = Prepared::new(program);
+            let mut ev = Evaluator::tracing_prepared(program, &prepared);
+            let handle = ev.handle("widget").expect("a handle");
+            for v in 0..2 {
+                let args = [Value::Enum(0, v)];
+                let mut walk = Evaluator::tracing(program);
+                let want = walk.call_with(0, &args, span).map_err(|e| e.message);
+                ev.clear_trace();
+                let got = ev.answer(&handle, &args, span);
+                let got = got.map(Answer::into_value).map_err(|e| e.message);
+                assert_eq!(got, want, "row {v}");
+                let (len, text) = render(&ev, program);
+                assert_eq!(len, calls[v as usize], "row {v}");
+                assert_eq!((len, text), render(&walk, program), "row {v}");
+                assert!(render(&ev, program).1.contains("by row"), "row {v}");
+            }
+        }
     }
 
     #[test]

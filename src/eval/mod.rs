@@ -77,7 +77,7 @@ enum Detail {
 pub struct Evaluator<'p> {
     program: &'p Program,
     prepared: Option<&'p Prepared>,
-    trace: Option<Trace>,
+    trace: Option<Trace<'p>>,
     depth: usize,
     /// How deeply evaluation steps are nested now (see [`STACK_CHECK_EVERY`]).
     nesting: u32,
@@ -177,11 +177,13 @@ impl<'p> Evaluator<'p> {
     }
 
     /// The trace recorded so far, if tracing.
-    pub fn trace(&self) -> Option<&Trace> {
+    #[inline]
+    pub fn trace(&self) -> Option<&Trace<'p>> {
         self.trace.as_ref()
     }
 
     /// Forgets the trace recorded so far, for the next evaluation.
+    #[inline]
     pub fn clear_trace(&mut self) {
         if let Some(t) = &mut self.trace {
             t.clear();
@@ -434,11 +436,13 @@ impl<'p> Evaluator<'p> {
 
     /// The rule named `name`, resolved once for calls through
     /// [`answer`](Self::answer); its evaluation form is made now when this
-    /// evaluator folds. `None` when the program has no such rule.
+    /// evaluator has one and folds or traces. `None` when the program has no
+    /// such rule.
     pub fn handle(&self, name: &str) -> Option<RuleHandle<'p>> {
         let (index, rule) = self.program.rule(name)?;
+        // A tracing evaluator answers from the form too, recording the call.
         let folded = match self.prepared {
-            Some(p) if self.fold => self.form(index, rule, p),
+            Some(p) if self.fold || self.trace.is_some() => self.form(index, rule, p),
             _ => None,
         };
         let kept = match folded.map(|f| &f.answers) {
@@ -453,6 +457,7 @@ impl<'p> Evaluator<'p> {
             prepared: self.prepared,
             folded,
             kept,
+            quiet: folded.is_some_and(|f| f.quiet.iter().all(|&q| q)),
         })
     }
 
@@ -486,6 +491,21 @@ impl<'p> Evaluator<'p> {
                 (Kept::Const(value), []) => return Ok(Answer::Ready(value)),
                 _ => {}
             }
+        }
+        self.answer_otherwise(handle, args, span)
+    }
+
+    /// [`answer`](Self::answer) of a call not answered from what the handle
+    /// keeps: one call out of line, so that the inline part stays the match.
+    #[inline(never)]
+    fn answer_otherwise(
+        &mut self,
+        handle: &RuleHandle<'p>,
+        args: &[Value],
+        span: Span,
+    ) -> Result<Answer<'p>, Box<EvalError>> {
+        if self.trace.is_some() {
+            return self.answer_traced(handle, args, span);
         }
         self.answer_general(handle, args, span)
     }
@@ -550,6 +570,44 @@ impl<'p> Evaluator<'p> {
                 .call_with_frame(handle.index, args, span)
                 .map(Answer::Computed),
         }
+    }
+
+    /// [`answer`](Self::answer) on a tracing evaluator: a call answered from
+    /// what `handle` keeps is recorded as the whole call it is, where every
+    /// kept answer calls no rule as written (so the trace is the one
+    /// evaluating the body records) and the handle is of this evaluator's
+    /// form; any other call takes the general way.
+    #[inline(always)]
+    fn answer_traced(
+        &mut self,
+        handle: &RuleHandle<'p>,
+        args: &[Value],
+        span: Span,
+    ) -> Result<Answer<'p>, Box<EvalError>> {
+        let same_form = matches!(
+            (handle.prepared, self.prepared),
+            (Some(h), Some(p)) if std::ptr::eq(h, p)
+        );
+        if handle.quiet
+            && same_form
+            && self.depth < MAX_CALL_DEPTH
+            && let Some(trace) = &mut self.trace
+        {
+            match (handle.kept, args) {
+                (Kept::Table(rows), [Value::Enum(e, v)]) => {
+                    if let Some(value) = rows.get(*v as usize) {
+                        trace.record_row(handle.index, *e, *v, value);
+                        return Ok(Answer::Ready(value));
+                    }
+                }
+                (Kept::Const(value), []) => {
+                    trace.record(handle.index, args, None, value);
+                    return Ok(Answer::Ready(value));
+                }
+                _ => {}
+            }
+        }
+        self.answer_general(handle, args, span)
     }
 
     /// Runs a fn's compiled code on argument values copied from `args`: what
@@ -873,6 +931,9 @@ pub struct RuleHandle<'p> {
     folded: Option<&'p Folded>,
     /// What a call answers from at once (see [`Evaluator::answer`]).
     kept: Kept<'p>,
+    /// Whether no row (or const) of the rule calls a rule as written, so a
+    /// tracing evaluator may answer from `kept` and record the call alone.
+    quiet: bool,
 }
 
 /// The values of a rule's evaluation form a handle answers from directly,
@@ -880,7 +941,7 @@ pub struct RuleHandle<'p> {
 #[derive(Debug, Clone, Copy)]
 enum Kept<'p> {
     /// Nothing: a fn, a scale (its row is searched for), or a handle of an
-    /// evaluator that does not fold.
+    /// evaluator without the evaluation form, or that neither folds nor traces.
     Nothing,
     /// A const's value.
     Const(&'p Value),

@@ -2,7 +2,9 @@
 //!
 //! A tracing evaluator records a [`Trace`]: each call as the rule's index, its
 //! depth, its inputs and output as values, and which row applied, in the order
-//! the calls began. Nothing is put into words while evaluating. The words come
+//! the calls began. An output the program's evaluation form keeps (a row, a
+//! const) is held by reference, and a table row's input is its variant, kept in
+//! the call's record. Nothing is put into words while evaluating. The words come
 //! when asked: [`Trace::render`] writes the text `bfr explain` prints, straight
 //! from the record and the program; [`Trace::nodes`] makes [`TraceNode`]s, which
 //! own their words and outlive the evaluator and the program (entries, invoices,
@@ -11,6 +13,7 @@
 use super::Detail;
 use crate::ir::{Program, Rule, SourceInfo, Type, Value};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// One rule call in a trace.
@@ -37,33 +40,56 @@ pub struct TraceNode {
     pub children: Vec<TraceNode>,
 }
 
-/// One call as recorded.
-#[derive(Debug, Clone)]
-struct Call {
+/// One call as recorded. Nothing in it needs dropping, so forgetting the
+/// calls of a trace is setting a length.
+#[derive(Debug, Clone, Copy)]
+struct Call<'p> {
     rule: u32,
     /// How many calls were open when it began (0: called at the top level).
     depth: u32,
-    /// Its inputs: `values[first_input..first_input + inputs]`.
-    first_input: u32,
-    inputs: u32,
-    /// Its output's place in `values` (`None`: it failed, or has not returned).
-    output: Option<u32>,
+    inputs: Inputs,
+    output: Output<'p>,
     detail: Option<Detail>,
+}
+
+/// Where a recorded call's inputs are.
+#[derive(Debug, Clone, Copy)]
+enum Inputs {
+    /// In `values[first..first + len]`.
+    Values { first: u32, len: u32 },
+    /// A table's call answered by its row: the one input is the row's
+    /// variant, `Value::Enum(of, variant)`, not kept apart.
+    Variant { of: u32, variant: u32 },
+}
+
+/// What a recorded call returned.
+#[derive(Debug, Clone, Copy)]
+enum Output<'p> {
+    /// Nothing: it failed, or has not returned.
+    None,
+    /// A value computed for the call, at this place in `values`.
+    At(u32),
+    /// A value the program's evaluation form keeps (a table's or scale's row,
+    /// a const), by reference: not copied into the trace.
+    Kept(&'p Value),
 }
 
 /// The calls of an evaluation, recorded as values: made into words only by
 /// [`render`](Trace::render) or [`nodes`](Trace::nodes).
+///
+/// A trace lives as long as the program (`'p`) whose evaluation form it may
+/// refer to for the answers kept there.
 #[derive(Debug, Clone, Default)]
-pub struct Trace {
+pub struct Trace<'p> {
     /// In the order they began (a call before the calls it made).
-    calls: Vec<Call>,
+    calls: Vec<Call<'p>>,
     /// Every call's inputs and output.
     values: Vec<Value>,
     /// The calls not yet returned, innermost last.
     open: Vec<u32>,
 }
 
-impl Trace {
+impl<'p> Trace<'p> {
     /// Whether no rule took part.
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
@@ -75,6 +101,7 @@ impl Trace {
     }
 
     /// Forgets every call, keeping the room for the next evaluation.
+    #[inline]
     pub fn clear(&mut self) {
         self.calls.clear();
         super::empty(&mut self.values);
@@ -98,42 +125,66 @@ impl Trace {
         self.calls.push(Call {
             rule,
             depth,
-            first_input,
-            inputs,
-            output: None,
+            inputs: Inputs::Values {
+                first: first_input,
+                len: inputs,
+            },
+            output: Output::None,
             detail: None,
         });
         self.open.push(at);
     }
 
     /// Records a whole call at once: one answered without evaluating, which
-    /// calls no rule and does not fail.
+    /// calls no rule and does not fail, with a value the evaluation form keeps.
+    #[inline]
     pub(super) fn record(
         &mut self,
         rule: u32,
         args: &[Value],
         detail: Option<Detail>,
-        output: &Value,
+        output: &'p Value,
     ) {
         // One bound for every index below: a call's inputs are few.
-        let (Ok(depth), Ok(first_input)) = (
+        let (Ok(depth), Ok(first_input), Ok(inputs)) = (
             u32::try_from(self.open.len()),
-            u32::try_from(self.values.len() + args.len() + 1),
+            u32::try_from(self.values.len()),
+            u32::try_from(args.len()),
         ) else {
             return;
         };
-        let first_input = first_input - 1 - args.len() as u32;
+        if first_input.checked_add(inputs).is_none() {
+            return;
+        }
         for a in args {
             self.values.push(super::copy_value(a));
         }
-        self.values.push(super::copy_value(output));
         self.calls.push(Call {
             rule,
             depth,
-            first_input,
-            inputs: args.len() as u32,
-            output: Some(first_input + args.len() as u32),
+            inputs: Inputs::Values {
+                first: first_input,
+                len: inputs,
+            },
+            output: Output::Kept(output),
             detail,
+        });
+    }
+
+    /// [`record`](Self::record) of a table's call answered by its row for
+    /// `variant` of enum `of`: the variant is the call's input, kept in the
+    /// call's record rather than apart.
+    #[inline(always)]
+    pub(super) fn record_row(&mut self, rule: u32, of: u32, variant: u32, output: &'p Value) {
+        let Ok(depth) = u32::try_from(self.open.len()) else {
+            return;
+        };
+        self.calls.push(Call {
+            rule,
+            depth,
+            inputs: Inputs::Variant { of, variant },
+            output: Output::Kept(output),
+            detail: Some(Detail::Table(variant)),
         });
     }
 
@@ -145,18 +196,33 @@ impl Trace {
         let place = u32::try_from(self.values.len()).ok();
         if let Some(call) = self.calls.get_mut(at as usize) {
             call.detail = detail;
-            if let Some(v) = output {
-                call.output = place;
+            if let (Some(v), Some(place)) = (output, place) {
+                call.output = Output::At(place);
                 self.values.push(super::copy_value(v));
             }
         }
     }
 
-    fn inputs(&self, call: &Call) -> &[Value] {
-        let first = call.first_input as usize;
-        self.values
-            .get(first..first + call.inputs as usize)
-            .unwrap_or_default()
+    fn output(&self, call: &Call<'p>) -> Option<&Value> {
+        match call.output {
+            Output::None => None,
+            Output::At(at) => self.values.get(at as usize),
+            Output::Kept(v) => Some(v),
+        }
+    }
+
+    fn inputs(&self, call: &Call<'p>) -> Cow<'_, [Value]> {
+        match call.inputs {
+            Inputs::Values { first, len } => {
+                let first = first as usize;
+                Cow::Borrowed(
+                    self.values
+                        .get(first..first + len as usize)
+                        .unwrap_or_default(),
+                )
+            }
+            Inputs::Variant { of, variant } => Cow::Owned(vec![Value::Enum(of, variant)]),
+        }
     }
 
     /// The trace as text, as `bfr explain` prints it: each call indented by
@@ -166,16 +232,14 @@ impl Trace {
             let Some(rule) = program.rules.get(call.rule as usize) else {
                 continue;
             };
+            let values = self.inputs(call);
             let inputs: Vec<(&str, String)> = rule
                 .params
                 .iter()
-                .zip(self.inputs(call))
+                .zip(values.iter())
                 .map(|((name, _), v)| (name.as_str(), v.show(program)))
                 .collect();
-            let output = call
-                .output
-                .and_then(|o| self.values.get(o as usize))
-                .map(|v| v.show(program));
+            let output = self.output(call).map(|v| v.show(program));
             let detail = call.detail.map(|d| describe(program, rule, d));
             write_call(
                 out,
@@ -210,10 +274,11 @@ impl Trace {
         top
     }
 
-    fn node(&self, program: &Program, call: &Call) -> TraceNode {
+    fn node(&self, program: &Program, call: &Call<'p>) -> TraceNode {
         let Some(rule) = program.rules.get(call.rule as usize) else {
             return TraceNode::named("?");
         };
+        let inputs = self.inputs(call);
         TraceNode {
             rule: rule.name.clone(),
             source: rule.source.clone(),
@@ -221,13 +286,10 @@ impl Trace {
             inputs: rule
                 .params
                 .iter()
-                .zip(self.inputs(call))
+                .zip(inputs.iter())
                 .map(|((name, _), v)| (name.clone(), v.show(program)))
                 .collect(),
-            output: call
-                .output
-                .and_then(|o| self.values.get(o as usize))
-                .map(|v| v.show(program)),
+            output: self.output(call).map(|v| v.show(program)),
             detail: call.detail.map(|d| describe(program, rule, d)),
             children: Vec::new(),
         }

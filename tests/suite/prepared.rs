@@ -361,12 +361,36 @@ fn every_row_and_const_traced_from_the_evaluation_form_reads_as_the_walked_trace
                 .collect(),
             _ => continue,
         };
+        // A handle of the tracing evaluator answers a kept row or const
+        // without looking the rule up: it must record the same call.
+        let handle = reused.handle(&rule.name).expect("a handle");
         for args in inputs {
             let want = traced(&mut walked, &program, i as u32, &args);
             let got = traced(&mut reused, &program, i as u32, &args);
             assert_eq!(got, want, "{}({args:?})", rule.name);
+            let by_handle = traced_by_handle(&mut reused, &program, &handle, &args);
+            assert_eq!(by_handle, want, "{}({args:?}) by handle", rule.name);
             compared += 1;
         }
     }
     assert!(compared > 400, "only {compared} calls compared");
+}
+
+/// [`traced`] through a handle.
+fn traced_by_handle<'p>(
+    ev: &mut Evaluator<'p>,
+    program: &bfr::ir::Program,
+    handle: &bfr::eval::RuleHandle<'p>,
+    args: &[Value],
+) -> (Result<Value, Failure>, String) {
+    ev.clear_trace();
+    let value = seen(
+        ev.answer(handle, args, Span::default())
+            .map(Answer::into_value),
+    );
+    let mut text = String::new();
+    if let Some(trace) = ev.trace() {
+        trace.render(program, 1, &mut text);
+    }
+    (value, text)
 }
