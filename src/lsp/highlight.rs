@@ -92,7 +92,12 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             Kind::Str => Some((SemanticTokenType::STRING, 0)),
             Kind::Number | Kind::Date | Kind::Clock => Some((SemanticTokenType::NUMBER, 0)),
             Kind::RuleId | Kind::Pages => Some((SemanticTokenType::DECORATOR, 0)),
-            Kind::Word if crate::syntax::RESERVED.contains(&word) => {
+            // `refer` and `notice` are keywords before text, names elsewhere.
+            Kind::Word
+                if crate::syntax::RESERVED.contains(&word)
+                    && (!crate::syntax::KEYWORDS_BEFORE_TEXT.contains(&word)
+                        || text_follows(&lexer)) =>
+            {
                 Some((SemanticTokenType::KEYWORD, 0))
             }
             // A keyword only where it stands: a name where the index has it as
@@ -124,6 +129,14 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
         }
     }
     out.tokens
+}
+
+/// Whether the next token, past spaces, line breaks and comments, is text.
+fn text_follows(lexer: &logos::Lexer<'_, Kind>) -> bool {
+    let next = lexer
+        .clone()
+        .find(|k| !matches!(k, Ok(Kind::Space | Kind::Newline | Kind::Comment)));
+    next == Some(Ok(Kind::Str))
 }
 
 /// What a name is: as the index resolved it here, else by its name alone.
@@ -199,6 +212,23 @@ mod tests {
     use super::super::store::Store;
     use super::*;
 
+    /// The token types of each `word` in an edition of one file, `text`, in
+    /// order (the edition is written to a directory of its own, `tag`).
+    fn types_of(tag: &str, text: &str, word: &str) -> Vec<SemanticTokenType> {
+        let d = std::env::temp_dir().join(format!("bfr-highlight-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("edition.bfr"), text).unwrap();
+        let mut store = Store::default();
+        let words = typed_words(store.refresh(&d), 0);
+        std::fs::remove_dir_all(&d).unwrap();
+        words
+            .into_iter()
+            .filter(|(x, _)| x == word)
+            .map(|(_, t)| t)
+            .collect()
+    }
+
     /// The words of file `file` with their token types, in order.
     fn typed_words(a: &Analysis, file: usize) -> Vec<(String, SemanticTokenType)> {
         let lines: Vec<&str> = a.files[file].text.lines().collect();
@@ -220,23 +250,11 @@ mod tests {
     /// it is where it is one; reserved words are always keywords.
     #[test]
     fn a_fn_named_like_a_contextual_keyword_is_a_function() {
-        let d = std::env::temp_dir().join(format!("bfr-highlight-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
         let text = "edition \"Sample\" {\n  source \"a sample\"\n}\nunit SEK \"kronor\"\n\
                     /// Out.\nfn out(x: SEK) -> SEK ref X-1 = x\n\
                     /// A.\nconst a: SEK ref X-2 = out(1 SEK)\n\
                     /// Source.\nconst source: SEK ref X-3 = 2 SEK\n";
-        std::fs::write(d.join("edition.bfr"), text).unwrap();
-        let mut store = Store::default();
-        let words = typed_words(store.refresh(&d), 0);
-        let of = |w: &str| {
-            words
-                .iter()
-                .filter(|(x, _)| x == w)
-                .map(|(_, t)| t.clone())
-                .collect::<Vec<_>>()
-        };
+        let of = |w: &str| types_of("contextual", text, w);
         assert_eq!(of("out"), [SemanticTokenType::FUNCTION; 2]);
         // The header's `source` is a keyword, the const's name a name.
         assert_eq!(
@@ -244,6 +262,21 @@ mod tests {
             [SemanticTokenType::KEYWORD, SemanticTokenType::VARIABLE]
         );
         assert_eq!(of("fn"), [SemanticTokenType::KEYWORD]);
-        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn refer_is_a_keyword_before_text_and_a_function_called() {
+        let text = "edition \"Sample\" {\n  source \"a sample\"\n}\nunit SEK \"kronor\"\n\
+                    /// Refer.\nfn refer(x: SEK) -> SEK ref X-1 = x\n\
+                    /// A.\nconst a: SEK ref X-2 = refer(1 SEK)\n\
+                    /// P.\nconst p: penalty ref X-3 = refer \"the board\"\n";
+        assert_eq!(
+            types_of("refer", text, "refer"),
+            [
+                SemanticTokenType::FUNCTION,
+                SemanticTokenType::FUNCTION,
+                SemanticTokenType::KEYWORD
+            ]
+        );
     }
 }

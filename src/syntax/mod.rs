@@ -455,6 +455,34 @@ fn expected_words<'a>(e: &pest::error::Error<Rule>, literals: &'a [String]) -> V
     words
 }
 
+/// The words a top-level declaration starts with (`decl` in the grammar), for
+/// the formatter's layout. `notice`, `entries` and `federation` are names too
+/// elsewhere; the others never are, and only those mark a declaration
+/// wherever they stand (the pre-scan's `scan::starts_declaration`).
+pub const DECLARATION_STARTS: [&str; 16] = [
+    "edition",
+    "unit",
+    "enum",
+    "record",
+    "table",
+    "scale",
+    "fn",
+    "const",
+    "reading",
+    "example",
+    "procedure",
+    "competition",
+    "notice",
+    "entries",
+    "federation",
+    "remove",
+];
+
+/// Reserved words the grammar also reads as names: each is a keyword only
+/// before text (a penalty's `refer "…"`, a declaration's `notice "…"`) and a
+/// name anywhere else (`refer(x)` calls a fn named `refer`).
+pub const KEYWORDS_BEFORE_TEXT: [&str; 2] = ["refer", "notice"];
+
 /// Words that are keywords only where they stand (`stages { … }`, a route's
 /// `places`), names everywhere else.
 pub const CONTEXTUAL: [&str; 11] = [
@@ -677,6 +705,56 @@ mod tests {
             assert!(words.contains(w), "`{w}` is no longer in the grammar");
             assert!(!RESERVED.contains(&w), "`{w}` is in both lists");
         }
+    }
+
+    #[test]
+    fn the_reserved_words_that_may_name_a_rule_are_keywords_only_before_text() {
+        for word in RESERVED {
+            let named = parse_file(&format!("fn {word}(x: integer) -> integer = x"), 0).is_ok();
+            assert_eq!(named, KEYWORDS_BEFORE_TEXT.contains(&word), "`{word}`");
+        }
+        for (text, word) in [
+            ("const c: integer = refer(1)", "refer"),
+            ("const c: penalty = refer \"x\"", "refer"),
+            ("notice \"x\"", "notice"),
+        ] {
+            assert!(parse_file(text, 0).is_ok(), "{text}");
+            assert!(KEYWORDS_BEFORE_TEXT.contains(&word));
+        }
+    }
+
+    #[test]
+    fn the_declaration_words_are_those_the_grammar_starts_a_declaration_with() {
+        let grammar = include_str!("../../grammar/bfr.pest");
+        let rule = |name: &str| {
+            grammar
+                .lines()
+                .find(|l| {
+                    let mut words = l.split_whitespace();
+                    words.next() == Some(name) && words.next() == Some("=")
+                })
+                .unwrap_or_default()
+        };
+        let first_word = |line: &str| {
+            line.split('"')
+                .skip(1)
+                .step_by(2)
+                .find(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic()))
+                .map(str::to_string)
+        };
+        let alternatives = grammar
+            .split("decl = _{")
+            .nth(1)
+            .and_then(|rest| rest.split('}').next())
+            .unwrap_or_default();
+        let mut starts: std::collections::BTreeSet<String> = alternatives
+            .split('|')
+            .filter_map(|alt| first_word(rule(alt.trim())))
+            .collect();
+        // A const may start with `reading` instead.
+        starts.extend(first_word(rule("reading_kw")));
+        let listed = DECLARATION_STARTS.iter().map(|w| w.to_string()).collect();
+        assert_eq!(starts, listed);
     }
 
     #[test]

@@ -458,4 +458,20 @@ mod tests {
         );
         assert_eq!(too_deep(&nested_type), Some(TooDeep::Brackets(MAX_DEPTH)));
     }
+
+    /// The pre-scan resets the nesting count at a declaration's word only
+    /// where that word is never a name, so an expression naming `notice` or
+    /// `entries` does not reset it; every other declaration word does.
+    #[test]
+    fn the_pre_scan_knows_the_declaration_words_that_are_never_names() {
+        for word in crate::syntax::DECLARATION_STARTS {
+            let as_name = format!("const c: integer = {word}");
+            let a_name = crate::syntax::parse_file(&as_name, 0).is_ok();
+            assert_eq!(
+                starts_declaration(word.as_bytes()),
+                !a_name,
+                "`{word}`: a name: {a_name}"
+            );
+        }
+    }
 }

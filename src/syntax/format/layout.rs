@@ -1,6 +1,7 @@
 //! Lines, indentation, spacing and alignment of the token stream.
 
-use super::tokens::{DECLARATION_STARTS, Kind, Token};
+use super::tokens::{Kind, Token};
+use crate::syntax::DECLARATION_STARTS;
 
 /// A token with what stood before it on its line in the input.
 #[derive(Debug, Clone, Copy)]
@@ -239,6 +240,9 @@ fn is_callee(toks: &[Placed<'_>], k: usize) -> bool {
 /// (`places (n + 1)..m -> …`, its `->` later on the line).
 fn is_keyword_here(toks: &[Placed<'_>], k: usize) -> bool {
     let tok = toks[k].tok;
+    if crate::syntax::KEYWORDS_BEFORE_TEXT.contains(&tok.text) {
+        return toks.get(k + 1).is_some_and(|t| t.tok.kind == Kind::Str);
+    }
     if !tok.is_contextual() {
         return tok.is_reserved();
     }

@@ -100,6 +100,11 @@ fn a_call_of_a_name_that_is_a_keyword_elsewhere_is_a_call() {
     // Two routes on one line, and a route continued on the next line.
     let routes = "competition c {\n  stage s {\n    a -> out places (1)..2 -> out\n    winners ->\n    place (n + 1)\n  }\n}\n";
     assert_eq!(fmt(routes), routes);
+    // `refer` and `notice` are keywords only before text.
+    assert_eq!(
+        fmt("fn refer (x: VP) -> VP = x\nconst a: VP = refer (3 VP) - notice - (1 VP)\n"),
+        "fn refer(x: VP) -> VP = x\nconst a: VP = refer(3 VP) - notice - (1 VP)\n"
+    );
     // Reserved words are never called.
     assert_eq!(
         fmt("const a: VP = if(x) then 1 else 2\n"),

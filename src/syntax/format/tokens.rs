@@ -130,26 +130,6 @@ pub fn keywords() -> impl Iterator<Item = &'static str> {
         .copied()
 }
 
-/// The words a top-level declaration starts with.
-pub const DECLARATION_STARTS: &[&str] = &[
-    "edition",
-    "unit",
-    "enum",
-    "record",
-    "table",
-    "scale",
-    "fn",
-    "const",
-    "reading",
-    "example",
-    "procedure",
-    "competition",
-    "notice",
-    "entries",
-    "federation",
-    "remove",
-];
-
 impl Token<'_> {
     /// A reserved word: never a name.
     pub fn is_reserved(&self) -> bool {
