@@ -530,7 +530,7 @@ impl Evaluator<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Answer, Evaluator, Prepared};
+    use super::super::{Answer, Evaluator, Prepared, trace::Trace};
     use crate::ir::{BinOp, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
     use crate::source::Span;
     use rust_decimal::Decimal;
@@ -683,13 +683,23 @@ mod tests {
     }
 
     /// A tracing evaluator answering through a handle: a table whose rows
-    /// call no rule is answered from the kept rows, recording the call alone;
-    /// a table with a row that calls a rule (here a const) records that call
-    /// too. Either way the trace is the tree walk's, word for word.
+    /// call no rule is answered from the kept rows, recording the call as one
+    /// record (nothing kept apart: its input is its row's variant, its output
+    /// the kept row); a table with a row that calls a rule (here a const) is
+    /// evaluated, recording that call too. Either way the trace is the tree
+    /// walk's, in words and as nodes. A handle is refused by a tracing
+    /// evaluator of another program and form.
     #[test]
     fn a_tracing_handle_records_a_table_call_as_the_walk_does() {
         let with_gadget = |rows: Vec<Expr>| {
             let mut program = table(rows);
+            program.enums.push(crate::ir::EnumInfo {
+                name: "Key".into(),
+                variants: vec!["alpha".into(), "beta".into()],
+                labels: vec![None, None],
+                source: None,
+                span: Span::default(),
+            });
             let mut gadget = (*program.rules[0]).clone();
             gadget.name = "gadget".into();
             gadget.params = Vec::new();
@@ -702,18 +712,18 @@ mod tests {
         let span = Span::default();
         let quiet = with_gadget(vec![num(5), num(6)]);
         let calling = with_gadget(vec![num(5), e(ExprKind::Call(1, Vec::new()), 3)]);
-        let render = |ev: &Evaluator, program: &Program| {
+        let seen = |ev: &Evaluator, program: &Program| {
+            let trace = ev.trace().expect("tracing");
             let mut text = String::new();
-            if let Some(trace) = ev.trace() {
-                trace.render(program, 0, &mut text);
-            }
-            (ev.trace().map_or(0, |t| t.len()), text)
+            trace.render(program, 0, &mut text);
+            let nodes = serde_json::to_string(&trace.nodes(program)).expect("nodes");
+            (trace.len(), text, nodes)
         };
         for (program, calls) in [(&quiet, [1, 1]), (&calling, [1, 2])] {
             let prepared = Prepared::new(program);
             let mut ev = Evaluator::tracing_prepared(program, &prepared);
             let handle = ev.handle("widget").expect("a handle");
-            for v in 0..2 {
+            for (v, row) in [(0, "alpha"), (1, "beta")] {
                 let args = [Value::Enum(0, v)];
                 let mut walk = Evaluator::tracing(program);
                 let want = walk.call_with(0, &args, span).map_err(|e| e.message);
@@ -721,12 +731,25 @@ mod tests {
                 let got = ev.answer(&handle, &args, span);
                 let got = got.map(Answer::into_value).map_err(|e| e.message);
                 assert_eq!(got, want, "row {v}");
-                let (len, text) = render(&ev, program);
+                let (len, text, nodes) = seen(&ev, program);
                 assert_eq!(len, calls[v as usize], "row {v}");
-                assert_eq!((len, text), render(&walk, program), "row {v}");
-                assert!(render(&ev, program).1.contains("by row"), "row {v}");
+                assert!(text.contains(&format!("key = Key.{row}")), "{text}");
+                assert!(text.contains(&format!("by row `{row}`")), "{text}");
+                assert_eq!((len, text, nodes), seen(&walk, program), "row {v}");
+                // One record and nothing apart where every row is quiet.
+                let apart = ev.trace().map_or(0, Trace::values_kept_apart);
+                assert_eq!(apart == 0, std::ptr::eq(program, &quiet), "row {v}");
             }
         }
+        let prepared = Prepared::new(&quiet);
+        let handle = Evaluator::tracing_prepared(&quiet, &prepared)
+            .handle("widget")
+            .expect("a handle");
+        let other = quiet.clone();
+        let other_prepared = Prepared::new(&other);
+        let mut stranger = Evaluator::tracing_prepared(&other, &other_prepared);
+        let refused = stranger.answer(&handle, &[Value::Enum(0, 0)], span);
+        assert!(refused.is_err());
     }
 
     #[test]

@@ -137,9 +137,13 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// An evaluator that records which rules took part and finds scale rows in
-    /// the program's evaluation form. Consts are still computed at each use, so
-    /// the trace shows every rule that took part. Reused (with
+    /// An evaluator that records which rules took part and uses the program's
+    /// evaluation form (`prepared` must have been made from `program`) where
+    /// the trace stays the one of the rules as written: a scale's row is found
+    /// by binary search, and a const or a table's or scale's row that calls no
+    /// rule as written is answered from the form and recorded as the one call
+    /// it is; anything else is evaluated as written, so the trace shows every
+    /// rule that took part. Reused (with
     /// [`clear_trace`](Self::clear_trace) between evaluations), it records a
     /// call without a heap allocation once its room has grown.
     pub fn tracing_prepared(program: &'p Program, prepared: &'p Prepared) -> Self {
@@ -465,13 +469,15 @@ impl<'p> Evaluator<'p> {
     /// [`call_with`](Self::call_with) would, without finding the rule again: a
     /// table or scale row or a const kept ready by the evaluation form is
     /// answered by reference, anything else is computed. A handle made by an
-    /// evaluator of another program, or called with a number of arguments its
-    /// rule does not take, is a failure.
+    /// evaluator of another program or evaluation form, or called with a
+    /// number of arguments its rule does not take, is a failure (a form is
+    /// taken as of the program it was given with: see [`prepared`](Self::prepared)).
     ///
-    /// A table row or const the handle holds is answered inline: the call is
-    /// the match of the argument against the rows. The rest (a scale, a fn, a
-    /// row that did not fold, every failure) is computed out of line, with the
-    /// failures it always had.
+    /// On an evaluator that folds, a table row or const the handle holds is
+    /// answered inline: the call is the match of the argument against the
+    /// rows. The rest (a scale, a fn, a row that did not fold, every failure,
+    /// and every call of a tracing evaluator, which records it) is computed
+    /// out of line, with the failures it always had.
     #[inline]
     pub fn answer(
         &mut self,

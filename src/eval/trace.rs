@@ -83,7 +83,8 @@ enum Output<'p> {
 pub struct Trace<'p> {
     /// In the order they began (a call before the calls it made).
     calls: Vec<Call<'p>>,
-    /// Every call's inputs and output.
+    /// The calls' inputs and computed outputs, but for a kept output (held by
+    /// reference) and a table row's input (its variant, in the call's record).
     values: Vec<Value>,
     /// The calls not yet returned, innermost last.
     open: Vec<u32>,
@@ -201,6 +202,12 @@ impl<'p> Trace<'p> {
                 self.values.push(super::copy_value(v));
             }
         }
+    }
+
+    /// How many values are kept apart from the calls' records.
+    #[cfg(test)]
+    pub(super) fn values_kept_apart(&self) -> usize {
+        self.values.len()
     }
 
     fn output(&self, call: &Call<'p>) -> Option<&Value> {
