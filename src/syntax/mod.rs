@@ -394,11 +394,23 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    let glued = glued_keyword(rule, text, start, &word);
+    // A keyword glued to the word found (`thenx`), or to the word before it,
+    // taken whole as something else (`1 elsex 2`: `elsex` the unit of `1`).
+    // The word before counts only where standing apart lets the text be
+    // read past the error itself, not merely past the word.
+    let glued = glued_keyword(rule, text, start, &word, start + word.len())
+        .map(|k| (word.clone(), k))
+        .or_else(|| {
+            let (at, before) = word_before(text, start)?;
+            Some((
+                before.to_string(),
+                glued_keyword(rule, text, at, before, start)?,
+            ))
+        });
     let mut literals = literal_tokens(&e);
-    // A keyword glued to a name (`thenx`) is a token the text could take here,
-    // though the parser, seeing one longer name, never tried it.
-    if let Some(k) = glued.filter(|k| STRUCTURAL.contains(k)) {
+    // A keyword glued to a name is a token the text could take here, though
+    // the parser, seeing one longer name, never tried it.
+    if let Some((_, k)) = glued.as_ref().filter(|(_, k)| STRUCTURAL.contains(k)) {
         literals.push(format!("`{k}`"));
     }
     let expected = expected_words(&e, &literals);
@@ -427,9 +439,9 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
             "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
         ));
     }
-    match glued.and_then(|k| Some((k, word.get(k.len()..)?))) {
-        Some((k, rest)) => d.with_help(format!(
-            "`{word}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`"
+    match glued.and_then(|(w, k)| Some((k, w.get(k.len()..)?.to_string(), w))) {
+        Some((k, rest, w)) => d.with_help(format!(
+            "`{w}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`"
         )),
         None => d,
     }
@@ -499,11 +511,30 @@ pub const CONTEXTUAL: [&str; 11] = [
     "out",
 ];
 
-/// A keyword glued to the next word (`thenx`) reads as one name. When the word
-/// found begins with a keyword, and the text reads past it once the two stand
-/// apart, that keyword: one more parse, made only for an error.
-fn glued_keyword(rule: Rule, text: &str, start: usize, word: &str) -> Option<&'static str> {
-    let end = start + word.len();
+/// The word that ends before `start`, past layout, and where it starts.
+fn word_before(text: &str, start: usize) -> Option<(usize, &str)> {
+    let before = text.get(..start)?.trim_end();
+    let from = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
+        .last()
+        .map(|(i, _)| i)?;
+    let word = before.get(from..)?;
+    word.starts_with(|c: char| c.is_alphabetic())
+        .then_some((from, word))
+}
+
+/// A keyword glued to the next word (`thenx`) reads as one name. When `word`
+/// (at `start`) begins with a keyword, and the text reads past `past` once the
+/// two stand apart, that keyword: one more parse, made only for an error.
+fn glued_keyword(
+    rule: Rule,
+    text: &str,
+    start: usize,
+    word: &str,
+    past: usize,
+) -> Option<&'static str> {
     let keywords = RESERVED.iter().chain(CONTEXTUAL.iter());
     keywords
         .filter(|k| word.len() > k.len() && word.starts_with(*k))
@@ -516,7 +547,7 @@ fn glued_keyword(rule: Rule, text: &str, start: usize, word: &str) -> Option<&'s
                 Ok(_) => true,
                 Err(e) => match e.location {
                     pest::error::InputLocation::Pos(p)
-                    | pest::error::InputLocation::Span((p, _)) => p > end + 1,
+                    | pest::error::InputLocation::Span((p, _)) => p > past + 1,
                 },
             }
         })
@@ -661,6 +692,9 @@ mod tests {
             ("if a then b elsex c", "`else`"),
             ("if a thenx 1 else 2", "`then`"),
             ("let a = b inx + 1", "`in`"),
+            // The glued word taken whole as a unit: the error comes after.
+            ("if a then 1 elsefee", "`else`"),
+            ("if a then 1 elsefee\n", "`else`"),
         ] {
             let d = parse_expr(text, 0).expect_err(text);
             assert!(d.message.starts_with("expected "), "{text}: {}", d.message);
@@ -671,6 +705,15 @@ mod tests {
                     .is_some_and(|h| h.contains("reads as one name")),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn a_name_before_an_error_that_begins_like_a_keyword_is_not_taken_for_one() {
+        // `not es 2` fails where `notes 2` does: `notes` is a name.
+        for text in ["notes 2", "if a then 1 elsex 2", "inside 3"] {
+            let d = parse_expr(text, 0).expect_err(text);
+            assert!(d.help.is_none(), "{text}: {:?}", d.help);
         }
     }
 
