@@ -5,14 +5,33 @@
 # --locked: fuzz/Cargo.lock follows bfr's dependencies as they change.
 # RUSTFLAGS reach only the targets, not build scripts, because the target is
 # named explicitly. The binaries land in fuzz/target/<host>/release/.
+#
+# Two builds. The targets that read text trace every comparison, so that
+# libFuzzer learns the words and numbers the code compares its input with. The
+# structured targets, whose input is a plan made with `arbitrary` (the code never
+# compares the bytes as read), do not: the hooks were half of their time (`cup`:
+# 300 inputs in 5.2 s without, 11.0 s with). They are built apart, in
+# target/structured/, and linked beside the others.
 set -euo pipefail
 cd "$(dirname "$0")"
-export RUSTFLAGS="${RUSTFLAGS:-} -Cpasses=sancov-module \
+coverage="-Cpasses=sancov-module \
  -Cllvm-args=-sanitizer-coverage-level=4 \
  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
  -Cllvm-args=-sanitizer-coverage-pc-table \
- -Cllvm-args=-sanitizer-coverage-trace-compares \
  --cfg fuzzing"
+compares="-Cllvm-args=-sanitizer-coverage-trace-compares"
+text=(edition expression read event desk)
+structured=(cup simulate)
 host="$(rustc -vV | sed -n 's/^host: //p')"
-cargo build --release --target "$host" --bins "$@"
+bins() { for t in "$@"; do printf -- '--bin %s ' "$t"; done; }
+# shellcheck disable=SC2046 # one word per flag
+RUSTFLAGS="${RUSTFLAGS:-} $coverage $compares" \
+  cargo build --release --target "$host" $(bins "${text[@]}")
+# shellcheck disable=SC2046
+RUSTFLAGS="${RUSTFLAGS:-} $coverage" CARGO_TARGET_DIR=target/structured \
+  cargo build --release --target "$host" $(bins "${structured[@]}")
+# A link, not a copy: a campaign running the old binary keeps it.
+for t in "${structured[@]}"; do
+  ln -f "target/structured/$host/release/$t" "target/$host/release/$t"
+done
 echo "target/$host/release"
