@@ -395,7 +395,7 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     // A keyword glued to the word found (`thenx`), or to the word before it,
-    // taken whole as something else (`1 elsex 2`: `elsex` the unit of `1`).
+    // taken whole as something else (`1 elsefee`: `elsefee` the unit of `1`).
     // The word before counts only where standing apart lets the text be
     // read past the error itself, not merely past the word.
     let glued = glued_keyword(rule, text, start, &word, start + word.len())
