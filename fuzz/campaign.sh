@@ -16,7 +16,8 @@
 # when, at which commit, which target, how many executions, how long, how it
 # ended (libFuzzer's exit status: 0 done, 72 interrupted by Ctrl-C or SIGINT,
 # anything else a finding). A campaign can be run in parts, each resuming from
-# the corpus the last grew; the totals over the ledger are printed last.
+# the corpus the last grew; the totals over the ledger are printed last. The
+# script exits 1 on a finding only: an interrupted part is a part.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -67,7 +68,8 @@ one() {
     "$t" "$rc" "${execs:-?}" "$(find "work/$t" -type f | wc -l)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$t" \
     "${execs:-0}" "$((SECONDS - started))" "$rc" >>"$LEDGER"
-  if [ "$rc" -ne 0 ]; then
+  # Interrupted (72) is a part of a campaign, not a finding.
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 72 ]; then
     tail -40 "work/$t.log"
     return 1
   fi
