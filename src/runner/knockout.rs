@@ -15,7 +15,7 @@ use crate::engine::knockout::draw::{Pairing, brackets};
 use crate::engine::knockout::late_withdrawal::LateWithdrawalReading;
 use crate::engine::knockout::outcome::{resolve_played, resolve_walkover};
 use crate::engine::knockout::ranking::{Bracket, RankingBook};
-use crate::engine::knockout::seating::home_and_away;
+use crate::engine::knockout::seating::{HomeReading, home_and_away};
 use crate::engine::knockout::withdrawal::choice_positions;
 use crate::engine::knockout::{Decision, MatchOutcome};
 use crate::ir::vocabulary::DrawMethod as DrawKind;
@@ -29,6 +29,9 @@ struct StageDraw {
     outcome: DrawOutcome,
     choices: Vec<(u32, u32)>,
     withdrawn: BTreeSet<TeamId>,
+    /// Who is home: the stage's reading, or for a draw as recorded the team written
+    /// first, as the record has it.
+    home: HomeReading,
 }
 
 /// A stage's played matches, or what the run waits for.
@@ -84,8 +87,8 @@ impl Runner<'_> {
         for team in &draw.outcome.byes {
             self.send(stage.winners, &exit, *team, inflow, finals);
         }
-        let pairings = &draw.outcome.pairings;
-        let matches = match self.play(k, pairings, boards, book, inflow, finals, source)? {
+        let drawn = (draw.outcome.pairings.as_slice(), boards, draw.home);
+        let matches = match self.play(k, drawn, book, inflow, finals, source)? {
             Ok(matches) => matches,
             Err(pending) => return Ok(Some(pending)),
         };
@@ -199,6 +202,7 @@ impl Runner<'_> {
                 outcome,
                 choices,
                 withdrawn: at_draw,
+                home: HomeReading::UpperPosition,
             }));
         }
         let drawn = if late_rules {
@@ -220,6 +224,7 @@ impl Runner<'_> {
             outcome,
             choices,
             withdrawn: at_draw,
+            home: stage.home,
         }))
     }
 
@@ -358,14 +363,13 @@ impl Runner<'_> {
         }
     }
 
-    /// Plays the drawn matches of stage `k`: each is a walkover or asks the source
-    /// for its result; winners and losers go where the stage sends them.
-    #[allow(clippy::too_many_arguments)]
+    /// Plays the drawn matches of stage `k` (the pairings, the boards of a match and
+    /// who is home): each is a walkover or asks the source for its result; winners
+    /// and losers go where the stage sends them.
     fn play(
         &mut self,
         k: usize,
-        pairings: &[Pairing],
-        boards: Decimal,
+        (pairings, boards, home): (&[Pairing], Decimal, HomeReading),
         book: &mut RankingBook,
         inflow: &mut Inflow,
         finals: &mut Finals,
@@ -374,12 +378,12 @@ impl Runner<'_> {
         let Some(stage) = self.plan.stages.get(k) else {
             return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
-        let withdrawn = announce_draw(stage, pairings, book, source)
+        let withdrawn = announce_draw(stage, (pairings, home), book, source)
             .map_err(|e| e.at(self.stage_span(&stage.name)))?;
         let deductions = source.knockout_deductions(&stage.name);
         let mut matches = Vec::new();
         for p in pairings {
-            let sides = home_and_away(p, book, stage.home).map_err(rule_err)?;
+            let sides = home_and_away(p, book, home).map_err(rule_err)?;
             let (hr, ar) = (
                 book.ranking(sides.home).map_err(rule_err)?,
                 book.ranking(sides.away).map_err(rule_err)?,
@@ -548,13 +552,13 @@ fn deducted(deductions: &[(u32, Decimal)], team: u32, imps: Decimal) -> Decimal 
 /// withdrew after it: their matches are walkovers where the stage allows them.
 fn announce_draw(
     stage: &plan::Stage,
-    pairings: &[Pairing],
+    (pairings, home): (&[Pairing], HomeReading),
     book: &RankingBook,
     source: &mut dyn Source,
 ) -> Result<BTreeSet<TeamId>, RunError> {
     let drawn = pairings
         .iter()
-        .map(|p| home_and_away(p, book, stage.home).map(|s| (s.home.0, s.away.0)))
+        .map(|p| home_and_away(p, book, home).map(|s| (s.home.0, s.away.0)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(rule_err)?;
     source.stage_drawn(&stage.name, &drawn);

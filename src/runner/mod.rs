@@ -114,6 +114,11 @@ pub trait Source {
     /// The runner's verdict on a recorded draw: refused (the run stops before it),
     /// different from the rules' draw, or the same.
     fn draw_verdict(&mut self, _at: DrawAt<'_>, _verdict: &Verdict) {}
+    /// A stage's recorded draw stands with other teams than the rules place there
+    /// from the results as they stand now: `drawn` play there although the rules
+    /// now send them elsewhere, `displaced` go elsewhere although the rules now send
+    /// them there.
+    fn field_kept(&mut self, _stage: &str, _drawn: &[u32], _displaced: &[u32]) {}
 }
 
 /// Why a run stopped before the end: a coded problem, with the place in the edition
@@ -732,6 +737,7 @@ impl Runner<'_> {
             title: q.title.clone(),
         };
         let mut placed = Vec::new();
+        let mut routes = Vec::new();
         for (i, team) in order.iter().enumerate() {
             let place = u32::try_from(i + 1).unwrap_or(u32::MAX);
             placed.push((*team, place));
@@ -746,9 +752,50 @@ impl Runner<'_> {
                     }
                     other => other,
                 });
-            self.send(to, &from, *team, inflow, finals);
+            routes.push((team.0, to));
+        }
+        // A stage drawn before a correction moved the places keeps its field.
+        let drawn = self.drawn_fields(&routes, source);
+        for kept in recorded::keep_drawn_fields(&mut routes, &drawn) {
+            if let Some(stage) = self.plan.stages.get(kept.stage) {
+                source.field_kept(&stage.name, &kept.drawn, &kept.displaced);
+            }
+        }
+        for (team, to) in routes {
+            self.send(to, &from, TeamId(team), inflow, finals);
         }
         Ok(Ok(placed))
+    }
+
+    /// The teams of each recorded draw of a stage `routes` lead to, with those
+    /// withdrawn at its draw.
+    fn drawn_fields(
+        &self,
+        routes: &[(u32, Target)],
+        source: &mut dyn Source,
+    ) -> BTreeMap<usize, BTreeSet<u32>> {
+        let stages: BTreeSet<usize> = routes
+            .iter()
+            .filter_map(|(_, to)| match to {
+                Target::Stage(k) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        let mut drawn = BTreeMap::new();
+        for k in stages {
+            let Some(stage) = self.plan.stages.get(k) else {
+                continue;
+            };
+            if let Some(pairs) = source.recorded_stage_draw(&stage.name) {
+                let teams = pairs
+                    .iter()
+                    .flat_map(|(a, b)| [*a, *b])
+                    .chain(source.withdrawn_at_draw(&stage.name))
+                    .collect();
+                drawn.insert(k, teams);
+            }
+        }
+        drawn
     }
 
     /// Sends `team`, leaving `from`, to a stage, a final place or out.

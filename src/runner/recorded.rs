@@ -4,6 +4,7 @@
 //! repeat opponent) and compares it with the draw the rules would have made; the
 //! source reports both (a broken rule refuses the draw, a difference is a warning).
 
+use super::plan::Target;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a recorded draw belongs.
@@ -89,6 +90,105 @@ pub fn same(a: &[(u32, u32)], a_byes: &[u32], b: &[(u32, u32)], b_byes: &[u32]) 
     set(a) == set(b) && byes(a_byes) == byes(b_byes)
 }
 
+/// A stage whose recorded draw stands with other teams than the rules place there
+/// from the results as they stand now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptField {
+    /// The stage, by its index in the plan.
+    pub stage: usize,
+    /// Teams drawn there that the rules now send elsewhere: they play there.
+    pub drawn: Vec<u32>,
+    /// Teams the rules now send there that the draw leaves out: they go where the
+    /// teams drawn in their place would have gone.
+    pub displaced: Vec<u32>,
+}
+
+/// Routes teams so that recorded stage draws stand. `routes` holds each team and
+/// the target its place gives it by the rules, best place first; `drawn` the teams
+/// of each stage's recorded draw (with those withdrawn at it). A team drawn in a
+/// stage plays there; one the rules send elsewhere takes the stage's worst place
+/// left by a team not drawn there; every other team, in order of place, takes the
+/// first target left. A draw that cannot stand this way (more teams than the
+/// stage's places, a team drawn in two stages or not routed from here) changes
+/// nothing: the check of the draw then reports it. Returns the stages whose field
+/// changed.
+pub fn keep_drawn_fields(
+    routes: &mut [(u32, Target)],
+    drawn: &BTreeMap<usize, BTreeSet<u32>>,
+) -> Vec<KeptField> {
+    let index: BTreeMap<u32, usize> = routes
+        .iter()
+        .enumerate()
+        .map(|(i, (team, _))| (*team, i))
+        .collect();
+    let mut stages_of: BTreeMap<u32, usize> = BTreeMap::new();
+    for teams in drawn.values() {
+        for t in teams {
+            *stages_of.entry(*t).or_default() += 1;
+        }
+    }
+    let places_of = |k: usize| {
+        routes
+            .iter()
+            .filter(|(_, to)| *to == Target::Stage(k))
+            .count()
+    };
+    let standing = drawn.iter().filter(|(k, teams)| {
+        teams.len() <= places_of(**k)
+            && teams
+                .iter()
+                .all(|t| index.contains_key(t) && stages_of.get(t) == Some(&1))
+    });
+    let mut taken = vec![false; routes.len()];
+    let mut to: Vec<Option<Target>> = vec![None; routes.len()];
+    let mut kept = Vec::new();
+    for (k, teams) in standing {
+        let here = Target::Stage(*k);
+        let is_drawn = |i: &usize| routes.get(*i).is_some_and(|(t, _)| teams.contains(t));
+        let (stay, moved_in): (Vec<usize>, Vec<usize>) = (0..routes.len())
+            .filter(is_drawn)
+            .partition(|i| routes[*i].1 == here);
+        for i in stay {
+            taken[i] = true;
+            to[i] = Some(here);
+        }
+        let left: Vec<usize> = (0..routes.len())
+            .filter(|i| routes[*i].1 == here && !taken[*i])
+            .collect();
+        for (i, place) in moved_in.iter().zip(left.iter().rev()) {
+            taken[*place] = true;
+            to[*i] = Some(here);
+        }
+        kept.push((*k, moved_in));
+    }
+    let mut free = (0..routes.len()).filter(|i| !taken[*i]);
+    let targets: Vec<Target> = (0..routes.len())
+        .map(|i| to[i].unwrap_or_else(|| free.next().map_or(routes[i].1, |slot| routes[slot].1)))
+        .collect();
+    let fields = kept
+        .into_iter()
+        .filter_map(|(k, moved_in)| {
+            let here = Target::Stage(k);
+            let displaced: Vec<u32> = routes
+                .iter()
+                .zip(&targets)
+                .filter(|((_, rule), now)| *rule == here && **now != here)
+                .map(|((t, _), _)| *t)
+                .collect();
+            let drawn: Vec<u32> = moved_in.iter().map(|i| routes[*i].0).collect();
+            (!drawn.is_empty() || !displaced.is_empty()).then_some(KeptField {
+                stage: k,
+                drawn,
+                displaced,
+            })
+        })
+        .collect();
+    for ((_, rule), now) in routes.iter_mut().zip(targets) {
+        *rule = now;
+    }
+    fields
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +215,106 @@ mod tests {
             check(&[(1, 3)], &[2], &playing, &met),
             [DrawProblem::Missing(4)]
         );
+    }
+
+    /// Ten teams in the order given: places 1–4 to stage 0, 5–8 to stage 1, 9–10 out.
+    fn ranked(order: [u32; 10]) -> Vec<(u32, Target)> {
+        order
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let to = match i {
+                    0..=3 => Target::Stage(0),
+                    4..=7 => Target::Stage(1),
+                    _ => Target::Out,
+                };
+                (t, to)
+            })
+            .collect()
+    }
+
+    fn routes() -> Vec<(u32, Target)> {
+        ranked([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    }
+
+    fn drawn(stages: &[(usize, &[u32])]) -> BTreeMap<usize, BTreeSet<u32>> {
+        stages
+            .iter()
+            .map(|(k, teams)| (*k, teams.iter().copied().collect()))
+            .collect()
+    }
+
+    fn targets(routes: &[(u32, Target)]) -> Vec<Target> {
+        routes.iter().map(|(_, to)| *to).collect()
+    }
+
+    #[test]
+    fn a_team_drawn_before_a_correction_plays_where_it_was_drawn() {
+        // A correction moved team 9 above team 8 after stage 1 was drawn with 8.
+        let mut r = ranked([1, 2, 3, 4, 5, 6, 7, 9, 8, 10]);
+        let fields = keep_drawn_fields(&mut r, &drawn(&[(1, &[5, 6, 7, 8])]));
+        assert_eq!(
+            fields,
+            [KeptField {
+                stage: 1,
+                drawn: vec![8],
+                displaced: vec![9]
+            }]
+        );
+        let now: BTreeMap<u32, Target> = r.into_iter().collect();
+        assert_eq!(now[&8], Target::Stage(1));
+        assert_eq!(now[&9], Target::Out);
+        assert_eq!(now[&10], Target::Out);
+    }
+
+    #[test]
+    fn a_team_displaced_from_a_drawn_stage_moves_up_into_one_not_drawn_yet() {
+        // Stage 1 was drawn with team 5; a correction then put team 5 above team 4.
+        // Stage 0 is not drawn yet, so team 4, the one left out of stage 1, takes
+        // team 5's way into it.
+        let mut r = ranked([1, 2, 3, 5, 4, 6, 7, 8, 9, 10]);
+        let fields = keep_drawn_fields(&mut r, &drawn(&[(1, &[5, 6, 7, 8])]));
+        assert_eq!(
+            fields,
+            [KeptField {
+                stage: 1,
+                drawn: vec![5],
+                displaced: vec![4]
+            }]
+        );
+        let now: BTreeMap<u32, Target> = r.into_iter().collect();
+        assert_eq!(now[&5], Target::Stage(1));
+        assert_eq!(now[&4], Target::Stage(0));
+    }
+
+    #[test]
+    fn two_drawn_stages_keep_a_swap_between_them() {
+        let mut r = ranked([1, 2, 3, 5, 4, 6, 7, 8, 9, 10]);
+        let d = drawn(&[(0, &[1, 2, 3, 4]), (1, &[5, 6, 7, 8])]);
+        assert_eq!(keep_drawn_fields(&mut r, &d).len(), 2);
+        let now: BTreeMap<u32, Target> = r.into_iter().collect();
+        assert_eq!(now[&4], Target::Stage(0));
+        assert_eq!(now[&5], Target::Stage(1));
+    }
+
+    #[test]
+    fn draws_that_agree_with_the_rules_or_cannot_stand_change_nothing() {
+        let before = targets(&routes());
+        for d in [
+            drawn(&[(1, &[5, 6, 7, 8])]),
+            // One team short (a withdrawal at the draw): the rest keep their way.
+            drawn(&[(1, &[5, 6, 8])]),
+            // More teams than the stage's places.
+            drawn(&[(0, &[1, 2, 3, 4, 9])]),
+            // A team drawn in two stages.
+            drawn(&[(0, &[1, 2, 3, 5]), (1, &[5, 6, 7, 8])]),
+            // A team not in the field.
+            drawn(&[(1, &[5, 6, 7, 11])]),
+        ] {
+            let mut r = routes();
+            assert_eq!(keep_drawn_fields(&mut r, &d), [], "{d:?}");
+            assert_eq!(targets(&r), before, "{d:?}");
+        }
     }
 
     #[test]

@@ -281,6 +281,10 @@ impl Source for EventSource<'_> {
         self.verdict(at, verdict);
     }
 
+    fn field_kept(&mut self, stage: &str, drawn: &[u32], displaced: &[u32]) {
+        self.kept_field(stage, drawn, displaced);
+    }
+
     fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
         self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
         self.stage_order.push(stage.to_string());

@@ -149,6 +149,52 @@ impl EventSource<'_> {
     }
 }
 
+impl EventSource<'_> {
+    /// W0720 for a stage whose recorded draw stands although a later correction
+    /// moved other teams into its places.
+    pub(super) fn kept_field(&mut self, stage: &str, drawn: &[u32], displaced: &[u32]) {
+        let Some(draw) = self.recorded(DrawAt::Stage(stage)).cloned() else {
+            return;
+        };
+        let place = self.event.stage_title(stage);
+        let (drawn, displaced) = (teams(drawn), teams(displaced));
+        let message = match (drawn.is_empty(), displaced.is_empty()) {
+            (false, false) => format!(
+                "the draw of {place} as recorded stands: the results as they stand now put {displaced} there instead of {drawn}"
+            ),
+            (false, true) => format!(
+                "the draw of {place} as recorded stands with {drawn}, whom the results as they stand now send elsewhere"
+            ),
+            _ => format!(
+                "the draw of {place} as recorded stands without {displaced}, whom the results as they stand now put there"
+            ),
+        };
+        let label = match (drawn.is_empty(), displaced.is_empty()) {
+            (false, false) => format!("drawn with {drawn}; the rules now put {displaced} here"),
+            (false, true) => format!("drawn with {drawn}"),
+            _ => format!("drawn without {displaced}"),
+        };
+        self.diags.push(
+            Diagnostic::warning("W0720", message, draw.span)
+                .with_label(label)
+                .with_help(format!(
+                    "a correction of an earlier result after the draw does not change a draw made: the teams drawn in {place} play there, and the others go where they would have gone; check the draw if it was written by hand"
+                )),
+        );
+    }
+}
+
+/// `team 5`, `teams 5 and 6`, `teams 5, 6 and 7`; empty for none.
+fn teams(ids: &[u32]) -> String {
+    let names: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!("team {}", names[0]),
+        _ => format!("teams {}", and_list(&names)),
+    }
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
     match items.split_last() {
