@@ -196,26 +196,26 @@ impl<T: Clone + Ord> Standings<T> {
         if m.home == m.away {
             return Err(StandingsError::SelfMatch(m.home.clone()));
         }
-        // Compute both new records first so an error leaves the standings untouched.
-        let side = |me: &T, opp: &T, vp: Decimal, won: Decimal, lost: Decimal| {
-            let mut r = self.get(me)?.clone();
-            r.match_vp = r.match_vp.checked_add(vp).ok_or(StandingsError::Overflow)?;
-            r.imps_won = r
-                .imps_won
-                .checked_add(won)
-                .ok_or(StandingsError::Overflow)?;
-            r.imps_lost = r
-                .imps_lost
-                .checked_add(lost)
-                .ok_or(StandingsError::Overflow)?;
-            r.opponents.insert(opp.clone());
-            r.matches = r.matches.saturating_add(1);
-            Ok::<_, StandingsError<T>>(r)
+        // Compute both sides' new totals first so an error leaves the standings
+        // untouched; then write them in place (a record's opponents are not copied).
+        let sums = |me: &T, vp: Decimal, won: Decimal, lost: Decimal| {
+            let r = self.get(me)?;
+            let add = |a: Decimal, b: Decimal| a.checked_add(b).ok_or(StandingsError::Overflow);
+            Ok::<_, StandingsError<T>>((
+                add(r.match_vp, vp)?,
+                add(r.imps_won, won)?,
+                add(r.imps_lost, lost)?,
+            ))
         };
-        let home = side(&m.home, &m.away, m.home_vp, m.home_imps, m.away_imps)?;
-        let away = side(&m.away, &m.home, m.away_vp, m.away_imps, m.home_imps)?;
-        self.teams.insert(m.home.clone(), home);
-        self.teams.insert(m.away.clone(), away);
+        let home = sums(&m.home, m.home_vp, m.home_imps, m.away_imps)?;
+        let away = sums(&m.away, m.away_vp, m.away_imps, m.home_imps)?;
+        for (me, opp, (vp, won, lost)) in [(&m.home, &m.away, home), (&m.away, &m.home, away)] {
+            if let Some(r) = self.teams.get_mut(me) {
+                (r.match_vp, r.imps_won, r.imps_lost) = (vp, won, lost);
+                r.opponents.insert(opp.clone());
+                r.matches = r.matches.saturating_add(1);
+            }
+        }
         Ok(())
     }
 

@@ -162,3 +162,15 @@ fn bad_input_is_rejected_without_partial_updates() {
     s.record_match(&m(1, 2, (15, 15), (-3, 0))).unwrap();
     assert!(matches!(s.rank(&CHAIN), Err(StandingsError::Scoring(_))));
 }
+
+#[test]
+fn a_match_that_overflows_the_second_side_changes_neither() {
+    let mut s = Standings::new([1u32, 2]).unwrap();
+    let mut big = m(1, 2, (10, 10), (1, 0));
+    big.away_imps = Decimal::MAX;
+    s.record_match(&big).unwrap();
+    let before = s.clone();
+    // Team 1's sums fit again; team 2's IMPs won would pass the largest decimal.
+    assert_eq!(s.record_match(&big), Err(StandingsError::Overflow));
+    assert_eq!(s, before);
+}

@@ -6,7 +6,7 @@ use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Criterion, QualMatch, QualRound, StandingLine};
 use super::{RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
-use crate::engine::standings::{MatchResult, Standings, TieBreak};
+use crate::engine::standings::{MatchResult, RankedTeam, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
 use crate::ir::vocabulary::{Bye, FirstRound, HomeTeam, Pairing, QualificationFormat};
@@ -43,24 +43,35 @@ impl Runner<'_> {
             .filter(|t| self.options.late_starters.contains(t))
             .collect();
         let (late_round, carry) = q.late_start.unwrap_or((1, Decimal::ZERO));
+        // The standings ranked, kept from the end of a round for the next one's draw
+        // until an adjustment changes them.
+        let mut ranked: Option<Vec<RankedTeam<u32>>> = None;
         for round in 1..=q.rounds {
             let not_playing: &[u32] = if round < late_round { &late } else { &[] };
-            if round == late_round {
+            if round == late_round && !late.is_empty() {
                 for t in &late {
                     standings.adjust(t, carry).map_err(rule_err)?;
                 }
+                ranked = None;
             }
+            let order: Vec<u32> = match ranked.take() {
+                Some(r) => r,
+                None => standings.rank(&q.tie_break).map_err(rule_err)?,
+            }
+            .into_iter()
+            .map(|r| r.team)
+            .collect();
             let made = self
-                .pair(q, round, &team_ids, not_playing, &standings, &history)
-                .and_then(|mut pairing| {
+                .pair(q, round, &team_ids, not_playing, &order, &history)
+                .map(|mut pairing| {
                     match q.home {
                         // During the qualification its placement is the current ranking.
                         Some(HomeTeam::BetterRanking | HomeTeam::BetterQualificationPlacement) => {
-                            home_is_better_ranked(&mut pairing, &standings, &q.tie_break)?;
+                            home_is_better_ranked(&mut pairing, &order);
                         }
                         Some(HomeTeam::UpperPosition) | None => {}
                     }
-                    Ok(pairing)
+                    pairing
                 });
             let Some(pairing) =
                 self.recorded_or(round, made, &team_ids, not_playing, &history, source)?
@@ -92,7 +103,9 @@ impl Runner<'_> {
                 history.had_bye.push(b);
             }
             // The standings at every moment: after each round, as after the last.
-            let (lines, _) = self.standing_lines(q, &standings)?;
+            let now = standings.rank(&q.tie_break).map_err(rule_err)?;
+            let lines = self.standing_lines(q, &standings, &now)?;
+            ranked = Some(now);
             self.report.standings.clone_from(&lines);
             self.report.rounds.push(QualRound {
                 round,
@@ -101,7 +114,7 @@ impl Runner<'_> {
                 standings: lines,
             });
         }
-        self.final_standings(q, &standings).map(Some)
+        self.final_standings(q, &standings, ranked).map(Some)
     }
 
     /// The rule that scores the qualification: the one the options name instead of
@@ -135,14 +148,15 @@ impl Runner<'_> {
     }
 
     /// The pairing of a round: a round robin's fixed schedule (the seed draws the
-    /// seats), a drawn first round, or a Swiss round by the standings so far.
+    /// seats), a drawn first round, or a Swiss round by the standings so far
+    /// (`ranked`, the teams in their order).
     fn pair(
         &self,
         q: &plan::Qualification,
         round: u32,
         team_ids: &[u32],
         not_playing: &[u32],
-        standings: &Standings<u32>,
+        ranked: &[u32],
         history: &History,
     ) -> Result<Round<u32>, RunError> {
         if q.format == QualificationFormat::RoundRobin {
@@ -173,14 +187,8 @@ impl Runner<'_> {
             }
             .map_err(rule_err);
         }
-        let ranked: Vec<u32> = standings
-            .rank(&q.tie_break)
-            .map_err(rule_err)?
-            .into_iter()
-            .map(|r| r.team)
-            .collect();
         let input = SwissInput {
-            ranking: &ranked,
+            ranking: ranked,
             played: &history.played,
             had_bye: &history.had_bye,
             not_playing,
@@ -239,15 +247,20 @@ impl Runner<'_> {
         Ok(Some(matches))
     }
 
-    /// The final standings into the report; the teams in their final order.
+    /// The final standings into the report (`ranked`, if the standings are ranked
+    /// as they stand); the teams in their final order.
     fn final_standings(
         &mut self,
         q: &plan::Qualification,
         standings: &Standings<u32>,
+        ranked: Option<Vec<RankedTeam<u32>>>,
     ) -> Result<Vec<TeamId>, RunError> {
-        let (lines, order) = self.standing_lines(q, standings)?;
-        self.report.standings = lines;
-        Ok(order)
+        let ranked = match ranked {
+            Some(r) => r,
+            None => standings.rank(&q.tie_break).map_err(rule_err)?,
+        };
+        self.report.standings = self.standing_lines(q, standings, &ranked)?;
+        Ok(ranked.iter().map(|r| TeamId(r.team)).collect())
     }
 
     /// The draw of a round: the one recorded, if the source has one and it keeps
@@ -295,16 +308,15 @@ impl Runner<'_> {
         Ok(Some(Round { pairs, bye }))
     }
 
-    /// The standings as report lines, and the teams in their order.
+    /// The standings, `ranked`, as report lines.
     fn standing_lines(
         &self,
         q: &plan::Qualification,
         standings: &Standings<u32>,
-    ) -> Result<(Vec<StandingLine>, Vec<TeamId>), RunError> {
-        let ranked = standings.rank(&q.tie_break).map_err(rule_err)?;
-        let mut order = Vec::new();
+        ranked: &[RankedTeam<u32>],
+    ) -> Result<Vec<StandingLine>, RunError> {
         let mut lines = Vec::new();
-        for r in &ranked {
+        for r in ranked {
             let rec = standings.record(&r.team);
             let vp = rec
                 .map(|x| x.total_vp())
@@ -325,9 +337,8 @@ impl Runner<'_> {
                     .and_then(|i| q.tie_break.get(i))
                     .map(|t| criterion(*t)),
             });
-            order.push(TeamId(r.team));
         }
-        Ok((lines, order))
+        Ok(lines)
     }
 
     /// VP for a match from the edition's scale: the rule takes the margin (and the
@@ -399,26 +410,15 @@ impl Runner<'_> {
 
 /// A tie-break criterion as the report names it.
 /// Makes the better-ranked team of each pair the home team (AMB-23's reading for
-/// Gröna Hissen), ranked by the standings at the draw; before round 1 that is the
-/// edition's tie-break chain on equal scores.
-fn home_is_better_ranked(
-    pairing: &mut Round<u32>,
-    standings: &Standings<u32>,
-    tie_break: &[TieBreak],
-) -> Result<(), RunError> {
-    let place: BTreeMap<u32, usize> = standings
-        .rank(tie_break)
-        .map_err(rule_err)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| (r.team, i))
-        .collect();
+/// Gröna Hissen), by the standings at the draw (`ranked`, the teams in their
+/// order); before round 1 that is the edition's tie-break chain on equal scores.
+fn home_is_better_ranked(pairing: &mut Round<u32>, ranked: &[u32]) {
+    let place: BTreeMap<u32, usize> = ranked.iter().enumerate().map(|(i, t)| (*t, i)).collect();
     for (home, away) in &mut pairing.pairs {
         if place.get(away) < place.get(home) {
             std::mem::swap(home, away);
         }
     }
-    Ok(())
 }
 
 /// The report's name of an engine criterion.
