@@ -72,7 +72,8 @@ impl EventSource<'_> {
             }),
             Verdict::Refused(problems) => {
                 for p in problems {
-                    self.diags.push(problem(&draw, &place, p));
+                    let stage = matches!(at, DrawAt::Stage(_));
+                    self.diags.push(problem(&draw, (&place, stage), p));
                 }
                 if let DrawAt::Stage(s) = at
                     && let Some(i) = self.stage_index(s)
@@ -204,14 +205,29 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
-/// The diagnostic for one broken rule of a recorded draw.
-fn problem(draw: &RecordedDraw, place: &str, p: &DrawProblem) -> Diagnostic {
+/// The diagnostic for one broken rule of a recorded draw of a round or stage
+/// (`place`, in words, and whether it is a stage).
+fn problem(draw: &RecordedDraw, (place, stage): (&str, bool), p: &DrawProblem) -> Diagnostic {
+    // A knockout result corrected after the next stage was drawn changes who plays
+    // there: the draw cannot stand, and the director draws it again.
+    let (now, redraw) = if stage {
+        (
+            " by the results as they stand now",
+            format!(
+                "; if a result before {place} was corrected after this draw, delete the draw and run `bfr run --write-draw` to draw it again"
+            ),
+        )
+    } else {
+        ("", String::new())
+    };
     let (at, message, label, help) = match p {
         DrawProblem::NotHere(t) => (
             draw.span_of(*t),
             format!("team {t} does not play in {place}, but the draw as recorded has it"),
             format!("team {t} is not in {place}"),
-            format!("only the teams that play in {place} can be drawn there; correct the record"),
+            format!(
+                "only the teams that play in {place}{now} can be drawn there: correct the record{redraw}"
+            ),
         ),
         DrawProblem::Twice(t) => (
             draw.span_of(*t),
@@ -223,7 +239,7 @@ fn problem(draw: &RecordedDraw, place: &str, p: &DrawProblem) -> Diagnostic {
             draw.span,
             format!("team {t} plays in {place}, but the draw as recorded leaves it out"),
             format!("no match (or bye) of team {t}"),
-            "every team of the round or stage has a match, or the bye (`bye = N`)".to_string(),
+            format!("every team of the round or stage has a match, or the bye (`bye = N`){redraw}"),
         ),
         DrawProblem::Rematch(a, b, round) => (
             draw.span_of(*a),
