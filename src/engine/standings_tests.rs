@@ -166,11 +166,13 @@ fn bad_input_is_rejected_without_partial_updates() {
 #[test]
 fn a_match_that_overflows_the_second_side_changes_neither() {
     let mut s = Standings::new([1u32, 2]).unwrap();
-    let mut big = m(1, 2, (10, 10), (1, 0));
-    big.away_imps = Decimal::MAX;
-    s.record_match(&big).unwrap();
+    let mut first = m(1, 2, (0, 0), (0, 0));
+    first.away_vp = Decimal::MAX;
+    s.record_match(&first).unwrap();
     let before = s.clone();
-    // Team 1's sums fit again; team 2's IMPs won would pass the largest decimal.
-    assert_eq!(s.record_match(&big), Err(StandingsError::Overflow));
+    // Team 1, the first side written, has room for its 10 VP; team 2's 1 VP more
+    // would pass the largest decimal.
+    let second = m(1, 2, (10, 1), (0, 0));
+    assert_eq!(s.record_match(&second), Err(StandingsError::Overflow));
     assert_eq!(s, before);
 }

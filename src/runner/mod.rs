@@ -116,9 +116,9 @@ pub trait Source {
     fn draw_verdict(&mut self, _at: DrawAt<'_>, _verdict: &Verdict) {}
     /// A stage's recorded draw stands with other teams than the rules place there
     /// from the results as they stand now: `drawn` play there although the rules
-    /// now send them elsewhere, `displaced` go elsewhere although the rules now send
-    /// them there.
-    fn field_kept(&mut self, _stage: &str, _drawn: &[u32], _displaced: &[u32]) {}
+    /// now send them elsewhere; `displaced` go elsewhere although the rules now send
+    /// them there, each with where it goes, in words ("goes to CC32", "is out").
+    fn field_kept(&mut self, _stage: &str, _drawn: &[u32], _displaced: &[(u32, String)]) {}
 }
 
 /// Why a run stopped before the end: a coded problem, with the place in the edition
@@ -757,8 +757,14 @@ impl Runner<'_> {
         // A stage drawn before a correction moved the places keeps its field.
         let drawn = self.drawn_fields(&routes, source);
         for kept in recorded::keep_drawn_fields(&mut routes, &drawn) {
+            let displaced: Vec<(u32, String)> = kept
+                .displaced
+                .iter()
+                .filter_map(|t| routes.iter().find(|(team, _)| team == t))
+                .map(|(team, to)| (*team, self.destination(*to)))
+                .collect();
             if let Some(stage) = self.plan.stages.get(kept.stage) {
-                source.field_kept(&stage.name, &kept.drawn, &kept.displaced);
+                source.field_kept(&stage.name, &kept.drawn, &displaced);
             }
         }
         for (team, to) in routes {
@@ -796,6 +802,20 @@ impl Runner<'_> {
             }
         }
         drawn
+    }
+
+    /// Where a team sent to `to` goes, in words: "goes to CC32", "is out",
+    /// "takes place 9".
+    fn destination(&self, to: Target) -> String {
+        match to {
+            Target::Stage(k) => self.plan.stages.get(k).map_or_else(
+                || "goes to a later stage".to_string(),
+                |s| format!("goes to {}", s.title),
+            ),
+            Target::Out => "is out".to_string(),
+            Target::Place(a, b) if a == b => format!("takes place {a}"),
+            Target::Place(a, b) => format!("shares places {a}–{b}"),
+        }
     }
 
     /// Sends `team`, leaving `from`, to a stage, a final place or out.

@@ -408,7 +408,6 @@ impl Runner<'_> {
     }
 }
 
-/// A tie-break criterion as the report names it.
 /// Makes the better-ranked team of each pair the home team (AMB-23's reading for
 /// Gröna Hissen), by the standings at the draw (`ranked`, the teams in their
 /// order); before round 1 that is the edition's tie-break chain on equal scores.

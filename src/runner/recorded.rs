@@ -105,13 +105,13 @@ pub struct KeptField {
 
 /// Routes teams so that recorded stage draws stand. `routes` holds each team and
 /// the target its place gives it by the rules, best place first; `drawn` the teams
-/// of each stage's recorded draw (with those withdrawn at it). A team drawn in a
-/// stage plays there; one the rules send elsewhere takes the stage's worst place
-/// left by a team not drawn there; every other team, in order of place, takes the
-/// first target left. A draw that cannot stand this way (more teams than the
-/// stage's places, a team drawn in two stages or not routed from here) changes
-/// nothing: the check of the draw then reports it. Returns the stages whose field
-/// changed.
+/// of each stage's recorded draw (with those withdrawn at it); teams not routed
+/// from here (another stage's, or none) are left to the check of the draw. A team
+/// drawn in a stage plays there; one the rules send elsewhere takes the stage's
+/// worst place left by a team not drawn there; every other team, in order of
+/// place, takes the first target left. A draw that cannot stand this way (more
+/// teams than the stage's places, a team drawn in two stages) changes nothing: the
+/// check of the draw then reports it. Returns the stages whose field changed.
 pub fn keep_drawn_fields(
     routes: &mut [(u32, Target)],
     drawn: &BTreeMap<usize, BTreeSet<u32>>,
@@ -133,12 +133,19 @@ pub fn keep_drawn_fields(
             .filter(|(_, to)| *to == Target::Stage(k))
             .count()
     };
-    let standing = drawn.iter().filter(|(k, teams)| {
-        teams.len() <= places_of(**k)
-            && teams
-                .iter()
-                .all(|t| index.contains_key(t) && stages_of.get(t) == Some(&1))
-    });
+    let routed = |teams: &BTreeSet<u32>| -> BTreeSet<u32> {
+        teams
+            .iter()
+            .copied()
+            .filter(|t| index.contains_key(t))
+            .collect()
+    };
+    let standing = drawn
+        .iter()
+        .map(|(k, teams)| (k, routed(teams)))
+        .filter(|(k, teams)| {
+            teams.len() <= places_of(**k) && teams.iter().all(|t| stages_of.get(t) == Some(&1))
+        });
     let mut taken = vec![false; routes.len()];
     let mut to: Vec<Option<Target>> = vec![None; routes.len()];
     let mut kept = Vec::new();
@@ -302,13 +309,15 @@ mod tests {
         let before = targets(&routes());
         for d in [
             drawn(&[(1, &[5, 6, 7, 8])]),
-            // One team short (a withdrawal at the draw): the rest keep their way.
+            // One team short (a team with a bye, which a stage's draw does not
+            // record): the rest keep their way.
             drawn(&[(1, &[5, 6, 8])]),
             // More teams than the stage's places.
             drawn(&[(0, &[1, 2, 3, 4, 9])]),
             // A team drawn in two stages.
             drawn(&[(0, &[1, 2, 3, 5]), (1, &[5, 6, 7, 8])]),
-            // A team not in the field.
+            // A team not routed from here (another stage's, or a slip of the pen):
+            // the others stand, and the check of the draw reports it.
             drawn(&[(1, &[5, 6, 7, 11])]),
         ] {
             let mut r = routes();

@@ -4,7 +4,7 @@
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
 use crate::diag::Diagnostic;
 use crate::diag::Diagnostics;
-use crate::event::model::{At, ImpCap, MatchResult};
+use crate::event::model::{At, ImpCap, MatchResult, RecordedDraw};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
 
@@ -266,22 +266,15 @@ impl Source for EventSource<'_> {
     }
 
     fn recorded_stage_draw(&mut self, stage: &str) -> Option<Vec<(u32, u32)>> {
-        let draw = self.recorded(DrawAt::Stage(stage))?.matches();
-        // The draw is the record: the choices that made it are not asked again.
-        if let Some(i) = self.stage_index(stage) {
-            let n = self.event.stages.get(i).map_or(0, |s| s.choices.len());
-            if let Some(m) = self.choices_made.get_mut(i) {
-                *m = n;
-            }
-        }
-        Some(draw)
+        self.recorded(DrawAt::Stage(stage))
+            .map(RecordedDraw::matches)
     }
 
     fn draw_verdict(&mut self, at: DrawAt<'_>, verdict: &Verdict) {
         self.verdict(at, verdict);
     }
 
-    fn field_kept(&mut self, stage: &str, drawn: &[u32], displaced: &[u32]) {
+    fn field_kept(&mut self, stage: &str, drawn: &[u32], displaced: &[(u32, String)]) {
         self.kept_field(stage, drawn, displaced);
     }
 

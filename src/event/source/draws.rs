@@ -63,13 +63,31 @@ impl EventSource<'_> {
             DrawAt::Round(r) => format!("round {r}"),
             DrawAt::Stage(s) => self.event.stage_title(s),
         };
+        // The stage is reached and its draw is the record: the choices that made it
+        // are not asked again.
+        if let DrawAt::Stage(s) = at
+            && let Some(i) = self.stage_index(s)
+        {
+            let n = self.event.stages.get(i).map_or(0, |e| e.choices.len());
+            if let Some(m) = self.choices_made.get_mut(i) {
+                *m = n;
+            }
+        }
         match verdict {
             Verdict::Same => {}
-            Verdict::Differs(pairs, byes) => self.differing.push(Differing {
-                place,
-                at: draw.span,
-                rules: describe_draw(pairs, byes.first().copied()),
-            }),
+            Verdict::Differs(pairs, byes) => {
+                let mut rules = describe_draw(pairs, byes.first().copied());
+                if let DrawAt::Stage(s) = at
+                    && self.kept_fields.contains(s)
+                {
+                    rules.push_str(" (with the teams drawn there)");
+                }
+                self.differing.push(Differing {
+                    place,
+                    at: draw.span,
+                    rules,
+                });
+            }
             Verdict::Refused(problems) => {
                 for p in problems {
                     let stage = matches!(at, DrawAt::Stage(_));
@@ -152,35 +170,55 @@ impl EventSource<'_> {
 
 impl EventSource<'_> {
     /// W0720 for a stage whose recorded draw stands although a later correction
-    /// moved other teams into its places.
-    pub(super) fn kept_field(&mut self, stage: &str, drawn: &[u32], displaced: &[u32]) {
+    /// moved other teams into its places: `drawn` play there, `displaced` go where
+    /// the words with each say.
+    pub(super) fn kept_field(&mut self, stage: &str, drawn: &[u32], displaced: &[(u32, String)]) {
         let Some(draw) = self.recorded(DrawAt::Stage(stage)).cloned() else {
             return;
         };
+        self.kept_fields.insert(stage.to_string());
         let place = self.event.stage_title(stage);
-        let (drawn, displaced) = (teams(drawn), teams(displaced));
-        let message = match (drawn.is_empty(), displaced.is_empty()) {
-            (false, false) => format!(
-                "the draw of {place} as recorded stands: the results as they stand now put {displaced} there instead of {drawn}"
+        let ids: Vec<u32> = displaced.iter().map(|(t, _)| *t).collect();
+        let (drawn, put) = (teams(drawn), teams(&ids));
+        let (message, label) = match (drawn.is_empty(), put.is_empty()) {
+            (false, false) => (
+                format!(
+                    "the draw of {place} as recorded stands: the results as they stand now put {put} there instead of {drawn}"
+                ),
+                format!("drawn with {drawn}; the rules now put {put} here"),
             ),
-            (false, true) => format!(
-                "the draw of {place} as recorded stands with {drawn}, whom the results as they stand now send elsewhere"
+            (false, true) => (
+                format!(
+                    "the draw of {place} as recorded stands with {drawn}, whom the results as they stand now send elsewhere"
+                ),
+                format!("drawn with {drawn}"),
             ),
-            _ => format!(
-                "the draw of {place} as recorded stands without {displaced}, whom the results as they stand now put there"
+            _ => (
+                format!(
+                    "the draw of {place} as recorded stands without {put}, whom the results as they stand now put there"
+                ),
+                format!("drawn without {put}"),
             ),
         };
-        let label = match (drawn.is_empty(), displaced.is_empty()) {
-            (false, false) => format!("drawn with {drawn}; the rules now put {displaced} here"),
-            (false, true) => format!("drawn with {drawn}"),
-            _ => format!("drawn without {displaced}"),
-        };
+        let ways: Vec<String> = displaced
+            .iter()
+            .map(|(t, to)| format!("team {t} {to}"))
+            .collect();
+        let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
+        let mut help = format!(
+            "a correction of an earlier result after the draw does not change a draw made: the teams drawn in {place} play there"
+        );
+        if !ways.is_empty() {
+            help.push_str(&format!(
+                ", and {} (the teams not drawn there take the ways left, in order of place)",
+                and_list(&ways)
+            ));
+        }
+        help.push_str("; check the draw if it was written by hand");
         self.diags.push(
             Diagnostic::warning("W0720", message, draw.span)
                 .with_label(label)
-                .with_help(format!(
-                    "a correction of an earlier result after the draw does not change a draw made: the teams drawn in {place} play there, and the others go where they would have gone; check the draw if it was written by hand"
-                )),
+                .with_help(help),
         );
     }
 }
@@ -213,12 +251,10 @@ fn problem(draw: &RecordedDraw, (place, stage): (&str, bool), p: &DrawProblem) -
     let (now, redraw) = if stage {
         (
             " by the results as they stand now",
-            format!(
-                "; if a result before {place} was corrected after this draw, delete the draw and run `bfr run --write-draw` to draw it again"
-            ),
+            "; if a result of an earlier round or stage was corrected after this draw, delete the stage's `draw` (and any results given for it) and run `bfr run --write-draw` to draw it again",
         )
     } else {
-        ("", String::new())
+        ("", "")
     };
     let (at, message, label, help) = match p {
         DrawProblem::NotHere(t) => (
@@ -239,7 +275,11 @@ fn problem(draw: &RecordedDraw, (place, stage): (&str, bool), p: &DrawProblem) -
             draw.span,
             format!("team {t} plays in {place}, but the draw as recorded leaves it out"),
             format!("no match (or bye) of team {t}"),
-            format!("every team of the round or stage has a match, or the bye (`bye = N`){redraw}"),
+            if stage {
+                format!("every team of the stage has a match{redraw}")
+            } else {
+                "every team of the round has a match, or the bye (`bye = N`)".to_string()
+            },
         ),
         DrawProblem::Rematch(a, b, round) => (
             draw.span_of(*a),

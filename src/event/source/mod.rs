@@ -64,6 +64,9 @@ pub struct EventSource<'e> {
     /// Recorded draws the rules would not make now, reported together at the end
     /// (one correction usually moves every later draw).
     differing: Vec<draws::Differing>,
+    /// The stages whose recorded draw stands with other teams than the rules put
+    /// there now.
+    kept_fields: BTreeSet<String>,
     diags: Diagnostics,
 }
 
@@ -105,6 +108,7 @@ impl<'e> EventSource<'e> {
             met: BTreeMap::new(),
             waiting: Vec::new(),
             differing: Vec::new(),
+            kept_fields: BTreeSet::new(),
             diags: Diagnostics::default(),
         }
     }
