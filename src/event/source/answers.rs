@@ -68,6 +68,9 @@ impl Source for EventSource<'_> {
             return None;
         };
         let title = self.event.stage_title(stage);
+        // Choices made before a correction of a qualification result moved the
+        // positions cannot stand: the halves they were made from are gone.
+        let again = "; if a qualification result was corrected after the choices began, delete the choices from this one on and make them again (`bfr run` asks for each)";
         let problem = if c.chooser != chooser {
             Some(
                 Diagnostic::error(
@@ -80,7 +83,7 @@ impl Source for EventSource<'_> {
                     c.span,
                 )
                 .with_label(format!("team {chooser} chooses next"))
-                .with_help("list the choices in the order they were made: the upper half chooses in ranking order"),
+                .with_help(format!("list the choices in the order they were made: the upper half chooses in ranking order{again}")),
             )
         } else if !candidates.contains(&c.chosen) {
             Some(
@@ -94,7 +97,9 @@ impl Source for EventSource<'_> {
                     c.span,
                 )
                 .with_label(format!("team {} is not among the candidates", c.chosen))
-                .with_help("a team chooses among the lower half's teams not yet chosen"),
+                .with_help(format!(
+                    "a team chooses among the lower half's teams not yet chosen{again}"
+                )),
             )
         } else {
             None
