@@ -44,7 +44,7 @@ enum Step {
     Withdraw { team: u8, at_draw: bool },
 }
 
-/// A round's draw: the matches (home, away) and the bye.
+/// A round's or stage's draw: the matches (home, away) and the bye.
 type RoundDraw = (Vec<(u32, u32)>, Option<u32>);
 
 #[derive(Default)]
@@ -57,7 +57,7 @@ struct Round {
 #[derive(Default)]
 struct Stage {
     name: String,
-    draw: Option<Vec<(u32, u32)>>,
+    draw: Option<RoundDraw>,
     choices: Vec<String>,
     absent: Vec<String>,
     withdrawn: Vec<u32>,
@@ -109,8 +109,11 @@ impl Event {
         }
         for s in &self.stages {
             let _ = writeln!(t, "\n[[stage]]\nname = \"{}\"", s.name);
-            if let Some(draw) = &s.draw {
+            if let Some((draw, bye)) = &s.draw {
                 let _ = writeln!(t, "draw = {}", list(&pairs(draw), true));
+                if let Some(b) = bye {
+                    let _ = writeln!(t, "bye = {b}");
+                }
             }
             let _ = writeln!(t, "choices = {}", list(&s.choices, true));
             let _ = writeln!(t, "absent = {}", list(&s.absent, true));
@@ -165,7 +168,7 @@ impl Event {
         for d in &ran.unrecorded {
             match (&d.round, &d.stage) {
                 (Some(r), _) => self.round(*r).draw = Some((d.pairs.clone(), d.bye)),
-                (_, Some(s)) => self.stage(s).draw = Some(d.pairs.clone()),
+                (_, Some(s)) => self.stage(s).draw = Some((d.pairs.clone(), d.bye)),
                 _ => {}
             }
         }

@@ -60,6 +60,8 @@ pub struct RawStage {
     #[serde(default)]
     pub draw: Option<Sp<Vec<Sp<String>>>>,
     #[serde(default)]
+    pub bye: Option<Sp<u32>>,
+    #[serde(default)]
     pub choices: Vec<Sp<String>>,
     #[serde(default)]
     pub withdrawn: Vec<Sp<u32>>,

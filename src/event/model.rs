@@ -740,7 +740,7 @@ impl Parser<'_> {
         }
         let (results, refused) = self.results(&s.results);
         let lineups = self.lineups(&s.lineups);
-        let draw = s.draw.as_ref().and_then(|d| self.draw(d, None));
+        let draw = s.draw.as_ref().and_then(|d| self.draw(d, s.bye.as_ref()));
         StageEntry {
             name,
             span: at,

@@ -6,7 +6,8 @@ use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Decided, Exit, Standing};
 use super::report::{KoMatch, KoStage};
 use super::{
-    About, Awaited, Finals, Inflow, Pending, RunError, Runner, Source, Stop, late, rule_err,
+    About, Awaited, Finals, Inflow, Pending, RoundDraw, RunError, Runner, Source, Stop, late,
+    rule_err,
 };
 use crate::engine::knockout::DrawOutcome;
 use crate::engine::knockout::TeamId;
@@ -87,7 +88,7 @@ impl Runner<'_> {
         for team in &draw.outcome.byes {
             self.send(stage.winners, &exit, *team, inflow, finals);
         }
-        let drawn = (draw.outcome.pairings.as_slice(), boards, draw.home);
+        let drawn = (&draw.outcome, boards, draw.home);
         let matches = match self.play(k, drawn, book, inflow, finals, source)? {
             Ok(matches) => matches,
             Err(pending) => return Ok(Some(pending)),
@@ -235,7 +236,7 @@ impl Runner<'_> {
         &self,
         stage: &plan::Stage,
         (positions, at_draw, withdrawn_earlier): (&[TeamId], &BTreeSet<TeamId>, usize),
-        recorded: Vec<(u32, u32)>,
+        (recorded, bye): RoundDraw,
         book: &RankingBook,
         finals: &mut Finals,
         source: &mut dyn Source,
@@ -253,9 +254,12 @@ impl Runner<'_> {
             .map(|t| t.0)
             .collect();
         let paired: BTreeSet<u32> = recorded.iter().flat_map(|(a, b)| [*a, *b]).collect();
-        // In an odd field one team goes through without a match: the best position
-        // left out of the recorded pairs.
-        let byes: Vec<u32> = if playing.len() % 2 == 1 {
+        // In an odd field one team goes through without a match: the one the record
+        // names, or (in a file from before stage draws recorded their bye) the best
+        // position left out of the recorded pairs.
+        let byes: Vec<u32> = if let Some(b) = bye {
+            vec![b]
+        } else if playing.len() % 2 == 1 {
             positions
                 .iter()
                 .map(|t| t.0)
@@ -363,13 +367,13 @@ impl Runner<'_> {
         }
     }
 
-    /// Plays the drawn matches of stage `k` (the pairings, the boards of a match and
+    /// Plays the drawn matches of stage `k` (the draw, the boards of a match and
     /// who is home): each is a walkover or asks the source for its result; winners
     /// and losers go where the stage sends them.
     fn play(
         &mut self,
         k: usize,
-        (pairings, boards, home): (&[Pairing], Decimal, HomeReading),
+        (drawn, boards, home): (&DrawOutcome, Decimal, HomeReading),
         book: &mut RankingBook,
         inflow: &mut Inflow,
         finals: &mut Finals,
@@ -378,7 +382,8 @@ impl Runner<'_> {
         let Some(stage) = self.plan.stages.get(k) else {
             return Err(RunError::new(Stop::Refused, "unknown stage"));
         };
-        let withdrawn = announce_draw(stage, (pairings, home), book, source)
+        let pairings = &drawn.pairings;
+        let withdrawn = announce_draw(stage, (drawn, home), book, source)
             .map_err(|e| e.at(self.stage_span(&stage.name)))?;
         let deductions = source.knockout_deductions(&stage.name);
         let mut matches = Vec::new();
@@ -552,16 +557,18 @@ fn deducted(deductions: &[(u32, Decimal)], team: u32, imps: Decimal) -> Decimal 
 /// withdrew after it: their matches are walkovers where the stage allows them.
 fn announce_draw(
     stage: &plan::Stage,
-    (pairings, home): (&[Pairing], HomeReading),
+    (outcome, home): (&DrawOutcome, HomeReading),
     book: &RankingBook,
     source: &mut dyn Source,
 ) -> Result<BTreeSet<TeamId>, RunError> {
-    let drawn = pairings
+    let drawn = outcome
+        .pairings
         .iter()
         .map(|p| home_and_away(p, book, home).map(|s| (s.home.0, s.away.0)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(rule_err)?;
-    source.stage_drawn(&stage.name, &drawn);
+    let bye = outcome.byes.first().map(|t| t.0);
+    source.stage_drawn(&stage.name, &drawn, bye);
     let withdrawn: BTreeSet<TeamId> = source
         .withdrawn_after_draw(&stage.name)
         .into_iter()

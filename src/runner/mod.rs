@@ -30,7 +30,7 @@ use report::{Exit, Report, Standing, StoppedStage};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A round's draw: (home, away) in table order, and the bye.
+/// A round's or stage's draw: (home, away) in table order, and the bye.
 pub type RoundDraw = (Vec<(u32, u32)>, Option<u32>);
 
 /// What happens at the tables.
@@ -100,15 +100,15 @@ pub trait Source {
     fn round_drawn(&mut self, _round: u32, _pairs: &[(u32, u32)], _bye: Option<u32>) {}
     /// A knockout stage has been drawn, as (home, away) in table order, before any of
     /// its results is asked for.
-    fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)]) {}
+    fn stage_drawn(&mut self, _stage: &str, _pairs: &[(u32, u32)], _bye: Option<u32>) {}
     /// A qualification round's draw as recorded (home, away in table order, and the
     /// bye), if the source records one: it stands instead of the draw the rules make.
     fn recorded_round_draw(&mut self, _round: u32) -> Option<RoundDraw> {
         None
     }
-    /// A knockout stage's draw as recorded (the pairs in table order), if the source
-    /// records one: it stands instead of the draw the rules make.
-    fn recorded_stage_draw(&mut self, _stage: &str) -> Option<Vec<(u32, u32)>> {
+    /// A knockout stage's draw as recorded (home, away in table order, and the
+    /// bye), if the source records one: it stands instead of the draw the rules make.
+    fn recorded_stage_draw(&mut self, _stage: &str) -> Option<RoundDraw> {
         None
     }
     /// The runner's verdict on a recorded draw: refused (the run stops before it),
@@ -792,10 +792,11 @@ impl Runner<'_> {
             let Some(stage) = self.plan.stages.get(k) else {
                 continue;
             };
-            if let Some(pairs) = source.recorded_stage_draw(&stage.name) {
+            if let Some((pairs, bye)) = source.recorded_stage_draw(&stage.name) {
                 let teams = pairs
                     .iter()
                     .flat_map(|(a, b)| [*a, *b])
+                    .chain(bye)
                     .chain(source.withdrawn_at_draw(&stage.name))
                     .collect();
                 drawn.insert(k, teams);

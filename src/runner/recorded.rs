@@ -309,8 +309,8 @@ mod tests {
         let before = targets(&routes());
         for d in [
             drawn(&[(1, &[5, 6, 7, 8])]),
-            // One team short (a team with a bye, which a stage's draw does not
-            // record): the rest keep their way.
+            // One team short (a bye not recorded, in a file from before stage
+            // draws recorded theirs): the rest keep their way.
             drawn(&[(1, &[5, 6, 8])]),
             // More teams than the stage's places.
             drawn(&[(0, &[1, 2, 3, 4, 9])]),

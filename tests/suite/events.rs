@@ -862,3 +862,36 @@ fn absent_captains_before_any_choice_stop_at_whose_turn_it_is() {
         ran.next
     );
 }
+
+// ── a stage's bye is part of its recorded draw ──────────────────────────────
+
+#[test]
+fn a_stage_draw_records_its_bye_and_a_recorded_bye_stands_or_is_refused() {
+    // Team 8 withdraws after the semifinal draw: the match for third place has
+    // team 7 alone, which goes through without a match.
+    let case = "tests/cases/runs/knockout-withdrawal/event.toml";
+    let dir = crate::support::TempDir::new("stage-bye");
+    let path = dir.0.join("event.toml");
+    std::fs::copy(root().join(case), &path).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 0, "{stderr}");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        written.contains("name = \"third\"\nresults = []\ndraw = []\nbye = 7\n"),
+        "{written}"
+    );
+    let (ran, sources) = run_text("event.toml", &written);
+    assert!(
+        !ran.diagnostics.has_errors(),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let o = ran.outcome.as_ref().unwrap();
+    let third = o.report.stages.iter().find(|s| s.name == "third").unwrap();
+    assert_eq!(third.byes, [7]);
+    // A bye the record gives to a team that does not play there is refused.
+    let wrong = written.replace("bye = 7\n", "bye = 1\n");
+    let (ran, _) = run_text("event.toml", &wrong);
+    assert_eq!(codes(&ran), ["E0720", "E0720"]);
+}

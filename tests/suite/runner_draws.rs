@@ -130,7 +130,7 @@ impl Source for Script {
         self.rounds_drawn.push((round, pairs.to_vec(), bye));
     }
 
-    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
+    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)], _bye: Option<u32>) {
         self.stages_drawn.push((stage.to_string(), pairs.to_vec()));
     }
 }
@@ -726,7 +726,7 @@ impl Source for Withdrawing {
     ) -> Option<(Decimal, Decimal)> {
         self.sim.knockout_result(stage, home, away, boards)
     }
-    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
+    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)], _bye: Option<u32>) {
         if stage == self.stage {
             self.team = pairs.first().map(|p| p.1);
         } else if self.team.is_some() {

@@ -4,7 +4,7 @@
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
 use crate::diag::Diagnostic;
 use crate::diag::Diagnostics;
-use crate::event::model::{At, ImpCap, MatchResult, RecordedDraw};
+use crate::event::model::{At, ImpCap, MatchResult};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
 
@@ -270,9 +270,9 @@ impl Source for EventSource<'_> {
             .map(|d| (d.matches(), d.bye.map(|(b, _)| b)))
     }
 
-    fn recorded_stage_draw(&mut self, stage: &str) -> Option<Vec<(u32, u32)>> {
+    fn recorded_stage_draw(&mut self, stage: &str) -> Option<crate::runner::RoundDraw> {
         self.recorded(DrawAt::Stage(stage))
-            .map(RecordedDraw::matches)
+            .map(|d| (d.matches(), d.bye.map(|(b, _)| b)))
     }
 
     fn draw_verdict(&mut self, at: DrawAt<'_>, verdict: &Verdict) {
@@ -283,8 +283,9 @@ impl Source for EventSource<'_> {
         self.kept_field(stage, drawn, displaced);
     }
 
-    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)]) {
-        self.stages_drawn.insert(stage.to_string(), pairs.to_vec());
+    fn stage_drawn(&mut self, stage: &str, pairs: &[(u32, u32)], bye: Option<u32>) {
+        self.stages_drawn
+            .insert(stage.to_string(), (pairs.to_vec(), bye));
         self.stage_order.push(stage.to_string());
         // A penalty for a team that does not play here would silently apply to nothing.
         let title = self.event.stage_title(stage);

@@ -26,14 +26,14 @@ impl EventSource<'_> {
             }
         }
         for stage in &self.stage_order {
-            if let Some(pairs) = self.stages_drawn.get(stage)
+            if let Some((pairs, bye)) = self.stages_drawn.get(stage)
                 && self.recorded(DrawAt::Stage(stage)).is_none()
             {
                 out.push(MadeDraw {
                     round: None,
                     stage: Some(stage.clone()),
                     pairs: pairs.clone(),
-                    bye: None,
+                    bye: *bye,
                 });
             }
         }
@@ -275,11 +275,10 @@ fn problem(draw: &RecordedDraw, (place, stage): (&str, bool), p: &DrawProblem) -
             draw.span,
             format!("team {t} plays in {place}, but the draw as recorded leaves it out"),
             format!("no match (or bye) of team {t}"),
-            if stage {
-                format!("every team of the stage has a match{redraw}")
-            } else {
-                "every team of the round has a match, or the bye (`bye = N`)".to_string()
-            },
+            format!(
+                "every team of the {} has a match, or the bye (`bye = N`){redraw}",
+                if stage { "stage" } else { "round" }
+            ),
         ),
         DrawProblem::Rematch(a, b, round) => (
             draw.span_of(*a),

@@ -54,7 +54,7 @@ pub struct EventSource<'e> {
     choices_blocked: Vec<bool>,
     incidents: Vec<bool>,
     rounds_drawn: BTreeMap<u32, Drawn>,
-    stages_drawn: BTreeMap<String, Vec<(u32, u32)>>,
+    stages_drawn: BTreeMap<String, Drawn>,
     /// The stages in the order they were drawn.
     stage_order: Vec<String>,
     met: BTreeMap<(u32, u32), u32>,
@@ -348,7 +348,7 @@ impl<'e> EventSource<'e> {
                 }
             }
             Some(Waiting::Stage(s)) => {
-                let pairs = self.stages_drawn.get(s).cloned().unwrap_or_default();
+                let (pairs, bye) = self.stages_drawn.get(s).cloned().unwrap_or_default();
                 let i = self.stage_index(s);
                 let results = i
                     .and_then(|i| event.stages.get(i))
@@ -361,7 +361,7 @@ impl<'e> EventSource<'e> {
                     round: None,
                     stage: Some(s.clone()),
                     matches: table(&pairs, results, status),
-                    bye: None,
+                    bye,
                 }
             }
             Some(Waiting::Choice {
