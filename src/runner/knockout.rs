@@ -308,7 +308,14 @@ impl Runner<'_> {
             })
             .collect();
         let byes = byes.into_iter().map(TeamId).collect();
-        Ok(Ok((DrawOutcome { pairings, byes }, Vec::new())))
+        // A stage drawn by choice shows the choices the record keeps.
+        let choices = match stage.draw {
+            DrawKind::Choice | DrawKind::RankedChoice => {
+                source.choices_in_order(&stage.name).unwrap_or_default()
+            }
+            DrawKind::Brackets | DrawKind::Fixed => Vec::new(),
+        };
+        Ok(Ok((DrawOutcome { pairings, byes }, choices)))
     }
 
     /// A stage drawn by its own method: brackets, or a choice of opponents (with
