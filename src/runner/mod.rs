@@ -773,8 +773,8 @@ impl Runner<'_> {
         Ok(Ok(placed))
     }
 
-    /// The teams of each recorded draw of a stage `routes` lead to, with those
-    /// withdrawn at its draw.
+    /// The teams of each recorded draw of a stage `routes` lead to, with its bye
+    /// and those withdrawn at its draw.
     fn drawn_fields(
         &self,
         routes: &[(u32, Target)],

@@ -98,8 +98,8 @@ pub struct KeptField {
     pub stage: usize,
     /// Teams drawn there that the rules now send elsewhere: they play there.
     pub drawn: Vec<u32>,
-    /// Teams the rules now send there that the draw leaves out: they go where the
-    /// teams drawn in their place would have gone.
+    /// Teams the rules now send there that the draw leaves out: with the other
+    /// teams not drawn anywhere, they take the ways left, in order of place.
     pub displaced: Vec<u32>,
 }
 
