@@ -116,11 +116,29 @@ pub fn keep_drawn_fields(
     routes: &mut [(u32, Target)],
     drawn: &BTreeMap<usize, BTreeSet<u32>>,
 ) -> Vec<KeptField> {
-    let index: BTreeMap<u32, usize> = routes
-        .iter()
-        .enumerate()
-        .map(|(i, (team, _))| (*team, i))
+    let mut fixed = Fixed::new(routes.len());
+    let moved_in: Vec<(usize, Vec<usize>)> = draws_that_stand(routes, drawn)
+        .into_iter()
+        .map(|(k, teams)| (k, fixed.drawn_teams(routes, k, &teams)))
         .collect();
+    let targets = fixed.fill_free_ways(routes);
+    let fields = moved_in
+        .into_iter()
+        .filter_map(|(k, moved_in)| kept_field(routes, &targets, k, &moved_in))
+        .collect();
+    for ((_, rule), now) in routes.iter_mut().zip(targets) {
+        *rule = now;
+    }
+    fields
+}
+
+/// The recorded draws that can stand, each with its teams routed from here: no
+/// more teams than the stage's places, and none drawn in another stage too.
+fn draws_that_stand(
+    routes: &[(u32, Target)],
+    drawn: &BTreeMap<usize, BTreeSet<u32>>,
+) -> Vec<(usize, BTreeSet<u32>)> {
+    let routed: BTreeSet<u32> = routes.iter().map(|(team, _)| *team).collect();
     let mut stages_of: BTreeMap<u32, usize> = BTreeMap::new();
     for teams in drawn.values() {
         for t in teams {
@@ -133,67 +151,89 @@ pub fn keep_drawn_fields(
             .filter(|(_, to)| *to == Target::Stage(k))
             .count()
     };
-    let routed = |teams: &BTreeSet<u32>| -> BTreeSet<u32> {
-        teams
-            .iter()
-            .copied()
-            .filter(|t| index.contains_key(t))
-            .collect()
-    };
-    let standing = drawn
+    drawn
         .iter()
-        .map(|(k, teams)| (k, routed(teams)))
-        .filter(|(k, teams)| {
-            teams.len() <= places_of(**k) && teams.iter().all(|t| stages_of.get(t) == Some(&1))
-        });
-    let mut taken = vec![false; routes.len()];
-    let mut to: Vec<Option<Target>> = vec![None; routes.len()];
-    let mut kept = Vec::new();
-    for (k, teams) in standing {
-        let here = Target::Stage(*k);
-        let is_drawn = |i: &usize| routes.get(*i).is_some_and(|(t, _)| teams.contains(t));
+        .map(|(k, teams)| (*k, teams.intersection(&routed).copied().collect()))
+        .filter(|(k, teams): &(usize, BTreeSet<u32>)| {
+            teams.len() <= places_of(*k) && teams.iter().all(|t| stages_of.get(t) == Some(&1))
+        })
+        .collect()
+}
+
+/// Which places (indexes into the routes) are taken by a kept draw, and where
+/// each team fixed so far goes.
+struct Fixed {
+    taken: Vec<bool>,
+    to: Vec<Option<Target>>,
+}
+
+impl Fixed {
+    fn new(places: usize) -> Self {
+        Fixed {
+            taken: vec![false; places],
+            to: vec![None; places],
+        }
+    }
+
+    /// Fixes stage `k`'s drawn teams there: a team the rules send there takes
+    /// its own place; one they send elsewhere takes the stage's worst place
+    /// left. Returns the latter, the teams moved in.
+    fn drawn_teams(
+        &mut self,
+        routes: &[(u32, Target)],
+        k: usize,
+        teams: &BTreeSet<u32>,
+    ) -> Vec<usize> {
+        let here = Target::Stage(k);
         let (stay, moved_in): (Vec<usize>, Vec<usize>) = (0..routes.len())
-            .filter(is_drawn)
+            .filter(|i| teams.contains(&routes[*i].0))
             .partition(|i| routes[*i].1 == here);
         for i in stay {
-            taken[i] = true;
-            to[i] = Some(here);
+            self.taken[i] = true;
+            self.to[i] = Some(here);
         }
         let left: Vec<usize> = (0..routes.len())
-            .filter(|i| routes[*i].1 == here && !taken[*i])
+            .filter(|i| routes[*i].1 == here && !self.taken[*i])
             .collect();
         for (i, place) in moved_in.iter().zip(left.iter().rev()) {
-            taken[*place] = true;
-            to[*i] = Some(here);
+            self.taken[*place] = true;
+            self.to[*i] = Some(here);
         }
-        kept.push((*k, moved_in));
+        moved_in
     }
-    let mut free = (0..routes.len()).filter(|i| !taken[*i]);
-    let targets: Vec<Target> = (0..routes.len())
-        .map(|i| to[i].unwrap_or_else(|| free.next().map_or(routes[i].1, |slot| routes[slot].1)))
-        .collect();
-    let fields = kept
-        .into_iter()
-        .filter_map(|(k, moved_in)| {
-            let here = Target::Stage(k);
-            let displaced: Vec<u32> = routes
-                .iter()
-                .zip(&targets)
-                .filter(|((_, rule), now)| *rule == here && **now != here)
-                .map(|((t, _), _)| *t)
-                .collect();
-            let drawn: Vec<u32> = moved_in.iter().map(|i| routes[*i].0).collect();
-            (!drawn.is_empty() || !displaced.is_empty()).then_some(KeptField {
-                stage: k,
-                drawn,
-                displaced,
+
+    /// Every team not fixed takes, in order of place, the first way left.
+    fn fill_free_ways(&self, routes: &[(u32, Target)]) -> Vec<Target> {
+        let mut free = (0..routes.len()).filter(|i| !self.taken[*i]);
+        (0..routes.len())
+            .map(|i| {
+                self.to[i].unwrap_or_else(|| free.next().map_or(routes[i].1, |slot| routes[slot].1))
             })
-        })
-        .collect();
-    for ((_, rule), now) in routes.iter_mut().zip(targets) {
-        *rule = now;
+            .collect()
     }
-    fields
+}
+
+/// What the kept draw of stage `k` changed: the teams moved in and those the
+/// rules sent there that now go elsewhere; `None` when nothing changed.
+fn kept_field(
+    routes: &[(u32, Target)],
+    targets: &[Target],
+    k: usize,
+    moved_in: &[usize],
+) -> Option<KeptField> {
+    let here = Target::Stage(k);
+    let displaced: Vec<u32> = routes
+        .iter()
+        .zip(targets)
+        .filter(|((_, rule), now)| *rule == here && **now != here)
+        .map(|((t, _), _)| *t)
+        .collect();
+    let drawn: Vec<u32> = moved_in.iter().map(|i| routes[*i].0).collect();
+    (!drawn.is_empty() || !displaced.is_empty()).then_some(KeptField {
+        stage: k,
+        drawn,
+        displaced,
+    })
 }
 
 #[cfg(test)]
