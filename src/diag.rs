@@ -5,7 +5,7 @@
 //! [`Diagnostic`] values; they are rendered (ariadne, or JSON) only at the edge, in
 //! the CLI.
 
-use crate::source::{FileId, Sources, Span};
+use crate::source::{BYTE_ORDER_MARK, FileId, Sources, Span};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -189,6 +189,8 @@ impl<'s> SourceCache<'s> {
     /// to whole characters.
     fn char_range(&mut self, span: Span) -> std::ops::Range<usize> {
         use ariadne::Cache;
+        // ariadne is given the text after a byte-order mark (see `fetch`).
+        let skipped = self.byte_order_mark(span.file);
         let Ok(source) = self.fetch(&span.file) else {
             return 0..0;
         };
@@ -196,7 +198,7 @@ impl<'s> SourceCache<'s> {
         // A byte inside a letter counts as that letter: the start rounds down
         // and the end up, so a span never loses the letter it touches.
         let at = |byte: usize, round_up: bool| -> usize {
-            let byte = byte.min(text.len());
+            let byte = byte.saturating_sub(skipped).min(text.len());
             match source.get_byte_line(byte) {
                 Some((line, _, col)) => {
                     let line_text = source.get_line_text(line).unwrap_or("");
@@ -217,6 +219,14 @@ impl<'s> SourceCache<'s> {
         let end = at(span.end as usize, true).max(start);
         start..end
     }
+
+    /// The bytes of the byte-order mark the file starts with, or 0.
+    fn byte_order_mark(&self, file: FileId) -> usize {
+        self.sources
+            .get(file)
+            .filter(|f| f.text.starts_with(BYTE_ORDER_MARK))
+            .map_or(0, |_| BYTE_ORDER_MARK.len())
+    }
 }
 
 impl<'s> ariadne::Cache<FileId> for SourceCache<'s> {
@@ -224,9 +234,14 @@ impl<'s> ariadne::Cache<FileId> for SourceCache<'s> {
 
     fn fetch(&mut self, id: &FileId) -> Result<&ariadne::Source<&'s str>, impl std::fmt::Debug> {
         let sources = self.sources;
+        // Without its byte-order mark, which would count as the first line's
+        // first column although no editor shows it.
         let text = sources
             .get(*id)
-            .map(|f| f.text.as_str())
+            .map(|f| {
+                let text = f.text.as_str();
+                text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text)
+            })
             .ok_or("unknown file")?;
         Ok::<_, &str>(
             self.prepared
@@ -569,6 +584,29 @@ mod tests {
             .with_note(d.span, "again");
         let text = Renderer::new(&sources, Colour::Off).render(&swapped);
         assert!(text.contains("b.bfr:2:7"), "{text}");
+    }
+
+    /// A byte-order mark is not a column: the text header and the JSON place of
+    /// a word on the first line are where an editor shows it.
+    #[test]
+    fn a_byte_order_mark_does_not_shift_the_first_lines_columns() {
+        let mut sources = Sources::new();
+        let text = "\u{feff}competition = \"cupp\"\nseed = 7\n";
+        let file = sources.add("event.toml", text);
+        let place = |needle: &str| {
+            let start = text.find(needle).unwrap_or(0);
+            Span::new(file, start, start + needle.len())
+        };
+        for (needle, at) in [("\"cupp\"", "1:15"), ("7", "2:8")] {
+            let d = Diagnostic::error("E0700", "unknown", place(needle)).with_label("here");
+            let rendered = Renderer::new(&sources, Colour::Off).render(&d);
+            assert!(rendered.contains(&format!("event.toml:{at}")), "{rendered}");
+            assert!(rendered.contains(needle), "{rendered}");
+            let json = to_json(&d, &sources);
+            let (line, column) = at.split_once(':').unwrap_or_default();
+            assert_eq!(json["start"]["line"].to_string(), line);
+            assert_eq!(json["start"]["column"].to_string(), column);
+        }
     }
 
     /// A note above the main place in the same file is shown in that file's

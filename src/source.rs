@@ -6,6 +6,10 @@
 
 use serde::Serialize;
 
+/// The UTF-8 byte-order mark some editors write at the start of a file. It is
+/// kept in the text, so spans stay byte offsets into the file as read.
+pub const BYTE_ORDER_MARK: &str = "\u{feff}";
+
 /// Index of a file in a [`Sources`] store.
 pub type FileId = u32;
 
@@ -149,10 +153,13 @@ impl Sources {
         };
         let (line, range) = f.line_of(offset as usize);
         let upto = (offset as usize).clamp(range.start, f.text.len());
-        let col = f
-            .text
-            .get(range.start..upto)
-            .map_or(0, |l| l.chars().count());
+        // A byte-order mark is not a column: an editor does not show it.
+        let from = if range.start == 0 && f.text.starts_with(BYTE_ORDER_MARK) {
+            BYTE_ORDER_MARK.len().min(upto)
+        } else {
+            range.start
+        };
+        let col = f.text.get(from..upto).map_or(0, |l| l.chars().count());
         (line + 1, col + 1)
     }
 
