@@ -42,6 +42,7 @@ mod no_alloc;
 mod noticeboard;
 mod prepared;
 mod properties;
+mod readme;
 mod robustness;
 mod runner_draws;
 mod runner_variants;
