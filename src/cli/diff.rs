@@ -119,20 +119,35 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         .iter()
         .map(|s| s.added + s.removed + s.changed + s.renamed)
         .sum();
-    let blocks = if d.blocks.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "{} to the entries and federation blocks, ",
-            super::output::counted(d.blocks.len(), "change")
-        )
-    };
+    let outside: String = outside_files(d)
+        .iter()
+        .map(|part| format!("{part}, "))
+        .collect();
     out.push_str(&format!(
-        "\n{blocks}{} in {}\n",
+        "\n{outside}{} in {}\n",
         super::output::counted(items, "changed item"),
         super::output::counted(stat.len(), "file")
     ));
     out
+}
+
+/// The changes counted apart from the files' items: the edition header's and
+/// the entries and federation blocks'.
+fn outside_files(d: &Diff) -> Vec<String> {
+    let mut parts = Vec::new();
+    if !d.header.is_empty() {
+        parts.push(format!(
+            "{} to the edition header",
+            super::output::counted(d.header.len(), "change")
+        ));
+    }
+    if !d.blocks.is_empty() {
+        parts.push(format!(
+            "{} to the entries and federation blocks",
+            super::output::counted(d.blocks.len(), "change")
+        ));
+    }
+    parts
 }
 
 /// A competition's simulated events, where they part.
@@ -233,11 +248,9 @@ pub fn stat_text(d: &Diff, old: &Path, new: &Path) -> String {
         out.push_str(&stat_row(&s.file, row, width));
     }
     out.push_str(&stat_row("total", total, width));
-    if !d.blocks.is_empty() {
-        out.push_str(&format!(
-            "and {} to the entries and federation blocks\n",
-            super::output::counted(d.blocks.len(), "change")
-        ));
+    let outside = outside_files(d);
+    if !outside.is_empty() {
+        out.push_str(&format!("and {}\n", outside.join(" and ")));
     }
     out
 }

@@ -568,3 +568,29 @@ fn the_entries_and_federation_blocks_are_compared_key_by_key() {
         "{text}"
     );
 }
+
+#[test]
+fn a_change_to_the_edition_header_alone_is_counted_in_the_summary() {
+    let dir = variant("diff-header", |name, text| {
+        if name == "edition.bfr" {
+            once(text, "updated Sat 2015-07-25", "updated Sun 2015-07-26")
+        } else {
+            text
+        }
+    });
+    let (old, new) = (root().join(EDITION_2015), dir.0.clone());
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (code, text, _) = bfr(&["diff", "--no-cache", old, new]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("updated: Sat 2015-07-25 → Sun 2015-07-26")
+            && text.ends_with("\n1 change to the edition header, 0 changed items in 0 files\n"),
+        "{text}"
+    );
+    let (code, text, _) = bfr(&["diff", "--no-cache", "--stat", old, new]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.ends_with("and 1 change to the edition header\n"),
+        "{text}"
+    );
+}
