@@ -83,10 +83,10 @@ fn reason(e: &std::io::Error) -> String {
 /// Replaces the contents of the file at `path` with `bytes`, whole or not at
 /// all (see the module's documentation for links, permissions, pipes and devices).
 pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    let target = resolve_links(path).map_err(|e| WriteError::io(path, &e))?;
-    match std::fs::metadata(&target) {
+    // The system follows the links: some (`/dev/stdout` to a pipe) lead to no path.
+    match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(WriteError::new(path, "it is a directory; name a file")),
-        Ok(meta) if !meta.is_file() => write_through(path, &target, bytes),
+        Ok(meta) if !meta.is_file() => write_through(path, bytes),
         Ok(meta) if meta.permissions().readonly() => Err(WriteError::new(
             path,
             "it is read-only; make it writable (`chmod u+w`) for bfr to replace it",
@@ -96,14 +96,21 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
             // a user replace a file they may not write.
             OpenOptions::new()
                 .write(true)
-                .open(&target)
+                .open(path)
                 .map_err(|e| WriteError::io(path, &e))?;
+            let target = std::fs::canonicalize(path).map_err(|e| WriteError::io(path, &e))?;
             replace_regular(path, &target, Some(&meta), |f| f.write_all(bytes))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A new file, perhaps named by a link that leads nowhere yet.
+            let target = resolve_links(path).map_err(|e| WriteError::io(path, &e))?;
             replace_regular(path, &target, None, |f| f.write_all(bytes))
         }
-        Err(e) => Err(WriteError::io(path, &e)),
+        // Following the links ourselves says why the system could not (a circle).
+        Err(e) => Err(WriteError::io(
+            path,
+            &resolve_links(path).err().unwrap_or(e),
+        )),
     }
 }
 
@@ -128,19 +135,19 @@ pub fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
         }
     }
     Err(std::io::Error::other(format!(
-        "more than {MAX_LINKS} links in a row"
+        "a circle of links, or more than {MAX_LINKS} in a row"
     )))
 }
 
 /// A pipe, a device or a socket: opened and written like a shell's `>`.
-fn write_through(named: &Path, target: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+fn write_through(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let mut file = OpenOptions::new()
         .write(true)
-        .open(target)
-        .map_err(|e| WriteError::io(named, &e))?;
+        .open(path)
+        .map_err(|e| WriteError::io(path, &e))?;
     file.write_all(bytes)
         .and_then(|()| file.flush())
-        .map_err(|e| WriteError::io(named, &e))
+        .map_err(|e| WriteError::io(path, &e))
 }
 
 /// A temporary file that is removed unless it was renamed into place.

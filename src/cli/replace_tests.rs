@@ -82,7 +82,7 @@ fn a_circle_of_links_is_an_error_not_a_hang() {
     std::os::unix::fs::symlink("b", d.join("a")).unwrap();
     std::os::unix::fs::symlink("a", d.join("b")).unwrap();
     let e = replace_file(&d.join("a"), b"x").unwrap_err();
-    assert!(e.to_string().contains("links in a row"), "{e}");
+    assert!(e.to_string().contains("a circle of links"), "{e}");
 }
 
 #[test]
@@ -198,4 +198,23 @@ fn a_full_device_fails_and_stays_a_device() {
             .is_char_device()
     );
     assert_eq!(names(&d), ["full"]);
+}
+
+#[test]
+fn a_link_to_a_pipe_that_has_no_path_is_written_through() {
+    use std::io::Read as _;
+    use std::os::fd::AsRawFd;
+    // As `/dev/stdout` is when standard output is a pipe: the link's text
+    // (`pipe:[…]`) names no file, and only the system can follow it.
+    let d = scratch("stdout");
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let link = d.join("stdout");
+    let fd = format!("/proc/self/fd/{}", writer.as_raw_fd());
+    std::os::unix::fs::symlink(fd, &link).unwrap();
+    replace_file(&link, b"to the reader").unwrap();
+    drop(writer);
+    let mut read = String::new();
+    reader.read_to_string(&mut read).unwrap();
+    assert_eq!(read, "to the reader");
+    assert_eq!(names(&d), ["stdout"]);
 }
