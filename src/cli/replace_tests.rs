@@ -1,12 +1,27 @@
 use super::*;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 
-/// A fresh scratch directory for one test.
-fn scratch(tag: &str) -> PathBuf {
+/// A fresh scratch directory for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+fn scratch(tag: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("bfr-replace-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// The names in `dir`, sorted: what a failed write must not add to.
