@@ -5,8 +5,9 @@
 //! inside the edition. No line numbers: an edit elsewhere in a file does not turn
 //! an accepted warning into a new one. Lines starting with `#` are comments.
 
+use super::replace::{WriteError, replace_file};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::edition::{IoError, io_error};
+use crate::edition::IoError;
 use crate::source::Sources;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -86,13 +87,14 @@ impl Baseline {
         Ok(Baseline { entries })
     }
 
-    /// Writes every warning of a check as the new baseline (errors are never accepted).
+    /// Writes every warning of a check as the new baseline (errors are never
+    /// accepted), whole or not at all.
     pub fn write(
         path: &Path,
         diags: &Diagnostics,
         sources: &Sources,
         edition: &Path,
-    ) -> Result<usize, IoError> {
+    ) -> Result<usize, WriteError> {
         let mut lines: Vec<String> = diags
             .sorted()
             .into_iter()
@@ -104,7 +106,7 @@ impl Baseline {
             .collect();
         lines.sort();
         let text = format!("{HEADER}{}", lines.concat());
-        std::fs::write(path, text).map_err(|e| io_error(path, &e))?;
+        replace_file(path, text.as_bytes())?;
         Ok(lines.len())
     }
 

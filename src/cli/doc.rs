@@ -4,18 +4,37 @@
 //! renamed into place, so a run that fails half-way never leaves a site that
 //! looks complete: the target is either the old site or the new one. A directory
 //! that is there already is replaced only when it is empty or a site `bfr doc`
-//! wrote (it holds the marker file), so a mistyped `-o` never deletes a user's files.
+//! wrote (it holds the marker file), so a mistyped `-o` never deletes a user's files;
+//! naming any other directory, or a file, is a usage error (exit 2), found before
+//! the edition is read. A symbolic link is followed: the directory it names is
+//! replaced, and the link stays.
 
 use super::commands::load_checked;
 use super::output::Output;
 use super::output::{json_line, stderr, stdout};
-use super::{EXIT_IO, EXIT_OK, Format};
+use super::replace::resolve_links;
+use super::{EXIT_IO, EXIT_OK, EXIT_USAGE, Format};
 use crate::doc::{MARKER, SiteFile, site};
 use crate::edition::io_error;
 use std::path::{Path, PathBuf};
 
 /// `bfr doc <edition> -o DIR`
 pub fn doc(out: &Output, edition: &Path, dir: &Path) -> u8 {
+    let say = |kind: &str, message: &str| match out.format {
+        Format::Text => stderr(&format!("error: {message}; no site was written\n")),
+        Format::Json => json_line(&serde_json::json!({"error": kind, "message": message})),
+    };
+    let place = match site_place(dir) {
+        Ok(p) => p,
+        Err(Unfit::Usage(message)) => {
+            say("usage", &message);
+            return EXIT_USAGE;
+        }
+        Err(Unfit::Io(message)) => {
+            say("io", &message);
+            return EXIT_IO;
+        }
+    };
     let loaded = match load_checked(out, edition) {
         Ok(l) => l,
         Err(code) => return code,
@@ -29,11 +48,8 @@ pub fn doc(out: &Output, edition: &Path, dir: &Path) -> u8 {
         &loaded.diagnostics,
         edition,
     );
-    if let Err(message) = write_site(dir, &files) {
-        match out.format {
-            Format::Text => stderr(&format!("error: {message}; no site was written\n")),
-            Format::Json => json_line(&serde_json::json!({"error": "io", "message": message})),
-        }
+    if let Err(message) = write_site(&place, &files) {
+        say("io", &message);
         return EXIT_IO;
     }
     let pages = files.iter().filter(|f| f.name.ends_with(".html")).count();
@@ -61,50 +77,75 @@ fn beside(dir: &Path, suffix: &str) -> PathBuf {
     dir.with_file_name(name)
 }
 
-/// Writes the site into a new directory beside `dir`, then puts it in `dir`'s
-/// place. The error names the file or directory and says what went wrong.
-fn write_site(dir: &Path, files: &[SiteFile]) -> Result<(), String> {
-    let fail = |verb: &str, path: &Path, e: &std::io::Error| {
-        format!(
-            "cannot {verb} `{}`: {}",
-            path.display(),
-            io_error(path, e).reason
-        )
-    };
-    if dir.file_name().is_none() {
-        return Err(format!(
+/// Says that `path` could not be `verb`ed, and why.
+fn fail(verb: &str, path: &Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot {verb} `{}`: {}",
+        path.display(),
+        io_error(path, e).reason
+    )
+}
+
+/// Where the site goes: the directory `-o` names, its links followed.
+struct Place {
+    /// The directory to put the site in.
+    dir: PathBuf,
+    /// Whether a directory is there already (empty, or an earlier site).
+    replaces: bool,
+}
+
+/// Why `-o` cannot take the site.
+enum Unfit {
+    /// The user named the wrong thing: a file, or a directory of their own.
+    Usage(String),
+    /// The directory could not be looked into.
+    Io(String),
+}
+
+/// Decides where the site named `named` goes, or why it cannot go there.
+fn site_place(named: &Path) -> Result<Place, Unfit> {
+    let dir = resolve_links(named).map_err(|e| Unfit::Io(fail("read", named, &e)))?;
+    if dir.file_name().is_none() || named.file_name().is_none() {
+        return Err(Unfit::Usage(format!(
             "`{}` cannot be the site's directory; name a new or an earlier site's directory",
-            dir.display()
-        ));
+            named.display()
+        )));
     }
-    let replaces = match std::fs::symlink_metadata(dir) {
+    let replaces = match std::fs::metadata(&dir) {
         Ok(meta) if meta.is_dir() => {
-            let empty = std::fs::read_dir(dir)
-                .map_err(|e| fail("read", dir, &e))?
+            let empty = std::fs::read_dir(&dir)
+                .map_err(|e| Unfit::Io(fail("read", named, &e)))?
                 .next()
                 .is_none();
             if !empty && !dir.join(MARKER).is_file() {
-                return Err(format!(
+                return Err(Unfit::Usage(format!(
                     "`{}` is a directory `bfr doc` did not write; name a new directory (its files are left alone)",
-                    dir.display()
-                ));
+                    named.display()
+                )));
             }
             true
         }
         Ok(_) => {
-            return Err(format!(
+            return Err(Unfit::Usage(format!(
                 "`{}` is not a directory; name a new directory",
-                dir.display()
-            ));
+                named.display()
+            )));
         }
         Err(_) => false,
     };
+    Ok(Place { dir, replaces })
+}
+
+/// Writes the site into a new directory beside the place's, then puts it in
+/// its place. The error names the file or directory and says what went wrong.
+fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
+    let (dir, replaces) = (place.dir.as_path(), place.replaces);
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| fail("create", parent, &e))?;
     }
     let pid = std::process::id();
     let fresh = beside(dir, &format!(".bfr-doc-new-{pid}"));
-    let written = write_all(&fresh, files, &fail);
+    let written = write_all(&fresh, files);
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&fresh);
         return Err(e);
@@ -129,11 +170,7 @@ fn write_site(dir: &Path, files: &[SiteFile]) -> Result<(), String> {
 }
 
 /// Writes every file of the site into the new directory `fresh`.
-fn write_all(
-    fresh: &Path,
-    files: &[SiteFile],
-    fail: &dyn Fn(&str, &Path, &std::io::Error) -> String,
-) -> Result<(), String> {
+fn write_all(fresh: &Path, files: &[SiteFile]) -> Result<(), String> {
     std::fs::create_dir(fresh).map_err(|e| fail("create", fresh, &e))?;
     for f in files {
         let path = fresh.join(&f.name);

@@ -3,6 +3,7 @@
 
 use super::output::Output;
 use super::output::{diagnostics_json, json_line, stdout};
+use super::replace::{WriteError, replace_file};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
@@ -43,7 +44,7 @@ pub fn fmt(out: &Output, paths: &[PathBuf], check: bool) -> u8 {
                 }
             }
             Ok(Outcome::Refused) => status = status.max(EXIT_FOUND),
-            Err(e) => return out.io_error(&e),
+            Err(e) => return e.report(out),
         }
     }
     if diags.sorted().iter().any(|d| d.code == "E0901") {
@@ -76,8 +77,8 @@ fn fmt_file(
     check: bool,
     sources: &mut Sources,
     diags: &mut Diagnostics,
-) -> Result<Outcome, edition::IoError> {
-    let bytes = edition::read_named(path)?;
+) -> Result<Outcome, Failed> {
+    let bytes = edition::read_named(path).map_err(Failed::Read)?;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -110,20 +111,24 @@ fn fmt_file(
         return Ok(Outcome::Unchanged);
     }
     if !check {
-        write_whole(path, &formatted)?;
+        // Whole or not at all, through a link to the file it names, keeping its mode.
+        replace_file(path, formatted.as_bytes()).map_err(Failed::Write)?;
     }
     Ok(Outcome::Changed)
 }
 
-/// Replaces the file through a temporary file beside it, so an interrupted write
-/// never leaves half a file.
-fn write_whole(path: &Path, text: &str) -> Result<(), edition::IoError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".bfr-fmt-tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| edition::io_error(&tmp, &e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        edition::io_error(path, &e)
-    })
+/// A file that could not be read, or (rewritten) could not be written.
+enum Failed {
+    Read(edition::IoError),
+    Write(WriteError),
+}
+
+impl Failed {
+    /// Says so, and gives the exit status.
+    fn report(&self, out: &Output) -> u8 {
+        match self {
+            Failed::Read(e) => out.io_error(e),
+            Failed::Write(e) => out.write_error(e),
+        }
+    }
 }

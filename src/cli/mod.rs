@@ -17,6 +17,7 @@ mod html;
 mod list;
 mod output;
 pub mod render;
+mod replace;
 mod run;
 mod schedule;
 
@@ -27,7 +28,9 @@ use std::path::PathBuf;
 pub const EXIT_OK: u8 = 0;
 /// Exit status: errors, failed examples or differences found.
 pub const EXIT_FOUND: u8 = 1;
-/// Exit status: a file could not be read, or bfr itself failed.
+/// Exit status: the command line asks for something bfr cannot do.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status: a file could not be read or written, or bfr itself failed.
 pub const EXIT_IO: u8 = 3;
 
 /// bfr: a bridge federation's competition regulations, checked and run.

@@ -120,11 +120,22 @@ impl Output {
     }
 
     pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
+        self.file_failed(&e.path, &e.to_string())
+    }
+
+    /// A file named on the command line could not be written.
+    pub(super) fn write_error(&self, e: &super::replace::WriteError) -> u8 {
+        self.file_failed(&e.path, &e.to_string())
+    }
+
+    /// Says that `path` could not be read or written (`message` names it), and
+    /// gives the exit status for it.
+    fn file_failed(&self, path: &std::path::Path, message: &str) -> u8 {
         match self.format {
-            Format::Text => stderr(&format!("error: {e}\n")),
+            Format::Text => stderr(&format!("error: {message}\n")),
             Format::Json => stdout(&format!(
                 "{}\n",
-                serde_json::json!({"error": "io", "path": e.path.display().to_string(), "message": e.to_string()})
+                serde_json::json!({"error": "io", "path": path.display().to_string(), "message": message})
             )),
         }
         EXIT_IO

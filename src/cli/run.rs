@@ -95,8 +95,8 @@ pub fn run(
 }
 
 /// `--write-draw`: the draws made and not yet recorded, written into the event
-/// file; the new text goes to a file beside it, which then replaces it, so the
-/// file is never half written.
+/// file (through a link, to the file it names) whole or not at all
+/// (`replace::replace_file`).
 fn write_draws(event_path: &Path, text: &str, ran: &crate::event::Ran) -> u8 {
     if ran.unrecorded.is_empty() {
         stderr("every draw made is already recorded in the file\n");
@@ -110,17 +110,8 @@ fn write_draws(event_path: &Path, text: &str, ran: &crate::event::Ran) -> u8 {
             return EXIT_IO;
         }
     };
-    let name = event_path
-        .file_name()
-        .map_or_else(|| "event".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = event_path.with_file_name(format!(".{name}.draw-tmp"));
-    let written = std::fs::write(&tmp, new).and_then(|()| std::fs::rename(&tmp, event_path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        stderr(&format!(
-            "error: {}\n",
-            crate::edition::io_error(event_path, &e)
-        ));
+    if let Err(e) = super::replace::replace_file(event_path, new.as_bytes()) {
+        stderr(&format!("error: {e}; no draw was recorded\n"));
         return EXIT_IO;
     }
     let what: Vec<String> = ran

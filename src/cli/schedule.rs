@@ -4,9 +4,9 @@
 use super::commands::load_cached;
 use super::output::Output;
 use super::output::{json_line, stdout};
+use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::edition;
 use crate::schedule::{self, Item, Programme};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -39,9 +39,10 @@ pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
         }
     };
     if let Some(file) = ics {
+        // Whole or not at all: a calendar cut short must not stand in for the full one.
         let text = schedule::ics::calendar(&programme);
-        if let Err(e) = write_whole(file, &text) {
-            return out.io_error(&e);
+        if let Err(e) = replace_file(file, text.as_bytes()) {
+            return out.write_error(&e);
         }
     }
     match out.format {
@@ -49,20 +50,6 @@ pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
         Format::Json => json_line(&serde_json::to_value(&programme).unwrap_or_default()),
     }
     EXIT_OK
-}
-
-/// Writes `text` to `path` whole or not at all: a calendar cut short must not
-/// stand in for the full one.
-fn write_whole(path: &Path, text: &str) -> Result<(), edition::IoError> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "calendar".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.bfr-tmp"));
-    std::fs::write(&tmp, text).map_err(|e| edition::io_error(&tmp, &e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        edition::io_error(path, &e)
-    })
 }
 
 /// The programme for people.

@@ -386,13 +386,40 @@ fn two_runs_write_the_same_bytes_and_a_later_run_replaces_the_site_whole() {
 }
 
 #[test]
+fn a_link_to_a_site_directory_has_the_site_replaced_behind_it_and_stays_a_link() {
+    let dir = TempDir::new("doc-link");
+    let real = dir.0.join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = dir.0.join("link");
+    std::os::unix::fs::symlink("real", &link).unwrap();
+    let l = link.to_str().unwrap();
+    for _ in 0..2 {
+        let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", l]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(real.join("index.html").is_file());
+    }
+    let mut names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link", "real"]);
+}
+
+#[test]
 fn a_directory_bfr_doc_did_not_write_or_a_file_is_refused_and_left_alone() {
     let dir = TempDir::new("doc-refuse");
     let mine = dir.0.join("mine");
     std::fs::create_dir(&mine).unwrap();
     std::fs::write(mine.join("notes.txt"), "keep me").unwrap();
     let (code, stdout, stderr) = bfr(&["doc", "rules/2015", "-o", mine.to_str().unwrap()]);
-    assert_eq!(code, 3, "{stdout}");
+    assert_eq!(code, 2, "{stdout}");
     assert!(
         stderr.contains(&format!("`{}`", mine.display())),
         "{stderr}"
@@ -405,7 +432,7 @@ fn a_directory_bfr_doc_did_not_write_or_a_file_is_refused_and_left_alone() {
     let file = dir.0.join("file.html");
     std::fs::write(&file, "x").unwrap();
     let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", file.to_str().unwrap()]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(stderr.contains("is not a directory"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
     // A parent that cannot be made: the error names it, and no site is left.

@@ -210,6 +210,55 @@ fn bfr_run_write_draw_records_the_next_draw_and_keeps_comments() {
     assert!(stderr.contains("already recorded"), "{stderr}");
 }
 
+#[test]
+fn write_draw_through_a_link_records_in_the_file_it_names_and_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("write-draw-link");
+    let real = dir.0.join("real.toml");
+    std::fs::write(&real, without_draws(&base())).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.0.join("link.toml");
+    std::os::unix::fs::symlink("real.toml", &link).unwrap();
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), base());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let mut names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["link.toml", "real.toml"]);
+}
+
+#[test]
+fn write_draw_refuses_a_read_only_event_file_and_leaves_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("write-draw-read-only");
+    let path = dir.0.join("event.toml");
+    let text = without_draws(&base());
+    std::fs::write(&path, &text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: cannot write `{p}`: it is read-only; make it writable"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no draw was recorded"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
 const AFTER_4: &str = "tests/fixtures/twenty/after-round-4.toml";
 
 /// The event after round 4 with the B quarterfinal's results in and the A

@@ -91,6 +91,34 @@ fn check_lists_the_files_that_would_change_and_fmt_rewrites_them() {
 }
 
 #[test]
+fn fmt_rewrites_a_linked_file_where_it_lives_and_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("fmt-link");
+    let real = dir.0.join("kept.bfr.txt");
+    std::fs::write(&real, "unit VP \"victory points\"\nconst a:VP=1 VP\n").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.0.join("linked.bfr");
+    std::os::unix::fs::symlink("kept.bfr.txt", &link).unwrap();
+    let (code, _, stderr) = bfr(&["fmt", link.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "unit VP \"victory points\"\nconst a: VP = 1 VP\n"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 2);
+}
+
+#[test]
 fn swedish_names_are_names_to_the_formatter() {
     let text = "enum Distrikt{Stockholm,Skåne,Jämtland_Härjedalen}\n\
                 table bidrag(d:Distrikt)->SEK ref SM-TRAVEL{\nStockholm=>0 SEK,\nSkåne=>1400 SEK\n}\n\

@@ -204,6 +204,78 @@ fn a_calendar_that_cannot_be_written_is_an_io_error() {
     assert!(!file.exists());
 }
 
+#[test]
+fn a_directory_named_for_the_calendar_is_refused_in_words() {
+    let dir = TempDir::new("schedule-ics-dir");
+    let d = dir.0.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["schedule", "rules/2015", "--ics", d]);
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("error: cannot write `{d}`: it is a directory; name a file")
+    );
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0);
+}
+
+#[test]
+fn a_named_pipe_gets_the_calendar_and_stays_a_pipe() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = TempDir::new("schedule-ics-fifo");
+    let pipe = dir.0.join("calendar");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
+    };
+    let (code, _, stderr) = bfr(&["schedule", "rules/2015", "--ics", pipe.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let read = reader.join().unwrap();
+    assert!(read.starts_with("BEGIN:VCALENDAR"), "{read}");
+    assert!(
+        std::fs::symlink_metadata(&pipe)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 1);
+}
+
+#[test]
+fn a_full_device_is_an_io_error_and_stays_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = TempDir::new("schedule-ics-full");
+    let full = dir.0.join("full");
+    // A copy of /dev/full's device node; only a privileged user may make one.
+    let made = std::process::Command::new("mknod")
+        .args(["-m", "666", full.to_str().unwrap(), "c", "1", "7"])
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let f = full.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["schedule", "rules/2015", "--ics", f]);
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("error: cannot write `{f}`: no space left on the device")
+    );
+    let (code, _, stderr) = bfr(&["check", "rules/2015", "--write-baseline", f]);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains(&format!("cannot write `{f}`")), "{stderr}");
+    assert!(
+        std::fs::symlink_metadata(&full)
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+}
+
 // ── appeal deadlines in one step ──────────────────────────────────────────────
 
 #[test]
