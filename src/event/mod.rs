@@ -16,6 +16,7 @@ mod render;
 mod resolve;
 mod source;
 mod trophy;
+mod words;
 
 pub use model::{
     At, Choice, Effect, Event, Incident, Lineup, MatchResult, RoundEntry, StageEntry, Team,

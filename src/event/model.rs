@@ -421,15 +421,17 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
     let raw = match read(text, json) {
         Ok(r) => r,
         Err(e) => {
+            let written = text.get(e.span.clone()).unwrap_or_default();
+            let (words, help) = super::words::reading_problem(&e.message, written, text, json);
             diags.push(
                 err(
                     "E0700",
                     file,
                     &e.span,
-                    format!("the event file cannot be read: {}", e.message),
+                    format!("the event file cannot be read: {words}"),
                 )
                 .with_label("here")
-                .with_help("see docs/events.md for the format and a full example"),
+                .with_help(help),
             );
             return (None, diags);
         }
