@@ -13,8 +13,8 @@ thread_local! {
     /// While a JSON file is read: where its text starts in memory, and its length.
     /// Spans are found by where a value's text lies inside the file's text.
     static JSON_TEXT: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
-    /// The first (innermost) problem found in a JSON file, with its byte offset.
-    static JSON_ERROR: Cell<Option<usize>> = const { Cell::new(None) };
+    /// The first (innermost) problem found in a JSON file: the bytes it is about.
+    static JSON_ERROR: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
 }
 
 /// The UTF-8 byte-order mark some editors write at the start of a file.
@@ -52,8 +52,8 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
             Ok(value) => Ok(Sp { value, span }),
             Err(e) => {
                 if JSON_ERROR.with(Cell::get).is_none() {
-                    let at = start + offset(text, e.line(), e.column());
-                    JSON_ERROR.with(|c| c.set(Some(at)));
+                    let at = token(text, offset(text, e.line(), e.column()));
+                    JSON_ERROR.with(|c| c.set(Some((start + at.start, start + at.end))));
                 }
                 Err(D::Error::custom(strip_position(&e.to_string())))
             }
@@ -108,12 +108,64 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
     JSON_TEXT.with(|w| w.set(None));
     let inner = JSON_ERROR.with(|c| c.take());
     out.map_err(|e| {
-        let at = inner.unwrap_or_else(|| skip + offset(body, e.line(), e.column()));
+        let span = match inner {
+            Some((start, end)) => start..end,
+            None => {
+                let at = offset(body, e.line(), e.column());
+                // A problem with the data is found at the last byte of a key or
+                // value; a syntax error at the byte that breaks the syntax.
+                let at = if e.classify() == serde_json::error::Category::Data {
+                    token(body, at)
+                } else {
+                    at..(at + 1).min(body.len()).max(at)
+                };
+                skip + at.start..skip + at.end
+            }
+        };
         ReadError {
             message: strip_position(&e.to_string()),
-            span: at..(at + 1).min(text.len()).max(at),
+            span,
         }
     })
+}
+
+/// The bytes of the JSON token whose last byte is at `at`: a quoted key or text
+/// from its opening quote, a number or a word (`true`, `null`) from its first
+/// character; the one byte at `at` otherwise. serde_json gives the place of a
+/// problem with a value as the last byte it read, but the place to show is
+/// where the key or value starts, as for TOML.
+fn token(text: &str, at: usize) -> Range<usize> {
+    let bytes = text.as_bytes();
+    let Some(&last) = bytes.get(at) else {
+        return at..at;
+    };
+    let start = if last == b'"' {
+        // The opening quote: the nearest quote before that no backslash escapes.
+        let mut i = at;
+        loop {
+            let Some(q) = bytes
+                .get(..i)
+                .and_then(|b| b.iter().rposition(|&c| c == b'"'))
+            else {
+                break at;
+            };
+            let slashes = bytes
+                .get(..q)
+                .map_or(0, |b| b.iter().rev().take_while(|&&c| c == b'\\').count());
+            if slashes % 2 == 0 {
+                break q;
+            }
+            i = q;
+        }
+    } else if last.is_ascii_alphanumeric() || matches!(last, b'.' | b'+' | b'-') {
+        let word = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-');
+        at - bytes
+            .get(..at)
+            .map_or(0, |b| b.iter().rev().take_while(|c| word(c)).count())
+    } else {
+        at
+    };
+    start..at + 1
 }
 
 /// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
@@ -167,6 +219,41 @@ mod tests {
         let doc: Doc = from_toml(toml).unwrap();
         assert_eq!(&toml[doc.a.span.clone()], "7");
         assert_eq!(&toml[doc.b[0].span.clone()], "\"x\"");
+    }
+
+    #[test]
+    fn a_json_problem_points_at_the_start_of_the_key_or_value() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Entry {
+            #[allow(dead_code)]
+            number: Sp<u32>,
+        }
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Outer {
+            #[allow(dead_code)]
+            seed: Sp<u64>,
+            #[allow(dead_code)]
+            #[serde(default)]
+            round: Vec<Sp<Entry>>,
+        }
+        let at = |text: &str| {
+            let e = from_json::<Outer>(text).err().unwrap();
+            text[e.span].to_string()
+        };
+        assert_eq!(
+            at("{\"seed\": 1, \"round\": [{\"numbr\": 1}]}"),
+            "\"numbr\""
+        );
+        assert_eq!(at("{\"seed\": 1.5}"), "1.5");
+        assert_eq!(at("{\"seed\": -4}"), "-4");
+        assert_eq!(at("{\"seed\": 1, \"seed\": 2}"), "\"seed\"");
+        assert_eq!(
+            at("{\"seed\": 1, \"round\": [{\"number\": \"a\\\"b\"}]}"),
+            "\"a\\\"b\""
+        );
+        assert_eq!(at("{\"seed\": 1, \"x\\\"y\": 2}"), "\"x\\\"y\"");
     }
 
     #[test]

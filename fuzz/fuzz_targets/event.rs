@@ -33,7 +33,7 @@ fn one(data: &[u8]) -> String {
     {
         match event::write_draws(text, event::is_json(name), &ran.unrecorded) {
             Ok(written) => out.push_str(&written),
-            Err(e) => out.push_str(&e),
+            Err(e) => out.push_str(&e.to_string()),
         }
     }
     out

@@ -63,7 +63,7 @@ pub fn run(
         }
         Err(e) => return io(event_path, e.to_string()),
     };
-    let ran = crate::event::run_bytes(
+    let mut ran = crate::event::run_bytes(
         &mut checked,
         &mut sources,
         &event_path.display().to_string(),
@@ -71,6 +71,12 @@ pub fn run(
     );
     // Only a file that is UTF-8 runs without errors, so only such text is written back.
     let text = String::from_utf8_lossy(&bytes).into_owned();
+    // The new text is made before anything is shown: draws that cannot be written
+    // into the file are an error of the run (E0729), in the text and the JSON alike.
+    let is_json = crate::event::is_json(&event_path.display().to_string());
+    let new_text = write_draw
+        .then(|| crate::event::with_draws_written(&mut ran, &text, is_json))
+        .flatten();
     match out.format {
         Format::Text => {
             diagnostics_text(&ran.diagnostics, &sources, out.colour);
@@ -89,26 +95,19 @@ pub fn run(
         return EXIT_FOUND;
     }
     if write_draw {
-        return write_draws(event_path, &text, &ran);
+        return write_draws(event_path, new_text, &ran);
     }
     EXIT_OK
 }
 
-/// `--write-draw`: the draws made and not yet recorded, written into the event
+/// `--write-draw`: the event file's new text, with the draws made and not yet
+/// recorded written in (`None`: every draw is recorded), written into the event
 /// file (through a link, to the file it names) whole or not at all
 /// (`replace::replace_file`).
-fn write_draws(event_path: &Path, text: &str, ran: &crate::event::Ran) -> u8 {
-    if ran.unrecorded.is_empty() {
+fn write_draws(event_path: &Path, new_text: Option<String>, ran: &crate::event::Ran) -> u8 {
+    let Some(new) = new_text.filter(|_| !ran.unrecorded.is_empty()) else {
         stderr("every draw made is already recorded in the file\n");
         return EXIT_OK;
-    }
-    let json = crate::event::is_json(&event_path.display().to_string());
-    let new = match crate::event::write_draws(text, json, &ran.unrecorded) {
-        Ok(t) => t,
-        Err(e) => {
-            stderr(&format!("error: the draws cannot be written: {e}\n"));
-            return EXIT_IO;
-        }
     };
     if let Err(e) = super::replace::replace_file(event_path, new.as_bytes()) {
         stderr(&format!("error: {e}; no draw was recorded\n"));

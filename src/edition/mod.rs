@@ -142,8 +142,9 @@ fn read_files(files: &[PathBuf]) -> Result<Vec<(String, Input)>, IoError> {
 /// Reads a file that is not part of an edition (an event file) with the same
 /// checks as an edition's: a regular file (E0008) of at most
 /// [`MAX_FILE_BYTES`] (E0004), read with that bound. A refusal is a diagnostic
-/// about the file, which is added to `sources` with no text; a file that
-/// cannot be opened at all is an [`IoError`].
+/// about the file (exit 1, as `bfr check` gives for a rules file that is a
+/// pipe), which is added to `sources` with no text; a file that cannot be
+/// opened at all (missing, no permission) is an [`IoError`] (exit 3).
 pub fn read_input(
     path: &Path,
     sources: &mut Sources,
@@ -157,8 +158,17 @@ pub fn read_input(
     let name = path.display().to_string();
     let id = sources.add(name.clone(), String::new());
     let printable = sources.name(id).to_string();
+    // The helps of an edition's file would name a `.bfr` file or an edition.
+    let help = match input {
+        Input::TooLarge(_) => {
+            "an event file this large is not one a director writes: check that this is the event file"
+        }
+        _ => {
+            "name the event file itself, a regular `.toml` or `.json` file (a pipe, a device or a directory is never read)"
+        }
+    };
     match refused(&printable, &input, Span::new(id, 0, 0)) {
-        Some(d) => Ok(Err(d)),
+        Some(d) => Ok(Err(d.with_help(help))),
         None => Ok(Ok(Vec::new())),
     }
 }

@@ -93,63 +93,10 @@ pub struct RawIncident {
 
 /// Reads a TOML event file.
 pub fn from_toml(text: &str) -> Result<RawEvent, ReadError> {
-    crate::spanned::from_toml(text).map_err(|e| ReadError {
-        message: plain_words(&e.message),
-        span: e.span,
-    })
+    crate::spanned::from_toml(text)
 }
 
 /// Reads a JSON event file; spans point at each value's own text.
 pub fn from_json(text: &str) -> Result<RawEvent, ReadError> {
-    crate::spanned::from_json(text).map_err(|e| ReadError {
-        message: plain_words(&e.message),
-        span: e.span,
-    })
-}
-
-/// serde names Rust types in its messages ("expected u64", "as i128"); an editor of
-/// an event file should read what kind of value is wanted instead.
-fn plain_words(message: &str) -> String {
-    let mut out = message.to_string();
-    for (rust, words) in [
-        (" as i128", ""),
-        (" as i64", ""),
-        (
-            "expected u64",
-            "expected a whole number from 0 to 18446744073709551615",
-        ),
-        (
-            "expected u32",
-            "expected a whole number from 0 to 4294967295",
-        ),
-        ("expected i64", "expected a whole number"),
-        ("expected a string", "expected a quoted text"),
-        ("expected a sequence", "expected a list in brackets `[…]`"),
-        ("expected a boolean", "expected `true` or `false`"),
-        ("invalid type: integer", "this number"),
-        ("invalid type: string", "this text"),
-        ("invalid type: sequence", "this list"),
-        ("invalid type: map", "this table"),
-        ("invalid value: integer", "the number"),
-    ] {
-        out = out.replace(rust, words);
-    }
-    out
-}
-
-#[cfg(test)]
-mod words_tests {
-    use super::plain_words;
-
-    #[test]
-    fn serde_type_names_become_words() {
-        assert_eq!(
-            plain_words("invalid type: integer `-1`, expected u64"),
-            "this number `-1`, expected a whole number from 0 to 18446744073709551615"
-        );
-        assert_eq!(
-            plain_words("invalid value: integer `99999999999999999999999` as i128, expected u64"),
-            "the number `99999999999999999999999`, expected a whole number from 0 to 18446744073709551615"
-        );
-    }
+    crate::spanned::from_json(text)
 }

@@ -16,11 +16,12 @@ mod render;
 mod resolve;
 mod source;
 mod trophy;
+mod words;
 
 pub use model::{
     At, Choice, Effect, Event, Incident, Lineup, MatchResult, RoundEntry, StageEntry, Team,
 };
-pub use record::{MadeDraw, write_draws};
+pub use record::{MadeDraw, Unwritable, write_draws};
 pub use render::{IncidentLine, Next, NextMatch};
 pub use source::EventSource;
 
@@ -193,6 +194,32 @@ pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str)
         }
     }
     ran
+}
+
+/// The event file's text with the draws the run made and the file does not
+/// record yet written in (`bfr run --write-draw`); `None` when there is nothing
+/// to write, the run has errors, or the draws cannot be written, which is then
+/// an error of the run (E0729) at the place in the file that stands in the way.
+/// `text` is the file's text as run.
+pub fn with_draws_written(ran: &mut Ran, text: &str, json: bool) -> Option<String> {
+    if ran.unrecorded.is_empty() || ran.outcome.is_none() || ran.diagnostics.has_errors() {
+        return None;
+    }
+    match write_draws(text, json, &ran.unrecorded) {
+        Ok(written) => Some(written),
+        Err(e) => {
+            ran.diagnostics.push(
+                Diagnostic::error(
+                    "E0729",
+                    format!("the draws cannot be written into the event file: {e}"),
+                    span(ran.file, &e.at),
+                )
+                .with_label("the draws made do not fit here")
+                .with_help("write each round as a `[[round]]` table and each stage as a `[[stage]]` table (docs/events.md), or copy the draws shown under \"Next:\" into the file as `draw = [\"home-away\", …]`"),
+            );
+            None
+        }
+    }
 }
 
 /// The runner's options an event file sets: its seed, VP scale, late starters

@@ -421,15 +421,17 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
     let raw = match read(text, json) {
         Ok(r) => r,
         Err(e) => {
+            let written = text.get(e.span.clone()).unwrap_or_default();
+            let (words, help) = super::words::reading_problem(&e.message, written, text, json);
             diags.push(
                 err(
                     "E0700",
                     file,
                     &e.span,
-                    format!("the event file cannot be read: {}", e.message),
+                    format!("the event file cannot be read: {words}"),
                 )
                 .with_label("here")
-                .with_help("see docs/events.md for the format and a full example"),
+                .with_help(help),
             );
             return (None, diags);
         }
@@ -506,14 +508,38 @@ fn read(text: &str, json: bool) -> Result<RawEvent, file::ReadError> {
     }
 }
 
+/// The most teams an event file may list: the same bound as `bfr simulate
+/// --teams`. Drawing a round takes time that grows with the square of the field,
+/// so a larger list is refused before anything is drawn (E0728).
+pub const MAX_TEAMS: usize = 10_000;
+
 /// The teams, numbered 1..=n, each once; and whether the list can be used.
 fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team>, bool) {
+    if let Some(past) = raw.team.get(MAX_TEAMS) {
+        diags.push(
+            err(
+                "E0728",
+                file,
+                &past.value.id.span,
+                format!(
+                    "the event lists {} teams; an event file holds at most {MAX_TEAMS}",
+                    raw.team.len()
+                ),
+            )
+            .with_label(format!("team number {} of the list", MAX_TEAMS + 1))
+            .with_help(format!(
+                "list only the teams entered, at most {MAX_TEAMS} (the same bound as `bfr simulate --teams`)"
+            )),
+        );
+        return (Vec::new(), false);
+    }
     // The teams: numbered 1..=n, each once.
     let mut teams: Vec<Team> = Vec::new();
+    let mut first_at: BTreeMap<u32, Span> = BTreeMap::new();
     let mut fatal = false;
     for t in &raw.team {
         let id = t.value.id.value;
-        if let Some(first) = teams.iter().find(|x| x.id == id) {
+        if let Some(first) = first_at.get(&id) {
             diags.push(
                 err(
                     "E0703",
@@ -522,12 +548,13 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
                     format!("team {id} is listed twice"),
                 )
                 .with_label("a second team with this id")
-                .with_note(first.span, "the first")
+                .with_note(*first, "the first")
                 .with_help("give every team its own id, 1 to the number of teams"),
             );
             fatal = true;
             continue;
         }
+        first_at.insert(id, span(file, &t.value.id.span));
         teams.push(Team {
             id,
             name: t

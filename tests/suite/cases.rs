@@ -351,8 +351,10 @@ fn every_case_is_a_test() {
         "the corpus has {} files",
         diagnostics::CASES.len()
     );
-    // Every E07xx code of the source has an event case or a run case.
-    for code in (700..=720)
+    // Every E07xx code of the source has an event case or a run case (E0729, a
+    // file `--write-draw` cannot write into, is reached by no file `bfr run`
+    // accepts: `event::record`'s tests).
+    for code in (700..=728)
         .map(|c| format!("E0{c}"))
         .chain(["W0720".to_string()])
     {

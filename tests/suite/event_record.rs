@@ -259,6 +259,36 @@ fn write_draw_refuses_a_read_only_event_file_and_leaves_it() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
+#[test]
+fn bfr_run_write_draw_writes_into_inline_tables_and_keeps_crlf_line_endings() {
+    let dir = TempDir::new("write-draw-inline");
+    let path = dir.0.join("event.toml");
+    let ids: Vec<String> = (1..=20).map(|i| format!("{{ id = {i} }}")).collect();
+    let text = format!(
+        "competition = \"twenty\"\r\nseed = 2015\r\nteam = [{}]\r\nround = [\r\n  {{ number = 1, results = [] }},\r\n]\r\n",
+        ids.join(", ")
+    );
+    std::fs::write(&path, &text).unwrap();
+    let p = path.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("recorded the draw of round 1"), "{stderr}");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        written.contains("  { number = 1, results = [], draw = [\""),
+        "{written}"
+    );
+    assert_eq!(
+        written.matches('\n').count(),
+        written.matches("\r\n").count(),
+        "every line still ends with CRLF: {written:?}"
+    );
+    assert_eq!(written.lines().count(), text.lines().count(), "{written}");
+    let (code, _, stderr) = bfr(&["run", "--write-draw", EDITION, p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("already recorded"), "{stderr}");
+}
+
 const AFTER_4: &str = "tests/fixtures/twenty/after-round-4.toml";
 
 /// The event after round 4 with the B quarterfinal's results in and the A

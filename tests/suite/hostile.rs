@@ -467,6 +467,28 @@ fn a_named_pipe_as_an_event_file_is_refused_not_read() {
         stderr.contains("[E0008]") && stderr.contains("`event.toml` is a named pipe"),
         "{stderr}"
     );
+    // The help names an event file, not a rules file.
+    assert!(
+        stderr.contains("regular `.toml` or `.json` file") && !stderr.contains(".bfr"),
+        "{stderr}"
+    );
+    // A directory is refused the same way; a missing file cannot be opened (exit 3).
+    std::fs::create_dir(dir.0.join("folder.toml")).expect("mkdir");
+    let (code, _, stderr) = run_within(
+        &debug_bin(),
+        &["run", edition, "folder.toml"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("is a directory, not a file"), "{stderr}");
+    let (code, _, stderr) = run_within(
+        &debug_bin(),
+        &["run", edition, "missing.toml"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 3, "{stderr}");
     let (code, json, _) = run_within(
         &debug_bin(),
         &["run", "--format", "json", edition, "event.toml"],
