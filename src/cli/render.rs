@@ -2,6 +2,7 @@
 //! after it (incidents, what comes next). The library hands out typed data; the
 //! words and the layout are made here.
 
+use crate::diag::{agreeing, counted};
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
@@ -13,8 +14,10 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} — {} teams, seed {}",
-        report.competition, report.teams, report.seed
+        "{} — {}, seed {}",
+        report.competition,
+        counted(report.teams, "team"),
+        report.seed
     );
     for note in &report.notes {
         let _ = writeln!(out, "Note: {note}");
@@ -60,12 +63,13 @@ fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> Strin
         for p in &report.trophy_players {
             let _ = writeln!(
                 out,
-                "  {:<24} {:<24} place {:>2}  {:>3} boards in {} matches  {}",
+                "  {:<24} {:<24} place {:>2}  {:>3} {} in {}  {}",
                 p.player,
                 name(p.team),
                 p.place,
                 p.boards,
-                p.matches,
+                agreeing(p.boards, "board"),
+                counted(p.matches, "match"),
                 p.points
             );
         }
@@ -124,7 +128,11 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
                 report.qualification_rounds.unwrap_or(0)
             );
         } else {
-            let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+            let _ = writeln!(
+                out,
+                "\nQualification: {}",
+                counted(report.rounds.len(), "round")
+            );
         }
         if let Some(line) = report.qualification_played.as_ref().and_then(how_played) {
             let _ = writeln!(out, "{line}");
@@ -162,11 +170,11 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     for s in &report.stages {
         let _ = writeln!(
             out,
-            "\n{}. {} ({}, {} boards, {})",
+            "\n{}. {} ({}, {}, {})",
             s.order,
             s.title,
             s.name,
-            s.boards.normalize(),
+            counted(s.boards.normalize(), "board"),
             s.draw.name().to_lowercase()
         );
         if let Some(line) = how_played(&s.played) {
@@ -420,7 +428,7 @@ pub(super) fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String>
         parts.push(format!("system {system}"));
     }
     if let Some(n) = p.segments {
-        parts.push(format!("{n} segments"));
+        parts.push(counted(n, "segment"));
     }
     if p.halftime_change {
         parts.push("change at half-time".into());

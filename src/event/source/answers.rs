@@ -23,7 +23,8 @@ impl Source for EventSource<'_> {
         boards: Decimal,
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Round(round)) {
-            self.wait(Waiting::Halt(format!("round {round}: {m}")));
+            let message = format!("round {round}: {m}");
+            self.wait(Waiting::Halt(message.clone(), incident_stop(message)));
             return None;
         }
         let found = self.round_index(round).and_then(|i| {
@@ -68,9 +69,10 @@ impl Source for EventSource<'_> {
             return None;
         };
         let title = self.event.stage_title(stage);
-        // Choices made before a correction of a qualification result moved the
+        // Choices made before a correction of a result that placed the teams (in
+        // the qualification, or in a knockout stage before this one) moved the
         // positions cannot stand: the halves they were made from are gone.
-        let again = "; if a qualification result was corrected after the choices began, delete the choices from this one on and make them again (`bfr run` asks for each)";
+        let again = "; if a result that placed the teams (in the qualification or an earlier knockout stage) was corrected after the choices began, delete the choices from this one on and make them again (`bfr run` asks for each)";
         let problem = if c.chooser != chooser {
             Some(
                 Diagnostic::error(
@@ -127,7 +129,8 @@ impl Source for EventSource<'_> {
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Stage(stage.to_string())) {
             let title = self.event.stage_title(stage);
-            self.wait(Waiting::Halt(format!("{title}: {m}")));
+            let message = format!("{title}: {m}");
+            self.wait(Waiting::Halt(message.clone(), incident_stop(message)));
             return None;
         }
         let found = self.stage_index(stage).and_then(|i| {
@@ -421,4 +424,12 @@ fn take_result(
         *s = Status::Used;
     }
     Some(r.imps_for(home))
+}
+
+/// What a run stopped by an incident (a referral, a forfeit: E0713) waits for.
+fn incident_stop(message: String) -> crate::runner::Awaited {
+    crate::runner::Awaited::Stopped {
+        code: "E0713".into(),
+        message,
+    }
 }

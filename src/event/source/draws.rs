@@ -7,7 +7,7 @@ use super::{EventSource, Waiting, describe_draw};
 use crate::diag::Diagnostic;
 use crate::event::model::RecordedDraw;
 use crate::event::record::MadeDraw;
-use crate::runner::{DrawAt, DrawProblem, Verdict};
+use crate::runner::{Awaited, DrawAt, DrawProblem, Verdict};
 use crate::source::Span;
 
 impl EventSource<'_> {
@@ -99,9 +99,16 @@ impl EventSource<'_> {
                 {
                     *b = true;
                 }
-                self.wait(Waiting::Halt(format!(
-                    "{place}: the draw as recorded breaks the rules; correct it in the file (see the errors)"
-                )));
+                let title = match at {
+                    DrawAt::Round(r) => format!("{} round {r}", self.event.qualification_title),
+                    DrawAt::Stage(_) => place.clone(),
+                };
+                self.wait(Waiting::Halt(
+                    format!(
+                        "{place}: the draw as recorded breaks the rules; correct it in the file (see the errors)"
+                    ),
+                    Awaited::RecordedDraw { title },
+                ));
             }
         }
     }
@@ -234,14 +241,7 @@ fn teams(ids: &[u32]) -> String {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        Some((last, _)) => (*last).to_string(),
-        None => String::new(),
-    }
-}
+use crate::diag::and_list;
 
 /// The diagnostic for one broken rule of a recorded draw of a round or stage
 /// (`place`, in words, and whether it is a stage).
