@@ -266,9 +266,9 @@ impl<'s> Renderer<'s> {
         let sources = self.sources;
         if sources.get(d.span.file).is_none() {
             // Not about a place in a file (an empty directory, say).
-            let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+            let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
             if let Some(h) = &d.help {
-                out.push_str(&format!("  help: {}\n", bounded(h)));
+                out.push_str(&format!("  help: {}\n", printable(h)));
             }
             return out;
         }
@@ -279,7 +279,7 @@ impl<'s> Renderer<'s> {
         let mut out = Vec::new();
         let report = self.report(d);
         if report.write(&mut self.cache, &mut out).is_err() {
-            return format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+            return format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
         }
         String::from_utf8_lossy(&out).into_owned()
     }
@@ -311,7 +311,7 @@ impl<'s> Renderer<'s> {
         let mut report = Report::build(kind, main.clone())
             .with_config(config)
             .with_code(d.code)
-            .with_message(bounded(&d.message));
+            .with_message(printable(&d.message));
         let label_colour = if d.is_error() {
             Color::Red
         } else {
@@ -321,13 +321,13 @@ impl<'s> Renderer<'s> {
         let text = if d.label.is_empty() {
             "here".to_string()
         } else {
-            bounded(&d.label)
+            printable(&d.label)
         };
         let mut labels = vec![(main, text, label_colour)];
         labels.extend(
             notes
                 .into_iter()
-                .map(|(at, text)| (at, bounded(text), Color::Blue)),
+                .map(|(at, text)| (at, printable(text), Color::Blue)),
         );
         // ariadne starts a new section, headed by the main place, whenever a
         // label lies above the one before it in the same file: one section per
@@ -346,7 +346,7 @@ impl<'s> Renderer<'s> {
             report = report.with_label(Label::new(at).with_message(text).with_color(colour));
         }
         if let Some(help) = &d.help {
-            report = report.with_help(bounded(help));
+            report = report.with_help(printable(help));
         }
         report.finish()
     }
@@ -358,16 +358,16 @@ impl<'s> Renderer<'s> {
             let (line, col) = sources.line_col(span.file, span.start);
             format!("{}:{line}:{col}", sources.name(span.file))
         };
-        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
         out.push_str(&format!("  --> {} ({why})\n", at(d.span)));
         if !d.label.is_empty() {
-            out.push_str(&format!("  = {}\n", bounded(&d.label)));
+            out.push_str(&format!("  = {}\n", printable(&d.label)));
         }
         for (span, text) in &d.notes {
-            out.push_str(&format!("  note at {}: {}\n", at(*span), bounded(text)));
+            out.push_str(&format!("  note at {}: {}\n", at(*span), printable(text)));
         }
         if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {}\n", bounded(h)));
+            out.push_str(&format!("  help: {}\n", printable(h)));
         }
         out
     }
@@ -426,6 +426,14 @@ fn kind_word(d: &Diagnostic) -> &'static str {
         Severity::Error => "error",
         Severity::Warning => "warning",
     }
+}
+
+/// A message, label or help as the terminal shows it: [`bounded`], and with
+/// control characters escaped, so that a name from a file (a team's, a rule's)
+/// cannot move the cursor, colour the screen or forge a line of output. JSON
+/// escapes them itself.
+fn printable(text: &str) -> String {
+    crate::source::printable_name(&bounded(text))
 }
 
 /// A diagnostic as JSON: code, severity, message, file, line, column, help.

@@ -6,11 +6,14 @@ use crate::diag::{agreeing, counted};
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
+use crate::source::printable_name;
 use std::fmt::Write;
 
 /// Terminal tables: the standings after the qualification, each stage's draw
-/// and results, the final places.
+/// and results, the final places. Names are shown with control characters
+/// escaped (see [`printable_name`]).
 pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
+    let name = &|t: u32| printable_name(&name(t));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -64,7 +67,7 @@ fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> Strin
             let _ = writeln!(
                 out,
                 "  {:<24} {:<24} place {:>2}  {:>3} {} in {}  {}",
-                p.player,
+                printable_name(&p.player),
                 name(p.team),
                 p.place,
                 p.boards,
@@ -266,7 +269,9 @@ pub fn event_run(ran: &Ran) -> String {
     let Some(outcome) = &ran.outcome else {
         return String::new();
     };
-    let name = |t: u32| ran.name(t);
+    // A name from the file may hold control characters: escaped, so that it cannot
+    // move the cursor or forge a line of the tables.
+    let name = |t: u32| printable_name(&ran.name(t));
     let mut out = report(&outcome.report, &name);
     if !ran.incidents.is_empty() {
         let _ = writeln!(out, "\nIncidents");
@@ -278,12 +283,15 @@ pub fn event_run(ran: &Ran) -> String {
             };
             let _ = writeln!(
                 out,
-                "   {place:<10} {:<24} {} = {} ({}){}",
+                "   {:<10} {:<24} {} = {} ({}){}",
+                printable_name(&place),
                 name(i.team),
-                i.rule,
-                i.penalty.as_deref().unwrap_or("?"),
+                printable_name(&i.rule),
+                printable_name(i.penalty.as_deref().unwrap_or("?")),
                 i.applied,
-                i.note.as_ref().map_or(String::new(), |n| format!(": {n}"))
+                i.note
+                    .as_ref()
+                    .map_or(String::new(), |n| format!(": {}", printable_name(n)))
             );
         }
     }
@@ -344,7 +352,7 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
             );
         }
         Next::Halt { message } | Next::Other { message } => {
-            let _ = writeln!(out, "\nNext: {message}");
+            let _ = writeln!(out, "\nNext: {}", printable_name(message));
         }
     }
 }
