@@ -397,10 +397,11 @@ fn stage(page: &Page, s: &KoStage) -> Markup {
             (diag::counted(s.boards.normalize(), "board")) "; draw: " (s.draw.name().to_lowercase())
             @if let Some(line) = render::how_played(&s.played) { "; " (line) }
         }
-        @if !(s.withdrawn.is_empty() && s.choices.is_empty() && s.byes.is_empty()) {
+        @if !(s.withdrawn.is_empty() && s.choices.is_empty() && s.byes.is_empty() && s.contradicted_choices.is_empty()) {
             ul {
                 @for t in &s.withdrawn { li { (name(*t)) " withdrew at the draw" } }
                 @for (chooser, chosen) in &s.choices { li { (name(*chooser)) " chooses " (name(*chosen)) } }
+                @for (chooser, chosen) in &s.contradicted_choices { li { (render::contradicted_choice(name, *chooser, *chosen)) } }
                 @for t in &s.byes { li { (name(*t)) " goes through without a match" } }
             }
         }

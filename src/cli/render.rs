@@ -189,6 +189,9 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         for (chooser, chosen) in &s.choices {
             let _ = writeln!(out, "   {} chooses {}", name(*chooser), name(*chosen));
         }
+        for (chooser, chosen) in &s.contradicted_choices {
+            let _ = writeln!(out, "   {}", contradicted_choice(name, *chooser, *chosen));
+        }
         for team in &s.byes {
             let _ = writeln!(out, "   {} goes through without a match", name(*team));
         }
@@ -214,6 +217,19 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
             }
         }
     }
+}
+
+/// A recorded choice the recorded draw does not follow, in words: the draw stands.
+pub(super) fn contradicted_choice(
+    name: &dyn Fn(u32) -> String,
+    chooser: u32,
+    chosen: u32,
+) -> String {
+    format!(
+        "the recorded choice \"{} chooses {}\" disagrees with the recorded draw, which stands (W0721)",
+        name(chooser),
+        name(chosen)
+    )
 }
 
 /// The final ranking, places right-aligned; a team ranked below the places the rules

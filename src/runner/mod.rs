@@ -114,6 +114,9 @@ pub trait Source {
     /// The runner's verdict on a recorded draw: refused (the run stops before it),
     /// different from the rules' draw, or the same.
     fn draw_verdict(&mut self, _at: DrawAt<'_>, _verdict: &Verdict) {}
+    /// A stage's recorded draw stands, but does not pair these recorded choices
+    /// (chooser, chosen) as they were chosen: they are not shown as made.
+    fn choices_contradicted(&mut self, _stage: &str, _choices: &[(u32, u32)]) {}
     /// A stage's recorded draw stands with other teams than the rules place there
     /// from the results as they stand now: `drawn` play there although the rules
     /// now send them elsewhere; `displaced` go elsewhere although the rules now send

@@ -567,6 +567,30 @@ fn pending_names_the_candidates_in_words() {
     );
 }
 
+/// A recorded stage draw stands for the choices: a choice it contradicts is
+/// reported (W0721) and the report shows the draw, never the choice as made.
+#[test]
+fn a_choice_the_recorded_draw_contradicts_is_not_shown_as_made() {
+    let (ran, sources) =
+        run_file("tests/cases/events/W0721-recorded-draw-contradicts-the-choices.toml");
+    assert_eq!(codes(&ran), ["W0721"]);
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    assert!(sf.choices.is_empty());
+    assert_eq!(sf.contradicted_choices, [(1, 7)]);
+    assert_eq!((sf.matches[0].home, sf.matches[0].away), (1, 4));
+    let text = event_run(&ran);
+    assert!(!text.contains("Team 1 chooses Team 7\n"), "{text}");
+    assert!(
+        text.contains("the recorded choice \"Team 1 chooses Team 7\" disagrees with the recorded draw, which stands"),
+        "{text}"
+    );
+    let json = ran.to_json(&sources);
+    assert_eq!(
+        json["report"]["stages"][0]["contradicted_choices"],
+        serde_json::json!([[1, 7]])
+    );
+}
+
 /// `bfr run --format json`'s `pending` of `event` run through `edition`.
 fn pending_json(edition: &str, event: &str) -> serde_json::Value {
     let (code, stdout, _) = bfr(&["run", "--format", "json", edition, event]);

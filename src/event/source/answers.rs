@@ -282,6 +282,10 @@ impl Source for EventSource<'_> {
         self.verdict(at, verdict);
     }
 
+    fn choices_contradicted(&mut self, stage: &str, choices: &[(u32, u32)]) {
+        self.choices_against_the_draw(stage, choices);
+    }
+
     fn field_kept(&mut self, stage: &str, drawn: &[u32], displaced: &[(u32, String)]) {
         self.kept_field(stage, drawn, displaced);
     }

@@ -114,6 +114,58 @@ impl EventSource<'_> {
     }
 }
 
+impl EventSource<'_> {
+    /// W0721 for each recorded choice of `stage` that its recorded draw does not
+    /// follow: the draw stands, and the warning names the choice and the match the
+    /// draw has for the chooser.
+    pub(super) fn choices_against_the_draw(&mut self, stage: &str, choices: &[(u32, u32)]) {
+        let Some(draw) = self.recorded(DrawAt::Stage(stage)).cloned() else {
+            return;
+        };
+        let Some(entry) = self
+            .stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+        else {
+            return;
+        };
+        let title = self.event.stage_title(stage);
+        for &(chooser, chosen) in choices {
+            let Some(choice) = entry
+                .choices
+                .iter()
+                .find(|c| (c.chooser, c.chosen) == (chooser, chosen))
+            else {
+                continue;
+            };
+            let drawn = draw
+                .pairs
+                .iter()
+                .find(|(a, b, _)| *a == chooser || *b == chooser)
+                .map(|&(a, b, _)| (a, b));
+            let drawn_as = drawn.map_or(format!("no match of team {chooser}"), |(a, b)| {
+                format!("the match {a}-{b}")
+            });
+            let as_drawn = drawn.map_or(String::new(), |(a, b)| {
+                format!(" (\"{chooser}>{}\")", if a == chooser { b } else { a })
+            });
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0721",
+                    format!(
+                        "the recorded draw of {title} does not follow this choice: team {chooser} chose team {chosen}, but the draw has {drawn_as}"
+                    ),
+                    choice.span,
+                )
+                .with_label(format!("team {chooser} chooses team {chosen}"))
+                .with_note(draw.span_of(chooser), format!("the draw has {drawn_as}: it stands"))
+                .with_help(format!(
+                    "the recorded draw stands, and the report shows it, not this choice; if the draw is what was played, correct the choices to match it{as_drawn}; if the choices are right, correct the draw"
+                )),
+            );
+        }
+    }
+}
+
 /// A recorded draw the rules would not make now: where, and the draw they make.
 pub(super) struct Differing {
     /// The round or stage, in words.
