@@ -2,8 +2,8 @@
 //! [`EventSource`], which marks each entry it uses.
 
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
-use crate::diag::Diagnostic;
 use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, counted};
 use crate::event::model::{At, ImpCap, MatchResult};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
@@ -371,12 +371,13 @@ impl Check<'_> {
                 Diagnostic::error(
                     "E0722",
                     format!(
-                        "this result gives {} board scores, but the match {place} is of {n} boards",
-                        scores.len()
+                        "this result gives {}, but the match {place} is of {}",
+                        counted(scores.len(), "board score"),
+                        counted(n, "board")
                     ),
                     r.span,
                 )
-                .with_label(format!("{} boards, not {n}", scores.len()))
+                .with_label(format!("{}, not {n}", counted(scores.len(), "board")))
                 .with_help("give one score difference for every board of the match, in board order (0 for a board with no difference)"),
             );
         }
@@ -388,15 +389,20 @@ impl Check<'_> {
             Diagnostic::error(
                 "E0721",
                 format!(
-                    "{}:{} is more than {n} boards allow: no board gives more than {per} IMPs, so the match {place} gives at most {} IMPs in all, not {}",
+                    "{}:{} is more than {} allow: no board gives more than {per} IMPs, so the match {place} gives at most {} IMPs in all, not {}",
                     r.a_imps.normalize(),
                     r.b_imps.normalize(),
+                    counted(n, "board"),
                     most.normalize(),
                     total.normalize()
                 ),
                 r.span,
             )
-            .with_label(format!("{} IMPs in a match of {n} boards", total.normalize()))
+            .with_label(format!(
+                "{} IMPs in a match of {}",
+                total.normalize(),
+                counted(n, "board")
+            ))
             .with_note(cap.row, format!("the top row of `{}`: {per} IMPs a board", cap.scale))
             .with_help("check the IMPs as scored (a typing error such as `4500` for `45`?); a match that counts fewer boards ends with `/N`")
         })
