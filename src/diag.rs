@@ -281,9 +281,9 @@ impl<'s> Renderer<'s> {
         let sources = self.sources;
         if sources.get(d.span.file).is_none() {
             // Not about a place in a file (an empty directory, say).
-            let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+            let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
             if let Some(h) = &d.help {
-                out.push_str(&format!("  help: {}\n", bounded(h)));
+                out.push_str(&format!("  help: {}\n", printable(h)));
             }
             return out;
         }
@@ -294,7 +294,7 @@ impl<'s> Renderer<'s> {
         let mut out = Vec::new();
         let report = self.report(d);
         if report.write(&mut self.cache, &mut out).is_err() {
-            return format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+            return format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
         }
         String::from_utf8_lossy(&out).into_owned()
     }
@@ -326,7 +326,7 @@ impl<'s> Renderer<'s> {
         let mut report = Report::build(kind, main.clone())
             .with_config(config)
             .with_code(d.code)
-            .with_message(bounded(&d.message));
+            .with_message(printable(&d.message));
         let label_colour = if d.is_error() {
             Color::Red
         } else {
@@ -336,13 +336,13 @@ impl<'s> Renderer<'s> {
         let text = if d.label.is_empty() {
             "here".to_string()
         } else {
-            bounded(&d.label)
+            printable(&d.label)
         };
         let mut labels = vec![(main, text, label_colour)];
         labels.extend(
             notes
                 .into_iter()
-                .map(|(at, text)| (at, bounded(text), Color::Blue)),
+                .map(|(at, text)| (at, printable(text), Color::Blue)),
         );
         // ariadne starts a new section, headed by the main place, whenever a
         // label lies above the one before it in the same file: one section per
@@ -361,7 +361,7 @@ impl<'s> Renderer<'s> {
             report = report.with_label(Label::new(at).with_message(text).with_color(colour));
         }
         if let Some(help) = &d.help {
-            report = report.with_help(bounded(help));
+            report = report.with_help(printable(help));
         }
         report.finish()
     }
@@ -373,16 +373,16 @@ impl<'s> Renderer<'s> {
             let (line, col) = sources.line_col(span.file, span.start);
             format!("{}:{line}:{col}", sources.name(span.file))
         };
-        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, bounded(&d.message));
+        let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
         out.push_str(&format!("  --> {} ({why})\n", at(d.span)));
         if !d.label.is_empty() {
-            out.push_str(&format!("  = {}\n", bounded(&d.label)));
+            out.push_str(&format!("  = {}\n", printable(&d.label)));
         }
         for (span, text) in &d.notes {
-            out.push_str(&format!("  note at {}: {}\n", at(*span), bounded(text)));
+            out.push_str(&format!("  note at {}: {}\n", at(*span), printable(text)));
         }
         if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {}\n", bounded(h)));
+            out.push_str(&format!("  help: {}\n", printable(h)));
         }
         out
     }
@@ -395,8 +395,8 @@ fn too_long_to_echo(sources: &Sources, span: Span) -> Option<String> {
     let (last, _) = file.line_of(span.end as usize);
     if last.saturating_sub(first) > MAX_ECHOED_LINES {
         return Some(format!(
-            "{} lines, not shown",
-            last.saturating_sub(first) + 1
+            "{}, not shown",
+            counted(last.saturating_sub(first) + 1, "line")
         ));
     }
     (first..=last)
@@ -441,6 +441,14 @@ fn kind_word(d: &Diagnostic) -> &'static str {
         Severity::Error => "error",
         Severity::Warning => "warning",
     }
+}
+
+/// A message, label or help as the terminal shows it: [`bounded`], and with
+/// control characters escaped, so that a name from a file (a team's, a rule's)
+/// cannot move the cursor, colour the screen or forge a line of output. JSON
+/// escapes them itself.
+fn printable(text: &str) -> String {
+    crate::source::printable_name(&bounded(text))
 }
 
 /// A diagnostic as JSON: code, severity, message, file, line, column, help.
@@ -509,34 +517,70 @@ pub fn shown<'d>(
         }
     }
     if unshown.0 + unshown.1 > 0 {
-        let files = if unshown.2 == 1 { "file" } else { "files" };
-        let whose = format!(" in {} more {files}", unshown.2);
+        let whose = format!(" in {} more {}", unshown.2, agreeing(unshown.2, "file"));
         out.push(Cow::Owned(left_out(&whose, unshown.0, unshown.1)));
     }
     out
 }
 
+/// A count and the thing counted, agreeing in number: `1 error`, `0 errors`,
+/// `2 entries`, `3 matches`. Every count phrase bfr prints is made here, so none
+/// says "1 rounds". `n` is any number (a count, or a quantity of boards).
+pub fn counted(n: impl std::fmt::Display, thing: &str) -> String {
+    let n = n.to_string();
+    let noun = agreeing(&n, thing);
+    format!("{n} {noun}")
+}
+
+/// `thing` in the number of `n` (`and 2 more diagnostics`): as [`counted`], without
+/// the number.
+pub fn agreeing(n: impl std::fmt::Display, thing: &str) -> String {
+    if n.to_string() == "1" {
+        thing.to_string()
+    } else {
+        plural(thing)
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn and_list(items: &[impl AsRef<str>]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", rest.join(", "), last.as_ref())
+        }
+        Some((last, _)) => last.as_ref().to_string(),
+        None => String::new(),
+    }
+}
+
+/// An English noun's plural, for the nouns bfr counts: `-s`, `-es` after a
+/// hiss (`match`, `box`), `-ies` after a consonant and `y` (`entry`, not `day`).
+fn plural(thing: &str) -> String {
+    if let Some(stem) = thing.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        return format!("{stem}ies");
+    }
+    if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| thing.ends_with(e))
+    {
+        return format!("{thing}es");
+    }
+    format!("{thing}s")
+}
+
 /// The `W0002` line for diagnostics not shown.
 fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
-    let count = |n: usize, what: &str| {
-        if n == 1 {
-            format!("1 {what}")
-        } else {
-            format!("{n} {what}s")
-        }
-    };
     Diagnostic::warning(
         "W0002",
         format!(
             "and {} more {}{whose} not shown ({}, {})",
             errors + warnings,
-            if errors + warnings == 1 {
-                "diagnostic"
-            } else {
-                "diagnostics"
-            },
-            count(errors, "error"),
-            count(warnings, "warning")
+            agreeing(errors + warnings, "diagnostic"),
+            counted(errors, "error"),
+            counted(warnings, "warning")
         ),
         Span::default(),
     )
@@ -549,6 +593,28 @@ fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts agree with their nouns, the irregular endings bfr counts included.
+    #[test]
+    fn a_count_agrees_with_its_noun() {
+        assert_eq!(counted(1, "round"), "1 round");
+        assert_eq!(counted(0, "error"), "0 errors");
+        assert_eq!(counted(3, "match"), "3 matches");
+        assert_eq!(counted(2, "baseline entry"), "2 baseline entries");
+        assert_eq!(counted(2, "day"), "2 days");
+        assert_eq!(counted(rust_decimal::Decimal::ONE, "board"), "1 board");
+        assert_eq!(agreeing(1, "problem"), "problem");
+        assert_eq!(agreeing(4, "problem"), "problems");
+    }
+
+    #[test]
+    fn a_list_in_words_ends_with_and() {
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b"]), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+        let none: [&str; 0] = [];
+        assert_eq!(and_list(&none), "");
+    }
 
     /// A note in a second file whose earlier lines hold multi-byte letters:
     /// ariadne must be given character offsets there, or it slices inside a

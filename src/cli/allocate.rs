@@ -81,10 +81,10 @@ fn districts(a: &Allocation) -> usize {
 /// The allocation as a table, one line per district (and allotment).
 fn render(a: &Allocation) -> String {
     let mut s = format!(
-        "{} places of {} over {} districts\n\n",
-        a.places,
+        "{} of {} over {}\n\n",
+        super::output::counted(&a.places, "place"),
         a.discipline,
-        districts(a)
+        super::output::counted(districts(a), "district")
     );
     s.push_str(&super::federation::render_table(&a.columns, &rows(a)));
     let _ = writeln!(s, "\ntotal: {}", a.total);

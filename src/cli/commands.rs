@@ -36,9 +36,9 @@ fn ready(out: &Output, path: &Path, loaded: Loaded) -> Result<Loaded, u8> {
             }));
         } else {
             stderr(&format!(
-                "{}: {} errors; fix them first (`bfr check {}`)\n",
+                "{}: {}; fix them first (`bfr check {}`)\n",
                 path.display(),
-                loaded.diagnostics.error_count(),
+                super::output::counted(loaded.diagnostics.error_count(), "error"),
                 path.display()
             ));
         }

@@ -153,8 +153,12 @@ fn outside_files(d: &Diff) -> Vec<String> {
 /// A competition's simulated events, where they part.
 fn simulated(s: &diff::divergence::Divergence) -> String {
     let mut out = format!(
-        "simulated {}: {} of {} events with {} teams part (seeds 1–{})",
-        s.competition, s.diverged, s.events, s.teams, s.events
+        "simulated {}: {} of {} with {} part (seeds 1–{})",
+        s.competition,
+        s.diverged,
+        super::output::counted(s.events, "event"),
+        super::output::counted(s.teams, "team"),
+        s.events
     );
     if let Some(f) = &s.first {
         out.push_str(&format!(

@@ -55,7 +55,8 @@ pub fn doc(out: &Output, edition: &Path, dir: &Path) -> u8 {
     let pages = files.iter().filter(|f| f.name.ends_with(".html")).count();
     match out.format {
         Format::Text => stdout(&format!(
-            "wrote {pages} pages to {} (open {})\n",
+            "wrote {} to {} (open {})\n",
+            super::output::counted(pages, "page"),
             dir.display(),
             dir.join("index.html").display()
         )),

@@ -1,6 +1,6 @@
 //! `bfr entries check <edition> <entries>` and `bfr invoice <edition> <entries>`.
 
-use super::output::Output;
+use super::output::{Output, counted};
 use super::output::{diagnostics_json, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::check::Checked;
@@ -34,9 +34,9 @@ fn load(
                     stderr(&diag::render(d, &loaded.sources, out.colour));
                 }
                 stderr(&format!(
-                    "{}: {} errors; fix them first (`bfr check {}`)\n",
+                    "{}: {}; fix them first (`bfr check {}`)\n",
                     edition_path.display(),
-                    loaded.diagnostics.error_count(),
+                    counted(loaded.diagnostics.error_count(), "error"),
                     edition_path.display()
                 ));
             }
@@ -82,9 +82,12 @@ pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
     let diags = &read.diagnostics;
     match out.format {
         Format::Text => stdout(&format!(
-            "{name}: {players} players, {teams} teams, {pairs} pairs: {} errors, {} warnings\n",
-            diags.error_count(),
-            diags.warning_count()
+            "{name}: {}, {}, {}: {}, {}\n",
+            counted(players, "player"),
+            counted(teams, "team"),
+            counted(pairs, "pair"),
+            counted(diags.error_count(), "error"),
+            counted(diags.warning_count(), "warning")
         )),
         Format::Json => json(&serde_json::json!({
             "file": name,

@@ -9,12 +9,14 @@
 //! pending or why the run stopped, and every heading says how far it goes.
 
 use super::render;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{self, Diagnostic, Severity};
 use crate::event::{IncidentLine, MadeDraw, Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{KoStage, Report};
 use crate::runner::{Awaited, Outcome};
+use crate::source::Sources;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
+use std::borrow::Cow;
 
 /// Layout for screen and paper: black on white, borders rather than colour, table
 /// headers repeated on each printed page.
@@ -59,7 +61,7 @@ struct Page<'a> {
     next: Vec<&'a Next>,
     unrecorded: &'a [MadeDraw],
     incidents: &'a [IncidentLine],
-    problems: Vec<&'a Diagnostic>,
+    problems: Vec<Cow<'a, Diagnostic>>,
 }
 
 /// The page of a simulated run (`bfr simulate --format html`).
@@ -78,11 +80,13 @@ pub fn simulated(outcome: &Outcome) -> String {
 }
 
 /// The page of an event file's run (`bfr run --format html`): the report so far,
-/// what comes next, the incidents, and the problems found in the file.
-pub fn event_run(ran: &Ran) -> String {
+/// what comes next, the incidents, and the problems found in the file (as many
+/// as the text shows, then a W0002 line for the rest: [`diag::shown`]).
+pub fn event_run(ran: &Ran, sources: &Sources) -> String {
     let name = |t: u32| ran.name(t);
-    let problems: Vec<&Diagnostic> = ran.diagnostics.sorted();
-    let errors = problems.iter().filter(|d| d.is_error()).count();
+    let problems = diag::shown(&ran.diagnostics, sources);
+    // The status counts every error, shown or not.
+    let errors = ran.diagnostics.error_count();
     let Some(outcome) = &ran.outcome else {
         return no_report(&problems).into_string();
     };
@@ -154,7 +158,7 @@ fn document(page: &Page) -> Markup {
             body {
                 header {
                     h1 { (r.competition) }
-                    p.meta { (r.teams) " teams · seed " (r.seed) }
+                    p.meta { (diag::counted(r.teams, "team")) " · seed " (r.seed) }
                     (status(&page.status))
                     @for note in &r.notes { p.meta { "Note: " (note) } }
                 }
@@ -200,7 +204,7 @@ fn status(status: &Status) -> Markup {
 }
 
 /// A page for a file that could not be run at all: no report, only why.
-fn no_report(problems: &[&Diagnostic]) -> Markup {
+fn no_report(problems: &[Cow<Diagnostic>]) -> Markup {
     let title = "No report: the event file cannot be run";
     html! {
         (DOCTYPE)
@@ -295,8 +299,8 @@ fn standings(page: &Page) -> Markup {
         )
     } else {
         format!(
-            "Qualification: final standings after {} rounds",
-            r.rounds.len()
+            "Qualification: final standings after {}",
+            diag::counted(r.rounds.len(), "round")
         )
     };
     html! {
@@ -390,13 +394,14 @@ fn stage(page: &Page, s: &KoStage) -> Markup {
     html! {
         h3 { (s.order) ". " (s.title) " " span.id { "(" (s.name) ")" } }
         p.meta {
-            (s.boards.normalize()) " boards; draw: " (s.draw.name().to_lowercase())
+            (diag::counted(s.boards.normalize(), "board")) "; draw: " (s.draw.name().to_lowercase())
             @if let Some(line) = render::how_played(&s.played) { "; " (line) }
         }
-        @if !(s.withdrawn.is_empty() && s.choices.is_empty() && s.byes.is_empty()) {
+        @if !(s.withdrawn.is_empty() && s.choices.is_empty() && s.byes.is_empty() && s.contradicted_choices.is_empty()) {
             ul {
                 @for t in &s.withdrawn { li { (name(*t)) " withdrew at the draw" } }
                 @for (chooser, chosen) in &s.choices { li { (name(*chooser)) " chooses " (name(*chosen)) } }
+                @for (chooser, chosen) in &s.contradicted_choices { li { (render::contradicted_choice(name, *chooser, *chosen)) } }
                 @for t in &s.byes { li { (name(*t)) " goes through without a match" } }
             }
         }
@@ -534,7 +539,7 @@ fn incidents(page: &Page) -> Markup {
 
 /// The problems found in the event file, in plain words (the places in the file
 /// are in `bfr run`'s own output).
-fn problems(problems: &[&Diagnostic]) -> Markup {
+fn problems(problems: &[Cow<Diagnostic>]) -> Markup {
     if problems.is_empty() {
         return html! {};
     }

@@ -3,7 +3,7 @@
 //! editor finds a rule by its inventory ID without reading every file.
 
 use super::commands::load_cached;
-use super::output::Output;
+use super::output::{Output, counted};
 use super::output::{json_line, stdout};
 use super::{EXIT_IO, EXIT_OK, Format};
 use crate::ir::competition::{Count, Stage, Target};
@@ -302,22 +302,17 @@ fn rule_rows<'a>(rules: impl Iterator<Item = &'a RuleEntry>) -> Vec<Vec<String>>
 fn text(l: &Listing) -> String {
     let procedures = l.rules.iter().filter(|r| r.kind == "procedure").count();
     let mut out = format!(
-        "{}: {} files, {} rules, {procedures} procedures, {} competitions\n\nfiles\n",
+        "{}: {}, {}, {}, {}\n\nfiles\n",
         l.edition.as_deref().unwrap_or("edition"),
-        l.files.len(),
-        l.rules.len() - procedures,
-        l.competitions.len()
+        counted(l.files.len(), "file"),
+        counted(l.rules.len() - procedures, "rule"),
+        counted(procedures, "procedure"),
+        counted(l.competitions.len(), "competition")
     );
     let files: Vec<Vec<String>> = l
         .files
         .iter()
-        .map(|f| {
-            vec![
-                f.file.clone(),
-                format!("{} rules", f.rules),
-                f.about.clone(),
-            ]
-        })
+        .map(|f| vec![f.file.clone(), counted(f.rules, "rule"), f.about.clone()])
         .collect();
     out.push_str(&table(&files));
     // Rules under their file, in the file's order; procedures after them.
@@ -357,7 +352,7 @@ fn text(l: &Listing) -> String {
                     s.kind.into(),
                     s.name.clone(),
                     format!("\"{}\"", s.title),
-                    format!("{} boards", s.boards),
+                    counted(&s.boards, "board"),
                     [s.day.clone(), s.part.clone()]
                         .into_iter()
                         .flatten()

@@ -334,8 +334,14 @@ pub fn run(cli: &Cli) -> u8 {
                 | Command::Vacancies { .. }
         )
     {
+        // Name every format the command does take.
+        let here = if matches!(cli.command, Command::Run { .. } | Command::Simulate { .. }) {
+            "text, json or html"
+        } else {
+            "text or json"
+        };
         eprintln!(
-            "error: `--format csv` is for `bfr invoice`, `bfr allocate`, `bfr seed` and `bfr vacancies`; use text or json here"
+            "error: `--format csv` is for `bfr invoice`, `bfr allocate`, `bfr seed` and `bfr vacancies`; use {here} here"
         );
         return 2;
     }

@@ -142,11 +142,4 @@ impl Output {
     }
 }
 
-/// `1 file`, `2 files`, `0 errors`.
-pub(super) fn counted(n: usize, thing: &str) -> String {
-    if n == 1 {
-        format!("1 {thing}")
-    } else {
-        format!("{n} {thing}s")
-    }
-}
+pub(super) use crate::diag::counted;

@@ -2,19 +2,25 @@
 //! after it (incidents, what comes next). The library hands out typed data; the
 //! words and the layout are made here.
 
+use crate::diag::{agreeing, counted};
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
+use crate::source::printable_name;
 use std::fmt::Write;
 
 /// Terminal tables: the standings after the qualification, each stage's draw
-/// and results, the final places.
+/// and results, the final places. Names are shown with control characters
+/// escaped (see [`printable_name`]).
 pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
+    let name = &|t: u32| printable_name(&name(t));
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} — {} teams, seed {}",
-        report.competition, report.teams, report.seed
+        "{} — {}, seed {}",
+        report.competition,
+        counted(report.teams, "team"),
+        report.seed
     );
     for note in &report.notes {
         let _ = writeln!(out, "Note: {note}");
@@ -60,12 +66,13 @@ fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> Strin
         for p in &report.trophy_players {
             let _ = writeln!(
                 out,
-                "  {:<24} {:<24} place {:>2}  {:>3} boards in {} matches  {}",
-                p.player,
+                "  {:<24} {:<24} place {:>2}  {:>3} {} in {}  {}",
+                printable_name(&p.player),
                 name(p.team),
                 p.place,
                 p.boards,
-                p.matches,
+                agreeing(p.boards, "board"),
+                counted(p.matches, "match"),
                 p.points
             );
         }
@@ -124,7 +131,11 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
                 report.qualification_rounds.unwrap_or(0)
             );
         } else {
-            let _ = writeln!(out, "\nQualification: {} rounds", report.rounds.len());
+            let _ = writeln!(
+                out,
+                "\nQualification: {}",
+                counted(report.rounds.len(), "round")
+            );
         }
         if let Some(line) = report.qualification_played.as_ref().and_then(how_played) {
             let _ = writeln!(out, "{line}");
@@ -162,11 +173,11 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
     for s in &report.stages {
         let _ = writeln!(
             out,
-            "\n{}. {} ({}, {} boards, {})",
+            "\n{}. {} ({}, {}, {})",
             s.order,
             s.title,
             s.name,
-            s.boards.normalize(),
+            counted(s.boards.normalize(), "board"),
             s.draw.name().to_lowercase()
         );
         if let Some(line) = how_played(&s.played) {
@@ -177,6 +188,9 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         }
         for (chooser, chosen) in &s.choices {
             let _ = writeln!(out, "   {} chooses {}", name(*chooser), name(*chosen));
+        }
+        for (chooser, chosen) in &s.contradicted_choices {
+            let _ = writeln!(out, "   {}", contradicted_choice(name, *chooser, *chosen));
         }
         for team in &s.byes {
             let _ = writeln!(out, "   {} goes through without a match", name(*team));
@@ -203,6 +217,19 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
             }
         }
     }
+}
+
+/// A recorded choice the recorded draw does not follow, in words: the draw stands.
+pub(super) fn contradicted_choice(
+    name: &dyn Fn(u32) -> String,
+    chooser: u32,
+    chosen: u32,
+) -> String {
+    format!(
+        "the recorded choice \"{} chooses {}\" disagrees with the recorded draw, which stands (W0721)",
+        name(chooser),
+        name(chosen)
+    )
 }
 
 /// The final ranking, places right-aligned; a team ranked below the places the rules
@@ -258,7 +285,9 @@ pub fn event_run(ran: &Ran) -> String {
     let Some(outcome) = &ran.outcome else {
         return String::new();
     };
-    let name = |t: u32| ran.name(t);
+    // A name from the file may hold control characters: escaped, so that it cannot
+    // move the cursor or forge a line of the tables.
+    let name = |t: u32| printable_name(&ran.name(t));
     let mut out = report(&outcome.report, &name);
     if !ran.incidents.is_empty() {
         let _ = writeln!(out, "\nIncidents");
@@ -270,12 +299,15 @@ pub fn event_run(ran: &Ran) -> String {
             };
             let _ = writeln!(
                 out,
-                "   {place:<10} {:<24} {} = {} ({}){}",
+                "   {:<10} {:<24} {} = {} ({}){}",
+                printable_name(&place),
                 name(i.team),
-                i.rule,
-                i.penalty.as_deref().unwrap_or("?"),
+                printable_name(&i.rule),
+                printable_name(i.penalty.as_deref().unwrap_or("?")),
                 i.applied,
-                i.note.as_ref().map_or(String::new(), |n| format!(": {n}"))
+                i.note
+                    .as_ref()
+                    .map_or(String::new(), |n| format!(": {}", printable_name(n)))
             );
         }
     }
@@ -336,7 +368,7 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
             );
         }
         Next::Halt { message } | Next::Other { message } => {
-            let _ = writeln!(out, "\nNext: {message}");
+            let _ = writeln!(out, "\nNext: {}", printable_name(message));
         }
     }
 }
@@ -420,7 +452,7 @@ pub(super) fn how_played(p: &crate::runner::report::HowPlayed) -> Option<String>
         parts.push(format!("system {system}"));
     }
     if let Some(n) = p.segments {
-        parts.push(format!("{n} segments"));
+        parts.push(counted(n, "segment"));
     }
     if p.halftime_change {
         parts.push("change at half-time".into());

@@ -1,6 +1,6 @@
 //! `bfr run <edition> <event>`: an event file played through the edition's rules.
 
-use super::output::Output;
+use super::output::{Output, counted};
 use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::edition;
@@ -32,9 +32,9 @@ pub fn run(
             Format::Text => {
                 diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
                 stderr(&format!(
-                    "{}: {} errors; fix them first (`bfr check {}`)\n",
+                    "{}: {}; fix them first (`bfr check {}`)\n",
                     edition_path.display(),
-                    loaded.diagnostics.error_count(),
+                    counted(loaded.diagnostics.error_count(), "error"),
                     edition_path.display()
                 ));
             }
@@ -81,7 +81,7 @@ pub fn run(
         Format::Text => {
             diagnostics_text(&ran.diagnostics, &sources, out.colour);
             if html {
-                stdout(&super::html::event_run(&ran));
+                stdout(&super::html::event_run(&ran, &sources));
             } else {
                 stdout(&super::render::event_run(&ran));
             }

@@ -4,6 +4,7 @@
 
 use super::model::{Entry, Model, PAGES};
 use super::rule::warnings;
+use crate::diag::counted;
 use maud::{DOCTYPE, Markup, html};
 
 /// A whole page: the head (charset first, the site's one style sheet), a
@@ -93,15 +94,6 @@ pub fn page(m: &Model) -> String {
         }
     };
     frame("Index", &name, body)
-}
-
-/// `1 rule`, `2 rules`.
-fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 /// The page of the document's texts, one section per page the data holds;

@@ -156,8 +156,16 @@ pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str)
     ran.unrecorded = source.unrecorded();
     match pending {
         Ok(pending) => {
-            let outcome = Outcome { report, pending };
+            let halted = source.halted();
+            let mut outcome = Outcome { report, pending };
             let (next, also, diags) = source.finish(&outcome);
+            // The runner only saw an answer missing; the source knows why.
+            if halted.is_some() {
+                outcome.pending = halted;
+            } else if let Some(p) = &mut outcome.pending {
+                // The teams by the names the file gives them, as the report does.
+                p.next = p.awaited.words(&|t| format!("{} ({t})", ran.name(t)));
+            }
             ran.diagnostics.extend(diags);
             ran.next = next;
             ran.also = also;
@@ -178,18 +186,23 @@ pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str)
             let message = match stops.more.len() {
                 0 => format!("the rules cannot run this event: {e}"),
                 n => format!(
-                    "the rules cannot run this event: {e} (and {n} more problem{}: see Stopped)",
-                    if n == 1 { "" } else { "s" }
+                    "the rules cannot run this event: {e} (and {n} more {}: see Stopped)",
+                    crate::diag::agreeing(n, "problem")
                 ),
             };
             let awaited = runner::Awaited::Stopped {
                 code: e.code().to_string(),
                 message: e.message.clone(),
             };
-            ran.next = Some(Next::Halt { message });
+            ran.next = Some(Next::Halt {
+                message: message.clone(),
+            });
             ran.outcome = Some(Outcome {
                 report,
-                pending: Some(awaited.into()),
+                pending: Some(runner::Pending {
+                    next: message,
+                    awaited,
+                }),
             });
         }
     }

@@ -112,10 +112,11 @@ pub fn incident_lines(event: &Event) -> Vec<IncidentLine> {
 impl Ran {
     /// `{ "report", "pending", "next", "incidents", "diagnostics" }`.
     pub fn to_json(&self, sources: &Sources) -> serde_json::Value {
-        let pending = match (&self.outcome, &self.next) {
-            (_, Some(Next::Halt { message })) => serde_json::json!({ "next": message }),
-            (Some(o), _) => serde_json::to_value(&o.pending).unwrap_or_default(),
-            (None, _) => serde_json::Value::Null,
+        // A stopped run's `pending` says why as data too (`kind`: `stopped`,
+        // `recorded_draw`), as every other `pending` does.
+        let pending = match &self.outcome {
+            Some(o) => serde_json::to_value(&o.pending).unwrap_or_default(),
+            None => serde_json::Value::Null,
         };
         serde_json::json!({
             "report": self.outcome.as_ref().map(|o| &o.report),
@@ -128,10 +129,9 @@ impl Ran {
                 .map(|(id, name)| serde_json::json!({ "id": id, "name": name }))
                 .collect::<Vec<_>>(),
             "incidents": self.incidents,
-            "diagnostics": self
-                .diagnostics
-                .sorted()
-                .into_iter()
+            // As many as `bfr check` shows, with the same W0002 line for the rest.
+            "diagnostics": diag::shown(&self.diagnostics, sources)
+                .iter()
                 .map(|d| diag::to_json(d, sources))
                 .collect::<Vec<_>>(),
         })

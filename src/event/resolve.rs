@@ -267,8 +267,8 @@ impl<'p> Places<'p> {
             )
         } else {
             format!(
-                "the qualification has {} rounds; there is no round {number}",
-                self.rounds
+                "the qualification has {}; there is no round {number}",
+                crate::diag::counted(self.rounds, "round")
             )
         };
         Diagnostic::error("E0704", msg, at).with_label("no such round")

@@ -4,7 +4,7 @@
 //! (`trophy_matches`).
 
 use super::model::{Event, Lineup};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, counted};
 use crate::eval::{Evaluator, Prepared};
 use crate::ir::{Program, Type, Unit, Value};
 use crate::runner::plan::Plan;
@@ -89,12 +89,14 @@ fn check(
                 Diagnostic::error(
                     "E0726",
                     format!(
-                        "`{name}` is listed with {n} boards, but a match in {} has {boards} boards",
-                        stage.title
+                        "`{name}` is listed with {}, but a match in {} has {}",
+                        counted(n, "board"),
+                        stage.title,
+                        counted(boards, "board")
                     ),
                     *at,
                 )
-                .with_label(format!("{n} boards"))
+                .with_label(counted(n, "board"))
                 .with_help(format!(
                     "write the boards the player actually played, at most {boards}"
                 )),

@@ -29,6 +29,8 @@ use std::collections::{BTreeMap, BTreeSet};
 struct StageDraw {
     outcome: DrawOutcome,
     choices: Vec<(u32, u32)>,
+    /// Recorded choices the recorded draw contradicts.
+    contradicted: Vec<(u32, u32)>,
     withdrawn: BTreeSet<TeamId>,
     /// Who is home: the stage's reading, or for a draw as recorded the team written
     /// first, as the record has it.
@@ -100,6 +102,7 @@ impl Runner<'_> {
             boards,
             draw: stage.draw,
             choices: draw.choices,
+            contradicted_choices: draw.contradicted,
             positions: positions.iter().map(|t| t.0).collect(),
             withdrawn: draw.withdrawn.iter().map(|t| t.0).collect(),
             byes: draw.outcome.byes.iter().map(|t| t.0).collect(),
@@ -199,11 +202,25 @@ impl Runner<'_> {
         if !late_rules && let Some(recorded) = source.recorded_stage_draw(&stage.name) {
             let entry = (&*positions, &at_draw, withdrawn_earlier);
             let drawn = self.recorded_stage(stage, entry, recorded, book, finals, source)?;
-            return Ok(drawn.map(|(outcome, choices)| StageDraw {
-                outcome,
-                choices,
-                withdrawn: at_draw,
-                home: HomeReading::UpperPosition,
+            return Ok(drawn.map(|(outcome, choices)| {
+                // The draw stands for the choices: one it does not follow was not
+                // made as recorded.
+                let pairs: Vec<(u32, u32)> = outcome
+                    .pairings
+                    .iter()
+                    .map(|p| (p.upper.0, p.lower.0))
+                    .collect();
+                let (choices, contradicted) = recorded::choices_kept(choices, &pairs);
+                if !contradicted.is_empty() {
+                    source.choices_contradicted(&stage.name, &contradicted);
+                }
+                StageDraw {
+                    outcome,
+                    choices,
+                    contradicted,
+                    withdrawn: at_draw,
+                    home: HomeReading::UpperPosition,
+                }
             }));
         }
         let drawn = if late_rules {
@@ -224,6 +241,7 @@ impl Runner<'_> {
         Ok(drawn.map(|(outcome, choices)| StageDraw {
             outcome,
             choices,
+            contradicted: Vec::new(),
             withdrawn: at_draw,
             home: stage.home,
         }))

@@ -114,6 +114,9 @@ pub trait Source {
     /// The runner's verdict on a recorded draw: refused (the run stops before it),
     /// different from the rules' draw, or the same.
     fn draw_verdict(&mut self, _at: DrawAt<'_>, _verdict: &Verdict) {}
+    /// A stage's recorded draw stands, but does not pair these recorded choices
+    /// (chooser, chosen) as they were chosen: they are not shown as made.
+    fn choices_contradicted(&mut self, _stage: &str, _choices: &[(u32, u32)]) {}
     /// A stage's recorded draw stands with other teams than the rules place there
     /// from the results as they stand now: `drawn` play there although the rules
     /// now send them elsewhere; `displaced` go elsewhere although the rules now send
@@ -344,33 +347,45 @@ pub enum Awaited {
     },
 }
 
-impl std::fmt::Display for Awaited {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Awaited {
+    /// What is awaited, in words, each team named by `name` (`team 4`, or the
+    /// name an event file gives it).
+    pub fn words(&self, name: &dyn Fn(u32) -> String) -> String {
         match self {
             Awaited::RoundResults { title, round } => {
-                write!(f, "the results of {title} round {round}")
+                format!("the results of {title} round {round}")
             }
             Awaited::MatchResult { title, home, away } => {
-                write!(f, "{title}: the result of team {home} v team {away}")
+                format!("{title}: the result of {} v {}", name(*home), name(*away))
             }
             Awaited::Choice {
                 title,
                 chooser,
                 candidates,
-            } => write!(f, "{title}: team {chooser} to choose among {candidates:?}"),
-            Awaited::ChoicesInOrder { title } => {
-                write!(f, "{title}: the captains' choices, in the order made")
-            }
-            Awaited::RecordedDraw { title } => {
-                write!(
-                    f,
-                    "{title}: its draw as recorded, corrected to keep the rules"
+            } => {
+                let among: Vec<String> = candidates.iter().map(|c| name(*c)).collect();
+                format!(
+                    "{title}: {} to choose among {}",
+                    name(*chooser),
+                    crate::diag::and_list(&among)
                 )
             }
+            Awaited::ChoicesInOrder { title } => {
+                format!("{title}: the captains' choices, in the order made")
+            }
+            Awaited::RecordedDraw { title } => {
+                format!("{title}: its draw as recorded, corrected to keep the rules")
+            }
             Awaited::Stopped { code, message } => {
-                write!(f, "nothing more: the run stopped ({code}: {message})")
+                format!("nothing more: the run stopped ({code}: {message})")
             }
         }
+    }
+}
+
+impl std::fmt::Display for Awaited {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(&|t| format!("team {t}")))
     }
 }
 

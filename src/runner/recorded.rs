@@ -90,6 +90,20 @@ pub fn same(a: &[(u32, u32)], a_byes: &[u32], b: &[(u32, u32)], b_byes: &[u32]) 
     set(a) == set(b) && byes(a_byes) == byes(b_byes)
 }
 
+/// Choices of opponent, (chooser, chosen) in the order made.
+pub type Choices = Vec<(u32, u32)>;
+
+/// A stage's recorded choices, (chooser, chosen) in the order made, split by its
+/// recorded draw: those the draw keeps (the chooser plays the team it chose) and
+/// those it contradicts. The draw stands for the choices, so only the first are
+/// choices as made; the others are reported, never shown as made.
+pub fn choices_kept(choices: Vec<(u32, u32)>, pairs: &[(u32, u32)]) -> (Choices, Choices) {
+    let drawn: BTreeSet<(u32, u32)> = pairs.iter().map(|(a, b)| (*a.min(b), *a.max(b))).collect();
+    choices
+        .into_iter()
+        .partition(|(a, b)| drawn.contains(&(*a.min(b), *a.max(b))))
+}
+
 /// A stage whose recorded draw stands with other teams than the rules place there
 /// from the results as they stand now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -239,6 +253,19 @@ fn kept_field(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A choice stands where the draw pairs the chooser with the team chosen,
+    /// home or away; one the draw pairs otherwise is contradicted.
+    #[test]
+    fn a_recorded_draw_keeps_the_choices_it_follows_and_names_the_others() {
+        let choices = vec![(1, 17), (28, 59), (20, 8)];
+        let draw = [(1, 59), (28, 17), (8, 20)];
+        let (kept, contradicted) = choices_kept(choices, &draw);
+        assert_eq!(kept, vec![(20, 8)]);
+        assert_eq!(contradicted, vec![(1, 17), (28, 59)]);
+        let (kept, contradicted) = choices_kept(vec![(1, 59)], &draw);
+        assert_eq!((kept, contradicted), (vec![(1, 59)], vec![]));
+    }
 
     #[test]
     fn a_draw_with_every_team_once_and_no_rematch_passes() {

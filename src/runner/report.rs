@@ -118,6 +118,10 @@ pub struct KoStage {
     pub byes: Vec<u32>,
     /// Choices in the order made: (chooser, chosen).
     pub choices: Vec<(u32, u32)>,
+    /// Choices the event file records that the stage's recorded draw contradicts
+    /// (the draw does not pair the chooser with the team chosen): the draw stands,
+    /// so they are not among `choices`.
+    pub contradicted_choices: Vec<(u32, u32)>,
     /// The matches.
     pub matches: Vec<KoMatch>,
     /// When and how it is played, as the edition states it.

@@ -539,6 +539,125 @@ fn bfr_run_json_has_report_pending_and_diagnostics() {
     assert_eq!(v["report"]["places"][0]["team"], 4);
 }
 
+/// A count of one reads as one: "Qualification: 1 round", "1 board".
+#[test]
+fn a_count_of_one_is_singular_in_the_report() {
+    let (mut ran, _) = run_file("tests/fixtures/events/full.toml");
+    let report = &mut ran.outcome.as_mut().unwrap().report;
+    report.rounds.truncate(1);
+    report.qualification_rounds = Some(1);
+    report.stages[0].boards = rust_decimal::Decimal::ONE;
+    let text = event_run(&ran);
+    assert!(text.contains("\nQualification: 1 round\n"), "{text}");
+    assert!(text.contains("(sf, 1 board, "), "{text}");
+}
+
+/// `pending.next` names the teams as the report does, never as a list of
+/// numbers in brackets.
+#[test]
+fn pending_names_the_candidates_in_words() {
+    let full = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let before_the_knockout = &full[..full.find("[[stage]]").unwrap()];
+    let (ran, sources) = run_text("choice.toml", before_the_knockout);
+    let json = ran.to_json(&sources);
+    assert_eq!(json["pending"]["kind"], "choice");
+    assert_eq!(
+        json["pending"]["next"],
+        "Semifinal: Medelpad 1 (1) to choose among Jämtland (4) and Östersund (7)"
+    );
+}
+
+/// A recorded stage draw stands for the choices: a choice it contradicts is
+/// reported (W0721) and the report shows the draw, never the choice as made.
+#[test]
+fn a_choice_the_recorded_draw_contradicts_is_not_shown_as_made() {
+    let (ran, sources) =
+        run_file("tests/cases/events/W0721-recorded-draw-contradicts-the-choices.toml");
+    assert_eq!(codes(&ran), ["W0721"]);
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
+    assert!(sf.choices.is_empty());
+    assert_eq!(sf.contradicted_choices, [(1, 7)]);
+    assert_eq!((sf.matches[0].home, sf.matches[0].away), (1, 4));
+    let text = event_run(&ran);
+    assert!(!text.contains("Team 1 chooses Team 7\n"), "{text}");
+    assert!(
+        text.contains("the recorded choice \"Team 1 chooses Team 7\" disagrees with the recorded draw, which stands"),
+        "{text}"
+    );
+    let json = ran.to_json(&sources);
+    assert_eq!(
+        json["report"]["stages"][0]["contradicted_choices"],
+        serde_json::json!([[1, 7]])
+    );
+}
+
+/// `bfr run --format json`'s `pending` of `event` run through `edition`.
+fn pending_json(edition: &str, event: &str) -> serde_json::Value {
+    let (code, stdout, _) = bfr(&["run", "--format", "json", edition, event]);
+    assert_eq!(code, 1, "{event}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    v["pending"].clone()
+}
+
+/// Every way a run stops says why as data in `pending`, as docs/events.md
+/// promises: `stopped` with the problem's code and words, or `recorded_draw`.
+#[test]
+fn a_stopped_run_says_why_in_pending() {
+    let referred = pending_json(EDITION, "tests/cases/events/E0713-referred.toml");
+    assert_eq!(referred["kind"], "stopped", "{referred}");
+    assert_eq!(referred["code"], "E0713");
+    assert!(
+        referred["message"]
+            .as_str()
+            .unwrap()
+            .contains("referred to")
+    );
+    assert!(referred["next"].as_str().unwrap().starts_with("round 2: "));
+
+    let forfeit = std::fs::read_to_string(root().join("tests/cases/events/E0713-referred.toml"))
+        .unwrap()
+        .replace("late_arrival(30 min)", "cheating");
+    let dir = crate::support::TempDir::new("forfeit");
+    let file = dir.0.join("forfeit.toml");
+    std::fs::write(&file, forfeit).unwrap();
+    let forfeit = pending_json(EDITION, file.to_str().unwrap());
+    assert_eq!(forfeit["kind"], "stopped", "{forfeit}");
+    assert_eq!(forfeit["code"], "E0713");
+    assert!(forfeit["message"].as_str().unwrap().contains("forfeited"));
+
+    let no_rule = pending_json(
+        EDITION,
+        "tests/cases/events/E0718-no-rule-for-what-happened.toml",
+    );
+    assert_eq!(no_rule["kind"], "stopped", "{no_rule}");
+    assert_eq!(no_rule["code"], "E0718");
+
+    let incomplete = "tests/cases/runs/E0719-edition-incomplete";
+    let incomplete = pending_json(
+        &format!("{incomplete}/edition"),
+        &format!("{incomplete}/event.toml"),
+    );
+    assert_eq!(incomplete["kind"], "stopped", "{incomplete}");
+    assert_eq!(incomplete["code"], "E0719");
+
+    let round = pending_json(
+        EDITION,
+        "tests/cases/events/E0720-recorded-draw-breaks-a-rule.toml",
+    );
+    assert_eq!(round["kind"], "recorded_draw", "{round}");
+    assert_eq!(round["title"], "Qualification round 2");
+
+    let stage = pending_json(
+        "tests/fixtures/twenty",
+        "tests/cases/runs/twenty-knockout-correction-after-the-next-draw/event.toml",
+    );
+    assert_eq!(stage["kind"], "recorded_draw", "{stage}");
+    assert!(
+        stage["title"].as_str().unwrap().contains("Semifinal"),
+        "{stage}"
+    );
+}
+
 #[test]
 fn the_example_in_docs_events_md_runs_clean() {
     let example =

@@ -221,6 +221,68 @@ fn w0002_diagnostics_not_shown() {
     assert_eq!(diags[MAX_SHOWN_PER_FILE]["code"], "W0002");
 }
 
+/// An event file with 300 problems: `bfr run` shows as many as `bfr check` does in
+/// every format — 100, then one W0002 line — and the page counts every error.
+#[test]
+fn a_run_shows_at_most_a_hundred_diagnostics_per_file_in_every_format() {
+    let dir = TempDir::new("hostile-run-diagnostics");
+    let mut event = String::from("competition = \"mini\"\nseed = 42\nteam = [");
+    event.push_str(
+        &(1..=8)
+            .map(|i| format!("{{ id = {i} }}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    // The first round's first match, then the same result 300 times more (E0707).
+    let results = vec!["\"4-2 40:20\""; 301].join(", ");
+    event.push_str(&format!(
+        "]\n[[round]]\nnumber = 1\nresults = [{results}]\n"
+    ));
+    std::fs::write(dir.0.join("event.toml"), event).expect("write");
+    let edition = root().join("tests/fixtures/events");
+    let edition = edition.to_str().expect("a UTF-8 path");
+    let run = |format: &str| {
+        let (code, stdout, stderr) = run_within(
+            &debug_bin(),
+            &[
+                "run",
+                "--color",
+                "never",
+                "--format",
+                format,
+                edition,
+                "event.toml",
+            ],
+            &dir.0,
+            SECONDS,
+        );
+        assert_eq!(code, 1, "{stderr}");
+        (stdout, stderr)
+    };
+    let (json, _) = run("json");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let diags = v["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diags.len(), MAX_SHOWN_PER_FILE + 1);
+    assert_eq!(diags[MAX_SHOWN_PER_FILE]["code"], "W0002");
+    assert!(
+        diags[MAX_SHOWN_PER_FILE]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("and 200 more diagnostics in `event.toml` not shown")),
+        "{}",
+        diags[MAX_SHOWN_PER_FILE]
+    );
+    let (page, _) = run("html");
+    assert_eq!(
+        page.matches("[E0707]").count(),
+        MAX_SHOWN_PER_FILE,
+        "{page}"
+    );
+    assert!(page.contains("[W0002]"));
+    assert!(page.contains("the event file has 300 errors"));
+    let (_, text) = run("text");
+    assert_eq!(text.matches("[E0707]").count(), MAX_SHOWN_PER_FILE);
+}
+
 // ── near-linear checking ──────────────────────────────────────────────────────
 
 fn unknown_names(n: usize) -> String {

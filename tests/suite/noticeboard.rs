@@ -403,6 +403,26 @@ fn html_is_for_run_and_simulate_only() {
     );
 }
 
+/// `--format csv` on a command that prints pages names every format it takes.
+#[test]
+fn csv_refused_for_run_and_simulate_names_html_too() {
+    let (code, out, err) = bfr(&[
+        "--format",
+        "csv",
+        "simulate",
+        "rules/2015",
+        "cup",
+        "--teams",
+        "8",
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("use text, json or html here"), "{err}");
+    let (code, _, err) = bfr(&["--format", "csv", "check", "rules/2015"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("use text or json here"), "{err}");
+}
+
 #[test]
 fn a_draw_not_yet_recorded_is_marked_as_one_that_could_still_change() {
     let dir = TempDir::new("noticeboard-unrecorded");

@@ -537,7 +537,7 @@ fn a_knockout_stops_where_the_source_has_no_choice_or_result() {
     let outcome = run_cup(&mut script);
     assert_eq!(
         outcome.pending.map(|p| p.next),
-        Some("Semifinal: team 1 to choose among [2, 4]".to_string())
+        Some("Semifinal: team 1 to choose among team 2 and team 4".to_string())
     );
     // The Plate, earlier in the document's order, was played.
     assert_eq!(

@@ -2,8 +2,8 @@
 //! [`EventSource`], which marks each entry it uses.
 
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
-use crate::diag::Diagnostic;
 use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, counted};
 use crate::event::model::{At, ImpCap, MatchResult};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
@@ -23,7 +23,8 @@ impl Source for EventSource<'_> {
         boards: Decimal,
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Round(round)) {
-            self.wait(Waiting::Halt(format!("round {round}: {m}")));
+            let message = format!("round {round}: {m}");
+            self.wait(Waiting::Halt(message.clone(), incident_stop(message)));
             return None;
         }
         let found = self.round_index(round).and_then(|i| {
@@ -68,9 +69,10 @@ impl Source for EventSource<'_> {
             return None;
         };
         let title = self.event.stage_title(stage);
-        // Choices made before a correction of a qualification result moved the
+        // Choices made before a correction of a result that placed the teams (in
+        // the qualification, or in a knockout stage before this one) moved the
         // positions cannot stand: the halves they were made from are gone.
-        let again = "; if a qualification result was corrected after the choices began, delete the choices from this one on and make them again (`bfr run` asks for each)";
+        let again = "; if a result that placed the teams (in the qualification or an earlier knockout stage) was corrected after the choices began, delete the choices from this one on and make them again (`bfr run` asks for each)";
         let problem = if c.chooser != chooser {
             Some(
                 Diagnostic::error(
@@ -127,7 +129,8 @@ impl Source for EventSource<'_> {
     ) -> Option<(Decimal, Decimal)> {
         if let Some(m) = self.halt(&At::Stage(stage.to_string())) {
             let title = self.event.stage_title(stage);
-            self.wait(Waiting::Halt(format!("{title}: {m}")));
+            let message = format!("{title}: {m}");
+            self.wait(Waiting::Halt(message.clone(), incident_stop(message)));
             return None;
         }
         let found = self.stage_index(stage).and_then(|i| {
@@ -279,6 +282,10 @@ impl Source for EventSource<'_> {
         self.verdict(at, verdict);
     }
 
+    fn choices_contradicted(&mut self, stage: &str, choices: &[(u32, u32)]) {
+        self.choices_against_the_draw(stage, choices);
+    }
+
     fn field_kept(&mut self, stage: &str, drawn: &[u32], displaced: &[(u32, String)]) {
         self.kept_field(stage, drawn, displaced);
     }
@@ -364,12 +371,13 @@ impl Check<'_> {
                 Diagnostic::error(
                     "E0722",
                     format!(
-                        "this result gives {} board scores, but the match {place} is of {n} boards",
-                        scores.len()
+                        "this result gives {}, but the match {place} is of {}",
+                        counted(scores.len(), "board score"),
+                        counted(n, "board")
                     ),
                     r.span,
                 )
-                .with_label(format!("{} boards, not {n}", scores.len()))
+                .with_label(format!("{}, not {n}", counted(scores.len(), "board")))
                 .with_help("give one score difference for every board of the match, in board order (0 for a board with no difference)"),
             );
         }
@@ -381,15 +389,20 @@ impl Check<'_> {
             Diagnostic::error(
                 "E0721",
                 format!(
-                    "{}:{} is more than {n} boards allow: no board gives more than {per} IMPs, so the match {place} gives at most {} IMPs in all, not {}",
+                    "{}:{} is more than {} allow: no board gives more than {per} IMPs, so the match {place} gives at most {} IMPs in all, not {}",
                     r.a_imps.normalize(),
                     r.b_imps.normalize(),
+                    counted(n, "board"),
                     most.normalize(),
                     total.normalize()
                 ),
                 r.span,
             )
-            .with_label(format!("{} IMPs in a match of {n} boards", total.normalize()))
+            .with_label(format!(
+                "{} IMPs in a match of {}",
+                total.normalize(),
+                counted(n, "board")
+            ))
             .with_note(cap.row, format!("the top row of `{}`: {per} IMPs a board", cap.scale))
             .with_help("check the IMPs as scored (a typing error such as `4500` for `45`?); a match that counts fewer boards ends with `/N`")
         })
@@ -421,4 +434,12 @@ fn take_result(
         *s = Status::Used;
     }
     Some(r.imps_for(home))
+}
+
+/// What a run stopped by an incident (a referral, a forfeit: E0713) waits for.
+fn incident_stop(message: String) -> crate::runner::Awaited {
+    crate::runner::Awaited::Stopped {
+        code: "E0713".into(),
+        message,
+    }
 }

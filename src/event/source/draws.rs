@@ -7,7 +7,7 @@ use super::{EventSource, Waiting, describe_draw};
 use crate::diag::Diagnostic;
 use crate::event::model::RecordedDraw;
 use crate::event::record::MadeDraw;
-use crate::runner::{DrawAt, DrawProblem, Verdict};
+use crate::runner::{Awaited, DrawAt, DrawProblem, Verdict};
 use crate::source::Span;
 
 impl EventSource<'_> {
@@ -99,10 +99,69 @@ impl EventSource<'_> {
                 {
                     *b = true;
                 }
-                self.wait(Waiting::Halt(format!(
-                    "{place}: the draw as recorded breaks the rules; correct it in the file (see the errors)"
-                )));
+                let title = match at {
+                    DrawAt::Round(r) => format!("{} round {r}", self.event.qualification_title),
+                    DrawAt::Stage(_) => place.clone(),
+                };
+                self.wait(Waiting::Halt(
+                    format!(
+                        "{place}: the draw as recorded breaks the rules; correct it in the file (see the errors)"
+                    ),
+                    Awaited::RecordedDraw { title },
+                ));
             }
+        }
+    }
+}
+
+impl EventSource<'_> {
+    /// W0721 for each recorded choice of `stage` that its recorded draw does not
+    /// follow: the draw stands, and the warning names the choice and the match the
+    /// draw has for the chooser.
+    pub(super) fn choices_against_the_draw(&mut self, stage: &str, choices: &[(u32, u32)]) {
+        let Some(draw) = self.recorded(DrawAt::Stage(stage)).cloned() else {
+            return;
+        };
+        let Some(entry) = self
+            .stage_index(stage)
+            .and_then(|i| self.event.stages.get(i))
+        else {
+            return;
+        };
+        let title = self.event.stage_title(stage);
+        for &(chooser, chosen) in choices {
+            let Some(choice) = entry
+                .choices
+                .iter()
+                .find(|c| (c.chooser, c.chosen) == (chooser, chosen))
+            else {
+                continue;
+            };
+            let drawn = draw
+                .pairs
+                .iter()
+                .find(|(a, b, _)| *a == chooser || *b == chooser)
+                .map(|&(a, b, _)| (a, b));
+            let drawn_as = drawn.map_or(format!("no match of team {chooser}"), |(a, b)| {
+                format!("the match {a}-{b}")
+            });
+            let as_drawn = drawn.map_or(String::new(), |(a, b)| {
+                format!(" (\"{chooser}>{}\")", if a == chooser { b } else { a })
+            });
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0721",
+                    format!(
+                        "the recorded draw of {title} does not follow this choice: team {chooser} chose team {chosen}, but the draw has {drawn_as}"
+                    ),
+                    choice.span,
+                )
+                .with_label(format!("team {chooser} chooses team {chosen}"))
+                .with_note(draw.span_of(chooser), format!("the draw has {drawn_as}: it stands"))
+                .with_help(format!(
+                    "the recorded draw stands, and the report shows it, not this choice; if the draw is what was played, correct the choices to match it{as_drawn}; if the choices are right, correct the draw"
+                )),
+            );
         }
     }
 }
@@ -234,14 +293,7 @@ fn teams(ids: &[u32]) -> String {
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[&str]) -> String {
-    match items.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        Some((last, _)) => (*last).to_string(),
-        None => String::new(),
-    }
-}
+use crate::diag::and_list;
 
 /// The diagnostic for one broken rule of a recorded draw of a round or stage
 /// (`place`, in words, and whether it is a stage).

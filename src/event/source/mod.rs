@@ -7,7 +7,7 @@
 use super::model::{At, Effect, Event, MatchResult};
 use super::render::{Next, NextMatch};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::runner::Outcome;
+use crate::runner::{Awaited, Outcome, Pending};
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,7 +38,9 @@ enum Waiting {
         chooser: u32,
         candidates: Vec<u32>,
     },
-    Halt(String),
+    /// A stop the source found (a referral, a recorded draw that breaks a rule): its
+    /// words, and what the run waits for, as data.
+    Halt(String, Awaited),
 }
 
 /// A round's draw: (home, away) in table order, and the bye.
@@ -252,6 +254,19 @@ impl<'e> EventSource<'e> {
         status
     }
 
+    /// What the run waits for when the source stopped it (a referral, a recorded
+    /// draw that breaks a rule), in the source's words: the runner only saw a
+    /// missing answer.
+    pub fn halted(&self) -> Option<Pending> {
+        self.waiting.iter().find_map(|w| match w {
+            Waiting::Halt(message, awaited) => Some(Pending {
+                next: message.clone(),
+                awaited: awaited.clone(),
+            }),
+            _ => None,
+        })
+    }
+
     /// After a run: every entry that was never used, and what comes next.
     pub fn finish(mut self, outcome: &Outcome) -> (Option<Next>, Vec<Next>, Diagnostics) {
         self.report_differing();
@@ -261,7 +276,7 @@ impl<'e> EventSource<'e> {
         };
         // After a stop that is already reported (a referral, a wrong choice), what
         // follows was not reached because of it: not a problem of its own.
-        let reported_stop = self.waiting.iter().any(|w| matches!(w, Waiting::Halt(_)))
+        let reported_stop = self.waiting.iter().any(|w| matches!(w, Waiting::Halt(..)))
             || self.choices_blocked.iter().any(|b| *b)
             || self.waits_on_a_refused_result();
         if !reported_stop {
@@ -329,7 +344,7 @@ impl<'e> EventSource<'e> {
                 .collect::<Vec<_>>()
         };
         match self.waiting.get(i) {
-            Some(Waiting::Halt(m)) => Next::Halt { message: m.clone() },
+            Some(Waiting::Halt(m, _)) => Next::Halt { message: m.clone() },
             Some(Waiting::Round(r)) => {
                 let (pairs, bye) = self.rounds_drawn.get(r).cloned().unwrap_or_default();
                 let i = self.round_index(*r);

@@ -27,8 +27,8 @@ impl EventSource<'_> {
                     r.span,
                 )
                 .with_label(format!(
-                    "{} results not used",
-                    self.rounds.get(i).map_or(0, Vec::len)
+                    "{} not used",
+                    crate::diag::counted(self.rounds.get(i).map_or(0, Vec::len), "result")
                 ))
                 .with_help("a round's draw depends on the results before it: give the earlier results first"),
             );
