@@ -53,9 +53,11 @@ const MAX_CALL_DEPTH: usize = 10_000;
 /// The evaluation steps one top-level evaluation (a rule's answer, a const, an
 /// example's assertion, an incident's rule, an expression of `bfr eval`) may
 /// take before it stops with [`TOO_LARGE`]. A step is an expression evaluated
-/// (a compiled step included) or a value of a list or record made or copied, so
-/// the count grows with the work and the memory an evaluation takes. A counter,
-/// not a clock, so where an evaluation stops is the same on every machine.
+/// (a compiled step included) or a value of a list made or copied (in a record
+/// too), so the count grows with the work and the memory an
+/// evaluation takes. A counter, not a clock, so where an evaluation stops is
+/// the same on every machine. The heaviest evaluation of the 2015 edition,
+/// seeding 169 pairs, takes about 10 million.
 pub const MAX_STEPS: u64 = 50_000_000;
 
 /// The code of an evaluation stopped at [`MAX_STEPS`].
