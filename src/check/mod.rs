@@ -245,7 +245,11 @@ fn check_consts(program: &Program, diags: &mut Diagnostics) {
                     e.span,
                 )
                 .with_note(rule.span, "in this const")
-                .with_help("change the value so it can be computed"),
+                .with_help(if e.code == Some(crate::eval::TOO_LARGE) {
+                    "compute it with fewer or shorter lists: no rule of a competition needs this many steps"
+                } else {
+                    "change the value so it can be computed"
+                }),
             );
         }
     }

@@ -185,7 +185,9 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
     let program = &checked.program;
     let prepared = Prepared::new(program);
     let mut ev = if explain {
-        Evaluator::tracing_prepared(program, &prepared)
+        let mut ev = Evaluator::tracing_prepared(program, &prepared);
+        ev.limit_trace(crate::eval::trace::EXPLAIN_CALLS);
+        ev
     } else {
         Evaluator::prepared(program, &prepared)
     };
@@ -221,6 +223,10 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
                 "data": value,
             });
             if explain {
+                let left_out = ev.trace().map_or(0, |t| t.left_out());
+                if left_out > 0 {
+                    v["trace_left_out"] = left_out.into();
+                }
                 v["trace"] = serde_json::to_value(ev.into_trace()).unwrap_or_default();
             }
             json_line(&v);

@@ -421,6 +421,7 @@ impl Evaluator<'_> {
         let mut pc = 0usize;
         while let Some(step) = code.steps.get(pc) {
             pc += 1;
+            self.charge(1, span)?;
             let (dst, value) = match step {
                 Step::Binary {
                     op,
@@ -471,7 +472,11 @@ impl Evaluator<'_> {
                 Step::Deduct { x, dst, span } => {
                     (*dst, deduct_value(read(frame, values, *x, *span)?, *span)?)
                 }
-                Step::Copy { x, dst } => (*dst, copy_value(read(frame, values, *x, span)?)),
+                Step::Copy { x, dst } => {
+                    let x = read(frame, values, *x, span)?;
+                    self.charge_value(x, span)?;
+                    (*dst, copy_value(x))
+                }
                 Step::Branch {
                     cond,
                     otherwise,
@@ -501,7 +506,9 @@ impl Evaluator<'_> {
                 } => {
                     let mut call = self.fresh();
                     for a in args {
-                        match read(frame, values, *a, *span) {
+                        match read(frame, values, *a, *span)
+                            .and_then(|v| self.charge_value(v, *span).map(|()| v))
+                        {
                             Ok(v) => call.push(copy_value(v)),
                             Err(e) => {
                                 self.recycle(call);

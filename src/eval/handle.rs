@@ -56,6 +56,7 @@ impl<'p> Evaluator<'p> {
         args: &[Value],
         span: Span,
     ) -> Result<Answer<'p>, Box<EvalError>> {
+        self.begin();
         if self.answers_kept(handle) {
             // The pattern of `args` is the arity check: a table takes one
             // argument, a const none (the handle keeps nothing otherwise).

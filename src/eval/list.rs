@@ -43,7 +43,15 @@ fn too_long(length: impl std::fmt::Display, span: Span) -> Box<EvalError> {
 
 /// `xs[i]`: the value at position `i`, counted from 1.
 pub(super) fn at(xs: Value, i: &Value, span: Span) -> R {
-    let (Value::List(xs), Value::Num(n, _)) = (xs, i) else {
+    let Value::List(xs) = xs else {
+        return Err(plain("a position needs a list and a number", span));
+    };
+    at_ref(&xs, i, span)
+}
+
+/// `xs[i]` of a list that stays where it is: the value is copied out.
+fn at_ref(xs: &[Value], i: &Value, span: Span) -> R {
+    let Value::Num(n, _) = i else {
         return Err(plain("a position needs a list and a number", span));
     };
     let len = xs.len();
@@ -56,8 +64,8 @@ pub(super) fn at(xs: Value, i: &Value, span: Span) -> R {
     let shown = n.normalize();
     match position {
         Some(p) if p <= len => xs
-            .into_iter()
-            .nth(p - 1)
+            .get(p - 1)
+            .map(super::copy_value)
             .ok_or_else(|| plain("internal error: a position was lost", span)),
         Some(_) if len == 0 => Err(coded(
             OUTSIDE,
@@ -181,6 +189,11 @@ impl Evaluator<'_> {
                 Ok(Value::List(values))
             }
             ExprKind::Index(list, position) => {
+                if let (ExprKind::Local(slot), ExprKind::Local(_) | ExprKind::Lit(_)) =
+                    (&list.kind, &position.kind)
+                {
+                    return self.at_local(*slot, position, e.span, frame);
+                }
                 let xs = self.eval(list, frame)?;
                 let i = self.eval(position, frame)?;
                 at(xs, &i, e.span)
@@ -202,6 +215,19 @@ impl Evaluator<'_> {
                 self.eval_loop(*op, xs, init, slots, body, frame)
             }
             _ => Err(plain("internal error: not a list expression", e.span)),
+        }
+    }
+
+    /// `xs[i]` of a list held by a local, `i` a local or a literal: the value
+    /// is copied out of the list where it is, not the whole list first (a
+    /// position in a loop over the list would copy it at every turn). Neither
+    /// side can fail or give a local a value, so the order is the walk's.
+    fn at_local(&mut self, slot: u32, position: &Expr, span: Span, frame: &mut Vec<Value>) -> R {
+        let i = self.eval(position, frame)?;
+        match frame.get(slot as usize) {
+            Some(Value::List(xs)) => at_ref(xs, &i, span),
+            Some(other) => at(other.clone(), &i, span),
+            None => Err(plain("internal error: a local has no value", span)),
         }
     }
 

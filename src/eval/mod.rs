@@ -14,6 +14,9 @@ mod list;
 pub mod prepared;
 pub mod trace;
 
+#[cfg(test)]
+mod limit_tests;
+
 use crate::ir::{
     BinOp, Builtin, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type, Unit, Value,
 };
@@ -46,6 +49,19 @@ type R = EvalResult;
 
 /// Calls deeper than this are refused; acyclic editions never come near it.
 const MAX_CALL_DEPTH: usize = 10_000;
+
+/// The evaluation steps one top-level evaluation (a rule's answer, a const, an
+/// example's assertion, an incident's rule, an expression of `bfr eval`) may
+/// take before it stops with [`TOO_LARGE`]. A step is an expression evaluated
+/// (a compiled step included) or a value of a list made or copied (in a record
+/// too), so the count grows with the work and the memory an
+/// evaluation takes. A counter, not a clock, so where an evaluation stops is
+/// the same on every machine. The heaviest evaluation of the 2015 edition,
+/// seeding 169 pairs, takes about 10 million.
+pub const MAX_STEPS: u64 = 50_000_000;
+
+/// The code of an evaluation stopped at [`MAX_STEPS`].
+pub const TOO_LARGE: &str = "E0606";
 
 /// The stack is looked at (and grown if it runs short) once every this many
 /// nested evaluation steps, not at every step: a counter is cheaper than asking
@@ -99,6 +115,10 @@ pub struct Evaluator<'p> {
     /// (`c2 = c1 + 1`, …) is computed once, not once per use. Not used while tracing, so
     /// a trace shows every rule that took part.
     consts: std::collections::HashMap<u32, R>,
+    /// The steps taken by the current top-level evaluation (see [`MAX_STEPS`]).
+    steps: u64,
+    /// The steps a top-level evaluation may take: [`MAX_STEPS`] but in tests.
+    step_limit: u64,
 }
 
 impl<'p> Evaluator<'p> {
@@ -115,6 +135,60 @@ impl<'p> Evaluator<'p> {
             pool: Vec::new(),
             scratch: Vec::new(),
             consts: std::collections::HashMap::new(),
+            steps: 0,
+            step_limit: MAX_STEPS,
+        }
+    }
+
+    /// The same evaluator with another step limit, for tests that reach it
+    /// quickly.
+    #[cfg(test)]
+    pub(crate) fn with_step_limit(self, step_limit: u64) -> Self {
+        Evaluator { step_limit, ..self }
+    }
+
+    /// Starts the count of steps afresh when an evaluation begins at the top
+    /// level (not a call made from inside an evaluation).
+    #[inline(always)]
+    fn begin(&mut self) {
+        if self.depth == 0 && self.nesting == 0 {
+            self.steps = 0;
+        }
+    }
+
+    /// Counts `n` more steps of the current evaluation; past the limit the
+    /// evaluation stops with [`TOO_LARGE`] at `span`.
+    #[inline(always)]
+    fn charge(&mut self, n: u64, span: Span) -> Result<(), Box<EvalError>> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.step_limit {
+            return Err(self.too_large(span));
+        }
+        Ok(())
+    }
+
+    /// The failure of an evaluation past its step limit.
+    #[cold]
+    #[inline(never)]
+    fn too_large(&self, span: Span) -> Box<EvalError> {
+        Box::new(EvalError {
+            message: format!(
+                "the computation is too large: it takes more than {} steps (each part of an \
+                 expression worked out, each value of a list made or copied)",
+                show_count(self.step_limit)
+            ),
+            span,
+            code: Some(TOO_LARGE),
+        })
+    }
+
+    /// Counts the steps of a value just made or copied (see [`weight`]; a
+    /// number or an enum is counted with the step that made it).
+    #[inline(always)]
+    fn charge_value(&mut self, v: &Value, span: Span) -> Result<(), Box<EvalError>> {
+        match v {
+            Value::List(_) | Value::Record(..) => self.charge(weight(v), span),
+            _ => Ok(()),
         }
     }
 
@@ -188,6 +262,13 @@ impl<'p> Evaluator<'p> {
         self.trace.as_ref()
     }
 
+    /// Limits the trace to its first `calls` calls (see [`Trace::limit`]).
+    pub fn limit_trace(&mut self, calls: usize) {
+        if let Some(t) = &mut self.trace {
+            t.limit(calls);
+        }
+    }
+
     /// Forgets the trace recorded so far, for the next evaluation.
     #[inline]
     pub fn clear_trace(&mut self) {
@@ -198,6 +279,7 @@ impl<'p> Evaluator<'p> {
 
     /// Evaluates an expression with no free locals.
     pub fn eval_closed(&mut self, e: &Expr) -> EvalResult {
+        self.begin();
         self.eval(e, &mut Vec::new())
     }
 
@@ -210,7 +292,10 @@ impl<'p> Evaluator<'p> {
     }
 
     fn eval(&mut self, e: &Expr, frame: &mut Vec<Value>) -> R {
-        self.nested(|ev| ev.eval_inner(e, frame))
+        self.charge(1, e.span)?;
+        let value = self.nested(|ev| ev.eval_inner(e, frame))?;
+        self.charge_value(&value, e.span)?;
+        Ok(value)
     }
 
     /// Runs `step` one level deeper, growing the stack first at every
@@ -419,6 +504,7 @@ impl<'p> Evaluator<'p> {
 
     /// Calls rule `i` with argument values.
     pub fn call(&mut self, i: u32, args: Vec<Value>, span: Span) -> EvalResult {
+        self.begin();
         self.call_owned(i, args, span)
     }
 
@@ -434,6 +520,7 @@ impl<'p> Evaluator<'p> {
     /// evaluator, a call that allocates nothing of its own allocates nothing.
     #[inline]
     pub fn call_with(&mut self, i: u32, args: &[Value], span: Span) -> EvalResult {
+        self.begin();
         match self.answered(i, args) {
             Some(value) => Ok(copy_value(value)),
             None => self.call_with_frame(i, args, span),
@@ -579,6 +666,9 @@ impl<'p> Evaluator<'p> {
         if memo {
             match (&result, self.prepared) {
                 (Ok(v), Some(p)) => p.remember(i, v),
+                // Stopped by the steps the evaluation took before it, maybe:
+                // not the const's own failure, so not kept as its value.
+                (Err(e), _) if e.code == Some(TOO_LARGE) => {}
                 _ => {
                     self.consts.insert(i, result.clone());
                 }
@@ -745,6 +835,39 @@ fn ready<'p>(
         (Answers::Scale { .. }, _) => return None,
     };
     Some(Ready { value, row, detail })
+}
+
+/// The steps a value counts for when made or copied: one per value of a list
+/// in it, at any depth. A record counts for the lists in its fields only: its
+/// number of fields is its type's, fixed by the edition, so the work of
+/// copying it grows with the values of lists, not with records. Counting goes
+/// through the value as making or copying it did, so it adds at most that much
+/// work again.
+pub(crate) fn weight(v: &Value) -> u64 {
+    let inner = |n: u64, x: &Value| {
+        n.saturating_add(match x {
+            Value::List(_) | Value::Record(..) => weight(x),
+            _ => 0,
+        })
+    };
+    match v {
+        Value::List(xs) => xs.iter().fold(xs.len() as u64, inner),
+        Value::Record(_, fields) => fields.iter().fold(0, inner),
+        _ => 0,
+    }
+}
+
+/// A count with thousands separated by commas: `20,000,000`.
+fn show_count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// Whether dropping `v` frees nothing (a quantity, a truth value, …).

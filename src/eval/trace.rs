@@ -86,9 +86,32 @@ pub struct Trace<'p> {
     /// The calls' inputs and computed outputs, but for a kept output (held by
     /// reference) and a table row's input (its variant, in the call's record).
     values: Vec<Value>,
-    /// The calls not yet returned, innermost last.
+    /// The calls not yet returned, innermost last ([`LEFT_OUT`] for a call
+    /// not recorded).
     open: Vec<u32>,
+    /// The calls recorded at most, `None`: every call (see
+    /// [`limit`](Self::limit)).
+    limit: Option<usize>,
+    /// The values kept apart so far, each counted with the values of the
+    /// lists and records in it.
+    kept: u64,
+    /// How many calls were not recorded, the trace being full.
+    left_out: u64,
 }
+
+/// The calls `bfr explain` shows at most. The longest explanation of an
+/// example of the 2015 edition records 370 calls; an expression that calls
+/// rules in a loop over long lists may record millions, which would be
+/// gigabytes of text.
+pub const EXPLAIN_CALLS: usize = 10_000;
+
+/// The values a limited trace keeps at most (each value of a list or record
+/// counted): calls with long lists as inputs fill memory before they reach
+/// the limit of calls.
+const KEPT_VALUES: u64 = 1_000_000;
+
+/// The place in `open` of a call not recorded.
+const LEFT_OUT: u32 = u32::MAX;
 
 impl<'p> Trace<'p> {
     /// Whether no rule took part.
@@ -101,17 +124,61 @@ impl<'p> Trace<'p> {
         self.calls.len()
     }
 
+    /// How many calls were not recorded, the trace being full: the calls
+    /// recorded are the first ones, in the order they began.
+    pub fn left_out(&self) -> u64 {
+        self.left_out
+    }
+
+    /// Records at most `calls` calls, and as many values as a million values of
+    /// lists and records; the calls past it are only counted
+    /// ([`left_out`](Self::left_out)), so a trace of an evaluation that calls
+    /// rules without end stays small.
+    pub fn limit(&mut self, calls: usize) {
+        self.limit = Some(calls);
+    }
+
     /// Forgets every call, keeping the room for the next evaluation.
     #[inline]
     pub fn clear(&mut self) {
         self.calls.clear();
         super::empty(&mut self.values);
         self.open.clear();
+        self.kept = 0;
+        self.left_out = 0;
+    }
+
+    /// Whether the trace is limited and full: a call is then counted, not
+    /// recorded.
+    #[inline(always)]
+    fn full(&mut self) -> bool {
+        let full = self
+            .limit
+            .is_some_and(|calls| self.calls.len() >= calls || self.kept >= KEPT_VALUES);
+        if full {
+            self.left_out = self.left_out.saturating_add(1);
+        }
+        full
+    }
+
+    /// Counts the values of `args` against the limit of values kept.
+    #[inline(always)]
+    fn keep(&mut self, args: &[Value]) {
+        if self.limit.is_some() {
+            for a in args {
+                self.kept = self.kept.saturating_add(1 + super::weight(a));
+            }
+        }
     }
 
     /// Records the start of a call of rule `rule` with `args` (one per
     /// parameter it shows).
     pub(super) fn enter(&mut self, rule: u32, args: &[Value]) {
+        if self.full() {
+            self.open.push(LEFT_OUT);
+            return;
+        }
+        self.keep(args);
         let (Ok(depth), Ok(first_input), Ok(inputs), Ok(at)) = (
             u32::try_from(self.open.len()),
             u32::try_from(self.values.len()),
@@ -146,6 +213,10 @@ impl<'p> Trace<'p> {
         detail: Option<Detail>,
         output: &'p Value,
     ) {
+        if self.full() {
+            return;
+        }
+        self.keep(args);
         // One bound for every index below: a call's inputs are few.
         let (Ok(depth), Ok(first_input), Ok(inputs)) = (
             u32::try_from(self.open.len()),
@@ -177,6 +248,9 @@ impl<'p> Trace<'p> {
     /// call's record rather than apart.
     #[inline(always)]
     pub(super) fn record_row(&mut self, rule: u32, of: u32, variant: u32, output: &'p Value) {
+        if self.full() {
+            return;
+        }
         let Ok(depth) = u32::try_from(self.open.len()) else {
             return;
         };
@@ -191,7 +265,7 @@ impl<'p> Trace<'p> {
 
     /// Records the end of the innermost open call.
     pub(super) fn leave(&mut self, detail: Option<Detail>, output: Option<&Value>) {
-        let Some(at) = self.open.pop() else {
+        let Some(at) = self.open.pop().filter(|at| *at != LEFT_OUT) else {
             return;
         };
         let place = u32::try_from(self.values.len()).ok();
@@ -259,6 +333,18 @@ impl<'p> Trace<'p> {
                     doc: &rule.doc,
                     detail: detail.as_deref(),
                 },
+            );
+        }
+        if self.left_out > 0 {
+            for _ in 0..depth {
+                out.push_str("  ");
+            }
+            // Writing to a `String` cannot fail.
+            let _ = writeln!(
+                out,
+                "… {} more rule calls left out: an explanation shows the first {} calls",
+                self.left_out,
+                self.calls.len()
             );
         }
     }

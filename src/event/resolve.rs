@@ -351,9 +351,15 @@ fn penalty_of(
     let value = match Evaluator::prepared(program, prepared).eval_closed(&expr) {
         Ok(v) => v,
         Err(e) => {
+            // A computation too large keeps its own code; every other failure
+            // is the incident's.
+            let code = match e.code {
+                Some(crate::eval::TOO_LARGE) => crate::eval::TOO_LARGE,
+                _ => "E0712",
+            };
             diags.push(
                 Diagnostic::error(
-                    "E0712",
+                    code,
                     format!("`{}` cannot be evaluated: {}", inc.rule, e.message),
                     inc.rule_span,
                 )

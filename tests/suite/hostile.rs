@@ -863,3 +863,80 @@ fn every_competition_with_zero_or_one_team_stops_with_a_coded_error() {
         }
     }
 }
+
+// ── bounds on evaluation ──────────────────────────────────────────────────────
+
+/// `bfr explain` of rule calls in a loop records the first 10,000 calls and
+/// says how many more there were, in text and JSON, instead of printing (and
+/// holding) every one: 20,000 calls here, so it is quick in a debug build.
+#[test]
+fn explain_of_calls_in_a_loop_shows_the_first_ten_thousand() {
+    let expr =
+        "len(map(range(1, 2000), x => map(range(1, 10), y => late_arrival_qualification(12 min))))";
+    let (code, stdout, stderr) = run_within(
+        &debug_bin(),
+        &["explain", "rules/2015", expr],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let calls = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("late_arrival_qualification("))
+        .count();
+    assert_eq!(calls, 10_000);
+    assert!(
+        stdout.ends_with(
+            "\n  … 10000 more rule calls left out: an explanation shows the first 10000 calls\n"
+        ),
+        "{}",
+        &stdout[stdout.len().saturating_sub(300)..]
+    );
+    assert!(stdout.len() < 4_000_000, "{} bytes", stdout.len());
+    let (code, json, stderr) = run_within(
+        &debug_bin(),
+        &["--format", "json", "explain", "rules/2015", expr],
+        &root(),
+        SECONDS,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["trace_left_out"], 10_000);
+    assert_eq!(v["trace"].as_array().map(Vec::len), Some(10_000));
+}
+
+/// The issue's inputs: a const of three nested loops over 10,000 numbers
+/// (hours before), the same as an incident's rule in `bfr run`, and an
+/// explanation of ten million rule calls (5.3 GB of memory in 30 s before).
+#[test]
+fn the_issues_evaluations_stop_quickly_in_a_release_build() {
+    let Some(bin) = release_bin() else { return };
+    let dir = TempDir::new("hostile-evaluation");
+    let slow =
+        "sum(map(range(1, 10000), x => sum(map(range(1, 10000), y => sum(range(1, 10000))))))";
+    std::fs::write(
+        dir.0.join("slow.bfr"),
+        format!("const slow: number ref X-SLOW = {slow}\n"),
+    )
+    .expect("write");
+    let (code, _, stderr) = run_within(&bin, &["check", "slow.bfr"], &dir.0, SECONDS);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0606]"), "{stderr}");
+    let event = format!(
+        "competition = \"mini\"\nseed = 42\n\
+         team = [{{ id = 1 }}, {{ id = 2 }}, {{ id = 3 }}, {{ id = 4 }}, {{ id = 5 }}, {{ id = 6 }}]\n\n\
+         [[incident]]\nteam = 1\nround = 1\n\
+         rule = \"if {slow} > 0 then late_arrival(8 min) else late_arrival(9 min)\"\n"
+    );
+    std::fs::write(dir.0.join("event.toml"), event).expect("write");
+    let edition = root().join("tests/fixtures/events");
+    let edition = edition.to_str().expect("UTF-8 path");
+    let (code, _, stderr) = run_within(&bin, &["run", edition, "event.toml"], &dir.0, SECONDS);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0606]"), "{stderr}");
+    let many = "len(map(range(1, 10000), x => map(range(1, 1000), y => late_arrival_qualification(12 min))))";
+    let (code, stdout, stderr) =
+        run_within(&bin, &["explain", "rules/2015", many], &root(), SECONDS);
+    assert!(code == 0 || stderr.contains("[E0606]"), "{stderr}");
+    assert!(stdout.len() < 4_000_000, "{} bytes", stdout.len());
+}

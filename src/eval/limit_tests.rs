@@ -1,0 +1,192 @@
+//! The limits of one evaluation: the steps it may take and the calls a limited
+//! trace records.
+
+use super::{Evaluator, Prepared, TOO_LARGE, show_count};
+use crate::edition::{Loaded, load_texts};
+use crate::ir::Expr;
+
+const PROGRAM: &str = "unit VP \"victory points\"\n\
+    fn bump(x: number) -> number ref T-1 = x + 1\n\
+    fn twice(xs: [number]) -> number ref T-1 = len(xs) + len(xs)\n\
+    const total: number ref T-1 = sum(range(1, 3000))\n";
+
+fn loaded() -> Loaded {
+    load_texts(vec![("t.bfr".into(), PROGRAM.as_bytes().to_vec())])
+}
+
+/// `text` checked against the program.
+fn expr(loaded: &Loaded, text: &str) -> Expr {
+    let checked = loaded.checked.as_ref().expect("the program checks");
+    let ast = crate::syntax::parse_expr(text, 1).expect("the expression parses");
+    checked.check_expr(&ast).expect("the expression checks")
+}
+
+/// `text` evaluated with at most `limit` steps: the value shown, or the code.
+fn eval(loaded: &Loaded, text: &str, limit: u64) -> Result<String, &'static str> {
+    let program = &loaded.checked.as_ref().expect("the program checks").program;
+    Evaluator::new(program)
+        .with_step_limit(limit)
+        .eval_closed(&expr(loaded, text))
+        .map(|v| v.show(program))
+        .map_err(|e| e.code.unwrap_or("E0601"))
+}
+
+#[test]
+fn a_loop_past_the_step_limit_stops_with_its_code_and_the_limit() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let nested = expr(&l, "sum(map(range(1, 1000), x => sum(range(1, 1000))))");
+    let failed = Evaluator::new(program)
+        .with_step_limit(10_000)
+        .eval_closed(&nested)
+        .expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    assert!(
+        failed.message.contains("more than 10,000 steps"),
+        "{}",
+        failed.message
+    );
+    // It points into the expression.
+    assert!(failed.span.start >= nested.span.start && failed.span.end <= nested.span.end);
+    // The same work in fewer turns fits.
+    assert_eq!(
+        eval(
+            &l,
+            "sum(map(range(1, 3), x => sum(range(1, 1000))))",
+            10_000
+        ),
+        Ok("1501500".into())
+    );
+}
+
+#[test]
+fn the_limit_is_per_top_level_evaluation() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let some_work = expr(&l, "sum(map(range(1, 500), x => bump(x)))");
+    let mut ev = Evaluator::new(program).with_step_limit(5_000);
+    for _ in 0..10 {
+        assert!(ev.eval_closed(&some_work).is_ok());
+    }
+    let bump = program.rule("bump").map(|(i, _)| i).expect("bump");
+    for _ in 0..10_000 {
+        assert!(
+            ev.call(
+                bump,
+                vec![crate::ir::Value::Num(1.into(), crate::ir::Unit::none())],
+                Default::default()
+            )
+            .is_ok()
+        );
+    }
+}
+
+#[test]
+fn copying_a_list_counts_its_values() {
+    let l = loaded();
+    // Each turn copies the 1,000 numbers of `xs`: 20,000 in all.
+    let copies = "let xs = range(1, 1000) in sum(map(range(1, 20), i => len(xs)))";
+    assert_eq!(eval(&l, copies, 10_000), Err(TOO_LARGE));
+    assert_eq!(eval(&l, copies, 30_000), Ok("20000".into()));
+    // A position in a list held by a local copies one value, not the list.
+    let positions = "let xs = range(1, 1000) in sum(map(range(1, 1000), i => xs[i]))";
+    assert_eq!(eval(&l, positions, 20_000), Ok("500500".into()));
+    assert_eq!(eval(&l, "let xs = [1, 2] in xs[3]", 100), Err("E0603"));
+    assert_eq!(
+        eval(&l, "let xs = [1, 2] in sum(map([0], i => xs[i]))", 100),
+        Err("E0603")
+    );
+    assert_eq!(
+        eval(&l, "let xs = [1, 2] in sum(map([2], i => xs[i]))", 100),
+        Ok("2".into())
+    );
+}
+
+#[test]
+fn compiled_code_counts_its_steps_and_the_lists_it_passes() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let prepared = Prepared::new(program);
+    // `twice` is compiled; each call is given a copy of the 1,000 numbers.
+    let calls = expr(
+        &l,
+        "let xs = range(1, 1000) in sum(map(range(1, 100), i => twice(xs)))",
+    );
+    let mut ev = Evaluator::prepared(program, &prepared).with_step_limit(50_000);
+    let failed = ev.eval_closed(&calls).expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    let mut ev = Evaluator::prepared(program, &prepared).with_step_limit(500_000);
+    assert!(ev.eval_closed(&calls).is_ok());
+}
+
+#[test]
+fn a_const_stopped_by_the_steps_before_it_is_not_kept_as_failed() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let mut ev = Evaluator::new(program).with_step_limit(8_000);
+    let before = expr(&l, "len(range(1, 5000)) + total");
+    let failed = ev.eval_closed(&before).expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    let alone = expr(&l, "total");
+    assert_eq!(
+        ev.eval_closed(&alone).map(|v| v.show(program)).ok(),
+        Some("4501500".into())
+    );
+}
+
+#[test]
+fn a_limited_trace_records_the_first_calls_and_counts_the_rest() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let calls = expr(&l, "sum(map(range(1, 20), i => bump(i)))");
+    let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(5);
+    assert!(ev.eval_closed(&calls).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!((trace.len(), trace.left_out()), (5, 15));
+    let mut text = String::new();
+    trace.render(program, 1, &mut text);
+    assert_eq!(text.lines().filter(|l| l.contains("bump(")).count(), 5);
+    assert!(
+        text.ends_with("  … 15 more rule calls left out: an explanation shows the first 5 calls\n"),
+        "{text}"
+    );
+    // Cleared, it records again from the start; within the limit, nothing is
+    // left out and no line says so.
+    ev.clear_trace();
+    assert!(ev.eval_closed(&expr(&l, "bump(1) + bump(2)")).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!((trace.len(), trace.left_out()), (2, 0));
+    let mut text = String::new();
+    trace.render(program, 1, &mut text);
+    assert!(!text.contains("left out"), "{text}");
+    // Unlimited, every call is recorded.
+    let mut ev = Evaluator::tracing(program);
+    assert!(ev.eval_closed(&calls).is_ok());
+    assert_eq!(ev.trace().map(|t| (t.len(), t.left_out())), Some((20, 0)));
+}
+
+#[test]
+fn a_limited_trace_also_stops_at_the_values_it_keeps() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    // 200 calls, each given a list of 10,000 numbers: two million values.
+    let calls = expr(
+        &l,
+        "let xs = range(1, 10000) in sum(map(range(1, 200), i => twice(xs)))",
+    );
+    let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(1_000);
+    assert!(ev.eval_closed(&calls).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!(trace.len(), 100);
+    assert_eq!(trace.left_out(), 100);
+}
+
+#[test]
+fn counts_are_shown_with_thousands_separated() {
+    assert_eq!(show_count(0), "0");
+    assert_eq!(show_count(999), "999");
+    assert_eq!(show_count(1_000), "1,000");
+    assert_eq!(show_count(50_000_000), "50,000,000");
+}
