@@ -345,6 +345,17 @@ fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
             "split it into several declarations, giving parts a name with a `const` or a `fn`; \
              a list holds at most 10,000 values",
         )),
+        Some(scan::TooDeep::LongList(at)) => Err(Diagnostic::error(
+            "E0208",
+            format!(
+                "this list has more than {} commas; a list holds at most {} values",
+                scan::MAX_LIST_LEN,
+                scan::MAX_LIST_LEN
+            ),
+            Span::new(file, at, at + 1),
+        )
+        .with_label("this list is too long")
+        .with_help("split the values over several rules, or compute them with a `fn`")),
     }
 }
 

@@ -19,6 +19,11 @@
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
 //!
+//! The same pass bounds what pest holds in memory: it counts the pieces between
+//! two declaration words ([`MAX_PIECES`]) and the commas of each list
+//! ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
+//! size, however large and dense the file.
+//!
 //! It was first a logos lexer; a byte loop with a table of name bytes does the
 //! same in about three quarters of the instructions (every file is scanned whole
 //! before it is read). The lexer is kept in the tests as the reference the loop
@@ -43,6 +48,10 @@ pub const MAX_OPEN: usize = 2048;
 /// of 10,000 values (the most a list may hold) written as `-12.5 VP,` is 60,000
 /// pieces; the largest declaration of the 2015 edition is about 1,100.
 pub const MAX_PIECES: usize = 100_000;
+
+/// The most values a list holds (E0208): a list with more commas than this is
+/// refused before it is parsed, as the checker would refuse it after.
+pub use crate::ir::MAX_LIST_LEN;
 
 /// Whether `word` is one of the reserved words declarations begin with, which no
 /// expression can take. A `match` on the text is compiled to a switch on its
@@ -78,6 +87,23 @@ pub enum TooDeep {
     /// The byte offset and length of the declaration word (or the first piece,
     /// where none came before) that more than [`MAX_PIECES`] pieces follow.
     Long(usize, usize),
+    /// The byte offset of the `[` of a list with more than [`MAX_LIST_LEN`]
+    /// commas between its brackets: more values than a list may hold.
+    LongList(usize),
+}
+
+/// For each bracket level open, where its `[` is and how many commas stand in
+/// it so far; `None` for a `(` or `{` and the text outside all brackets. Only a
+/// list literal has commas at the level of a `[` (an index and a list type hold
+/// one expression or type), and `n` values are written with at least `n - 1`.
+type ListCommas = Vec<Option<(usize, usize)>>;
+
+/// One more comma at the innermost level of `lists`; where that makes more
+/// than [`MAX_LIST_LEN`] in a list, the list's `[`.
+fn one_comma(lists: &mut ListCommas) -> Option<TooDeep> {
+    let (at, commas) = lists.last_mut()?.as_mut()?;
+    *commas += 1;
+    (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
 }
 
 /// The pieces since the last declaration word, and where that word is.
@@ -127,6 +153,7 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
         count: 0,
         start: None,
     };
+    let mut lists: ListCommas = vec![None];
     let bytes = text.as_bytes();
     let mut at = 0;
     while let Some(&b) = bytes.get(at) {
@@ -143,11 +170,13 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                     return Some(TooDeep::Brackets(at));
                 }
                 open.push(0);
+                lists.push((b == b'[').then_some((at, 0)));
                 at += 1;
             }
             b')' | b'}' | b']' => {
                 if open.len() > 1 {
                     total -= open.pop().unwrap_or(0);
+                    lists.pop();
                 }
                 at += 1;
             }
@@ -156,6 +185,11 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 at = memchr_newline(bytes, at);
             }
             b',' | b';' => {
+                if b == b','
+                    && let Some(long) = one_comma(&mut lists)
+                {
+                    return Some(long);
+                }
                 forget_level(&mut open, &mut total);
                 at += 1;
             }
@@ -286,7 +320,10 @@ fn forget_level(open: &mut [usize], total: &mut usize) {
 /// kept as the reference [`too_deep`] is compared with.
 #[cfg(test)]
 mod by_lexer {
-    use super::{MAX_DEPTH, MAX_OPEN, Pieces, TooDeep, forget_level, openers, starts_declaration};
+    use super::{
+        ListCommas, MAX_DEPTH, MAX_OPEN, Pieces, TooDeep, forget_level, one_comma, openers,
+        starts_declaration,
+    };
     use logos::Logos;
 
     /// The tokens that matter for nesting, and every other piece; layout is skipped.
@@ -344,6 +381,7 @@ mod by_lexer {
             count: 0,
             start: None,
         };
+        let mut lists: ListCommas = vec![None];
         let mut lexer = Token::lexer(text);
         while let Some(tok) = lexer.next() {
             let span = lexer.span();
@@ -363,13 +401,22 @@ mod by_lexer {
                         return Some(TooDeep::Brackets(lexer.span().start));
                     }
                     open.push(0);
+                    lists.push((lexer.slice() == "[").then_some((span.start, 0)));
                 }
                 Ok(Token::Close) => {
                     if open.len() > 1 {
                         total -= open.pop().unwrap_or(0);
+                        lists.pop();
                     }
                 }
-                Ok(Token::End) => forget_level(&mut open, &mut total),
+                Ok(Token::End) => {
+                    if lexer.slice() == ","
+                        && let Some(long) = one_comma(&mut lists)
+                    {
+                        return Some(long);
+                    }
+                    forget_level(&mut open, &mut total)
+                }
                 Ok(Token::Word) if starts_declaration(lexer.slice().as_bytes()) => {
                     forget_level(&mut open, &mut total)
                 }
@@ -434,6 +481,8 @@ mod tests {
         fn the_byte_loop_agrees_with_the_lexer_on_pieces(text in pieces(), gap in 0usize..200) {
             let long = format!("{}{text}", "x ".repeat(MAX_PIECES - gap));
             prop_assert_eq!(too_deep(&long), by_lexer::too_deep(&long));
+            let list = format!("[{}{text}", "1,".repeat(MAX_LIST_LEN - gap / 4));
+            prop_assert_eq!(too_deep(&list), by_lexer::too_deep(&list));
         }
     }
 
@@ -462,6 +511,29 @@ mod tests {
         // An expression read on its own is refused where it begins.
         let expr = format!("  x{}", "+1".repeat(MAX_PIECES / 2));
         assert_eq!(too_deep(&expr), Some(TooDeep::Long(2, 1)));
+    }
+
+    #[test]
+    fn a_list_of_more_commas_than_values_a_list_holds_is_refused_at_its_bracket() {
+        let list =
+            |commas: usize| format!("const c: [number] ref X-A = [{}1]", "1,".repeat(commas));
+        assert_eq!(too_deep(&list(MAX_LIST_LEN)), None);
+        assert_eq!(
+            too_deep(&list(MAX_LIST_LEN + 1)),
+            Some(TooDeep::LongList(28))
+        );
+        // Commas count in the list itself, not in calls, records, lists or
+        // quoted texts inside it, nor after it.
+        let inner = "f(1, 2), {a = 1, b = 2}, [1, 2], \"1, 2\", ".repeat(MAX_LIST_LEN / 4);
+        assert_eq!(too_deep(&format!("[{inner}]")), None);
+        let calls = format!("f({})", "1,".repeat(MAX_LIST_LEN + 1));
+        assert_eq!(too_deep(&calls), None);
+        let two = format!(
+            "[{}], [{}]",
+            "1,".repeat(MAX_LIST_LEN),
+            "1,".repeat(MAX_LIST_LEN)
+        );
+        assert_eq!(too_deep(&two), None);
     }
 
     #[test]
