@@ -86,10 +86,11 @@ impl SyntaxError {
 /// where the last item ended). Each item is read by the direct reader
 /// (`syntax::read`) where it can, else parsed by pest and lowered before the next is
 /// read, so only one item's parse tree is held at a time. Reading `item*` step
-/// by step accepts exactly what `file` accepts; whenever a step fails, or an
-/// item fails to lower, the whole file is parsed with `file`, so a syntax error
-/// anywhere in the file is reported (and worded) as before, ahead of a problem
-/// found while lowering.
+/// by step accepts exactly what `file` accepts. Where an item fails to lower,
+/// the rest of the file is still read step by step, so a syntax error anywhere
+/// in the file is reported ahead of a problem found while lowering; a step that
+/// fails is worded by a parse of `file` from the item before it, as a parse of
+/// the whole file would word it, without pest holding the whole file's tokens.
 pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     parse_file_with(text, file, true)
 }
@@ -107,16 +108,21 @@ fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, 
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
     with_pest_stack(text, || {
-        let syntax_error = || pest_error(Rule::file, file, text);
         let lower = lower::Lower::new(file);
         let mut items = Vec::new();
+        // The first item that failed to lower: reported once the rest of the file
+        // is known to parse, as a syntax error anywhere comes first.
+        let mut lowering_error = None;
         let mut at = 0;
+        // Where the item before the one at `at` began: a syntax error is worded
+        // from there (see [`syntax_error_after`]).
+        let mut previous = 0;
         loop {
             if direct {
                 match read::item(text, file, at) {
                     read::Step::Item(item, end) => {
                         items.push(*item);
-                        at = end;
+                        (previous, at) = (at, end);
                         continue;
                     }
                     read::Step::End => break,
@@ -127,7 +133,7 @@ fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, 
                 .get(at..)
                 .ok_or_else(|| SyntaxError::internal(Span::new(file, at, at)).into_diagnostic())?;
             let step = BfrParser::parse(Rule::file_step, rest)
-                .map_err(|_| syntax_error())?
+                .map_err(|_| syntax_error_after(file, text, previous))?
                 .next()
                 .and_then(|step| step.into_inner().find(|p| p.as_rule() == Rule::item));
             let Some(item) = step else {
@@ -141,16 +147,46 @@ fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, 
             lower.base.set(at);
             match lower.item(item) {
                 Ok(item) => items.push(item),
-                Err(e) if BfrParser::parse(Rule::file, text).is_ok() => {
-                    return Err(e.into_diagnostic());
+                Err(e) => {
+                    lowering_error.get_or_insert(e);
                 }
-                Err(_) => return Err(syntax_error()),
             }
-            at += end;
+            (previous, at) = (at, at + end);
+        }
+        if let Some(e) = lowering_error {
+            return Err(e.into_diagnostic());
         }
         items.shrink_to_fit();
         Ok(ast::File { items })
     })
+}
+
+/// The syntax error of a file whose items parse up to the one after the item
+/// that begins at `previous`: worded as a parse of the whole file would word it,
+/// from a parse of `file` that begins at `previous` (the item before may have
+/// been tried past its end, where the error is), so the parser never holds more
+/// than those two items, each bounded by the pre-scan.
+fn syntax_error_after(file: FileId, text: &str, previous: usize) -> Diagnostic {
+    let rest = text.get(previous..).unwrap_or(text);
+    let base = if rest.len() == text.len() {
+        0
+    } else {
+        previous
+    };
+    moved_by(pest_error(Rule::file, file, rest), base)
+}
+
+/// `d` with its spans moved `base` bytes on: a diagnostic about a part of a
+/// text, placed in the whole.
+fn moved_by(mut d: Diagnostic, base: usize) -> Diagnostic {
+    let by = u32::try_from(base).unwrap_or(u32::MAX);
+    let shift = |s: &mut Span| {
+        s.start = s.start.saturating_add(by);
+        s.end = s.end.saturating_add(by);
+    };
+    shift(&mut d.span);
+    d.notes.iter_mut().for_each(|(s, _)| shift(s));
+    d
 }
 
 /// Parses an expression (as typed for `bfr eval`).
@@ -178,16 +214,7 @@ fn parse_expr_with(
     base: usize,
     direct: bool,
 ) -> Result<ast::Expr, Diagnostic> {
-    let moved = |mut d: Diagnostic| {
-        let by = u32::try_from(base).unwrap_or(u32::MAX);
-        let shift = |s: &mut Span| {
-            s.start = s.start.saturating_add(by);
-            s.end = s.end.saturating_add(by);
-        };
-        shift(&mut d.span);
-        d.notes.iter_mut().for_each(|(s, _)| shift(s));
-        d
-    };
+    let moved = |d: Diagnostic| moved_by(d, base);
     precheck(text, file).map_err(moved)?;
     with_pest_stack(text, || {
         if let Some(e) = direct.then(|| read::expr_input(text, file, base)).flatten() {
@@ -305,6 +332,30 @@ fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
         )
         .with_label("this one is one too many")
         .with_help("split it: give inner parts a name with a `const` or a `fn`")),
+        Some(scan::TooDeep::Long(at, len)) => Err(Diagnostic::error(
+            "E0011",
+            format!(
+                "more than {} words, numbers and signs in one declaration or expression",
+                scan::MAX_PIECES
+            ),
+            Span::new(file, at, at + len),
+        )
+        .with_label("what begins here is too long")
+        .with_help(
+            "split it into several declarations, giving parts a name with a `const` or a `fn`; \
+             a list holds at most 10,000 values",
+        )),
+        Some(scan::TooDeep::LongList(at)) => Err(Diagnostic::error(
+            "E0208",
+            format!(
+                "this list has more than {} commas; a list holds at most {} values",
+                scan::MAX_LIST_LEN,
+                scan::MAX_LIST_LEN
+            ),
+            Span::new(file, at, at + 1),
+        )
+        .with_label("this list is too long")
+        .with_help("split the values over several rules, or compute them with a `fn`")),
     }
 }
 

@@ -19,6 +19,11 @@
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
 //!
+//! The same pass bounds what pest holds in memory: it counts the pieces between
+//! two declaration words ([`MAX_PIECES`]) and the commas of each list
+//! ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
+//! size, however large and dense the file.
+//!
 //! It was first a logos lexer; a byte loop with a table of name bytes does the
 //! same in about three quarters of the instructions (every file is scanned whole
 //! before it is read). The lexer is kept in the tests as the reference the loop
@@ -32,6 +37,21 @@ pub const MAX_DEPTH: usize = 64;
 /// more than 1,024 levels deep, so this bound only meets text that would be refused
 /// anyway, or text with thousands of them in one list of properties.
 pub const MAX_OPEN: usize = 2048;
+
+/// The most pieces (words, numbers, signs, quoted texts and comments; layout not
+/// counted) from one declaration word to the next, or in one expression read on
+/// its own (an incident's rule, `bfr eval`). Where the direct reader leaves a
+/// declaration to pest, pest holds a queue of tokens for all of it — up to about
+/// twenty per piece, over a kilobyte for the two bytes of `+1` — and a syntax
+/// error in it is worded from a second, detailed parse; this bound is what keeps
+/// that queue, and the time spent on it, a fixed size, whatever the file. A list
+/// of 10,000 values (the most a list may hold) written as `-12.5 VP,` is 60,000
+/// pieces; the largest declaration of the 2015 edition is about 1,100.
+pub const MAX_PIECES: usize = 100_000;
+
+/// The most values a list holds (E0208): a list with more commas than this is
+/// refused before it is parsed, as the checker would refuse it after.
+pub use crate::ir::MAX_LIST_LEN;
 
 /// Whether `word` is one of the reserved words declarations begin with, which no
 /// expression can take. A `match` on the text is compiled to a switch on its
@@ -64,6 +84,49 @@ pub enum TooDeep {
     /// The byte offset of the word holding the `if`, `let` or `match` that makes
     /// more than [`MAX_OPEN`] open, and its length.
     Open(usize, usize),
+    /// The byte offset and length of the declaration word (or the first piece,
+    /// where none came before) that more than [`MAX_PIECES`] pieces follow.
+    Long(usize, usize),
+    /// The byte offset of the `[` of a list with more than [`MAX_LIST_LEN`]
+    /// commas between its brackets: more values than a list may hold.
+    LongList(usize),
+}
+
+/// For each bracket level open, where its `[` is and how many commas stand in
+/// it so far; `None` for a `(` or `{` and the text outside all brackets. Only a
+/// list literal has commas at the level of a `[` (an index and a list type hold
+/// one expression or type), and `n` values are written with at least `n - 1`.
+type ListCommas = Vec<Option<(usize, usize)>>;
+
+/// One more comma at the innermost level of `lists`; where that makes more
+/// than [`MAX_LIST_LEN`] in a list, the list's `[`.
+fn one_comma(lists: &mut ListCommas) -> Option<TooDeep> {
+    let (at, commas) = lists.last_mut()?.as_mut()?;
+    *commas += 1;
+    (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
+}
+
+/// The pieces since the last declaration word, and where that word is.
+struct Pieces {
+    count: usize,
+    /// The declaration word's byte offset and length; `None` before the first.
+    start: Option<(usize, usize)>,
+}
+
+impl Pieces {
+    /// Counts one more piece, `len` bytes at `at`; where that makes too many,
+    /// the place the declaration (or the text) begins.
+    fn one(&mut self, at: usize, len: usize) -> Option<TooDeep> {
+        let (start, start_len) = *self.start.get_or_insert((at, len));
+        self.count += 1;
+        (self.count > MAX_PIECES).then_some(TooDeep::Long(start, start_len))
+    }
+
+    /// A declaration word at `at`: it is the first piece of a new declaration.
+    fn declaration(&mut self, at: usize, len: usize) {
+        self.count = 1;
+        self.start = Some((at, len));
+    }
 }
 
 /// How many `if`, `let` or `match` open in `word` (a run of letters, digits
@@ -86,20 +149,34 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
     // How many `if`, `let` and `match` are open at each bracket level, and in all.
     let mut open = vec![0usize];
     let mut total = 0usize;
+    let mut pieces = Pieces {
+        count: 0,
+        start: None,
+    };
+    let mut lists: ListCommas = vec![None];
     let bytes = text.as_bytes();
     let mut at = 0;
     while let Some(&b) = bytes.get(at) {
+        if !is_layout(b) && !is_name_byte(b) && b < 0x80 {
+            // A sign, a bracket, a quoted text or a comment: one piece each (a
+            // two-sign operator such as `=>` is one, as the branch below takes it).
+            if let Some(long) = pieces.one(at, 1) {
+                return Some(long);
+            }
+        }
         match b {
             b'(' | b'{' | b'[' => {
                 if open.len() > MAX_DEPTH {
                     return Some(TooDeep::Brackets(at));
                 }
                 open.push(0);
+                lists.push((b == b'[').then_some((at, 0)));
                 at += 1;
             }
             b')' | b'}' | b']' => {
                 if open.len() > 1 {
                     total -= open.pop().unwrap_or(0);
+                    lists.pop();
                 }
                 at += 1;
             }
@@ -108,6 +185,11 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 at = memchr_newline(bytes, at);
             }
             b',' | b';' => {
+                if b == b','
+                    && let Some(long) = one_comma(&mut lists)
+                {
+                    return Some(long);
+                }
                 forget_level(&mut open, &mut total);
                 at += 1;
             }
@@ -130,16 +212,24 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 let end = word_end(text, at);
                 if end == at {
                     // A character that is not part of a name: its length in bytes.
-                    at += text
+                    let len = text
                         .get(at..)
                         .and_then(|r| r.chars().next())
                         .map_or(1, char::len_utf8);
+                    if let Some(long) = pieces.one(at, len) {
+                        return Some(long);
+                    }
+                    at += len;
                     continue;
                 }
                 let word = bytes.get(at..end).unwrap_or_default();
                 if starts_declaration(word) {
                     forget_level(&mut open, &mut total);
-                } else if openers(word) > 0 {
+                    pieces.declaration(at, end - at);
+                } else if let Some(long) = pieces.one(at, end - at) {
+                    return Some(long);
+                }
+                if openers(word) > 0 {
                     total += 1;
                     if let Some(level) = open.last_mut() {
                         *level += 1;
@@ -176,6 +266,11 @@ fn memchr_newline(bytes: &[u8], at: usize) -> usize {
         .get(at..)
         .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
         .map_or(bytes.len(), |n| at + n)
+}
+
+/// Layout between pieces: not counted as one.
+fn is_layout(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// An ASCII letter, digit or `_`: the ASCII part of `XID_Continue`.
@@ -225,12 +320,15 @@ fn forget_level(open: &mut [usize], total: &mut usize) {
 /// kept as the reference [`too_deep`] is compared with.
 #[cfg(test)]
 mod by_lexer {
-    use super::{MAX_DEPTH, MAX_OPEN, TooDeep, forget_level, openers, starts_declaration};
+    use super::{
+        ListCommas, MAX_DEPTH, MAX_OPEN, Pieces, TooDeep, forget_level, one_comma, openers,
+        starts_declaration,
+    };
     use logos::Logos;
 
-    /// The tokens that matter for nesting; everything else is skipped.
+    /// The tokens that matter for nesting, and every other piece; layout is skipped.
     #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
-    #[logos(skip r"[^(){}\[\]\x22/,;=<>!\p{XID_Continue}]+")]
+    #[logos(skip r"[ \t\r\n]+")]
     enum Token {
         #[token("(")]
         #[token("{")]
@@ -243,6 +341,9 @@ mod by_lexer {
         // pest's string takes any character after a backslash, a line break too.
         #[regex(r#""([^"\\]|\\(.|\n))*""#)]
         Str,
+        /// A quoted text without its closing quote runs to the end of the text.
+        #[regex(r#""([^"\\]|\\(.|\n))*\\?"#)]
+        Unterminated,
         #[regex(r"//[^\n]*", allow_greedy = true)]
         Comment,
         #[token("/")]
@@ -265,6 +366,9 @@ mod by_lexer {
         #[token(">")]
         #[token("!")]
         Operator,
+        /// Any other sign: a piece, and nothing more.
+        #[regex(r"[^ \t\r\n(){}\[\]\x22/,;=<>!\p{XID_Continue}]")]
+        Other,
     }
 
     /// The scan as it was first written, on logos: the reference the byte loop
@@ -273,21 +377,46 @@ mod by_lexer {
         // How many `if`, `let` and `match` are open at each bracket level, and in all.
         let mut open = vec![0usize];
         let mut total = 0usize;
+        let mut pieces = Pieces {
+            count: 0,
+            start: None,
+        };
+        let mut lists: ListCommas = vec![None];
         let mut lexer = Token::lexer(text);
         while let Some(tok) = lexer.next() {
+            let span = lexer.span();
+            // The byte loop gives a word's or a stray character's length, else 1.
+            let len = match tok {
+                Ok(Token::Word | Token::Other) => span.len(),
+                _ => 1,
+            };
+            if tok == Ok(Token::Word) && starts_declaration(lexer.slice().as_bytes()) {
+                pieces.declaration(span.start, len);
+            } else if let Some(long) = pieces.one(span.start, len) {
+                return Some(long);
+            }
             match tok {
                 Ok(Token::Open) => {
                     if open.len() > MAX_DEPTH {
                         return Some(TooDeep::Brackets(lexer.span().start));
                     }
                     open.push(0);
+                    lists.push((lexer.slice() == "[").then_some((span.start, 0)));
                 }
                 Ok(Token::Close) => {
                     if open.len() > 1 {
                         total -= open.pop().unwrap_or(0);
+                        lists.pop();
                     }
                 }
-                Ok(Token::End) => forget_level(&mut open, &mut total),
+                Ok(Token::End) => {
+                    if lexer.slice() == ","
+                        && let Some(long) = one_comma(&mut lists)
+                    {
+                        return Some(long);
+                    }
+                    forget_level(&mut open, &mut total)
+                }
                 Ok(Token::Word) if starts_declaration(lexer.slice().as_bytes()) => {
                     forget_level(&mut open, &mut total)
                 }
@@ -342,6 +471,85 @@ mod tests {
             let opened = format!("{}{text}", "if ".repeat(MAX_OPEN - 2));
             prop_assert_eq!(too_deep(&opened), by_lexer::too_deep(&opened));
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        /// Near the bound on pieces, where a piece counted by one scan and not
+        /// the other would part them.
+        #[test]
+        fn the_byte_loop_agrees_with_the_lexer_on_pieces(text in pieces(), gap in 0usize..200) {
+            let long = format!("{}{text}", "x ".repeat(MAX_PIECES - gap));
+            prop_assert_eq!(too_deep(&long), by_lexer::too_deep(&long));
+            let list = format!("[{}{text}", "1,".repeat(MAX_LIST_LEN - gap / 4));
+            prop_assert_eq!(too_deep(&list), by_lexer::too_deep(&list));
+        }
+    }
+
+    /// `const c: number ref X-A = 1` and `+1` as many times as it takes to make
+    /// `pieces` pieces in all (ten, then two each).
+    fn sum_of_pieces(pieces: usize) -> String {
+        format!(
+            "const c: number ref X-A = 1{}",
+            "+1".repeat((pieces - 10) / 2)
+        )
+    }
+
+    #[test]
+    fn a_declaration_of_too_many_pieces_is_refused_where_it_begins() {
+        let at_bound = format!("unit VP\n{}", sum_of_pieces(MAX_PIECES));
+        assert_eq!(too_deep(&at_bound), None);
+        let over = format!("unit VP\n{} 1", sum_of_pieces(MAX_PIECES));
+        assert_eq!(too_deep(&over), Some(TooDeep::Long(8, 5)));
+        // Every declaration word begins the count afresh.
+        let two = format!(
+            "{}\n{}",
+            sum_of_pieces(MAX_PIECES),
+            sum_of_pieces(MAX_PIECES)
+        );
+        assert_eq!(too_deep(&two), None);
+        // An expression read on its own is refused where it begins.
+        let expr = format!("  x{}", "+1".repeat(MAX_PIECES / 2));
+        assert_eq!(too_deep(&expr), Some(TooDeep::Long(2, 1)));
+    }
+
+    #[test]
+    fn a_list_of_more_commas_than_values_a_list_holds_is_refused_at_its_bracket() {
+        let list =
+            |commas: usize| format!("const c: [number] ref X-A = [{}1]", "1,".repeat(commas));
+        assert_eq!(too_deep(&list(MAX_LIST_LEN)), None);
+        assert_eq!(
+            too_deep(&list(MAX_LIST_LEN + 1)),
+            Some(TooDeep::LongList(28))
+        );
+        // Commas count in the list itself, not in calls, records, lists or
+        // quoted texts inside it, nor after it.
+        let inner = "f(1, 2), {a = 1, b = 2}, [1, 2], \"1, 2\", ".repeat(MAX_LIST_LEN / 4);
+        assert_eq!(too_deep(&format!("[{inner}]")), None);
+        let calls = format!("f({})", "1,".repeat(MAX_LIST_LEN + 1));
+        assert_eq!(too_deep(&calls), None);
+        let two = format!(
+            "[{}], [{}]",
+            "1,".repeat(MAX_LIST_LEN),
+            "1,".repeat(MAX_LIST_LEN)
+        );
+        assert_eq!(too_deep(&two), None);
+    }
+
+    #[test]
+    fn a_quoted_text_or_a_comment_is_one_piece_and_layout_none() {
+        let words = "a b c ".repeat(MAX_PIECES);
+        let quoted = format!("{}\"{words}\" // {words}\n", sum_of_pieces(MAX_PIECES - 2));
+        assert_eq!(too_deep(&quoted), None);
+        let spaced = format!(
+            "{}{}",
+            sum_of_pieces(MAX_PIECES),
+            " \t\r\n".repeat(MAX_PIECES)
+        );
+        assert_eq!(too_deep(&spaced), None);
+        // A stray sign counts, as the parser would still have to go over it.
+        let signed = format!("{} §", sum_of_pieces(MAX_PIECES));
+        assert_eq!(too_deep(&signed), Some(TooDeep::Long(0, 5)));
     }
 
     #[test]

@@ -431,7 +431,7 @@ fn a_huge_number_literal_is_not_echoed_whole() {
 fn a_long_line_with_an_error_is_not_echoed() {
     let loaded = one_file(format!(
         "const x: number ref X-A = 1 {}\n",
-        "+ ".repeat(300_000)
+        "+ ".repeat(40_000)
     ));
     assert!(loaded.diagnostics.has_errors());
     let text = rendered(&loaded);
@@ -939,4 +939,48 @@ fn the_issues_evaluations_stop_quickly_in_a_release_build() {
         run_within(&bin, &["explain", "rules/2015", many], &root(), SECONDS);
     assert!(code == 0 || stderr.contains("[E0606]"), "{stderr}");
     assert!(stdout.len() < 4_000_000, "{} bytes", stdout.len());
+}
+
+/// Dense text: one declaration of 4 MB of `+1`, a 4 MB list, and an incident's
+/// rule of 4 MB in an event file. Each is refused by the pre-scan before the
+/// parser sees it (E0011; the list E0208), in a debug build. The parser, given such a
+/// declaration whole, held a queue of tokens of over a kilobyte per `+1`
+/// (770 MB for 2 MB of text) and took seconds per megabyte.
+#[test]
+fn dense_declarations_and_rules_are_refused_before_they_are_parsed() {
+    let dir = TempDir::new("hostile-dense");
+    let ones = "+1".repeat(2 * 1024 * 1024);
+    let sum = format!("const x: number ref X-A = 1{ones}\n");
+    std::fs::write(dir.0.join("sum.bfr"), sum).expect("write");
+    let values = ",1".repeat(2 * 1024 * 1024);
+    let list = format!("const x: [number] ref X-A = [1{values}]\n");
+    std::fs::write(dir.0.join("list.bfr"), list).expect("write");
+    let event = std::fs::read_to_string(
+        root().join("tests/cases/events/E0001-incident-rule-does-not-parse.toml"),
+    )
+    .expect("the case exists")
+    .replace(
+        "late_arrival_qualification(8 min\"",
+        &format!("late_arrival_qualification(8 min){ones}\""),
+    );
+    assert!(event.len() > 4_000_000);
+    std::fs::write(dir.0.join("event.toml"), event).expect("write");
+    let edition = root().join("tests/fixtures/events");
+    let edition = edition.to_str().expect("a UTF-8 path");
+    let limit = Duration::from_secs(20);
+    for (args, code_shown) in [
+        (&["check", "--color", "never", "sum.bfr"][..], "[E0011]"),
+        (&["check", "--color", "never", "list.bfr"], "[E0208]"),
+        (
+            &["run", "--color", "never", edition, "event.toml"],
+            "[E0011]",
+        ),
+    ] {
+        let start = Instant::now();
+        let (code, _, stderr) = run_within(&debug_bin(), args, &dir.0, limit);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(code_shown), "{args:?}: {stderr}");
+        assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
+        assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
+    }
 }

@@ -78,17 +78,21 @@ fn hundred_thousand_nested_lets() {
     refused_as_too_deep(format!("const x: number ref X-A = {lets}1\n"));
 }
 
+/// As many `let` lines as one declaration may hold pieces for (five each).
 #[test]
-fn hundred_thousand_let_lines_in_a_block() {
-    let lets: String = (0..100_000).map(|i| format!("  let a{i} = 1;\n")).collect();
+fn a_declarations_worth_of_let_lines_in_a_block() {
+    let lets: String = (0..scan::MAX_PIECES / 6)
+        .map(|i| format!("  let a{i} = 1;\n"))
+        .collect();
     refused_as_too_deep(format!(
         "fn f(x: number) -> number ref X-A {{\n{lets}  x\n}}\n"
     ));
 }
 
+/// As many `not`, `-` and `+ 1` as one declaration may hold pieces for.
 #[test]
-fn hundred_thousand_nots_minuses_and_operators() {
-    let n = 100_000;
+fn a_declarations_worth_of_nots_minuses_and_operators() {
+    let n = scan::MAX_PIECES / 3;
     refused_as_too_deep(format!(
         "const x: bool ref X-A = {}true\n",
         "not ".repeat(n)
@@ -144,14 +148,23 @@ fn a_megabyte_of_ifs_lets_and_matches_is_refused_before_it_is_parsed() {
 
 #[test]
 fn a_megabyte_of_nots_and_minuses_is_refused() {
+    // A megabyte is more pieces than a declaration may hold: refused before it
+    // is parsed. Half the bound is parsed, and too deep for the lowering.
     let mb = 1024 * 1024;
-    for text in [
-        format!("const x: bool ref X-A = {}true\n", "not ".repeat(mb / 4)),
-        format!("const x: number ref X-A = {}1\n", "- ".repeat(mb / 2)),
-        format!("const x: number ref X-A = {}1\n", "-".repeat(mb)),
-    ] {
-        let message = too_deep_because(text);
-        assert!(message.contains("levels deep"), "{message}");
+    let half = scan::MAX_PIECES / 2;
+    for count in [mb / 2, half] {
+        for text in [
+            format!("const x: bool ref X-A = {}true\n", "not ".repeat(count)),
+            format!("const x: number ref X-A = {}1\n", "- ".repeat(count)),
+            format!("const x: number ref X-A = {}1\n", "-".repeat(count)),
+        ] {
+            if count == half {
+                let message = too_deep_because(text);
+                assert!(message.contains("levels deep"), "{message}");
+            } else {
+                assert_eq!(codes(&one_file(text)), ["E0011"]);
+            }
+        }
     }
 }
 
