@@ -1,10 +1,10 @@
 //! `bfr entries check <edition> <entries>` and `bfr invoice <edition> <entries>`.
 
 use super::output::{Output, counted};
-use super::output::{diagnostics_json, json_line as json, stderr, stdout};
+use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::check::Checked;
-use crate::diag::{self, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::edition;
 use crate::entry::{Invoice, Line, LineKind, Money, Statement};
 use crate::source::Sources;
@@ -30,9 +30,7 @@ fn load(
     let Some(checked) = loaded.checked.take() else {
         match out.format {
             Format::Text => {
-                for d in loaded.diagnostics.sorted() {
-                    stderr(&diag::render(d, &loaded.sources, out.colour));
-                }
+                diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
                 stderr(&format!(
                     "{}: {}; fix them first (`bfr check {}`)\n",
                     edition_path.display(),
@@ -61,9 +59,7 @@ fn load(
 
 fn show_diagnostics(out: &Output, diags: &Diagnostics, sources: &Sources) {
     if out.format == Format::Text {
-        for d in diags.sorted() {
-            stderr(&diag::render(d, sources, out.colour));
-        }
+        diagnostics_text(diags, sources, out.colour);
     }
 }
 

@@ -525,7 +525,7 @@ fn incidents(page: &Page) -> Markup {
                                 _ => {}
                             } }
                             td { ((page.name)(i.team)) }
-                            td { (i.rule) }
+                            td { (crate::diag::bounded(&i.rule)) }
                             td { (i.penalty.as_deref().unwrap_or("?")) }
                             td { (i.applied) }
                             td { (i.note.as_deref().unwrap_or("")) }

@@ -302,7 +302,7 @@ pub fn event_run(ran: &Ran) -> String {
                 "   {:<10} {:<24} {} = {} ({}){}",
                 printable_name(&place),
                 name(i.team),
-                printable_name(&i.rule),
+                printable_name(&crate::diag::bounded(&i.rule)),
                 printable_name(i.penalty.as_deref().unwrap_or("?")),
                 i.applied,
                 i.note

@@ -586,3 +586,34 @@ fn an_edition_that_renames_the_entries_enums_gives_the_same_checks_and_money() {
     assert_eq!(differ, None, "the first line that differs");
     assert_eq!(renamed.lines().count(), original.lines().count());
 }
+
+/// An entries file with 150 problems shows the first 100 and one line for the
+/// rest, as `bfr check` does; the summary counts all of them.
+#[test]
+fn entries_check_shows_at_most_a_hundred_problems_of_a_file() {
+    let dir = TempDir::new("entries-many-problems");
+    let players: String = (0..150)
+        .map(|i| {
+            format!(
+                "[[player]]\nmember = {}\nname = \"Player {i}\"\nbirth_year = 1962\nclub = \"Club\"\n\
+                 district = \"Nowhere\"\nmembership_paid_at = \"2014-09-01 10:00\"\n\n",
+                5000 + i
+            )
+        })
+        .collect();
+    let path = dir.0.join("entries.toml");
+    std::fs::write(&path, players).unwrap();
+    let edition = root().join("rules/2015");
+    let (code, stdout, stderr) = bfr(&[
+        "entries",
+        "check",
+        edition.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("[E0801]").count(), 100, "{stderr}");
+    assert!(
+        stderr.contains("and 50 more diagnostics in ") && stdout.contains("150 errors"),
+        "{stdout}"
+    );
+}

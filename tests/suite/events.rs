@@ -306,6 +306,29 @@ fn an_incident_evaluated_by_the_rules_changes_the_standings() {
     );
 }
 
+/// An incident's rule is echoed in the report shortened, as a diagnostic
+/// echoes input: a rule of thousands of bytes does not fill the page.
+#[test]
+fn a_long_incident_rule_is_shown_shortened() {
+    let rule = format!("late_arrival({} 12 min)", "0 min + ".repeat(1_000));
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        &format!("team = 7\nround = 3\nrule = \"{rule}\""),
+    );
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    let text = event_run(&ran);
+    let line = text
+        .lines()
+        .find(|l| l.contains("late_arrival("))
+        .unwrap_or_default();
+    assert!(
+        line.len() < 600
+            && line.contains("bytes left out]")
+            && line.ends_with("= deduct 3 VP (deducted)"),
+        "{line}"
+    );
+}
+
 #[test]
 fn a_penalty_deducts_in_the_units_the_edition_scores_in() {
     // A variant edition whose VP are called `SegP` (`VP` kept as an alias, so every
