@@ -1,12 +1,17 @@
 //! The examples of the README and `docs/` are what `bfr` prints. Each `$ bfr …` line of a
 //! `text` block is run from the repository's root and its output compared with
 //! the lines below it: a line `…` stands for any number of lines, a `…` in a
-//! line for any text there. A command that names a file the
-//! repository does not hold (`my-edition/`, an edition of the reader's own) is
-//! left out; one that writes a file writes it under `target/` instead.
+//! line for any text there; an example with nothing below it must succeed. A
+//! command that names an edition of the reader's own (`my-edition/`) is left
+//! out, and one that names any other file the repository does not hold is
+//! wrong; one that writes a file writes it under `target/` instead.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The editions and event files of the reader's own that examples name: an example naming one
+/// is left out. Any other path an example names must be in the repository.
+const READERS_OWN: [&str; 4] = ["my-edition/", "next-edition/", "my-2016/", "event.toml"];
 
 /// Options whose value is a file or directory the command writes.
 const WRITES: [&str; 3] = ["--ics", "-o", "--write-baseline"];
@@ -60,8 +65,10 @@ fn examples(readme: &str) -> Vec<Example> {
             continue;
         }
         if let Some(command) = line.strip_prefix("$ bfr ") {
-            // A comment after the command is for the reader.
+            // A comment after the command is for the reader; so is where
+            // its output is sent (`> page.html`): the test reads it.
             let command = command.split_once("  #").map_or(command, |(c, _)| c);
+            let command = command.split_once(" > ").map_or(command, |(c, _)| c);
             current = Some(out.len());
             out.push(Example {
                 line: i + 1,
@@ -130,8 +137,15 @@ fn matches(shown: &[String], actual: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs an example, or says why it is left out.
-fn run(example: &Example, scratch: &Path) -> Option<(Vec<String>, String)> {
+/// What an example printed (stdout, then stderr) and whether it exited 0.
+struct Printed {
+    text: String,
+    ok: bool,
+}
+
+/// Runs an example: `Ok(None)` when it names an edition of the reader's own,
+/// an error when it names a file the repository does not hold.
+fn run(example: &Example, scratch: &Path) -> Result<Option<(Vec<String>, Printed)>, String> {
     let mut args = Vec::new();
     let mut shown = example.shown.clone();
     let mut writes_next = false;
@@ -146,14 +160,17 @@ fn run(example: &Example, scratch: &Path) -> Option<(Vec<String>, String)> {
             continue;
         }
         writes_next = WRITES.contains(&word.as_str());
+        if READERS_OWN.contains(&word.as_str()) {
+            return Ok(None);
+        }
         let names_a_file = word.contains('/') && !word.starts_with('-') && !word.contains(' ');
         if names_a_file && !root().join(word).exists() {
-            return None;
+            return Err(format!("`{word}` is not in the repository"));
         }
         args.push(word.clone());
     }
     if args.first().is_some_and(|a| a == "fmt") && !args.iter().any(|a| a == "--check") {
-        return None;
+        return Ok(None);
     }
     let out = Command::new(env!("CARGO_BIN_EXE_bfr"))
         .args(&args)
@@ -166,7 +183,8 @@ fn run(example: &Example, scratch: &Path) -> Option<(Vec<String>, String)> {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    Some((shown, text))
+    let ok = out.status.success();
+    Ok(Some((shown, Printed { text, ok })))
 }
 
 /// The README and every page of `docs/`.
@@ -196,17 +214,26 @@ fn every_example_in_the_readme_and_the_docs_is_what_bfr_prints() {
             .display()
             .to_string();
         for example in examples(&text) {
-            let Some((shown, printed)) = run(&example, &scratch) else {
-                continue;
+            let command = format!("{name}:{} `bfr {}`", example.line, example.words.join(" "));
+            let (shown, printed) = match run(&example, &scratch) {
+                Ok(Some(ran)) => ran,
+                Ok(None) => continue,
+                Err(why) => {
+                    wrong.push(format!("{command}: {why}"));
+                    continue;
+                }
             };
             ran += 1;
-            let actual: Vec<&str> = printed.lines().collect();
+            let actual: Vec<&str> = printed.text.lines().collect();
+            // An example that shows nothing below it says it succeeds.
+            if shown.is_empty() && !printed.ok {
+                wrong.push(format!("{command}: it failed\n{}", printed.text));
+                continue;
+            }
             if let Err(why) = matches(&shown, &actual) {
                 let head: Vec<&str> = actual.iter().take(40).copied().collect();
                 wrong.push(format!(
-                    "{name}:{} `bfr {}`: {why}\n--- bfr printed (first 40 lines):\n{}",
-                    example.line,
-                    example.words.join(" "),
+                    "{command}: {why}\n--- bfr printed (first 40 lines):\n{}",
                     head.join("\n")
                 ));
             }
@@ -232,4 +259,12 @@ fn an_example_matches_only_the_lines_it_shows_in_their_order() {
         words("eval r 'f(a: 1, b: 2)'"),
         ["eval", "r", "f(a: 1, b: 2)"]
     );
+    let example = |command: &str| Example {
+        line: 1,
+        words: words(command),
+        shown: Vec::new(),
+    };
+    let scratch = root().join("target/readme-examples-unit");
+    assert!(run(&example("check my-edition/"), &scratch).is_ok_and(|r| r.is_none()));
+    assert!(run(&example("check rules/2014"), &scratch).is_err());
 }
