@@ -98,22 +98,81 @@ pub enum TooDeep {
 /// one expression or type), and `n` values are written with at least `n - 1`.
 type ListCommas = Vec<Option<(usize, usize)>>;
 
-/// One more comma at the innermost level of `lists`; where that makes more
-/// than [`MAX_LIST_LEN`] in a list, the list's `[`.
-fn one_comma(lists: &mut ListCommas) -> Option<TooDeep> {
-    let (at, commas) = lists.last_mut()?.as_mut()?;
-    *commas += 1;
-    (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
+/// A piece of text as the count of pieces and list values tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Piece<'a> {
+    /// A name, keyword or number.
+    Word(&'a [u8]),
+    /// `(`, `{` or `[`; `list` for `[`.
+    Open {
+        list: bool,
+    },
+    /// `)`, `]` or `}`; `brace` for `}`.
+    Close {
+        brace: bool,
+    },
+    Comma,
+    /// A quoted text, with or without its closing quote.
+    Quoted,
+    Comment,
+    /// Any other sign or operator.
+    Other,
 }
 
-/// The pieces since the last declaration word, and where that word is.
+/// The pieces since the last declaration word and the commas of each list
+/// open, piece by piece: the part of the pre-scan that bounds what the parser
+/// holds (E0011, E0208).
 struct Pieces {
     count: usize,
     /// The declaration word's byte offset and length; `None` before the first.
     start: Option<(usize, usize)>,
+    lists: ListCommas,
 }
 
 impl Pieces {
+    fn new() -> Self {
+        Pieces {
+            count: 0,
+            start: None,
+            lists: vec![None],
+        }
+    }
+
+    /// Counts `piece`, `len` bytes at `at`; where that makes a declaration or a
+    /// list too long, where it begins. A declaration word begins a declaration.
+    fn step(&mut self, piece: Piece, at: usize, len: usize) -> Option<TooDeep> {
+        match piece {
+            Piece::Word(word) if starts_declaration(word) => self.declaration(at, len),
+            _ => {
+                if let Some(long) = self.one(at, len) {
+                    return Some(long);
+                }
+            }
+        }
+        match piece {
+            Piece::Open { list } => self.lists.push(list.then_some((at, 0))),
+            Piece::Close { .. } if self.lists.len() > 1 => {
+                self.lists.pop();
+            }
+            Piece::Comma => return self.one_comma(),
+            _ => {}
+        }
+        None
+    }
+
+    /// At the end of the text: nothing is left to count.
+    fn finish(&mut self) -> Option<TooDeep> {
+        None
+    }
+
+    /// One more comma at the innermost level; where that makes more than
+    /// [`MAX_LIST_LEN`] in a list, the list's `[`.
+    fn one_comma(&mut self) -> Option<TooDeep> {
+        let (at, commas) = self.lists.last_mut()?.as_mut()?;
+        *commas += 1;
+        (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
+    }
+
     /// Counts one more piece, `len` bytes at `at`; where that makes too many,
     /// the place the declaration (or the text) begins.
     fn one(&mut self, at: usize, len: usize) -> Option<TooDeep> {
@@ -149,18 +208,14 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
     // How many `if`, `let` and `match` are open at each bracket level, and in all.
     let mut open = vec![0usize];
     let mut total = 0usize;
-    let mut pieces = Pieces {
-        count: 0,
-        start: None,
-    };
-    let mut lists: ListCommas = vec![None];
+    let mut pieces = Pieces::new();
     let bytes = text.as_bytes();
     let mut at = 0;
     while let Some(&b) = bytes.get(at) {
         if !is_layout(b) && !is_name_byte(b) && b < 0x80 {
             // A sign, a bracket, a quoted text or a comment: one piece each (a
             // two-sign operator such as `=>` is one, as the branch below takes it).
-            if let Some(long) = pieces.one(at, 1) {
+            if let Some(long) = pieces.step(sign(bytes, at), at, 1) {
                 return Some(long);
             }
         }
@@ -170,13 +225,11 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                     return Some(TooDeep::Brackets(at));
                 }
                 open.push(0);
-                lists.push((b == b'[').then_some((at, 0)));
                 at += 1;
             }
             b')' | b'}' | b']' => {
                 if open.len() > 1 {
                     total -= open.pop().unwrap_or(0);
-                    lists.pop();
                 }
                 at += 1;
             }
@@ -185,11 +238,6 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 at = memchr_newline(bytes, at);
             }
             b',' | b';' => {
-                if b == b','
-                    && let Some(long) = one_comma(&mut lists)
-                {
-                    return Some(long);
-                }
                 forget_level(&mut open, &mut total);
                 at += 1;
             }
@@ -199,13 +247,7 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 forget_level(&mut open, &mut total);
                 at += 2;
             }
-            b'=' | b'<' | b'>' | b'!' => {
-                at += if bytes.get(at + 1) == Some(&b'=') {
-                    2
-                } else {
-                    1
-                };
-            }
+            b'=' | b'<' | b'>' | b'!' => at += 1 + usize::from(bytes.get(at + 1) == Some(&b'=')),
             // Other ASCII: layout and operators that no nesting depends on.
             0..0x80 if !is_name_byte(b) => at += 1,
             _ => {
@@ -216,7 +258,7 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                         .get(at..)
                         .and_then(|r| r.chars().next())
                         .map_or(1, char::len_utf8);
-                    if let Some(long) = pieces.one(at, len) {
+                    if let Some(long) = pieces.step(Piece::Other, at, len) {
                         return Some(long);
                     }
                     at += len;
@@ -225,24 +267,31 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 let word = bytes.get(at..end).unwrap_or_default();
                 if starts_declaration(word) {
                     forget_level(&mut open, &mut total);
-                    pieces.declaration(at, end - at);
-                } else if let Some(long) = pieces.one(at, end - at) {
+                }
+                if let Some(long) = pieces.step(Piece::Word(word), at, end - at) {
                     return Some(long);
                 }
-                if openers(word) > 0 {
-                    total += 1;
-                    if let Some(level) = open.last_mut() {
-                        *level += 1;
-                    }
-                    if total > MAX_OPEN {
-                        return Some(TooDeep::Open(at, end - at));
-                    }
+                if openers(word) > 0 && one_more_open(&mut open, &mut total) {
+                    return Some(TooDeep::Open(at, end - at));
                 }
                 at = end;
             }
         }
     }
-    None
+    pieces.finish()
+}
+
+/// The piece that the ASCII sign at `at` begins.
+fn sign(bytes: &[u8], at: usize) -> Piece<'static> {
+    match bytes.get(at) {
+        Some(&b'[') => Piece::Open { list: true },
+        Some(&b'(' | &b'{') => Piece::Open { list: false },
+        Some(&b) if matches!(b, b')' | b'}' | b']') => Piece::Close { brace: b == b'}' },
+        Some(&b',') => Piece::Comma,
+        Some(&b'"') => Piece::Quoted,
+        Some(&b'/') if bytes.get(at + 1) == Some(&b'/') => Piece::Comment,
+        _ => Piece::Other,
+    }
 }
 
 /// Where the string whose text begins at `at` ends: after its closing quote, or
@@ -308,6 +357,16 @@ fn word_end(text: &str, mut at: usize) -> usize {
     }
 }
 
+/// One more `if`, `let` or `match` open at the innermost bracket level; whether
+/// that makes more than [`MAX_OPEN`] open in all.
+fn one_more_open(open: &mut [usize], total: &mut usize) -> bool {
+    *total += 1;
+    if let Some(level) = open.last_mut() {
+        *level += 1;
+    }
+    *total > MAX_OPEN
+}
+
 /// Forgets the `if`, `let` and `match` of the innermost bracket level.
 fn forget_level(open: &mut [usize], total: &mut usize) {
     if let Some(level) = open.last_mut() {
@@ -321,8 +380,7 @@ fn forget_level(open: &mut [usize], total: &mut usize) {
 #[cfg(test)]
 mod by_lexer {
     use super::{
-        ListCommas, MAX_DEPTH, MAX_OPEN, Pieces, TooDeep, forget_level, one_comma, openers,
-        starts_declaration,
+        MAX_DEPTH, Piece, Pieces, TooDeep, forget_level, one_more_open, openers, starts_declaration,
     };
     use logos::Logos;
 
@@ -377,67 +435,56 @@ mod by_lexer {
         // How many `if`, `let` and `match` are open at each bracket level, and in all.
         let mut open = vec![0usize];
         let mut total = 0usize;
-        let mut pieces = Pieces {
-            count: 0,
-            start: None,
-        };
-        let mut lists: ListCommas = vec![None];
+        let mut pieces = Pieces::new();
         let mut lexer = Token::lexer(text);
         while let Some(tok) = lexer.next() {
             let span = lexer.span();
+            let slice = lexer.slice();
             // The byte loop gives a word's or a stray character's length, else 1.
-            let len = match tok {
-                Ok(Token::Word | Token::Other) => span.len(),
-                _ => 1,
+            let (piece, len) = match tok {
+                Ok(Token::Word) => (Piece::Word(slice.as_bytes()), span.len()),
+                Ok(Token::Other) => (Piece::Other, span.len()),
+                Ok(Token::Open) => (Piece::Open { list: slice == "[" }, 1),
+                Ok(Token::Close) => (
+                    Piece::Close {
+                        brace: slice == "}",
+                    },
+                    1,
+                ),
+                Ok(Token::End) if slice == "," => (Piece::Comma, 1),
+                Ok(Token::Str | Token::Unterminated) => (Piece::Quoted, 1),
+                Ok(Token::Comment) => (Piece::Comment, 1),
+                _ => (Piece::Other, 1),
             };
-            if tok == Ok(Token::Word) && starts_declaration(lexer.slice().as_bytes()) {
-                pieces.declaration(span.start, len);
-            } else if let Some(long) = pieces.one(span.start, len) {
+            if tok == Ok(Token::Word) && starts_declaration(slice.as_bytes()) {
+                forget_level(&mut open, &mut total);
+            }
+            if let Some(long) = pieces.step(piece, span.start, len) {
                 return Some(long);
             }
             match tok {
                 Ok(Token::Open) => {
                     if open.len() > MAX_DEPTH {
-                        return Some(TooDeep::Brackets(lexer.span().start));
+                        return Some(TooDeep::Brackets(span.start));
                     }
                     open.push(0);
-                    lists.push((lexer.slice() == "[").then_some((span.start, 0)));
                 }
                 Ok(Token::Close) => {
                     if open.len() > 1 {
                         total -= open.pop().unwrap_or(0);
-                        lists.pop();
                     }
                 }
-                Ok(Token::End) => {
-                    if lexer.slice() == ","
-                        && let Some(long) = one_comma(&mut lists)
-                    {
-                        return Some(long);
-                    }
-                    forget_level(&mut open, &mut total)
-                }
-                Ok(Token::Word) if starts_declaration(lexer.slice().as_bytes()) => {
-                    forget_level(&mut open, &mut total)
-                }
-                Ok(Token::Word) => {
-                    let n = openers(lexer.slice().as_bytes());
-                    if n > 0 {
-                        total += n;
-                        if let Some(level) = open.last_mut() {
-                            *level += n;
-                        }
-                        if total > MAX_OPEN {
-                            let span = lexer.span();
-                            return Some(TooDeep::Open(span.start, span.len()));
-                        }
-                    }
+                Ok(Token::End) => forget_level(&mut open, &mut total),
+                Ok(Token::Word)
+                    if openers(slice.as_bytes()) > 0 && one_more_open(&mut open, &mut total) =>
+                {
+                    return Some(TooDeep::Open(span.start, span.len()));
                 }
                 // An unterminated string or stray character: pest reports it in words.
                 Ok(_) | Err(()) => {}
             }
         }
-        None
+        pieces.finish()
     }
 }
 
@@ -451,10 +498,58 @@ mod tests {
     /// openers and declaration words, non-ASCII name and other characters.
     fn pieces() -> impl Strategy<Value = String> {
         let piece = prop::sample::select(vec![
-            "(", ")", "[", "]", "{", "}", "\"", "\\", "/", "//", "\n", ",", ";", "=", "=>", "==",
-            "<", "<=", ">", ">=", "!", "!=", " ", "if", "let", "match", "2if", "outlet", "const",
-            "fn", "constant", "x", "_", "é", "Ω", "\u{301}", "中", "·", "😀", "\u{feff}", "\t",
-            "\r", ".", "+", "-", "1",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\"",
+            "\\",
+            "/",
+            "//",
+            "\n",
+            ",",
+            ";",
+            "=",
+            "=>",
+            "==",
+            "<",
+            "<=",
+            ">",
+            ">=",
+            "!",
+            "!=",
+            " ",
+            "if",
+            "let",
+            "match",
+            "2if",
+            "outlet",
+            "const",
+            "fn",
+            "constant",
+            "x",
+            "_",
+            "remove",
+            "example",
+            "notice",
+            "entries",
+            "federation",
+            "ref",
+            "é",
+            "Ω",
+            "\u{301}",
+            "中",
+            "·",
+            "😀",
+            "\u{feff}",
+            "\t",
+            "\r",
+            ".",
+            "+",
+            "-",
+            "1",
         ]);
         prop::collection::vec(piece, 0..200).prop_map(|v| v.concat())
     }
