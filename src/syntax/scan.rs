@@ -19,10 +19,13 @@
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
 //!
-//! The same pass bounds what pest holds in memory: it counts the pieces between
-//! two declaration words ([`MAX_PIECES`]) and the commas of each list
-//! ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
-//! size, however large and dense the file.
+//! The same pass bounds what pest holds in memory: it counts the pieces from the
+//! start of one declaration to the next ([`MAX_PIECES`]) and the commas of each
+//! list ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
+//! size, however large and dense the file. A place counts as the start of a
+//! declaration only where pest's declaration before it cannot go on over it
+//! (see `Pieces::step`); else one declaration of endless pieces could begin
+//! the count afresh at each and pass.
 //!
 //! It was first a logos lexer; a byte loop with a table of name bytes does the
 //! same in about three quarters of the instructions (every file is scanned whole
@@ -39,7 +42,7 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_OPEN: usize = 2048;
 
 /// The most pieces (words, numbers, signs, quoted texts and comments; layout not
-/// counted) from one declaration word to the next, or in one expression read on
+/// counted) from the start of one declaration to the next, or in one expression read on
 /// its own (an incident's rule, `bfr eval`). Where the direct reader leaves a
 /// declaration to pest, pest holds a queue of tokens for all of it — up to about
 /// twenty per piece, over a kilobyte for the two bytes of `+1` — and a syntax
@@ -119,6 +122,40 @@ enum Piece<'a> {
     Other,
 }
 
+/// The last piece other than a comment, as far as it tells whether the word
+/// after it begins a declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// None yet, or a `}` or a quoted text: the end of a declaration, which no
+    /// expression continues over with a name.
+    End,
+    /// `remove` or a comma: an `example` here is one of a `remove`'s targets.
+    ListOfTargets,
+    Other,
+}
+
+/// A word that begins a declaration only where the piece after it says so
+/// (`notice "…"`, `entries {`, `federation ref …`), and is a name elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pending {
+    at: usize,
+    len: usize,
+    /// `notice`, followed by a quoted text; else `entries` or `federation`,
+    /// followed by `{` or `ref`.
+    notice: bool,
+}
+
+impl Pending {
+    /// Whether `next` shows the word to begin a declaration.
+    fn begun_by(self, next: Piece) -> bool {
+        if self.notice {
+            next == Piece::Quoted
+        } else {
+            matches!(next, Piece::Open { list: false } | Piece::Word(b"ref"))
+        }
+    }
+}
+
 /// The pieces since the last declaration word and the commas of each list
 /// open, piece by piece: the part of the pre-scan that bounds what the parser
 /// holds (E0011, E0208).
@@ -127,6 +164,10 @@ struct Pieces {
     /// The declaration word's byte offset and length; `None` before the first.
     start: Option<(usize, usize)>,
     lists: ListCommas,
+    before: Before,
+    /// A word not counted yet, until the piece after it says whether it
+    /// begins a declaration.
+    pending: Option<Pending>,
 }
 
 impl Pieces {
@@ -135,20 +176,66 @@ impl Pieces {
             count: 0,
             start: None,
             lists: vec![None],
+            before: Before::End,
+            pending: None,
         }
     }
 
     /// Counts `piece`, `len` bytes at `at`; where that makes a declaration or a
-    /// list too long, where it begins. A declaration word begins a declaration.
+    /// list too long, where it begins.
+    ///
+    /// A reserved declaration word begins a declaration, but for an `example`
+    /// among a `remove`'s targets. `notice`, `entries` and `federation` are
+    /// names too: outside brackets, one begins a declaration where the piece
+    /// after it says so and no name could go on from the piece before it
+    /// (`notice "…"` is never in an expression, so `notice` needs only the
+    /// piece after it). Each of these can begin one declaration at most in any other
+    /// (`unit notice "…"`, `const c: entries ref …`), so none lets a
+    /// declaration grow without bound by beginning the count afresh.
     fn step(&mut self, piece: Piece, at: usize, len: usize) -> Option<TooDeep> {
-        match piece {
-            Piece::Word(word) if starts_declaration(word) => self.declaration(at, len),
-            _ => {
-                if let Some(long) = self.one(at, len) {
-                    return Some(long);
-                }
+        if piece == Piece::Comment {
+            return self.one(at, len);
+        }
+        if let Some(word) = self.pending.take() {
+            if word.begun_by(piece) {
+                self.declaration(word.at, word.len);
+            } else if let Some(long) = self.one(word.at, word.len) {
+                return Some(long);
             }
         }
+        let outside = self.lists.len() == 1;
+        let long = match piece {
+            Piece::Word(b"example") if self.before == Before::ListOfTargets => self.one(at, len),
+            Piece::Word(word) if starts_declaration(word) => {
+                self.declaration(at, len);
+                None
+            }
+            Piece::Word(b"notice") if outside => {
+                self.pending = Some(Pending {
+                    at,
+                    len,
+                    notice: true,
+                });
+                None
+            }
+            Piece::Word(b"entries" | b"federation") if outside && self.before == Before::End => {
+                self.pending = Some(Pending {
+                    at,
+                    len,
+                    notice: false,
+                });
+                None
+            }
+            _ => self.one(at, len),
+        };
+        if long.is_some() {
+            return long;
+        }
+        self.before = match piece {
+            Piece::Word(b"remove") | Piece::Comma => Before::ListOfTargets,
+            Piece::Close { brace: true } | Piece::Quoted => Before::End,
+            _ => Before::Other,
+        };
         match piece {
             Piece::Open { list } => self.lists.push(list.then_some((at, 0))),
             Piece::Close { .. } if self.lists.len() > 1 => {
@@ -160,9 +247,10 @@ impl Pieces {
         None
     }
 
-    /// At the end of the text: nothing is left to count.
+    /// At the end of the text: a word still waiting is counted.
     fn finish(&mut self) -> Option<TooDeep> {
-        None
+        let word = self.pending.take()?;
+        self.one(word.at, word.len)
     }
 
     /// One more comma at the innermost level; where that makes more than
@@ -606,6 +694,65 @@ mod tests {
         // An expression read on its own is refused where it begins.
         let expr = format!("  x{}", "+1".repeat(MAX_PIECES / 2));
         assert_eq!(too_deep(&expr), Some(TooDeep::Long(2, 1)));
+    }
+
+    #[test]
+    fn an_example_among_a_removes_targets_is_a_piece_of_the_remove() {
+        let targets = |n: usize| format!("remove example \"a\"{}", ", example \"a\"".repeat(n));
+        // `remove` and `example "a"` are three pieces, each `, example "a"` three.
+        assert_eq!(too_deep(&targets((MAX_PIECES - 3) / 3)), None);
+        assert_eq!(
+            too_deep(&targets(MAX_PIECES / 3)),
+            Some(TooDeep::Long(0, 6))
+        );
+        let commented = format!("remove a{}", ", // c\nexample \"a\"".repeat(MAX_PIECES / 3));
+        assert_eq!(too_deep(&commented), Some(TooDeep::Long(0, 6)));
+        // An example declared after a `remove` begins a declaration of its own:
+        // `example "e" { c == 1` and `; }` are eight pieces, each `+1` two.
+        let example = |n: usize| format!("example \"e\" {{ c == 1{}; }}", "+1".repeat(n));
+        for remove in ["remove a", "remove a, example \"b\""] {
+            let after = format!("{remove}\n{}", example((MAX_PIECES - 8) / 2));
+            assert_eq!(too_deep(&after), None, "{remove}");
+            let over = format!("{remove}\n{}", example((MAX_PIECES - 8) / 2 + 1));
+            assert_eq!(
+                too_deep(&over),
+                Some(TooDeep::Long(remove.len() + 1, 7)),
+                "{remove}"
+            );
+        }
+    }
+
+    #[test]
+    fn notice_entries_and_federation_begin_a_declaration_where_they_begin_one() {
+        let after = |decls: &str| format!("{}\n{decls}", sum_of_pieces(MAX_PIECES));
+        let notices = after(&"notice \"n\" ref X-A\n".repeat(1000));
+        assert_eq!(too_deep(&notices), None);
+        let fns = "fn f() -> integer { 1 }\n";
+        for decl in ["entries ref X-A { a = f }\n", "federation { a = f }\n"] {
+            assert_eq!(too_deep(&after(&format!("{fns}{decl}").repeat(1000))), None);
+        }
+        // Used as names, they begin nothing: not `notice` without a quoted text
+        // after it, nor any of them inside brackets, nor `entries` or
+        // `federation` where an expression goes on to them.
+        for long in [
+            format!(
+                "const c: integer = notice{}",
+                " + notice".repeat(MAX_PIECES / 2)
+            ),
+            format!("enum E {{ a{} }}", ", notice \"n\"".repeat(MAX_PIECES / 3)),
+            format!(
+                "const c: R = x{}",
+                " + entries {a: 1}".repeat(MAX_PIECES / 7)
+            ),
+            format!(
+                "const c: R = x{}",
+                "\n+ federation {a: 1}".repeat(MAX_PIECES / 7)
+            ),
+            format!("const c: R = f({})", "notice \"n\" ".repeat(MAX_PIECES / 2)),
+        ] {
+            let word = long.split(' ').next().map_or(0, str::len);
+            assert_eq!(too_deep(&long), Some(TooDeep::Long(0, word)), "{long:.40}");
+        }
     }
 
     #[test]
