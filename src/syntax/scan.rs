@@ -19,10 +19,13 @@
 //! (`,`, `;`, `=>` or a declaration keyword): any `if`, `let` or `match` of that
 //! level has ended there. The count is therefore never below pest's nesting.
 //!
-//! The same pass bounds what pest holds in memory: it counts the pieces between
-//! two declaration words ([`MAX_PIECES`]) and the commas of each list
-//! ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
-//! size, however large and dense the file.
+//! The same pass bounds what pest holds in memory: it counts the pieces from the
+//! start of one declaration to the next ([`MAX_PIECES`]) and the commas of each
+//! list ([`MAX_LIST_LEN`]), so no declaration pest is given is longer than a fixed
+//! size, however large and dense the file. A place counts as the start of a
+//! declaration only where pest's declaration before it cannot go on over it
+//! (see `Pieces::step`); else one declaration of endless pieces could begin
+//! the count afresh at each and pass.
 //!
 //! It was first a logos lexer; a byte loop with a table of name bytes does the
 //! same in about three quarters of the instructions (every file is scanned whole
@@ -39,7 +42,7 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_OPEN: usize = 2048;
 
 /// The most pieces (words, numbers, signs, quoted texts and comments; layout not
-/// counted) from one declaration word to the next, or in one expression read on
+/// counted) from the start of one declaration to the next, or in one expression read on
 /// its own (an incident's rule, `bfr eval`). Where the direct reader leaves a
 /// declaration to pest, pest holds a queue of tokens for all of it — up to about
 /// twenty per piece, over a kilobyte for the two bytes of `+1` — and a syntax
@@ -98,22 +101,166 @@ pub enum TooDeep {
 /// one expression or type), and `n` values are written with at least `n - 1`.
 type ListCommas = Vec<Option<(usize, usize)>>;
 
-/// One more comma at the innermost level of `lists`; where that makes more
-/// than [`MAX_LIST_LEN`] in a list, the list's `[`.
-fn one_comma(lists: &mut ListCommas) -> Option<TooDeep> {
-    let (at, commas) = lists.last_mut()?.as_mut()?;
-    *commas += 1;
-    (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
+/// A piece of text as the count of pieces and list values tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Piece<'a> {
+    /// A name, keyword or number.
+    Word(&'a [u8]),
+    /// `(`, `{` or `[`; `list` for `[`.
+    Open {
+        list: bool,
+    },
+    /// `)`, `]` or `}`; `brace` for `}`.
+    Close {
+        brace: bool,
+    },
+    Comma,
+    /// A quoted text, with or without its closing quote.
+    Quoted,
+    Comment,
+    /// Any other sign or operator.
+    Other,
 }
 
-/// The pieces since the last declaration word, and where that word is.
+/// The last piece other than a comment, as far as it tells whether the word
+/// after it begins a declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// None yet, or a `}` or a quoted text: the end of a declaration, which no
+    /// expression continues over with a name.
+    End,
+    /// `remove` or a comma: an `example` here is one of a `remove`'s targets.
+    ListOfTargets,
+    Other,
+}
+
+/// A word that begins a declaration only where the piece after it says so
+/// (`notice "…"`, `entries {`, `federation ref …`), and is a name elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Pending {
+    at: usize,
+    len: usize,
+    /// `notice`, followed by a quoted text; else `entries` or `federation`,
+    /// followed by `{` or `ref`.
+    notice: bool,
+}
+
+impl Pending {
+    /// Whether `next` shows the word to begin a declaration.
+    fn begun_by(self, next: Piece) -> bool {
+        if self.notice {
+            next == Piece::Quoted
+        } else {
+            matches!(next, Piece::Open { list: false } | Piece::Word(b"ref"))
+        }
+    }
+}
+
+/// The pieces since the last declaration word and the commas of each list
+/// open, piece by piece: the part of the pre-scan that bounds what the parser
+/// holds (E0011, E0208).
 struct Pieces {
     count: usize,
     /// The declaration word's byte offset and length; `None` before the first.
     start: Option<(usize, usize)>,
+    lists: ListCommas,
+    before: Before,
+    /// A word not counted yet, until the piece after it says whether it
+    /// begins a declaration.
+    pending: Option<Pending>,
 }
 
 impl Pieces {
+    fn new() -> Self {
+        Pieces {
+            count: 0,
+            start: None,
+            lists: vec![None],
+            before: Before::End,
+            pending: None,
+        }
+    }
+
+    /// Counts `piece`, `len` bytes at `at`; where that makes a declaration or a
+    /// list too long, where it begins.
+    ///
+    /// A reserved declaration word begins a declaration, but for an `example`
+    /// among a `remove`'s targets. `notice`, `entries` and `federation` are
+    /// names too: outside brackets, one begins a declaration where the piece
+    /// after it says so and no name could go on from the piece before it
+    /// (`notice "…"` is never in an expression, so `notice` needs only the
+    /// piece after it). Each of these can begin one declaration at most in any other
+    /// (`unit notice "…"`, `const c: entries ref …`), so none lets a
+    /// declaration grow without bound by beginning the count afresh.
+    fn step(&mut self, piece: Piece, at: usize, len: usize) -> Option<TooDeep> {
+        if piece == Piece::Comment {
+            return self.one(at, len);
+        }
+        if let Some(word) = self.pending.take() {
+            if word.begun_by(piece) {
+                self.declaration(word.at, word.len);
+            } else if let Some(long) = self.one(word.at, word.len) {
+                return Some(long);
+            }
+        }
+        let outside = self.lists.len() == 1;
+        let long = match piece {
+            Piece::Word(b"example") if self.before == Before::ListOfTargets => self.one(at, len),
+            Piece::Word(word) if starts_declaration(word) => {
+                self.declaration(at, len);
+                None
+            }
+            Piece::Word(b"notice") if outside => {
+                self.pending = Some(Pending {
+                    at,
+                    len,
+                    notice: true,
+                });
+                None
+            }
+            Piece::Word(b"entries" | b"federation") if outside && self.before == Before::End => {
+                self.pending = Some(Pending {
+                    at,
+                    len,
+                    notice: false,
+                });
+                None
+            }
+            _ => self.one(at, len),
+        };
+        if long.is_some() {
+            return long;
+        }
+        self.before = match piece {
+            Piece::Word(b"remove") | Piece::Comma => Before::ListOfTargets,
+            Piece::Close { brace: true } | Piece::Quoted => Before::End,
+            _ => Before::Other,
+        };
+        match piece {
+            Piece::Open { list } => self.lists.push(list.then_some((at, 0))),
+            Piece::Close { .. } if self.lists.len() > 1 => {
+                self.lists.pop();
+            }
+            Piece::Comma => return self.one_comma(),
+            _ => {}
+        }
+        None
+    }
+
+    /// At the end of the text: a word still waiting is counted.
+    fn finish(&mut self) -> Option<TooDeep> {
+        let word = self.pending.take()?;
+        self.one(word.at, word.len)
+    }
+
+    /// One more comma at the innermost level; where that makes more than
+    /// [`MAX_LIST_LEN`] in a list, the list's `[`.
+    fn one_comma(&mut self) -> Option<TooDeep> {
+        let (at, commas) = self.lists.last_mut()?.as_mut()?;
+        *commas += 1;
+        (*commas > MAX_LIST_LEN).then_some(TooDeep::LongList(*at))
+    }
+
     /// Counts one more piece, `len` bytes at `at`; where that makes too many,
     /// the place the declaration (or the text) begins.
     fn one(&mut self, at: usize, len: usize) -> Option<TooDeep> {
@@ -149,18 +296,14 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
     // How many `if`, `let` and `match` are open at each bracket level, and in all.
     let mut open = vec![0usize];
     let mut total = 0usize;
-    let mut pieces = Pieces {
-        count: 0,
-        start: None,
-    };
-    let mut lists: ListCommas = vec![None];
+    let mut pieces = Pieces::new();
     let bytes = text.as_bytes();
     let mut at = 0;
     while let Some(&b) = bytes.get(at) {
         if !is_layout(b) && !is_name_byte(b) && b < 0x80 {
             // A sign, a bracket, a quoted text or a comment: one piece each (a
             // two-sign operator such as `=>` is one, as the branch below takes it).
-            if let Some(long) = pieces.one(at, 1) {
+            if let Some(long) = pieces.step(sign(bytes, at), at, 1) {
                 return Some(long);
             }
         }
@@ -170,13 +313,11 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                     return Some(TooDeep::Brackets(at));
                 }
                 open.push(0);
-                lists.push((b == b'[').then_some((at, 0)));
                 at += 1;
             }
             b')' | b'}' | b']' => {
                 if open.len() > 1 {
                     total -= open.pop().unwrap_or(0);
-                    lists.pop();
                 }
                 at += 1;
             }
@@ -185,11 +326,6 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 at = memchr_newline(bytes, at);
             }
             b',' | b';' => {
-                if b == b','
-                    && let Some(long) = one_comma(&mut lists)
-                {
-                    return Some(long);
-                }
                 forget_level(&mut open, &mut total);
                 at += 1;
             }
@@ -199,13 +335,7 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 forget_level(&mut open, &mut total);
                 at += 2;
             }
-            b'=' | b'<' | b'>' | b'!' => {
-                at += if bytes.get(at + 1) == Some(&b'=') {
-                    2
-                } else {
-                    1
-                };
-            }
+            b'=' | b'<' | b'>' | b'!' => at += 1 + usize::from(bytes.get(at + 1) == Some(&b'=')),
             // Other ASCII: layout and operators that no nesting depends on.
             0..0x80 if !is_name_byte(b) => at += 1,
             _ => {
@@ -216,7 +346,7 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                         .get(at..)
                         .and_then(|r| r.chars().next())
                         .map_or(1, char::len_utf8);
-                    if let Some(long) = pieces.one(at, len) {
+                    if let Some(long) = pieces.step(Piece::Other, at, len) {
                         return Some(long);
                     }
                     at += len;
@@ -225,24 +355,31 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
                 let word = bytes.get(at..end).unwrap_or_default();
                 if starts_declaration(word) {
                     forget_level(&mut open, &mut total);
-                    pieces.declaration(at, end - at);
-                } else if let Some(long) = pieces.one(at, end - at) {
+                }
+                if let Some(long) = pieces.step(Piece::Word(word), at, end - at) {
                     return Some(long);
                 }
-                if openers(word) > 0 {
-                    total += 1;
-                    if let Some(level) = open.last_mut() {
-                        *level += 1;
-                    }
-                    if total > MAX_OPEN {
-                        return Some(TooDeep::Open(at, end - at));
-                    }
+                if openers(word) > 0 && one_more_open(&mut open, &mut total) {
+                    return Some(TooDeep::Open(at, end - at));
                 }
                 at = end;
             }
         }
     }
-    None
+    pieces.finish()
+}
+
+/// The piece that the ASCII sign at `at` begins.
+fn sign(bytes: &[u8], at: usize) -> Piece<'static> {
+    match bytes.get(at) {
+        Some(&b'[') => Piece::Open { list: true },
+        Some(&b'(' | &b'{') => Piece::Open { list: false },
+        Some(&b) if matches!(b, b')' | b'}' | b']') => Piece::Close { brace: b == b'}' },
+        Some(&b',') => Piece::Comma,
+        Some(&b'"') => Piece::Quoted,
+        Some(&b'/') if bytes.get(at + 1) == Some(&b'/') => Piece::Comment,
+        _ => Piece::Other,
+    }
 }
 
 /// Where the string whose text begins at `at` ends: after its closing quote, or
@@ -308,6 +445,16 @@ fn word_end(text: &str, mut at: usize) -> usize {
     }
 }
 
+/// One more `if`, `let` or `match` open at the innermost bracket level; whether
+/// that makes more than [`MAX_OPEN`] open in all.
+fn one_more_open(open: &mut [usize], total: &mut usize) -> bool {
+    *total += 1;
+    if let Some(level) = open.last_mut() {
+        *level += 1;
+    }
+    *total > MAX_OPEN
+}
+
 /// Forgets the `if`, `let` and `match` of the innermost bracket level.
 fn forget_level(open: &mut [usize], total: &mut usize) {
     if let Some(level) = open.last_mut() {
@@ -321,8 +468,7 @@ fn forget_level(open: &mut [usize], total: &mut usize) {
 #[cfg(test)]
 mod by_lexer {
     use super::{
-        ListCommas, MAX_DEPTH, MAX_OPEN, Pieces, TooDeep, forget_level, one_comma, openers,
-        starts_declaration,
+        MAX_DEPTH, Piece, Pieces, TooDeep, forget_level, one_more_open, openers, starts_declaration,
     };
     use logos::Logos;
 
@@ -377,67 +523,56 @@ mod by_lexer {
         // How many `if`, `let` and `match` are open at each bracket level, and in all.
         let mut open = vec![0usize];
         let mut total = 0usize;
-        let mut pieces = Pieces {
-            count: 0,
-            start: None,
-        };
-        let mut lists: ListCommas = vec![None];
+        let mut pieces = Pieces::new();
         let mut lexer = Token::lexer(text);
         while let Some(tok) = lexer.next() {
             let span = lexer.span();
+            let slice = lexer.slice();
             // The byte loop gives a word's or a stray character's length, else 1.
-            let len = match tok {
-                Ok(Token::Word | Token::Other) => span.len(),
-                _ => 1,
+            let (piece, len) = match tok {
+                Ok(Token::Word) => (Piece::Word(slice.as_bytes()), span.len()),
+                Ok(Token::Other) => (Piece::Other, span.len()),
+                Ok(Token::Open) => (Piece::Open { list: slice == "[" }, 1),
+                Ok(Token::Close) => (
+                    Piece::Close {
+                        brace: slice == "}",
+                    },
+                    1,
+                ),
+                Ok(Token::End) if slice == "," => (Piece::Comma, 1),
+                Ok(Token::Str | Token::Unterminated) => (Piece::Quoted, 1),
+                Ok(Token::Comment) => (Piece::Comment, 1),
+                _ => (Piece::Other, 1),
             };
-            if tok == Ok(Token::Word) && starts_declaration(lexer.slice().as_bytes()) {
-                pieces.declaration(span.start, len);
-            } else if let Some(long) = pieces.one(span.start, len) {
+            if tok == Ok(Token::Word) && starts_declaration(slice.as_bytes()) {
+                forget_level(&mut open, &mut total);
+            }
+            if let Some(long) = pieces.step(piece, span.start, len) {
                 return Some(long);
             }
             match tok {
                 Ok(Token::Open) => {
                     if open.len() > MAX_DEPTH {
-                        return Some(TooDeep::Brackets(lexer.span().start));
+                        return Some(TooDeep::Brackets(span.start));
                     }
                     open.push(0);
-                    lists.push((lexer.slice() == "[").then_some((span.start, 0)));
                 }
                 Ok(Token::Close) => {
                     if open.len() > 1 {
                         total -= open.pop().unwrap_or(0);
-                        lists.pop();
                     }
                 }
-                Ok(Token::End) => {
-                    if lexer.slice() == ","
-                        && let Some(long) = one_comma(&mut lists)
-                    {
-                        return Some(long);
-                    }
-                    forget_level(&mut open, &mut total)
-                }
-                Ok(Token::Word) if starts_declaration(lexer.slice().as_bytes()) => {
-                    forget_level(&mut open, &mut total)
-                }
-                Ok(Token::Word) => {
-                    let n = openers(lexer.slice().as_bytes());
-                    if n > 0 {
-                        total += n;
-                        if let Some(level) = open.last_mut() {
-                            *level += n;
-                        }
-                        if total > MAX_OPEN {
-                            let span = lexer.span();
-                            return Some(TooDeep::Open(span.start, span.len()));
-                        }
-                    }
+                Ok(Token::End) => forget_level(&mut open, &mut total),
+                Ok(Token::Word)
+                    if openers(slice.as_bytes()) > 0 && one_more_open(&mut open, &mut total) =>
+                {
+                    return Some(TooDeep::Open(span.start, span.len()));
                 }
                 // An unterminated string or stray character: pest reports it in words.
                 Ok(_) | Err(()) => {}
             }
         }
-        None
+        pieces.finish()
     }
 }
 
@@ -451,10 +586,58 @@ mod tests {
     /// openers and declaration words, non-ASCII name and other characters.
     fn pieces() -> impl Strategy<Value = String> {
         let piece = prop::sample::select(vec![
-            "(", ")", "[", "]", "{", "}", "\"", "\\", "/", "//", "\n", ",", ";", "=", "=>", "==",
-            "<", "<=", ">", ">=", "!", "!=", " ", "if", "let", "match", "2if", "outlet", "const",
-            "fn", "constant", "x", "_", "é", "Ω", "\u{301}", "中", "·", "😀", "\u{feff}", "\t",
-            "\r", ".", "+", "-", "1",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\"",
+            "\\",
+            "/",
+            "//",
+            "\n",
+            ",",
+            ";",
+            "=",
+            "=>",
+            "==",
+            "<",
+            "<=",
+            ">",
+            ">=",
+            "!",
+            "!=",
+            " ",
+            "if",
+            "let",
+            "match",
+            "2if",
+            "outlet",
+            "const",
+            "fn",
+            "constant",
+            "x",
+            "_",
+            "remove",
+            "example",
+            "notice",
+            "entries",
+            "federation",
+            "ref",
+            "é",
+            "Ω",
+            "\u{301}",
+            "中",
+            "·",
+            "😀",
+            "\u{feff}",
+            "\t",
+            "\r",
+            ".",
+            "+",
+            "-",
+            "1",
         ]);
         prop::collection::vec(piece, 0..200).prop_map(|v| v.concat())
     }
@@ -511,6 +694,65 @@ mod tests {
         // An expression read on its own is refused where it begins.
         let expr = format!("  x{}", "+1".repeat(MAX_PIECES / 2));
         assert_eq!(too_deep(&expr), Some(TooDeep::Long(2, 1)));
+    }
+
+    #[test]
+    fn an_example_among_a_removes_targets_is_a_piece_of_the_remove() {
+        let targets = |n: usize| format!("remove example \"a\"{}", ", example \"a\"".repeat(n));
+        // `remove` and `example "a"` are three pieces, each `, example "a"` three.
+        assert_eq!(too_deep(&targets((MAX_PIECES - 3) / 3)), None);
+        assert_eq!(
+            too_deep(&targets(MAX_PIECES / 3)),
+            Some(TooDeep::Long(0, 6))
+        );
+        let commented = format!("remove a{}", ", // c\nexample \"a\"".repeat(MAX_PIECES / 3));
+        assert_eq!(too_deep(&commented), Some(TooDeep::Long(0, 6)));
+        // An example declared after a `remove` begins a declaration of its own:
+        // `example "e" { c == 1` and `; }` are eight pieces, each `+1` two.
+        let example = |n: usize| format!("example \"e\" {{ c == 1{}; }}", "+1".repeat(n));
+        for remove in ["remove a", "remove a, example \"b\""] {
+            let after = format!("{remove}\n{}", example((MAX_PIECES - 8) / 2));
+            assert_eq!(too_deep(&after), None, "{remove}");
+            let over = format!("{remove}\n{}", example((MAX_PIECES - 8) / 2 + 1));
+            assert_eq!(
+                too_deep(&over),
+                Some(TooDeep::Long(remove.len() + 1, 7)),
+                "{remove}"
+            );
+        }
+    }
+
+    #[test]
+    fn notice_entries_and_federation_begin_a_declaration_where_they_begin_one() {
+        let after = |decls: &str| format!("{}\n{decls}", sum_of_pieces(MAX_PIECES));
+        let notices = after(&"notice \"n\" ref X-A\n".repeat(1000));
+        assert_eq!(too_deep(&notices), None);
+        let fns = "fn f() -> integer { 1 }\n";
+        for decl in ["entries ref X-A { a = f }\n", "federation { a = f }\n"] {
+            assert_eq!(too_deep(&after(&format!("{fns}{decl}").repeat(1000))), None);
+        }
+        // Used as names, they begin nothing: not `notice` without a quoted text
+        // after it, nor any of them inside brackets, nor `entries` or
+        // `federation` where an expression goes on to them.
+        for long in [
+            format!(
+                "const c: integer = notice{}",
+                " + notice".repeat(MAX_PIECES / 2)
+            ),
+            format!("enum E {{ a{} }}", ", notice \"n\"".repeat(MAX_PIECES / 3)),
+            format!(
+                "const c: R = x{}",
+                " + entries {a: 1}".repeat(MAX_PIECES / 7)
+            ),
+            format!(
+                "const c: R = x{}",
+                "\n+ federation {a: 1}".repeat(MAX_PIECES / 7)
+            ),
+            format!("const c: R = f({})", "notice \"n\" ".repeat(MAX_PIECES / 2)),
+        ] {
+            let word = long.split(' ').next().map_or(0, str::len);
+            assert_eq!(too_deep(&long), Some(TooDeep::Long(0, word)), "{long:.40}");
+        }
     }
 
     #[test]

@@ -941,8 +941,8 @@ fn the_issues_evaluations_stop_quickly_in_a_release_build() {
     assert!(stdout.len() < 4_000_000, "{} bytes", stdout.len());
 }
 
-/// Dense text: one declaration of 4 MB of `+1`, a 4 MB list, and an incident's
-/// rule of 4 MB in an event file. Each is refused by the pre-scan before the
+/// Dense text: one declaration of 4 MB of `+1`, a 4 MB list, a `remove` of 4 MB
+/// of `example "a"` targets, and an incident's rule of 4 MB in an event file. Each is refused by the pre-scan before the
 /// parser sees it (E0011; the list E0208), in a debug build. The parser, given such a
 /// declaration whole, held a queue of tokens of over a kilobyte per `+1`
 /// (770 MB for 2 MB of text) and took seconds per megabyte.
@@ -955,6 +955,9 @@ fn dense_declarations_and_rules_are_refused_before_they_are_parsed() {
     let values = ",1".repeat(2 * 1024 * 1024);
     let list = format!("const x: [number] ref X-A = [1{values}]\n");
     std::fs::write(dir.0.join("list.bfr"), list).expect("write");
+    let targets = ", example \"a\"".repeat(300_000);
+    let remove = format!("remove example \"a\"{targets}\n");
+    std::fs::write(dir.0.join("remove.bfr"), remove).expect("write");
     let event = std::fs::read_to_string(
         root().join("tests/cases/events/E0001-incident-rule-does-not-parse.toml"),
     )
@@ -971,6 +974,7 @@ fn dense_declarations_and_rules_are_refused_before_they_are_parsed() {
     for (args, code_shown) in [
         (&["check", "--color", "never", "sum.bfr"][..], "[E0011]"),
         (&["check", "--color", "never", "list.bfr"], "[E0208]"),
+        (&["check", "--color", "never", "remove.bfr"], "[E0011]"),
         (
             &["run", "--color", "never", edition, "event.toml"],
             "[E0011]",
