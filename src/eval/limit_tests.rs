@@ -8,7 +8,9 @@ use crate::ir::Expr;
 const PROGRAM: &str = "unit VP \"victory points\"\n\
     fn bump(x: number) -> number ref T-1 = x + 1\n\
     fn twice(xs: [number]) -> number ref T-1 = len(xs) + len(xs)\n\
-    const total: number ref T-1 = sum(range(1, 3000))\n";
+    const total: number ref T-1 = sum(range(1, 3000))\n\
+    const first: number ref T-1 = total + 1\n\
+    const second: number ref T-1 = first + 1\n";
 
 fn loaded() -> Loaded {
     load_texts(vec![("t.bfr".into(), PROGRAM.as_bytes().to_vec())])
@@ -120,18 +122,43 @@ fn compiled_code_counts_its_steps_and_the_lists_it_passes() {
 }
 
 #[test]
-fn a_const_stopped_by_the_steps_before_it_is_not_kept_as_failed() {
+fn a_const_stopped_by_the_steps_before_it_is_kept_with_its_value() {
     let l = loaded();
     let program = &l.checked.as_ref().expect("checks").program;
+    // `total` fits the limit on its own; with the steps before it, the caller
+    // does not: the caller fails, and `total` is kept with its value.
     let mut ev = Evaluator::new(program).with_step_limit(8_000);
     let before = expr(&l, "len(range(1, 5000)) + total");
     let failed = ev.eval_closed(&before).expect_err("too large");
     assert_eq!(failed.code, Some(TOO_LARGE));
+    let total = program.rule("total").map(|(i, _)| i).expect("total");
+    assert!(matches!(ev.consts.get(&total), Some(Ok(_))));
     let alone = expr(&l, "total");
     assert_eq!(
         ev.eval_closed(&alone).map(|v| v.show(program)).ok(),
         Some("4501500".into())
     );
+}
+
+#[test]
+fn a_const_past_the_step_limit_on_its_own_is_kept_as_failed() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let index = |name: &str| program.rule(name).map(|(i, _)| i).expect("declared");
+    let mut ev = Evaluator::new(program).with_step_limit(1_000);
+    let failed = ev
+        .call(index("second"), Vec::new(), Default::default())
+        .expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    // `total` failed on its own steps, so each const of the chain keeps the
+    // failure: none computes `total` again.
+    for name in ["total", "first", "second"] {
+        let kept = ev
+            .consts
+            .get(&index(name))
+            .map(|r| r.as_ref().err().and_then(|e| e.code));
+        assert_eq!(kept, Some(Some(TOO_LARGE)), "{name}");
+    }
 }
 
 #[test]
