@@ -162,6 +162,29 @@ fn a_const_past_the_step_limit_on_its_own_is_kept_as_failed() {
 }
 
 #[test]
+fn folding_stops_at_the_first_part_past_the_step_limit() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let mut ev = Evaluator::new(program).with_step_limit(1_000);
+    // The condition's list is too large to fold; the whole is not tried again,
+    // and the branch after it is kept as written.
+    let value = expr(&l, "if sum(range(1, 3000)) > 0 then 2 * 3 else 1");
+    let body = crate::ir::RuleBody::Const {
+        value: Box::new(value),
+    };
+    let crate::ir::RuleBody::Const { value } = super::fold::body(&mut ev, &body) else {
+        panic!("a const stays a const")
+    };
+    let crate::ir::ExprKind::If(_, then, _) = value.kind else {
+        panic!("not folded: {value:?}")
+    };
+    assert!(
+        matches!(then.kind, crate::ir::ExprKind::Binary(..)),
+        "{then:?}"
+    );
+}
+
+#[test]
 fn a_limited_trace_records_the_first_calls_and_counts_the_rest() {
     let l = loaded();
     let program = &l.checked.as_ref().expect("checks").program;
