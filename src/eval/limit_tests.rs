@@ -8,6 +8,7 @@ use crate::ir::Expr;
 const PROGRAM: &str = "unit VP \"victory points\"\n\
     fn bump(x: number) -> number ref T-1 = x + 1\n\
     fn twice(xs: [number]) -> number ref T-1 = len(xs) + len(xs)\n\
+    fn many(i: number) -> [number] ref T-1 = range(i, i + 9999)\n\
     const total: number ref T-1 = sum(range(1, 3000))\n\
     const first: number ref T-1 = total + 1\n\
     const second: number ref T-1 = first + 1\n";
@@ -231,6 +232,34 @@ fn a_limited_trace_also_stops_at_the_values_it_keeps() {
     let trace = ev.trace().expect("tracing");
     assert_eq!(trace.len(), 100);
     assert_eq!(trace.left_out(), 100);
+}
+
+#[test]
+fn a_limited_trace_counts_the_outputs_it_keeps_and_shows_them_short() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    // 200 calls, each returning a list of 10,000 numbers: two million values.
+    let calls = expr(&l, "len(map(range(1, 200), i => many(i)))");
+    let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(1_000);
+    assert!(ev.eval_closed(&calls).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!((trace.len(), trace.left_out()), (100, 100));
+    assert!(trace.values_kept_apart() < 1_000_000);
+    let mut text = String::new();
+    trace.render(program, 1, &mut text);
+    // Each list is shown in its first characters, with its length.
+    assert!(text.len() < 100_000, "{} bytes", text.len());
+    assert!(text.contains("[1, 2, 3, "), "{text}");
+    assert_eq!(text.matches("(10,000 values)").count(), 99, "{text}");
+    // The last call's output would have passed the values kept.
+    assert_eq!(text.matches("keeps at most a million values").count(), 1);
+    // Unlimited, a trace shows values whole.
+    let mut ev = Evaluator::tracing(program);
+    assert!(ev.eval_closed(&expr(&l, "len(many(1))")).is_ok());
+    let mut text = String::new();
+    ev.trace().expect("tracing").render(program, 1, &mut text);
+    assert!(text.contains("9999, 10000]"), "{text}");
 }
 
 #[test]
