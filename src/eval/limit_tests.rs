@@ -151,6 +151,12 @@ fn a_const_past_the_step_limit_on_its_own_is_kept_as_failed() {
         .call(index("second"), Vec::new(), Default::default())
         .expect_err("too large");
     assert_eq!(failed.code, Some(TOO_LARGE));
+    // It points at the part of `total` it was working out, not at the use.
+    let at = PROGRAM.get(failed.span.start as usize..failed.span.end as usize);
+    assert!(
+        at.is_some_and(|part| !part.is_empty() && "sum(range(1, 3000))".contains(part)),
+        "{at:?}"
+    );
     // `total` failed on its own steps, so each const of the chain keeps the
     // failure: none computes `total` again.
     for name in ["total", "first", "second"] {

@@ -678,8 +678,11 @@ impl<'p> Evaluator<'p> {
             }
             // The caller's count goes on with the const's steps: past the
             // limit, that is the caller's failure, and the const stays kept.
+            // A const that failed fails its caller with its own error.
             let own = std::mem::replace(&mut self.steps, before);
-            self.charge(own, span)?;
+            if result.is_ok() {
+                self.charge(own, span)?;
+            }
         }
         result
     }
