@@ -10,21 +10,30 @@
 //! The checked IR itself is not changed; a trace, which shows every rule that
 //! took part, evaluates the IR as written.
 
-use super::Evaluator;
+use super::{Evaluator, TOO_LARGE};
 use crate::ir::{Expr, ExprKind, RuleBody, ScaleArm};
 
 /// `body` with every part that reads no local replaced by its value, evaluated
 /// by `ev` (an evaluator that does not fold: folding is not re-entered).
+///
+/// Once a part takes more steps than an evaluation may (E0606), the rest of the
+/// body is kept as written: each part is its own evaluation with a fresh count,
+/// so trying its whole, and each other part, again would cost the limit again
+/// at every level. What is not folded still fails or succeeds when reached.
 pub(super) fn body(ev: &mut Evaluator, body: &RuleBody) -> RuleBody {
+    let mut f = Folding {
+        ev,
+        too_large: false,
+    };
     match body {
         RuleBody::Const { value } => RuleBody::Const {
-            value: Box::new(expr(ev, value).0),
+            value: Box::new(expr(&mut f, value).0),
         },
         RuleBody::Fn { body } => RuleBody::Fn {
-            body: Box::new(expr(ev, body).0),
+            body: Box::new(expr(&mut f, body).0),
         },
         RuleBody::Table { rows } => RuleBody::Table {
-            rows: rows.iter().map(|r| expr(ev, r).0).collect(),
+            rows: rows.iter().map(|r| expr(&mut f, r).0).collect(),
         },
         RuleBody::Scale { arms } => RuleBody::Scale {
             arms: arms
@@ -32,7 +41,7 @@ pub(super) fn body(ev: &mut Evaluator, body: &RuleBody) -> RuleBody {
                 .map(|a| ScaleArm {
                     lower: a.lower.clone(),
                     upper: a.upper.clone(),
-                    value: expr(ev, &a.value).0,
+                    value: expr(&mut f, &a.value).0,
                     text: a.text.clone(),
                     span: a.span,
                 })
@@ -41,17 +50,27 @@ pub(super) fn body(ev: &mut Evaluator, body: &RuleBody) -> RuleBody {
     }
 }
 
-/// The folded expression, and whether it reads no local (so its value is the
-/// same on every call).
-fn expr(ev: &mut Evaluator, e: &Expr) -> (Expr, bool) {
-    // The IR can nest as deeply as its source; a deep chain grows the stack.
-    stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || expr_inner(ev, e))
+/// The folding of one rule body.
+struct Folding<'a, 'p> {
+    ev: &'a mut Evaluator<'p>,
+    /// Whether a part was stopped at the step limit: nothing more is folded.
+    too_large: bool,
 }
 
-fn expr_inner(ev: &mut Evaluator, e: &Expr) -> (Expr, bool) {
+/// The folded expression, and whether it reads no local (so its value is the
+/// same on every call).
+fn expr(f: &mut Folding, e: &Expr) -> (Expr, bool) {
+    if f.too_large {
+        return (e.clone(), false);
+    }
+    // The IR can nest as deeply as its source; a deep chain grows the stack.
+    stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || expr_inner(f, e))
+}
+
+fn expr_inner(f: &mut Folding, e: &Expr) -> (Expr, bool) {
     let mut closed = true;
     let mut sub = |x: &Expr| {
-        let (folded, c) = expr(ev, x);
+        let (folded, c) = expr(f, x);
         closed &= c;
         folded
     };
@@ -112,15 +131,23 @@ fn expr_inner(ev: &mut Evaluator, e: &Expr) -> (Expr, bool) {
         ty: e.ty.clone(),
         span: e.span,
     };
-    if closed && let Ok(v) = ev.eval_closed(&folded) {
-        let lit = Expr {
-            kind: ExprKind::Lit(v),
-            ty: e.ty.clone(),
-            span: e.span,
-        };
-        return (lit, true);
+    if !closed || f.too_large {
+        return (folded, false);
     }
-    (folded, closed)
+    match f.ev.eval_closed(&folded) {
+        Ok(v) => {
+            let lit = Expr {
+                kind: ExprKind::Lit(v),
+                ty: e.ty.clone(),
+                span: e.span,
+            };
+            (lit, true)
+        }
+        Err(failed) => {
+            f.too_large = failed.code == Some(TOO_LARGE);
+            (folded, !f.too_large)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,10 @@ use crate::ir::Expr;
 const PROGRAM: &str = "unit VP \"victory points\"\n\
     fn bump(x: number) -> number ref T-1 = x + 1\n\
     fn twice(xs: [number]) -> number ref T-1 = len(xs) + len(xs)\n\
-    const total: number ref T-1 = sum(range(1, 3000))\n";
+    fn many(i: number) -> [number] ref T-1 = range(i, i + 9999)\n\
+    const total: number ref T-1 = sum(range(1, 3000))\n\
+    const first: number ref T-1 = total + 1\n\
+    const second: number ref T-1 = first + 1\n";
 
 fn loaded() -> Loaded {
     load_texts(vec![("t.bfr".into(), PROGRAM.as_bytes().to_vec())])
@@ -120,17 +123,71 @@ fn compiled_code_counts_its_steps_and_the_lists_it_passes() {
 }
 
 #[test]
-fn a_const_stopped_by_the_steps_before_it_is_not_kept_as_failed() {
+fn a_const_stopped_by_the_steps_before_it_is_kept_with_its_value() {
     let l = loaded();
     let program = &l.checked.as_ref().expect("checks").program;
+    // `total` fits the limit on its own; with the steps before it, the caller
+    // does not: the caller fails, and `total` is kept with its value.
     let mut ev = Evaluator::new(program).with_step_limit(8_000);
     let before = expr(&l, "len(range(1, 5000)) + total");
     let failed = ev.eval_closed(&before).expect_err("too large");
     assert_eq!(failed.code, Some(TOO_LARGE));
+    let total = program.rule("total").map(|(i, _)| i).expect("total");
+    assert!(matches!(ev.consts.get(&total), Some(Ok(_))));
     let alone = expr(&l, "total");
     assert_eq!(
         ev.eval_closed(&alone).map(|v| v.show(program)).ok(),
         Some("4501500".into())
+    );
+}
+
+#[test]
+fn a_const_past_the_step_limit_on_its_own_is_kept_as_failed() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let index = |name: &str| program.rule(name).map(|(i, _)| i).expect("declared");
+    let mut ev = Evaluator::new(program).with_step_limit(1_000);
+    let failed = ev
+        .call(index("second"), Vec::new(), Default::default())
+        .expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    // It points at the part of `total` it was working out, not at the use.
+    let at = PROGRAM.get(failed.span.start as usize..failed.span.end as usize);
+    assert!(
+        at.is_some_and(|part| !part.is_empty() && "sum(range(1, 3000))".contains(part)),
+        "{at:?}"
+    );
+    // `total` failed on its own steps, so each const of the chain keeps the
+    // failure: none computes `total` again.
+    for name in ["total", "first", "second"] {
+        let kept = ev
+            .consts
+            .get(&index(name))
+            .map(|r| r.as_ref().err().and_then(|e| e.code));
+        assert_eq!(kept, Some(Some(TOO_LARGE)), "{name}");
+    }
+}
+
+#[test]
+fn folding_stops_at_the_first_part_past_the_step_limit() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let mut ev = Evaluator::new(program).with_step_limit(1_000);
+    // The condition's list is too large to fold; the whole is not tried again,
+    // and the branch after it is kept as written.
+    let value = expr(&l, "if sum(range(1, 3000)) > 0 then 2 * 3 else 1");
+    let body = crate::ir::RuleBody::Const {
+        value: Box::new(value),
+    };
+    let crate::ir::RuleBody::Const { value } = super::fold::body(&mut ev, &body) else {
+        panic!("a const stays a const")
+    };
+    let crate::ir::ExprKind::If(_, then, _) = value.kind else {
+        panic!("not folded: {value:?}")
+    };
+    assert!(
+        matches!(then.kind, crate::ir::ExprKind::Binary(..)),
+        "{then:?}"
     );
 }
 
@@ -181,6 +238,34 @@ fn a_limited_trace_also_stops_at_the_values_it_keeps() {
     let trace = ev.trace().expect("tracing");
     assert_eq!(trace.len(), 100);
     assert_eq!(trace.left_out(), 100);
+}
+
+#[test]
+fn a_limited_trace_counts_the_outputs_it_keeps_and_shows_them_short() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    // 200 calls, each returning a list of 10,000 numbers: two million values.
+    let calls = expr(&l, "len(map(range(1, 200), i => many(i)))");
+    let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(1_000);
+    assert!(ev.eval_closed(&calls).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!((trace.len(), trace.left_out()), (100, 100));
+    assert!(trace.values_kept_apart() < 1_000_000);
+    let mut text = String::new();
+    trace.render(program, 1, &mut text);
+    // Each list is shown in its first characters, with its length.
+    assert!(text.len() < 100_000, "{} bytes", text.len());
+    assert!(text.contains("[1, 2, 3, "), "{text}");
+    assert_eq!(text.matches("(10,000 values)").count(), 99, "{text}");
+    // The last call's output would have passed the values kept.
+    assert_eq!(text.matches("keeps at most a million values").count(), 1);
+    // Unlimited, a trace shows values whole.
+    let mut ev = Evaluator::tracing(program);
+    assert!(ev.eval_closed(&expr(&l, "len(many(1))")).is_ok());
+    let mut text = String::new();
+    ev.trace().expect("tracing").render(program, 1, &mut text);
+    assert!(text.contains("9999, 10000]"), "{text}");
 }
 
 #[test]

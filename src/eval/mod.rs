@@ -56,7 +56,9 @@ const MAX_CALL_DEPTH: usize = 10_000;
 /// (a compiled step included) or a value of a list made or copied (in a record
 /// too), so the count grows with the work and the memory an
 /// evaluation takes. A counter, not a clock, so where an evaluation stops is
-/// the same on every machine. The heaviest evaluation of the 2015 edition,
+/// the same on every machine. A const an evaluator keeps counts its own steps,
+/// apart from the evaluation that uses it: it fails past the limit on its own, once.
+/// The heaviest evaluation of the 2015 edition,
 /// seeding 169 pairs, takes about 10 million.
 pub const MAX_STEPS: u64 = 50_000_000;
 
@@ -641,6 +643,10 @@ impl<'p> Evaluator<'p> {
         if !whole_args(rule, frame) {
             check_whole_args(rule, frame, program, span)?;
         }
+        // A const that is kept counts its own steps: its failure past the
+        // limit is then its own, kept like any other, not computed again by
+        // each rule that uses it.
+        let steps_before = memo.then(|| std::mem::take(&mut self.steps));
         self.depth += 1;
         if let Some(t) = &mut self.trace {
             t.enter(i, frame.get(..rule.params.len()).unwrap_or(frame));
@@ -663,15 +669,19 @@ impl<'p> Evaluator<'p> {
         if let Some(t) = &mut self.trace {
             t.leave(detail, result.as_ref().ok());
         }
-        if memo {
+        if let Some(before) = steps_before {
             match (&result, self.prepared) {
                 (Ok(v), Some(p)) => p.remember(i, v),
-                // Stopped by the steps the evaluation took before it, maybe:
-                // not the const's own failure, so not kept as its value.
-                (Err(e), _) if e.code == Some(TOO_LARGE) => {}
                 _ => {
                     self.consts.insert(i, result.clone());
                 }
+            }
+            // The caller's count goes on with the const's steps: past the
+            // limit, that is the caller's failure, and the const stays kept.
+            // A const that failed fails its caller with its own error.
+            let own = std::mem::replace(&mut self.steps, before);
+            if result.is_ok() {
+                self.charge(own, span)?;
             }
         }
         result

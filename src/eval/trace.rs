@@ -72,6 +72,9 @@ enum Output<'p> {
     /// A value the program's evaluation form keeps (a table's or scale's row,
     /// a const), by reference: not copied into the trace.
     Kept(&'p Value),
+    /// A value not kept: it would have taken a limited trace past the values
+    /// it keeps.
+    LeftOut,
 }
 
 /// The calls of an evaluation, recorded as values: made into words only by
@@ -106,9 +109,17 @@ pub struct Trace<'p> {
 pub const EXPLAIN_CALLS: usize = 10_000;
 
 /// The values a limited trace keeps at most (each value of a list or record
-/// counted): calls with long lists as inputs fill memory before they reach
+/// counted, inputs and outputs): calls with long lists as inputs or outputs fill memory before they reach
 /// the limit of calls.
 const KEPT_VALUES: u64 = 1_000_000;
+
+/// The characters a value is shown in at most in a limited trace: a call's
+/// input or output may be a list of thousands of values.
+const SHOWN_CHARS: usize = 200;
+
+/// The words shown for an output a limited trace did not keep.
+const OUTPUT_LEFT_OUT: &str =
+    "… (left out: an explanation keeps at most a million values of inputs and outputs)";
 
 /// The place in `open` of a call not recorded.
 const LEFT_OUT: u32 = u32::MAX;
@@ -130,8 +141,9 @@ impl<'p> Trace<'p> {
         self.left_out
     }
 
-    /// Records at most `calls` calls, and as many values as a million values of
-    /// lists and records; the calls past it are only counted
+    /// Records at most `calls` calls, and as many values (inputs and outputs)
+    /// as a million values of lists and records, each shown in at most
+    /// 200 characters; the calls past it are only counted
     /// ([`left_out`](Self::left_out)), so a trace of an evaluation that calls
     /// rules without end stays small.
     pub fn limit(&mut self, calls: usize) {
@@ -272,6 +284,15 @@ impl<'p> Trace<'p> {
         if let Some(call) = self.calls.get_mut(at as usize) {
             call.detail = detail;
             if let (Some(v), Some(place)) = (output, place) {
+                // An output is counted like an input; one past the values a
+                // limited trace keeps is not copied, and the trace is full.
+                if self.limit.is_some() {
+                    self.kept = self.kept.saturating_add(1 + super::weight(v));
+                    if self.kept > KEPT_VALUES {
+                        call.output = Output::LeftOut;
+                        return;
+                    }
+                }
                 call.output = Output::At(place);
                 self.values.push(super::copy_value(v));
             }
@@ -284,12 +305,31 @@ impl<'p> Trace<'p> {
         self.values.len()
     }
 
-    fn output(&self, call: &Call<'p>) -> Option<&Value> {
+    /// The words for `call`'s output; `None` when it failed.
+    fn output(&self, program: &Program, call: &Call<'p>) -> Option<String> {
         match call.output {
             Output::None => None,
-            Output::At(at) => self.values.get(at as usize),
-            Output::Kept(v) => Some(v),
+            Output::At(at) => self.values.get(at as usize).map(|v| self.show(program, v)),
+            Output::Kept(v) => Some(self.show(program, v)),
+            Output::LeftOut => Some(OUTPUT_LEFT_OUT.to_string()),
         }
+    }
+
+    /// `v` in words; in a limited trace, at most [`SHOWN_CHARS`] characters
+    /// of them, so a few calls with long lists do not print megabytes.
+    fn show(&self, program: &Program, v: &Value) -> String {
+        let mut text = v.show(program);
+        if self.limit.is_none() {
+            return text;
+        }
+        if let Some((cut, _)) = text.char_indices().nth(SHOWN_CHARS) {
+            text.truncate(cut);
+            text.push('…');
+            if let Value::List(values) = v {
+                let _ = write!(text, " ({} values)", super::show_count(values.len() as u64));
+            }
+        }
+        text
     }
 
     fn inputs(&self, call: &Call<'p>) -> Cow<'_, [Value]> {
@@ -318,9 +358,9 @@ impl<'p> Trace<'p> {
                 .params
                 .iter()
                 .zip(values.iter())
-                .map(|((name, _), v)| (name.as_str(), v.show(program)))
+                .map(|((name, _), v)| (name.as_str(), self.show(program, v)))
                 .collect();
-            let output = self.output(call).map(|v| v.show(program));
+            let output = self.output(program, call);
             let detail = call.detail.map(|d| describe(program, rule, d));
             write_call(
                 out,
@@ -380,9 +420,9 @@ impl<'p> Trace<'p> {
                 .params
                 .iter()
                 .zip(inputs.iter())
-                .map(|((name, _), v)| (name.clone(), v.show(program)))
+                .map(|((name, _), v)| (name.clone(), self.show(program, v)))
                 .collect(),
-            output: self.output(call).map(|v| v.show(program)),
+            output: self.output(program, call),
             detail: call.detail.map(|d| describe(program, rule, d)),
             children: Vec::new(),
         }
