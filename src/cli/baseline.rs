@@ -5,7 +5,7 @@
 //! inside the edition. No line numbers: an edit elsewhere in a file does not turn
 //! an accepted warning into a new one. Lines starting with `#` are comments.
 
-use super::replace::{WriteError, replace_file};
+use super::replace::replace_file;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition::IoError;
 use crate::source::Sources;
@@ -58,9 +58,11 @@ impl Baseline {
     /// Reads a baseline file.
     pub fn read(path: &Path) -> Result<Baseline, IoError> {
         let bytes = crate::edition::read_named(path)?;
-        let text = String::from_utf8(bytes).map_err(|_| IoError {
-            path: path.to_path_buf(),
-            reason: "not UTF-8 text; a baseline is written by `bfr check --write-baseline`".into(),
+        let text = String::from_utf8(bytes).map_err(|_| {
+            IoError::reading(
+                path,
+                "not UTF-8 text; a baseline is written by `bfr check --write-baseline`",
+            )
         })?;
         let mut entries = BTreeMap::new();
         for line in text.lines() {
@@ -75,12 +77,12 @@ impl Baseline {
                         .or_insert(0) += 1;
                 }
                 _ => {
-                    return Err(IoError {
-                        path: path.to_path_buf(),
-                        reason: format!(
+                    return Err(IoError::reading(
+                        path,
+                        format!(
                             "not a baseline line (CODE<TAB>FILE<TAB>MESSAGE expected): `{line}`"
                         ),
-                    });
+                    ));
                 }
             }
         }
@@ -94,7 +96,7 @@ impl Baseline {
         diags: &Diagnostics,
         sources: &Sources,
         edition: &Path,
-    ) -> Result<usize, WriteError> {
+    ) -> Result<usize, IoError> {
         let mut lines: Vec<String> = diags
             .sorted()
             .into_iter()

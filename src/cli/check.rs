@@ -128,7 +128,7 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
                     counted(n, "accepted warning"),
                     w.display()
                 )),
-                Err(e) => return out.write_error(&e),
+                Err(e) => return out.io_error(&e),
             }
         }
         let (mut diags, accepted, stale) = match &baseline {

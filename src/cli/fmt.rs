@@ -3,7 +3,7 @@
 
 use super::output::Output;
 use super::output::{diagnostics_json, json_line, stdout};
-use super::replace::{WriteError, replace_file};
+use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
@@ -44,7 +44,7 @@ pub fn fmt(out: &Output, paths: &[PathBuf], check: bool) -> u8 {
                 }
             }
             Ok(Outcome::Refused) => status = status.max(EXIT_FOUND),
-            Err(e) => return e.report(out),
+            Err(e) => return out.io_error(&e),
         }
     }
     if diags.sorted().iter().any(|d| d.code == "E0901") {
@@ -77,8 +77,8 @@ fn fmt_file(
     check: bool,
     sources: &mut Sources,
     diags: &mut Diagnostics,
-) -> Result<Outcome, Failed> {
-    let bytes = edition::read_named(path).map_err(Failed::Read)?;
+) -> Result<Outcome, edition::IoError> {
+    let bytes = edition::read_named(path)?;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -112,23 +112,7 @@ fn fmt_file(
     }
     if !check {
         // Whole or not at all, through a link to the file it names, keeping its mode.
-        replace_file(path, formatted.as_bytes()).map_err(Failed::Write)?;
+        replace_file(path, formatted.as_bytes())?;
     }
     Ok(Outcome::Changed)
-}
-
-/// A file that could not be read, or (rewritten) could not be written.
-enum Failed {
-    Read(edition::IoError),
-    Write(WriteError),
-}
-
-impl Failed {
-    /// Says so, and gives the exit status.
-    fn report(&self, out: &Output) -> u8 {
-        match self {
-            Failed::Read(e) => out.io_error(e),
-            Failed::Write(e) => out.write_error(e),
-        }
-    }
 }

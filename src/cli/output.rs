@@ -119,18 +119,10 @@ impl Output {
         diagnostics_text(diags, sources, self.colour);
     }
 
+    /// Says that a file could not be read or written, and gives the exit status
+    /// for it.
     pub(super) fn io_error(&self, e: &edition::IoError) -> u8 {
-        self.file_failed(&e.path, &e.to_string())
-    }
-
-    /// A file named on the command line could not be written.
-    pub(super) fn write_error(&self, e: &super::replace::WriteError) -> u8 {
-        self.file_failed(&e.path, &e.to_string())
-    }
-
-    /// Says that `path` could not be read or written (`message` names it), and
-    /// gives the exit status for it.
-    fn file_failed(&self, path: &std::path::Path, message: &str) -> u8 {
+        let (path, message) = (&e.path, e.to_string());
         match self.format {
             Format::Text => stderr(&format!("error: {message}\n")),
             Format::Json => stdout(&format!(

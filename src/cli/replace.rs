@@ -19,6 +19,7 @@
 //! No crate does this: `tempfile` gives the temporary file and the rename, but
 //! none of the above, which is what callers need; the rest is a few calls of `std`.
 
+use crate::edition::IoError;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,35 +32,11 @@ const MAX_LINKS: usize = 40;
 /// files left by others under the same process number can be in the way.
 const MAX_TRIES: usize = 100;
 
-/// A file that could not be written. Always names the file as the user gave it.
-#[derive(Debug, Clone)]
-pub struct WriteError {
-    /// The path as named.
-    pub path: PathBuf,
-    /// What went wrong, in words.
-    pub reason: String,
+/// `path` could not be written: `e`, in words.
+fn write_failed(path: &Path, e: &std::io::Error) -> IoError {
+    IoError::writing(path, reason(e))
 }
 
-impl std::fmt::Display for WriteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot write `{}`: {}", self.path.display(), self.reason)
-    }
-}
-
-impl WriteError {
-    fn new(path: &Path, reason: impl Into<String>) -> Self {
-        WriteError {
-            path: path.to_path_buf(),
-            reason: reason.into(),
-        }
-    }
-
-    fn io(path: &Path, e: &std::io::Error) -> Self {
-        Self::new(path, reason(e))
-    }
-}
-
-/// An I/O error in words a director reads, without the system's error number.
 fn reason(e: &std::io::Error) -> String {
     use std::io::ErrorKind as K;
     match e.kind() {
@@ -82,12 +59,12 @@ fn reason(e: &std::io::Error) -> String {
 
 /// Replaces the contents of the file at `path` with `bytes`, whole or not at
 /// all (see the module's documentation for links, permissions, pipes and devices).
-pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
     // The system follows the links: some (`/dev/stdout` to a pipe) lead to no path.
     match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => Err(WriteError::new(path, "it is a directory; name a file")),
+        Ok(meta) if meta.is_dir() => Err(IoError::writing(path, "it is a directory; name a file")),
         Ok(meta) if !meta.is_file() => write_through(path, bytes),
-        Ok(meta) if meta.permissions().readonly() => Err(WriteError::new(
+        Ok(meta) if meta.permissions().readonly() => Err(IoError::writing(
             path,
             "it is read-only; make it writable (`chmod u+w`) for bfr to replace it",
         )),
@@ -97,20 +74,17 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
             OpenOptions::new()
                 .write(true)
                 .open(path)
-                .map_err(|e| WriteError::io(path, &e))?;
-            let target = std::fs::canonicalize(path).map_err(|e| WriteError::io(path, &e))?;
+                .map_err(|e| write_failed(path, &e))?;
+            let target = std::fs::canonicalize(path).map_err(|e| write_failed(path, &e))?;
             replace_regular(path, &target, Some(&meta), |f| f.write_all(bytes))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             // A new file, perhaps named by a link that leads nowhere yet.
-            let target = resolve_links(path).map_err(|e| WriteError::io(path, &e))?;
+            let target = resolve_links(path).map_err(|e| write_failed(path, &e))?;
             replace_regular(path, &target, None, |f| f.write_all(bytes))
         }
         // Following the links ourselves says why the system could not (a circle).
-        Err(e) => Err(WriteError::io(
-            path,
-            &resolve_links(path).err().unwrap_or(e),
-        )),
+        Err(e) => Err(write_failed(path, &resolve_links(path).err().unwrap_or(e))),
     }
 }
 
@@ -140,14 +114,14 @@ pub fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// A pipe, a device or a socket: opened and written like a shell's `>`.
-fn write_through(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+fn write_through(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
     let mut file = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(|e| WriteError::io(path, &e))?;
+        .map_err(|e| write_failed(path, &e))?;
     file.write_all(bytes)
         .and_then(|()| file.flush())
-        .map_err(|e| WriteError::io(path, &e))
+        .map_err(|e| write_failed(path, &e))
 }
 
 /// A temporary file that is removed unless it was renamed into place.
@@ -171,18 +145,18 @@ fn replace_regular(
     target: &Path,
     old: Option<&Metadata>,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
-) -> Result<(), WriteError> {
-    let (mut temporary, mut file) = create_beside(target).map_err(|e| WriteError::io(named, &e))?;
+) -> Result<(), IoError> {
+    let (mut temporary, mut file) = create_beside(target).map_err(|e| write_failed(named, &e))?;
     if let Some(old) = old {
         file.set_permissions(old.permissions())
-            .map_err(|e| WriteError::io(named, &e))?;
+            .map_err(|e| write_failed(named, &e))?;
         keep_owner(&file, old);
     }
     fill(&mut file)
         .and_then(|()| file.sync_all())
-        .map_err(|e| WriteError::io(named, &e))?;
+        .map_err(|e| write_failed(named, &e))?;
     drop(file);
-    std::fs::rename(&temporary.path, target).map_err(|e| WriteError::io(named, &e))?;
+    std::fs::rename(&temporary.path, target).map_err(|e| write_failed(named, &e))?;
     temporary.kept = true;
     Ok(())
 }

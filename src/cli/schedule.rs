@@ -42,7 +42,7 @@ pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
         // Whole or not at all: a calendar cut short must not stand in for the full one.
         let text = schedule::ics::calendar(&programme);
         if let Err(e) = replace_file(file, text.as_bytes()) {
-            return out.write_error(&e);
+            return out.io_error(&e);
         }
     }
     match out.format {

@@ -17,10 +17,7 @@ pub fn check_references(files: &[ast::File], sources: &Sources) -> Diagnostics {
     };
     let path = path_of(name, span, sources);
     let read = super::read_named(&path).and_then(|bytes| {
-        String::from_utf8(bytes).map_err(|_| super::IoError {
-            path: path.clone(),
-            reason: "not UTF-8 text".into(),
-        })
+        String::from_utf8(bytes).map_err(|_| super::IoError::reading(&path, "not UTF-8 text"))
     });
     let text = match read {
         Ok(t) => t,

@@ -14,18 +14,59 @@ pub mod cache;
 pub mod document;
 pub use amend::MAX_DEPTH as MAX_AMENDS_DEPTH;
 
-/// A file that could not be read. Always names the file.
+/// A file that could not be read or written. Always names the file as the user
+/// gave it.
 #[derive(Debug, Clone)]
 pub struct IoError {
     /// The path.
     pub path: PathBuf,
+    /// Whether it was being read or written.
+    pub access: Access,
     /// What went wrong, in words.
     pub reason: String,
 }
 
+/// What was being done to a file when it failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reading it.
+    Read,
+    /// Writing it.
+    Write,
+}
+
+impl IoError {
+    /// `path` could not be read, for `reason`.
+    pub fn reading(path: &Path, reason: impl Into<String>) -> Self {
+        Self::new(path, Access::Read, reason)
+    }
+
+    /// `path` could not be written, for `reason`.
+    pub fn writing(path: &Path, reason: impl Into<String>) -> Self {
+        Self::new(path, Access::Write, reason)
+    }
+
+    fn new(path: &Path, access: Access, reason: impl Into<String>) -> Self {
+        IoError {
+            path: path.to_path_buf(),
+            access,
+            reason: reason.into(),
+        }
+    }
+}
+
 impl std::fmt::Display for IoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot read `{}`: {}", self.path.display(), self.reason)
+        let verb = match self.access {
+            Access::Read => "read",
+            Access::Write => "write",
+        };
+        write!(
+            f,
+            "cannot {verb} `{}`: {}",
+            self.path.display(),
+            self.reason
+        )
     }
 }
 
@@ -76,10 +117,7 @@ pub(crate) fn io_error(path: &Path, e: &std::io::Error) -> IoError {
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => e.to_string(),
     };
-    IoError {
-        path: path.to_path_buf(),
-        reason,
-    }
+    IoError::reading(path, reason)
 }
 
 /// Reads, parses and checks the edition at `path`.
@@ -189,10 +227,7 @@ pub fn read_named(path: &Path) -> Result<Vec<u8>, IoError> {
                 format!("it is {size} bytes; bfr reads files of at most {MAX_FILE_BYTES} bytes")
             }
         };
-        IoError {
-            path: path.to_path_buf(),
-            reason,
-        }
+        IoError::reading(path, reason)
     })
 }
 
