@@ -4,7 +4,10 @@
 # flags). Debug assertions and overflow checks stay on (see Cargo.toml). Not
 # --locked: fuzz/Cargo.lock follows bfr's dependencies as they change.
 # RUSTFLAGS reach only the targets, not build scripts, because the target is
-# named explicitly. The binaries land in fuzz/target/<host>/release/.
+# named explicitly. PROFILE picks the Cargo profile: `release` (the default)
+# or `campaign` (optimised across crates, for long runs). The binaries land in
+# fuzz/target/<host>/PROFILE/, whose path is the last line printed. Only the
+# targets named are built (`fuzz/build.sh cup simulate`); none named, all.
 #
 # Two builds. The targets that read text trace every comparison, so that
 # libFuzzer learns the words and numbers the code compares its input with. The
@@ -20,18 +23,34 @@ coverage="-Cpasses=sancov-module \
  -Cllvm-args=-sanitizer-coverage-pc-table \
  --cfg fuzzing"
 compares="-Cllvm-args=-sanitizer-coverage-trace-compares"
-text=(edition expression read event desk)
-structured=(cup simulate)
-host="$(rustc -vV | sed -n 's/^host: //p')"
-bins() { for t in "$@"; do printf -- '--bin %s ' "$t"; done; }
-# shellcheck disable=SC2046 # one word per flag
-RUSTFLAGS="${RUSTFLAGS:-} $coverage $compares" \
-  cargo build --release --target "$host" $(bins "${text[@]}")
-# shellcheck disable=SC2046
-RUSTFLAGS="${RUSTFLAGS:-} $coverage" CARGO_TARGET_DIR=target/structured \
-  cargo build --release --target "$host" $(bins "${structured[@]}")
-# A link, not a copy: a campaign running the old binary keeps it.
-for t in "${structured[@]}"; do
-  ln -f "target/structured/$host/release/$t" "target/$host/release/$t"
+# The targets named (all when none is), in their two builds.
+wanted=("$@")
+[ ${#wanted[@]} -eq 0 ] && wanted=(edition expression read event desk cup simulate)
+text=()
+structured=()
+for t in "${wanted[@]}"; do
+  case "$t" in
+    edition | expression | read | event | desk) text+=("$t") ;;
+    cup | simulate) structured+=("$t") ;;
+    *) echo "build.sh: no fuzz target \`$t\`" >&2 && exit 2 ;;
+  esac
 done
-echo "target/$host/release"
+host="$(rustc -vV | sed -n 's/^host: //p')"
+profile="${PROFILE:-release}"
+bins() { for t in "$@"; do printf -- '--bin %s ' "$t"; done; }
+if [ ${#text[@]} -gt 0 ]; then
+  # shellcheck disable=SC2046 # one word per flag
+  RUSTFLAGS="${RUSTFLAGS:-} $coverage $compares" \
+    cargo build --profile "$profile" --target "$host" $(bins "${text[@]}")
+fi
+if [ ${#structured[@]} -gt 0 ]; then
+  # shellcheck disable=SC2046
+  RUSTFLAGS="${RUSTFLAGS:-} $coverage" CARGO_TARGET_DIR=target/structured \
+    cargo build --profile "$profile" --target "$host" $(bins "${structured[@]}")
+  mkdir -p "target/$host/$profile"
+  # A link, not a copy: a campaign running the old binary keeps it.
+  for t in "${structured[@]}"; do
+    ln -f "target/structured/$host/$profile/$t" "target/$host/$profile/$t"
+  done
+fi
+echo "target/$host/$profile"

@@ -5,6 +5,7 @@
 #   RUNS=100000 fuzz/campaign.sh event    # one target, fewer executions
 #   SECONDS_EACH=20 fuzz/campaign.sh      # a time budget per target instead (.ci/run)
 #   JOBS=2 fuzz/campaign.sh               # targets side by side
+#   PROFILE=release fuzz/campaign.sh      # the quicker build (CI's short runs)
 #
 # Each target starts from its committed seeds (fuzz/seeds/TARGET) and keeps the
 # corpus it grows in fuzz/work/TARGET (not committed). A crash, a timeout (one
@@ -30,7 +31,8 @@ LEDGER="${LEDGER:-ledger.tsv}"
 commit="$(git describe --always --dirty 2>/dev/null || echo unknown)"
 [ -s "$LEDGER" ] || printf 'finished\tcommit\ttarget\texecutions\tseconds\texit\n' >"$LEDGER"
 
-bin_dir="$(./build.sh | tail -1)" || exit 3
+# Long runs are worth the cross-crate optimisation's longer build (Cargo.toml).
+bin_dir="$(PROFILE="${PROFILE:-campaign}" ./build.sh "${targets[@]}" | tail -1)" || exit 3
 
 # Largest input per target: whole rules files for the edition (the largest
 # 2015 file with the edition's header), small otherwise.

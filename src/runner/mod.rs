@@ -28,6 +28,7 @@ use plan::{Plan, Target};
 pub use recorded::{DrawAt, DrawProblem, Verdict};
 use report::{Exit, Report, Standing, StoppedStage};
 use rust_decimal::Decimal;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A round's or stage's draw: (home, away) in table order, and the bye.
@@ -521,6 +522,7 @@ pub fn run_plan_prepared(
         },
         boards_override: BTreeMap::new(),
         late_feeder: None,
+        vp_given: RefCell::default(),
     };
     let pending = runner.go(teams, source);
     (runner.report, pending)
@@ -537,6 +539,9 @@ struct Runner<'a> {
     boards_override: BTreeMap<usize, Decimal>,
     /// The stage the late-withdrawal rules last rearranged: what its winners beat.
     late_feeder: Option<late::Feeder>,
+    /// The VP each (scale, margin, boards) gave, so that a scale is evaluated once
+    /// per distinct match score, not once per match.
+    vp_given: RefCell<qualification::VpGiven>,
 }
 
 /// Teams waiting for a stage: (the feeding stage's order, team).

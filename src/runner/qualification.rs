@@ -12,7 +12,11 @@ use crate::eval::Evaluator;
 use crate::ir::vocabulary::{Bye, FirstRound, HomeTeam, Pairing, QualificationFormat};
 use crate::ir::{Type, Unit, Value};
 use rust_decimal::Decimal;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The winner's and loser's VP a scale gave for a margin over a number of boards:
+/// (scale, margin, boards) → (winner, loser), the numbers as exact digits.
+pub(super) type VpGiven = HashMap<(u32, [u8; 16], [u8; 16]), (Decimal, Decimal)>;
 
 /// The pairings so far, which the Swiss draw must not repeat.
 #[derive(Default)]
@@ -341,14 +345,41 @@ impl Runner<'_> {
         Ok(lines)
     }
 
-    /// VP for a match from the edition's scale: the rule takes the margin (and the
-    /// number of boards, if it has a second parameter) and returns a record with
-    /// `winner` and `loser` VP.
+    /// VP for a match from the edition's scale, home's first: the winner's and
+    /// loser's VP for the margin, as the scale gave them before or gives them now.
     fn vp(
         &self,
         scale: u32,
         home: Decimal,
         away: Decimal,
+        boards: Decimal,
+    ) -> Result<(Decimal, Decimal), RunError> {
+        let margin = home
+            .checked_sub(away)
+            .ok_or_else(|| RunError::new(Stop::Refused, "an IMP score is too large"))?
+            .abs();
+        // Keyed by the exact digits: 3 and 3.0 are equal numbers, and a scale may
+        // still write their VP with different decimals.
+        let key = (scale, margin.serialize(), boards.serialize());
+        let given = self.vp_given.borrow().get(&key).copied();
+        let (w, l) = match given {
+            Some(vp) => vp,
+            None => {
+                let vp = self.scale_vp(scale, margin, boards)?;
+                self.vp_given.borrow_mut().insert(key, vp);
+                vp
+            }
+        };
+        Ok(if home >= away { (w, l) } else { (l, w) })
+    }
+
+    /// The edition's scale evaluated: the rule takes the margin (and the number
+    /// of boards, if it has a second parameter) and returns a record with `winner`
+    /// and `loser` VP.
+    fn scale_vp(
+        &self,
+        scale: u32,
+        margin: Decimal,
         boards: Decimal,
     ) -> Result<(Decimal, Decimal), RunError> {
         let rule = self
@@ -360,10 +391,6 @@ impl Runner<'_> {
             Some((_, Type::Num(u))) => u.clone(),
             _ => Unit::none(),
         };
-        let margin = home
-            .checked_sub(away)
-            .ok_or_else(|| RunError::new(Stop::Refused, "an IMP score is too large"))?
-            .abs();
         let mut args = vec![Value::Num(margin, unit(0))];
         if rule.params.len() > 1 {
             args.push(Value::Num(boards, unit(1)));
@@ -404,7 +431,7 @@ impl Runner<'_> {
             )
             .at(Some(rule.span)));
         };
-        Ok(if home >= away { (w, l) } else { (l, w) })
+        Ok((w, l))
     }
 }
 
