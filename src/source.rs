@@ -176,12 +176,24 @@ impl Sources {
 /// in a file name, say) are shown escaped, so a name cannot break a diagnostic's
 /// header or forge a line of output.
 pub fn printable_name(name: &str) -> String {
-    if !name.chars().any(char::is_control) {
-        return name.to_string();
+    escaped(name, char::is_control)
+}
+
+/// A text of several lines as it can be printed: control characters but the
+/// line breaks shown escaped, so that a title or note from an edition cannot move
+/// the cursor, clear the screen or colour what follows it.
+pub fn printable_text(text: &str) -> String {
+    escaped(text, |c| c.is_control() && c != '\n')
+}
+
+/// `text` with every character that `hidden` picks written as its escape.
+fn escaped(text: &str, hidden: impl Fn(char) -> bool) -> String {
+    if !text.chars().any(&hidden) {
+        return text.to_string();
     }
-    name.chars()
+    text.chars()
         .map(|c| {
-            if c.is_control() {
+            if hidden(c) {
                 c.escape_default().collect()
             } else {
                 c.to_string()

@@ -6,13 +6,19 @@ use crate::diag::{agreeing, counted};
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
-use crate::source::printable_name;
+use crate::source::{printable_name, printable_text};
 use std::fmt::Write;
 
 /// Terminal tables: the standings after the qualification, each stage's draw
 /// and results, the final places. Names are shown with control characters
-/// escaped (see [`printable_name`]).
+/// escaped (see [`printable_name`]), and the edition's titles, labels and notes
+/// with all but their line breaks escaped (see [`printable_text`]).
 pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
+    printable_text(&tables(report, name))
+}
+
+/// [`report`] as the report's texts make it.
+fn tables(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     let name = &|t: u32| printable_name(&name(t));
     let mut out = String::new();
     let _ = writeln!(
@@ -320,7 +326,8 @@ pub fn event_run(ran: &Ran) -> String {
     for next in &ran.also {
         next_lines(&mut out, next, &name);
     }
-    out
+    // The titles of what comes next are the edition's.
+    printable_text(&out)
 }
 
 /// "Next: …": what the run waits for, with the draw when it is known.

@@ -104,7 +104,7 @@ pub fn parse_file_by_pest(text: &str, file: FileId) -> Result<ast::File, Diagnos
 
 /// [`parse_file`], with the direct reader (`direct`) or with pest alone.
 fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, Diagnostic> {
-    precheck(text, file)?;
+    precheck(text, file, Whole::File)?;
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
     with_pest_stack(text, || {
@@ -215,7 +215,7 @@ fn parse_expr_with(
     direct: bool,
 ) -> Result<ast::Expr, Diagnostic> {
     let moved = |d: Diagnostic| moved_by(d, base);
-    precheck(text, file).map_err(moved)?;
+    precheck(text, file, Whole::Expression).map_err(moved)?;
     with_pest_stack(text, || {
         if let Some(e) = direct.then(|| read::expr_input(text, file, base)).flatten() {
             return Ok(e);
@@ -300,7 +300,17 @@ fn literal_tokens(e: &pest::error::Error<Rule>) -> Vec<String> {
         .collect()
 }
 
-fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
+/// What a text given to the parser is: a whole rules file, or one expression
+/// (`bfr eval`, an incident's rule), whose help cannot speak of declarations.
+#[derive(Clone, Copy)]
+enum Whole {
+    File,
+    Expression,
+}
+
+/// The bounds that hold before pest runs: size, depth, and the length of a
+/// declaration or a list.
+fn precheck(text: &str, file: FileId, whole: Whole) -> Result<(), Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
         return Err(Diagnostic::error(
             "E0004",
@@ -341,10 +351,16 @@ fn precheck(text: &str, file: FileId) -> Result<(), Diagnostic> {
             Span::new(file, at, at + len),
         )
         .with_label("what begins here is too long")
-        .with_help(
-            "split it into several declarations, giving parts a name with a `const` or a `fn`; \
-             a list holds at most 10,000 values",
-        )),
+        .with_help(match whole {
+            Whole::File => {
+                "split it into several declarations, giving parts a name with a `const` or a `fn`; \
+                 a list holds at most 10,000 values"
+            }
+            Whole::Expression => {
+                "shorten it: give its parts a name with a `const` or a `fn` in the edition, \
+                 and call them"
+            }
+        })),
         Some(scan::TooDeep::LongList(at)) => Err(Diagnostic::error(
             "E0208",
             format!(

@@ -971,20 +971,61 @@ fn dense_declarations_and_rules_are_refused_before_they_are_parsed() {
     let edition = root().join("tests/fixtures/events");
     let edition = edition.to_str().expect("a UTF-8 path");
     let limit = Duration::from_secs(20);
-    for (args, code_shown) in [
-        (&["check", "--color", "never", "sum.bfr"][..], "[E0011]"),
-        (&["check", "--color", "never", "list.bfr"], "[E0208]"),
-        (&["check", "--color", "never", "remove.bfr"], "[E0011]"),
+    // The help fits what was too long: a file's declaration, or an incident's rule.
+    let declarations = "split it into several declarations";
+    let expression = "give its parts a name with a `const` or a `fn` in the edition";
+    for (args, code_shown, help) in [
+        (
+            &["check", "--color", "never", "sum.bfr"][..],
+            "[E0011]",
+            declarations,
+        ),
+        (
+            &["check", "--color", "never", "list.bfr"],
+            "[E0208]",
+            "a `fn`",
+        ),
+        (
+            &["check", "--color", "never", "remove.bfr"],
+            "[E0011]",
+            declarations,
+        ),
         (
             &["run", "--color", "never", edition, "event.toml"],
             "[E0011]",
+            expression,
         ),
     ] {
         let start = Instant::now();
         let (code, _, stderr) = run_within(&debug_bin(), args, &dir.0, limit);
         assert_eq!(code, 1, "{args:?}: {stderr}");
         assert!(stderr.contains(code_shown), "{args:?}: {stderr}");
+        assert!(stderr.contains(help), "{args:?}: {stderr}");
         assert!(stderr.len() < 2_000, "{} bytes", stderr.len());
         assert!(start.elapsed() < Duration::from_secs(10), "{args:?}");
     }
+}
+
+#[test]
+fn an_editions_titles_cannot_move_the_cursor_in_a_report() {
+    use crate::support::{Change, KNOCKOUT, edition_2015_with, simulate};
+    // A competition title that clears the screen, a stage title that rings the
+    // bell, and a line break, which stays one.
+    let loaded = edition_2015_with(&[
+        Change::Text(
+            KNOCKOUT,
+            "competition cup \"Chairman's Cup\"",
+            "competition cup \"Chairman\u{1b}[2J's\nCup\"",
+        ),
+        Change::InStage("cc32", "\"CC32\"", "\"CC\u{7}32\""),
+    ]);
+    let program = loaded.checked.expect("the changed edition checks").program;
+    let report = simulate(&program, 64, 1);
+    let text = bfr::cli::render::report(&report, &|t| format!("Team {t}"));
+    assert!(!text.contains(['\u{1b}', '\u{7}']), "{text}");
+    assert!(
+        text.starts_with("Chairman\\u{1b}[2J's\nCup — 64 teams"),
+        "{text}"
+    );
+    assert!(text.contains("CC\\u{7}32"), "{text}");
 }
