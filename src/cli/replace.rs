@@ -13,7 +13,11 @@
 //! - a file with no write bit at all is read-only: it is refused, even for a
 //!   user whom the system would let write it, since someone made it so;
 //! - a named pipe or a device is written to directly, never replaced, as a
-//!   shell's `>` does (`--ics /dev/stdout` works; a pipe waits for a reader);
+//!   shell's `>` does (a pipe waits for a reader);
+//! - bfr's own standard output or error, named as `/dev/stdout`, `/dev/fd/1` or
+//!   `/proc/self/fd/1` (or 2), is written to as that stream, whatever it is: a
+//!   file it leads to is not replaced, which would lose what bfr prints there
+//!   after it, and a file opened with `>>` is added to;
 //! - a directory is refused.
 //!
 //! No crate does this: `tempfile` gives the temporary file and the rename, but
@@ -60,7 +64,10 @@ fn reason(e: &std::io::Error) -> String {
 /// Replaces the contents of the file at `path` with `bytes`, whole or not at
 /// all (see the module's documentation for links, permissions, pipes and devices).
 pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
-    // The system follows the links: some (`/dev/stdout` to a pipe) lead to no path.
+    if let Some(stream) = standard_stream(path) {
+        return write_stream(path, stream, bytes);
+    }
+    // The system follows the links: some (`/dev/fd/3` to a pipe) lead to no path.
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(IoError::writing(path, "it is a directory; name a file")),
         Ok(meta) if !meta.is_file() => write_through(path, bytes),
@@ -111,6 +118,39 @@ pub fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other(format!(
         "a circle of links, or more than {MAX_LINKS} in a row"
     )))
+}
+
+/// bfr's standard output or error, as a path names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Output,
+    Error,
+}
+
+/// The standard stream `path` names, if it names one of bfr's own: the names
+/// the system gives them, not a link of the user's that leads there.
+fn standard_stream(path: &Path) -> Option<Stream> {
+    let name = path.to_str()?;
+    let number = name
+        .strip_prefix("/dev/fd/")
+        .or_else(|| name.strip_prefix("/proc/self/fd/"));
+    match (name, number) {
+        ("/dev/stdout", _) | (_, Some("1")) => Some(Stream::Output),
+        ("/dev/stderr", _) | (_, Some("2")) => Some(Stream::Error),
+        _ => None,
+    }
+}
+
+/// Writes `bytes` to bfr's own `stream` (which `path` named) and flushes it.
+fn write_stream(path: &Path, stream: Stream, bytes: &[u8]) -> Result<(), IoError> {
+    let written = match stream {
+        Stream::Output => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes).and_then(|()| out.flush())
+        }
+        Stream::Error => std::io::stderr().lock().write_all(bytes),
+    };
+    written.map_err(|e| write_failed(path, &e))
 }
 
 /// A pipe, a device or a socket: opened and written like a shell's `>`.

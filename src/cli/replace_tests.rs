@@ -233,3 +233,23 @@ fn a_link_to_a_pipe_that_has_no_path_is_written_through() {
     assert_eq!(read, "to the reader");
     assert_eq!(names(&d), ["stdout"]);
 }
+
+#[test]
+fn only_the_systems_names_of_the_standard_streams_are_taken_as_them() {
+    for (name, stream) in [
+        ("/dev/stdout", Some(Stream::Output)),
+        ("/dev/fd/1", Some(Stream::Output)),
+        ("/proc/self/fd/1", Some(Stream::Output)),
+        ("/dev/stderr", Some(Stream::Error)),
+        ("/dev/fd/2", Some(Stream::Error)),
+        ("/proc/self/fd/2", Some(Stream::Error)),
+        ("/dev/fd/3", None),
+        ("/dev/fd/10", None),
+        ("/dev/stdin", None),
+        ("dev/stdout", None),
+        ("/dev/stdout2", None),
+        ("out.ics", None),
+    ] {
+        assert_eq!(standard_stream(Path::new(name)), stream, "{name}");
+    }
+}

@@ -340,3 +340,48 @@ fn an_edition_with_a_longer_appeal_time_gives_a_later_deadline() {
         .unwrap();
     assert_eq!(value, at(25, 15 * 60 + 45));
 }
+
+/// `bfr schedule rules/2015 --ics NAMED` with standard output going to `file`,
+/// opened new (`>`) or added to (`>>`); the file's contents after.
+fn schedule_into(file: &std::path::Path, named: &str, append: bool) -> String {
+    let out = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(!append)
+        .append(append)
+        .open(file)
+        .unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_bfr"))
+        .args(["schedule", "rules/2015", "--ics", named])
+        .current_dir(crate::support::root())
+        .env(
+            "BFR_CACHE_DIR",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bfr-cache"),
+        )
+        .stdout(out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::read_to_string(file).unwrap()
+}
+
+#[test]
+fn the_calendar_to_standard_output_keeps_the_programme_beside_it() {
+    let dir = TempDir::new("schedule-ics-stdout");
+    let file = dir.0.join("out.txt");
+    for named in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        // `> out.txt`: the calendar, then the programme, both in the file.
+        let both = schedule_into(&file, named, false);
+        assert!(both.starts_with("BEGIN:VCALENDAR"), "{named}: {both}");
+        let end = both.find("END:VCALENDAR\r\n").expect("the whole calendar") + 15;
+        assert!(
+            both[end..].starts_with("Bridgefestivalen 2015: the programme"),
+            "{named}: {}",
+            &both[end..]
+        );
+        // `>> out.txt`: added after what the file held.
+        std::fs::write(&file, "kept\n").unwrap();
+        let added = schedule_into(&file, named, true);
+        assert_eq!(added.strip_prefix("kept\n"), Some(both.as_str()), "{named}");
+    }
+}
