@@ -41,6 +41,7 @@ fn write_failed(path: &Path, e: &std::io::Error) -> IoError {
     IoError::writing(path, reason(e))
 }
 
+/// An I/O error in words a director reads, without the system's error number.
 fn reason(e: &std::io::Error) -> String {
     use std::io::ErrorKind as K;
     match e.kind() {
