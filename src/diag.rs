@@ -5,8 +5,9 @@
 //! [`Diagnostic`] values; they are rendered (ariadne, or JSON) only at the edge, in
 //! the CLI.
 
-use crate::source::{BYTE_ORDER_MARK, FileId, Sources, Span};
+use crate::source::{BYTE_ORDER_MARK, FileId, Sources, Span, pictured};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// How bad a diagnostic is. Errors fail `bfr check`; warnings report the
@@ -177,21 +178,47 @@ pub const MAX_ECHOED_LINES: usize = 200;
 /// with the size left out stated.
 pub const MAX_TEXT: usize = 400;
 
-/// ariadne's view of the sources: each file is prepared (copied, its lines
-/// indexed) once, the first time a diagnostic points into it.
+/// ariadne's view of the sources: each file is prepared (its lines indexed)
+/// once, the first time a diagnostic points into it.
 struct SourceCache<'s> {
     sources: &'s Sources,
-    prepared: BTreeMap<FileId, ariadne::Source<&'s str>>,
+    prepared: BTreeMap<FileId, Prepared<'s>>,
+}
+
+/// One file as ariadne sees it.
+struct Prepared<'s> {
+    /// The file's own text, whose bytes the spans count.
+    own: ariadne::Source<Cow<'s, str>>,
+    /// The text ariadne echoes, when the file holds control characters: with
+    /// them pictured ([`pictured`]), so that an escape sequence in a file
+    /// cannot clear the screen or rewrite the report around it.
+    shown: Option<ariadne::Source<Cow<'s, str>>>,
 }
 
 impl<'s> SourceCache<'s> {
+    /// The file, prepared the first time it is asked for. Without its
+    /// byte-order mark, which would count as the first line's first column
+    /// although no editor shows it.
+    fn prepare(&mut self, file: FileId) -> Option<&Prepared<'s>> {
+        let sources = self.sources;
+        let text = sources.get(file)?.text.as_str();
+        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
+        Some(self.prepared.entry(file).or_insert_with(|| Prepared {
+            own: ariadne::Source::from(Cow::Borrowed(text)),
+            shown: match pictured(text) {
+                Cow::Borrowed(_) => None,
+                owned => Some(ariadne::Source::from(owned)),
+            },
+        }))
+    }
+
     /// The character range a byte span covers, clamped to the file and widened
-    /// to whole characters.
+    /// to whole characters. The same in the text shown, where one character
+    /// stands for one.
     fn char_range(&mut self, span: Span) -> std::ops::Range<usize> {
-        use ariadne::Cache;
-        // ariadne is given the text after a byte-order mark (see `fetch`).
+        // ariadne is given the text after a byte-order mark (see `prepare`).
         let skipped = self.byte_order_mark(span.file);
-        let Ok(source) = self.fetch(&span.file) else {
+        let Some(Prepared { own: source, .. }) = self.prepare(span.file) else {
             return 0..0;
         };
         let text: &str = source.text();
@@ -230,24 +257,14 @@ impl<'s> SourceCache<'s> {
 }
 
 impl<'s> ariadne::Cache<FileId> for SourceCache<'s> {
-    type Storage = &'s str;
+    type Storage = Cow<'s, str>;
 
-    fn fetch(&mut self, id: &FileId) -> Result<&ariadne::Source<&'s str>, impl std::fmt::Debug> {
-        let sources = self.sources;
-        // Without its byte-order mark, which would count as the first line's
-        // first column although no editor shows it.
-        let text = sources
-            .get(*id)
-            .map(|f| {
-                let text = f.text.as_str();
-                text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text)
-            })
-            .ok_or("unknown file")?;
-        Ok::<_, &str>(
-            self.prepared
-                .entry(*id)
-                .or_insert_with(|| ariadne::Source::from(text)),
-        )
+    fn fetch(
+        &mut self,
+        id: &FileId,
+    ) -> Result<&ariadne::Source<Cow<'s, str>>, impl std::fmt::Debug> {
+        let prepared = self.prepare(*id).ok_or("unknown file")?;
+        Ok::<_, &str>(prepared.shown.as_ref().unwrap_or(&prepared.own))
     }
 
     fn display<'a>(&self, id: &'a FileId) -> Option<impl std::fmt::Display + 'a> {
@@ -673,6 +690,34 @@ mod tests {
             assert_eq!(json["start"]["line"].to_string(), line);
             assert_eq!(json["start"]["column"].to_string(), column);
         }
+    }
+
+    /// A line echoed under a diagnostic shows its control characters as
+    /// pictures: an escape sequence in a file cannot clear the screen, and a
+    /// form feed is not a line break, so the header's place is the JSON's.
+    #[test]
+    fn control_characters_in_an_echoed_line_are_shown_as_pictures() {
+        let mut sources = Sources::new();
+        let text = "const a = 1\n\u{1b}[2J\u{c}\u{7}\r oops + 2\n";
+        let file = sources.add("x.bfr", text);
+        let start = text.find("oops").unwrap_or(0);
+        let d = Diagnostic::error("E0001", "unexpected", Span::new(file, start, start + 4))
+            .with_label("here");
+        let shown = Renderer::new(&sources, Colour::Off).render(&d);
+        assert!(
+            !shown.contains(|c: char| c.is_control() && c != '\n'),
+            "{shown:?}"
+        );
+        assert!(shown.contains("␛[2J␌␇␍ oops + 2"), "{shown}");
+        assert!(shown.contains("x.bfr:2:9"), "{shown}");
+        let json = to_json(&d, &sources);
+        assert_eq!(json["start"]["line"], 2);
+        assert_eq!(json["start"]["column"], 9);
+        // The label's mark is under the word, one column per character.
+        let echoed = shown.lines().find(|l| l.contains("oops")).unwrap_or("");
+        let mark = shown.lines().find(|l| l.contains('┬')).unwrap_or("");
+        let column = |line: &str, c: char| line.chars().position(|x| x == c);
+        assert_eq!(column(echoed, 'o'), column(mark, '─'), "{shown}");
     }
 
     /// A note above the main place in the same file is shown in that file's

@@ -5,6 +5,7 @@
 //! names such as `Jämtl.-Härjedalen` never shift a label.
 
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// The UTF-8 byte-order mark some editors write at the start of a file. It is
 /// kept in the text, so spans stay byte offsets into the file as read.
@@ -176,20 +177,46 @@ impl Sources {
 /// in a file name, say) are shown escaped, so a name cannot break a diagnostic's
 /// header or forge a line of output.
 pub fn printable_name(name: &str) -> String {
-    escaped(name, char::is_control)
+    escaped(name, char::is_control).into_owned()
 }
 
 /// A text of several lines as it can be printed: control characters but the
 /// line breaks shown escaped, so that a title or note from an edition cannot move
 /// the cursor, clear the screen or colour what follows it.
-pub fn printable_text(text: &str) -> String {
+pub fn printable_text(text: &str) -> Cow<'_, str> {
     escaped(text, |c| c.is_control() && c != '\n')
 }
 
-/// `text` with every character that `hidden` picks written as its escape.
-fn escaped(text: &str, hidden: impl Fn(char) -> bool) -> String {
+/// A file's text as a diagnostic may echo it: every control character but a
+/// line break (`\n`, or `\r` before it) and a tab, and the Unicode line and
+/// paragraph separators, replaced by one visible character (`␛` for an escape,
+/// `␇` for a bell, `�` where Unicode has no picture). One character stands for
+/// one, so every column is where it was; a line is what bfr counts as a line.
+pub fn pictured(text: &str) -> Cow<'_, str> {
+    let hidden = |c: char| {
+        (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || matches!(c, '\u{2028}' | '\u{2029}')
+    };
+    let lone_return = |at: usize| text.as_bytes().get(at + 1) != Some(&b'\n');
+    let shown = |at: usize, c: char| c == '\r' && lone_return(at) || hidden(c);
+    if !text.char_indices().any(|(at, c)| shown(at, c)) {
+        return Cow::Borrowed(text);
+    }
+    text.char_indices()
+        .map(|(at, c)| match c {
+            _ if !shown(at, c) => c,
+            '\0'..='\x1f' => char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'),
+            '\x7f' => '\u{2421}',
+            _ => '\u{fffd}',
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// `text` with every character that `hidden` picks written as its escape;
+/// borrowed when there is none.
+fn escaped(text: &str, hidden: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(&hidden) {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| {
@@ -199,7 +226,8 @@ fn escaped(text: &str, hidden: impl Fn(char) -> bool) -> String {
                 c.to_string()
             }
         })
-        .collect()
+        .collect::<String>()
+        .into()
 }
 
 /// Why a file was not read.
@@ -262,4 +290,28 @@ pub fn read_bounded(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, Refus
         return Err(Refusal::TooLarge(read));
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pictured_text_keeps_its_lines_tabs_and_columns() {
+        let text = "a\u{1b}[2J\u{7}b\tc\r\nd\re\u{c}f\u{7f}g\u{85}h\u{2028}i\n";
+        let shown = pictured(text);
+        assert_eq!(shown, "a␛[2J␇b\tc\r\nd␍e␌f␡g\u{fffd}h\u{fffd}i\n");
+        assert_eq!(shown.chars().count(), text.chars().count());
+        assert!(matches!(pictured("plain\ttext\r\n"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn printable_texts_escape_all_control_characters_but_line_breaks() {
+        assert_eq!(
+            printable_text("a\u{1b}[2J\nb\tc\r"),
+            "a\\u{1b}[2J\nb\\tc\\r"
+        );
+        assert!(matches!(printable_text("a\nb"), Cow::Borrowed(_)));
+        assert_eq!(printable_name("a\nb"), "a\\nb");
+    }
 }

@@ -54,7 +54,11 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
             Err(_) => return EXIT_IO,
         },
         (Format::Text, true) => stdout(&stat_text(&d, old, new)),
-        (Format::Text, false) => stdout(&text(&d, old, new, out.colour)),
+        (Format::Text, false) if out.colour == Colour::On => super::output::stdout_painted(
+            &text(&d, old, new, Colour::On),
+            &text(&d, old, new, Colour::Off),
+        ),
+        (Format::Text, false) => stdout(&text(&d, old, new, Colour::Off)),
     }
     if !d.is_empty() { EXIT_FOUND } else { EXIT_OK }
 }

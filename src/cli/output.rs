@@ -1,6 +1,6 @@
 //! Writing results and diagnostics: results to stdout, diagnostics to stderr.
 //!
-//! A write that fails (stdout closed, a full disk) is remembered, not ignored:
+//! A write that fails (the reader gone, a full disk) is remembered, not ignored:
 //! the command then ends with exit 3 and a message, so output that was lost is
 //! never reported as a success.
 
@@ -8,7 +8,8 @@ use super::Format;
 use super::{EXIT_FOUND, EXIT_IO};
 use crate::diag::{self, Colour, Diagnostic, Diagnostics};
 use crate::edition;
-use crate::source::Sources;
+use crate::source::{Sources, printable_text};
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -39,8 +40,25 @@ fn remember(stream: &str, result: std::io::Result<()>) {
     }
 }
 
-/// Writes to stdout.
+/// Writes to stdout, every control character but a line break escaped: a
+/// title, a team's name or a text value from a file cannot move the cursor,
+/// clear the screen or colour what follows it (JSON has none to escape).
 pub(super) fn stdout(text: &str) {
+    write_stdout(&printable_text(text));
+}
+
+/// Writes text bfr has coloured to stdout: as it is when `plain`, the same text
+/// uncoloured, holds no control character of its own, else `plain` escaped as
+/// [`stdout`] writes it. A file's content thus never reaches the terminal as a
+/// control sequence; only then does the output lose its colours.
+pub(super) fn stdout_painted(painted: &str, plain: &str) {
+    match printable_text(plain) {
+        Cow::Borrowed(_) => write_stdout(painted),
+        Cow::Owned(escaped) => write_stdout(&escaped),
+    }
+}
+
+fn write_stdout(text: &str) {
     remember(
         "standard output",
         std::io::stdout().lock().write_all(text.as_bytes()),

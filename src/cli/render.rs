@@ -14,7 +14,7 @@ use std::fmt::Write;
 /// escaped (see [`printable_name`]), and the edition's titles, labels and notes
 /// with all but their line breaks escaped (see [`printable_text`]).
 pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
-    printable_text(&tables(report, name))
+    printable_text(&tables(report, name)).into_owned()
 }
 
 /// [`report`] as the report's texts make it.
@@ -327,7 +327,7 @@ pub fn event_run(ran: &Ran) -> String {
         next_lines(&mut out, next, &name);
     }
     // The titles of what comes next are the edition's.
-    printable_text(&out)
+    printable_text(&out).into_owned()
 }
 
 /// "Next: …": what the run waits for, with the draw when it is known.

@@ -2,18 +2,8 @@
 //! (`-D`), a baseline of accepted warnings keyed without line numbers, a file
 //! checked in its edition, and a summary that is right after errors.
 
-use crate::support::{EDITION_2015, TempDir, bfr, root};
+use crate::support::{EDITION_2015, TempDir, bfr, copy_2015};
 use std::path::Path;
-
-/// A copy of rules/2015 to edit.
-fn copy_2015(tag: &str) -> TempDir {
-    let dir = TempDir::new(tag);
-    for entry in std::fs::read_dir(root().join(EDITION_2015)).unwrap() {
-        let p = entry.unwrap().path();
-        std::fs::copy(&p, dir.0.join(p.file_name().unwrap())).unwrap();
-    }
-    dir
-}
 
 fn edit(dir: &Path, file: &str, from: &str, to: &str) {
     let p = dir.join(file);

@@ -1029,3 +1029,53 @@ fn an_editions_titles_cannot_move_the_cursor_in_a_report() {
     );
     assert!(text.contains("CC\\u{7}32"), "{text}");
 }
+
+/// What every command prints on standard output escapes the control characters
+/// an edition's texts may hold, and a diagnostic shows them in the line it
+/// echoes as pictures; a diff bfr colours keeps its colours unless a text it
+/// shows holds one.
+#[test]
+fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
+    use crate::support::{EDITION_2015, KNOCKOUT, bfr, copy_2015};
+    let edit = |dir: &Path, from: &str, to: &str| {
+        let path = dir.join(KNOCKOUT);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(from).count(), 1, "{from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    let title = "competition cup \"Chairman's Cup\"";
+    let hostile_title = "competition cup \"Chairman\u{1b}[2J's\u{7} Cup\"";
+    let hostile = copy_2015("escaped-texts");
+    edit(&hostile.0, title, hostile_title);
+    let dir = hostile.0.display().to_string();
+    for args in [
+        vec!["schedule", &dir],
+        vec!["simulate", &dir, "cup", "--teams", "64"],
+        vec!["diff", EDITION_2015, &dir, "--color", "always"],
+    ] {
+        let (_, out, _) = bfr(&args);
+        assert!(!out.contains(['\u{1b}', '\u{7}']), "{args:?}: {out}");
+        let escaped = "Chairman\\u{1b}[2J's\\u{7} Cup";
+        assert!(out.contains(escaped), "{args:?}: {out}");
+    }
+    // The same change without a control character: the diff keeps its colours.
+    let plain = copy_2015("coloured-diff");
+    edit(&plain.0, title, "competition cup \"Chairman's Kupa\"");
+    let plain = plain.0.display().to_string();
+    let (code, out, _) = bfr(&["diff", EDITION_2015, &plain, "--color", "always"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("\u{1b}[33m~ competition cup\u{1b}[0m"),
+        "{out}"
+    );
+    // A line of a file echoed under a diagnostic.
+    edit(
+        &hostile.0,
+        hostile_title,
+        &format!("{hostile_title} \u{1b}[2J!"),
+    );
+    let (code, _, err) = bfr(&["check", &dir, "--color", "never"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.contains(['\u{1b}', '\u{7}']), "{err}");
+    assert!(err.contains("Chairman␛[2J's␇ Cup\" ␛[2J!"), "{err}");
+}

@@ -4,7 +4,7 @@
 //! Also the document's own facts: a date of another document the text cites is not
 //! the edition's (`cites`), and the p.11 notes numbered 1, 2, 4 are reported.
 
-use crate::support::{Change, EDITION_2015, TempDir, edition_2015, edition_2015_with, root};
+use crate::support::{Change, copy_2015, edition_2015, edition_2015_with};
 use bfr::diag::{Colour, render};
 use bfr::edition::{Loaded, load};
 
@@ -81,16 +81,6 @@ fn a_wrong_reference_in_the_2015_edition_is_reported_with_the_nearest_right_one(
         "{:?}",
         found(&text, "W020")
     );
-}
-
-/// A copy of the 2015 edition, its document data and all.
-fn copy_2015(tag: &str) -> TempDir {
-    let dir = TempDir::new(tag);
-    for entry in std::fs::read_dir(root().join(EDITION_2015)).unwrap() {
-        let p = entry.unwrap().path();
-        std::fs::copy(&p, dir.0.join(p.file_name().unwrap())).unwrap();
-    }
-    dir
 }
 
 #[test]

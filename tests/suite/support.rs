@@ -97,6 +97,16 @@ pub fn program_2015() -> Program {
         .program
 }
 
+/// A copy of `rules/2015` on disk to edit, its document data and all.
+pub fn copy_2015(tag: &str) -> TempDir {
+    let dir = TempDir::new(tag);
+    for entry in std::fs::read_dir(root().join(EDITION_2015)).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dir.0.join(p.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
 /// One change to the 2015 edition's text.
 pub enum Change<'a> {
     /// In `file`, replace `from` (which occurs exactly once) by `to`.
