@@ -29,7 +29,7 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
     match allocate::allocate(&checked.program, discipline, &text, file) {
         Ok(a) => {
             if csv {
-                stdout(&render_csv(&a));
+                super::output::stdout_data(&render_csv(&a));
             } else {
                 match out.format {
                     Format::Text => stdout(&render(&a)),

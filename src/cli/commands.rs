@@ -247,8 +247,7 @@ pub fn debug_ir(out: &Output, path: &Path) -> u8 {
         .map(|c| serde_json::to_string_pretty(&c.program))
     {
         Some(Ok(text)) => {
-            stdout(&text);
-            stdout("\n");
+            super::output::stdout_data(&format!("{text}\n"));
             EXIT_OK
         }
         _ => {

@@ -112,7 +112,7 @@ pub fn invoice(out: &Output, edition_path: &Path, entries_path: &Path, csv: bool
     let (money, diags) = crate::entry::invoice(&checked, &mut sources, &name, &text);
     show_diagnostics(out, &diags, &sources);
     match (&money, out.format, csv) {
-        (Some(m), _, true) => stdout(&render_csv(m)),
+        (Some(m), _, true) => super::output::stdout_data(&render_csv(m)),
         (Some(m), Format::Text, false) => stdout(&render_text(m)),
         (m, Format::Json, false) => json(&serde_json::json!({
             "money": m,

@@ -108,7 +108,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
         Ok(called) => {
             let shown = federation::show(program, &called.value);
             if csv {
-                stdout(&render_csv(&shown));
+                super::output::stdout_data(&render_csv(&shown));
             } else if out.format == Format::Json {
                 json_line(&serde_json::json!({
                     "rule": rule_name,

@@ -40,11 +40,17 @@ fn remember(stream: &str, result: std::io::Result<()>) {
     }
 }
 
-/// Writes to stdout, every control character but a line break escaped: a
-/// title, a team's name or a text value from a file cannot move the cursor,
-/// clear the screen or colour what follows it (JSON has none to escape).
+/// Writes text for people to stdout, every control character but a line
+/// break escaped: a title, a team's name or a text value from a file cannot
+/// move the cursor, clear the screen or colour what follows it.
 pub(super) fn stdout(text: &str) {
     write_stdout(&printable_text(text));
+}
+
+/// Writes a data format for programs (JSON, CSV) to stdout as it is: its own
+/// quoting holds every character, and escaping one would change the data.
+pub(super) fn stdout_data(text: &str) {
+    write_stdout(text);
 }
 
 /// Writes text bfr has coloured to stdout: as it is when `plain`, the same text
@@ -82,7 +88,7 @@ pub(super) fn finish() -> Option<WriteFailure> {
 
 /// A JSON value, pretty-printed, on stdout.
 pub(super) fn json_line(v: &serde_json::Value) {
-    stdout(&format!(
+    stdout_data(&format!(
         "{}\n",
         serde_json::to_string_pretty(v).unwrap_or_default()
     ));
@@ -143,7 +149,7 @@ impl Output {
         let (path, message) = (&e.path, e.to_string());
         match self.format {
             Format::Text => stderr(&format!("error: {message}\n")),
-            Format::Json => stdout(&format!(
+            Format::Json => stdout_data(&format!(
                 "{}\n",
                 serde_json::json!({"error": "io", "path": path.display().to_string(), "message": message})
             )),

@@ -64,7 +64,7 @@ impl std::fmt::Display for IoError {
         write!(
             f,
             "cannot {verb} `{}`: {}",
-            self.path.display(),
+            crate::source::printable_name(&self.path.display().to_string()),
             self.reason
         )
     }

@@ -1058,6 +1058,23 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
         let escaped = "Chairman\\u{1b}[2J's\\u{7} Cup";
         assert!(out.contains(escaped), "{args:?}: {out}");
     }
+    // JSON is data: the title comes back whole, a delete character and all.
+    let data = copy_2015("json-texts");
+    edit(
+        &data.0,
+        title,
+        "competition cup \"Chairman\u{1b}[2J's\u{7f} Cup\"",
+    );
+    let data = data.0.display().to_string();
+    let (code, out, err) = bfr(&[
+        "--format", "json", "simulate", &data, "cup", "--teams", "64",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("the output is JSON");
+    assert_eq!(
+        json["report"]["competition"], "Chairman\u{1b}[2J's\u{7f} Cup",
+        "{out}"
+    );
     // The same change without a control character: the diff keeps its colours.
     let plain = copy_2015("coloured-diff");
     edit(&plain.0, title, "competition cup \"Chairman's Kupa\"");
@@ -1067,6 +1084,14 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
     assert!(
         out.contains("\u{1b}[33m~ competition cup\u{1b}[0m"),
         "{out}"
+    );
+    // A file's name in an error that it cannot be read.
+    let missing = format!("{dir}/missing\u{1b}[2J.bfr");
+    let (code, _, err) = bfr(&["fmt", &missing]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("missing\\u{1b}[2J.bfr`: no such file"),
+        "{err}"
     );
     // A line of a file echoed under a diagnostic.
     edit(
