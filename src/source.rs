@@ -177,24 +177,52 @@ impl Sources {
 /// in a file name, say) are shown escaped, so a name cannot break a diagnostic's
 /// header or forge a line of output.
 pub fn printable_name(name: &str) -> String {
-    escaped(name, char::is_control).into_owned()
+    escaped(name, |c| c.is_control() || direction_control(c).is_some()).into_owned()
 }
 
 /// A text of several lines as it can be printed: control characters but the
 /// line breaks shown escaped, so that a title or note from an edition cannot move
-/// the cursor, clear the screen or colour what follows it.
+/// the cursor, clear the screen or colour what follows it; and the characters
+/// that reorder text (see [`direction_control`]) escaped, so that it cannot show
+/// its words in another order than they have.
 pub fn printable_text(text: &str) -> Cow<'_, str> {
-    escaped(text, |c| c.is_control() && c != '\n')
+    escaped(text, |c| {
+        (c.is_control() && c != '\n') || direction_control(c).is_some()
+    })
+}
+
+/// The Unicode name of `c` if it is one of the invisible characters that change
+/// the order in which the text after it is shown (an embedding, an override, an
+/// isolate or the end of one). A line holding one can show an editor its words in
+/// an order other than the order bfr reads them in ("Trojan Source",
+/// CVE-2021-42574), so bfr warns of them and never shows them raw.
+pub fn direction_control(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{202a}' => "LEFT-TO-RIGHT EMBEDDING",
+        '\u{202b}' => "RIGHT-TO-LEFT EMBEDDING",
+        '\u{202c}' => "POP DIRECTIONAL FORMATTING",
+        '\u{202d}' => "LEFT-TO-RIGHT OVERRIDE",
+        '\u{202e}' => "RIGHT-TO-LEFT OVERRIDE",
+        '\u{2066}' => "LEFT-TO-RIGHT ISOLATE",
+        '\u{2067}' => "RIGHT-TO-LEFT ISOLATE",
+        '\u{2068}' => "FIRST STRONG ISOLATE",
+        '\u{2069}' => "POP DIRECTIONAL ISOLATE",
+        _ => return None,
+    })
 }
 
 /// A file's text as a diagnostic may echo it: every control character but a
 /// line break (`\n`, or `\r` before it) and a tab, and the Unicode line and
-/// paragraph separators, replaced by one visible character (`␛` for an escape,
+/// paragraph separators and the characters that reorder text
+/// ([`direction_control`]), replaced by one visible character (`␛` for an escape,
 /// `␇` for a bell, `�` where Unicode has no picture). One character stands for
-/// one, so every column is where it was; a line is what bfr counts as a line.
+/// one, so every column is where it was; a line is what bfr counts as a line, in
+/// the order bfr reads it.
 pub fn pictured(text: &str) -> Cow<'_, str> {
     let hidden = |c: char| {
-        (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || matches!(c, '\u{2028}' | '\u{2029}')
+        (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+            || matches!(c, '\u{2028}' | '\u{2029}')
+            || direction_control(c).is_some()
     };
     let lone_return = |at: usize| text.as_bytes().get(at + 1) != Some(&b'\n');
     let shown = |at: usize, c: char| c == '\r' && lone_return(at) || hidden(c);
@@ -298,9 +326,12 @@ mod tests {
 
     #[test]
     fn a_pictured_text_keeps_its_lines_tabs_and_columns() {
-        let text = "a\u{1b}[2J\u{7}b\tc\r\nd\re\u{c}f\u{7f}g\u{85}h\u{2028}i\n";
+        let text = "a\u{1b}[2J\u{7}b\tc\r\nd\re\u{c}f\u{7f}g\u{85}h\u{2028}i\u{202e}j\u{2069}\n";
         let shown = pictured(text);
-        assert_eq!(shown, "a␛[2J␇b\tc\r\nd␍e␌f␡g\u{fffd}h\u{fffd}i\n");
+        assert_eq!(
+            shown,
+            "a␛[2J␇b\tc\r\nd␍e␌f␡g\u{fffd}h\u{fffd}i\u{fffd}j\u{fffd}\n"
+        );
         assert_eq!(shown.chars().count(), text.chars().count());
         assert!(matches!(pictured("plain\ttext\r\n"), Cow::Borrowed(_)));
     }
@@ -313,5 +344,23 @@ mod tests {
         );
         assert!(matches!(printable_text("a\nb"), Cow::Borrowed(_)));
         assert_eq!(printable_name("a\nb"), "a\\nb");
+    }
+
+    #[test]
+    fn characters_that_reorder_text_are_escaped_and_named() {
+        let reversed = "Cup\u{202e}puC\u{202c} \u{2066}x\u{2069}";
+        assert_eq!(
+            printable_text(reversed),
+            "Cup\\u{202e}puC\\u{202c} \\u{2066}x\\u{2069}"
+        );
+        assert_eq!(printable_name("a\u{202e}b"), "a\\u{202e}b");
+        let named: Vec<_> = ('\u{2000}'..='\u{206f}')
+            .filter_map(direction_control)
+            .collect();
+        assert_eq!(named.len(), 9, "{named:?}");
+        // Marks (U+200E, U+200F) change no order of their own: Arabic or Hebrew
+        // text may need them, and they are left as they are.
+        assert_eq!(direction_control('\u{200f}'), None);
+        assert!(matches!(printable_text("\u{200f}שלום"), Cow::Borrowed(_)));
     }
 }

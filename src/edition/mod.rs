@@ -380,6 +380,9 @@ fn parse_input(
         );
         return None;
     }
+    for warning in syntax::direction_warnings(text, id) {
+        diagnostics.push(warning);
+    }
     match syntax::parse_file(text, id) {
         Ok(f) => Some(f),
         Err(d) => {

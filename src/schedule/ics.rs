@@ -6,7 +6,8 @@
 //! edition's `updated` date (else the first day of its period), and each UID is
 //! made of the stage's or the const's name and the edition's name. Times are
 //! floating (local) times, as the document writes them: the edition names no time
-//! zone.
+//! zone. A text from the edition that holds a control character is written with
+//! it drawn as its picture: RFC 5545 allows none in a value but a tab.
 
 use super::{Deadline, Item, Programme};
 use crate::ir::Date;
@@ -26,7 +27,7 @@ pub fn calendar(p: &Programme) -> String {
             |dt| Utc.from_utc_datetime(&dt),
         );
     let mut cal = Calendar::new();
-    cal.name(&p.edition);
+    cal.name(&text(&p.edition));
     // A stage of several days is listed under each; the calendar has it once.
     let mut seen = BTreeSet::new();
     let stages = p.days.iter().flat_map(|d| &d.items).chain(&p.undated);
@@ -94,8 +95,8 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
         Event::new()
             .uid(&format!("{}.{}@{slug}", item.competition, item.stage))
             .timestamp(stamp)
-            .summary(&summary)
-            .description(&lines.join("\n"))
+            .summary(&text(&summary))
+            .description(&text(&lines.join("\n")))
             .starts(first)
             .ends(end)
             .done(),
@@ -113,17 +114,34 @@ fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Opt
         Event::new()
             .uid(&format!("{}@{slug}", d.name))
             .timestamp(stamp)
-            .summary(&d.what)
-            .description(&description)
+            .summary(&text(&d.what))
+            .description(&text(&description))
             .starts(at)
             .ends(at)
             .done(),
     )
 }
 
+/// A text as a value may hold it (RFC 5545 §3.3.11: no control character but a
+/// tab). The crate writes a line break as `\n`, so a Windows line break becomes
+/// one; any other control character is drawn as its picture, as a diagnostic
+/// draws it, so the calendar's lines stay the lines it means.
+fn text(value: &str) -> String {
+    crate::source::pictured(&value.replace("\r\n", "\n")).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::slug;
+    use super::{slug, text};
+
+    #[test]
+    fn texts_hold_no_control_character_but_a_tab() {
+        assert_eq!(
+            text("Chairman\u{1b}[2J's\u{7} Cup\r\nday\rtwo\tthree\u{7f}"),
+            "Chairman␛[2J's␇ Cup\nday␍two\tthree␡"
+        );
+        assert_eq!(text("Bridgefestivalen 2015"), "Bridgefestivalen 2015");
+    }
 
     #[test]
     fn slugs_are_lowercase_words() {

@@ -8,6 +8,8 @@
 //! pest rule names.
 
 pub mod ast;
+mod direction;
+pub use direction::direction_warnings;
 pub mod format;
 mod lower;
 mod read;

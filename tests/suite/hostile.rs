@@ -1058,6 +1058,17 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
         let escaped = "Chairman\\u{1b}[2J's\\u{7} Cup";
         assert!(out.contains(escaped), "{args:?}: {out}");
     }
+    // A calendar allows no control character in a value (RFC 5545): pictures.
+    let ics = hostile.0.join("programme.ics");
+    let (code, _, err) = bfr(&["schedule", &dir, "--ics", &ics.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    let calendar = std::fs::read_to_string(&ics).unwrap();
+    let lines = calendar.replace("\r\n", "\n");
+    assert!(
+        !lines.contains(|c: char| c.is_control() && c != '\n'),
+        "{calendar}"
+    );
+    assert!(lines.contains("Chairman␛[2J's␇ Cup"), "{calendar}");
     // JSON is data: the title comes back whole, a delete character and all.
     let data = copy_2015("json-texts");
     edit(
@@ -1085,6 +1096,22 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
         out.contains("\u{1b}[33m~ competition cup\u{1b}[0m"),
         "{out}"
     );
+    // A character that shows the text after it backwards: warned of, never shown.
+    let reordered = copy_2015("reordered-texts");
+    edit(
+        &reordered.0,
+        title,
+        "competition cup \"Chairman's \u{202e}puC\u{202c}\"",
+    );
+    let reordered = reordered.0.display().to_string();
+    let (code, _, err) = bfr(&["check", &reordered, "--color", "never"]);
+    assert_eq!(code, 0, "a warning: {err}");
+    assert!(
+        err.contains("[W0003] Warning") && !err.contains('\u{202e}'),
+        "{err}"
+    );
+    let (_, out, _) = bfr(&["schedule", &reordered]);
+    assert!(out.contains("Chairman's \\u{202e}puC\\u{202c}"), "{out}");
     // A file's name in an error that it cannot be read.
     let missing = format!("{dir}/missing\u{1b}[2J.bfr");
     let (code, _, err) = bfr(&["fmt", &missing]);

@@ -1,0 +1,77 @@
+//! Warnings for the invisible characters that reorder what an editor shows.
+//!
+//! A right-to-left override in a comment or a quoted text makes an editor show
+//! the rest of its line backwards, so a file can read one way on screen and
+//! another to bfr ("Trojan Source", CVE-2021-42574). The grammar lets a comment or
+//! a text hold any character, so the file is read as it is and each line holding
+//! such a character gets one warning (`W0003`); diagnostics show the character as
+//! `�` and text output escapes it (see [`crate::source::direction_control`]).
+
+use crate::diag::Diagnostic;
+use crate::source::{FileId, Span, direction_control};
+
+/// The most characters one warning marks; a line may hold thousands.
+const MARKED_PER_LINE: usize = 8;
+
+/// One `W0003` warning per line of `text` that holds a character reordering the
+/// text shown after it, marking the first `MARKED_PER_LINE` such characters of the line.
+pub fn direction_warnings(text: &str, file: FileId) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let found: Vec<(usize, char, &str)> = line
+            .char_indices()
+            .filter_map(|(i, c)| direction_control(c).map(|name| (at + i, c, name)))
+            .collect();
+        at += line.len();
+        let Some(&(first, c, name)) = found.first() else {
+            continue;
+        };
+        let mut warning = Diagnostic::warning(
+            "W0003",
+            format!(
+                "this line holds U+{:04X} {name}, an invisible character that makes an editor show the text after it in another order than bfr reads it",
+                u32::from(c)
+            ),
+            Span::new(file, first, first + c.len_utf8()),
+        )
+        .with_label(match found.len() {
+            1 => "here (shown as �)".to_string(),
+            n => format!("here (shown as �), and {} more on this line", n - 1),
+        });
+        for &(other, c, name) in found.iter().skip(1).take(MARKED_PER_LINE - 1) {
+            warning = warning.with_note(
+                Span::new(file, other, other + c.len_utf8()),
+                format!("U+{:04X} {name}", u32::from(c)),
+            );
+        }
+        warnings.push(warning.with_help(
+            "remove it; a text in a right-to-left script needs none, its letters show in their own direction",
+        ));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::direction_warnings;
+
+    #[test]
+    fn each_line_holding_a_reordering_character_gets_one_warning() {
+        let text = "const a: number = 1 // ok\n\
+                    const b: number = 2 // \u{202e}1 = b\u{202c}\n\
+                    const c: text = \"\u{2067}x\u{2069}\" // \u{200f}\n";
+        let warnings = direction_warnings(text, 0);
+        let found: Vec<_> = warnings
+            .iter()
+            .map(|w| (w.code, &text[w.span.start as usize..w.span.end as usize]))
+            .collect();
+        assert_eq!(found, [("W0003", "\u{202e}"), ("W0003", "\u{2067}")]);
+        assert!(
+            warnings[0]
+                .message
+                .contains("U+202E RIGHT-TO-LEFT OVERRIDE")
+        );
+        assert!(direction_warnings("const a: number = 1\n", 0).is_empty());
+    }
+}
