@@ -6,19 +6,15 @@ use crate::diag::{agreeing, counted};
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
 use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
-use crate::source::{printable_name, printable_text};
+use crate::source::printable_name;
 use std::fmt::Write;
 
 /// Terminal tables: the standings after the qualification, each stage's draw
-/// and results, the final places. Names are shown with control characters
-/// escaped (see [`printable_name`]), and the edition's titles, labels and notes
-/// with all but their line breaks escaped (see [`printable_text`]).
+/// and results, the final places. `name` shows a team on one line (see
+/// [`printable_name`]); the edition's titles, labels and notes keep their line
+/// breaks here and are escaped where the text is printed
+/// (`output::stdout`).
 pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
-    printable_text(&tables(report, name)).into_owned()
-}
-
-/// [`report`] as the report's texts make it.
-fn tables(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     let name = &|t: u32| printable_name(&name(t));
     let mut out = String::new();
     let _ = writeln!(
@@ -326,8 +322,7 @@ pub fn event_run(ran: &Ran) -> String {
     for next in &ran.also {
         next_lines(&mut out, next, &name);
     }
-    // The titles of what comes next are the edition's.
-    printable_text(&out).into_owned()
+    out
 }
 
 /// "Next: …": what the run waits for, with the draw when it is known.

@@ -1008,26 +1008,30 @@ fn dense_declarations_and_rules_are_refused_before_they_are_parsed() {
 
 #[test]
 fn an_editions_titles_cannot_move_the_cursor_in_a_report() {
-    use crate::support::{Change, KNOCKOUT, edition_2015_with, simulate};
+    use crate::support::{KNOCKOUT, bfr, copy_2015};
     // A competition title that clears the screen, a stage title that rings the
     // bell, and a line break, which stays one.
-    let loaded = edition_2015_with(&[
-        Change::Text(
-            KNOCKOUT,
+    let dir = copy_2015("report-titles");
+    let path = dir.0.join(KNOCKOUT);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = text
+        .replacen(
             "competition cup \"Chairman's Cup\"",
             "competition cup \"Chairman\u{1b}[2J's\nCup\"",
-        ),
-        Change::InStage("cc32", "\"CC32\"", "\"CC\u{7}32\""),
-    ]);
-    let program = loaded.checked.expect("the changed edition checks").program;
-    let report = simulate(&program, 64, 1);
-    let text = bfr::cli::render::report(&report, &|t| format!("Team {t}"));
-    assert!(!text.contains(['\u{1b}', '\u{7}']), "{text}");
+            1,
+        )
+        .replacen("stage cc32 \"CC32\"", "stage cc32 \"CC\u{7}32\"", 1);
+    assert_eq!(changed.matches(['\u{1b}', '\u{7}']).count(), 2);
+    std::fs::write(&path, changed).unwrap();
+    let dir = dir.0.display().to_string();
+    let (code, out, err) = bfr(&["simulate", &dir, "cup", "--teams", "64"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains(['\u{1b}', '\u{7}']), "{out}");
     assert!(
-        text.starts_with("Chairman\\u{1b}[2J's\nCup — 64 teams"),
-        "{text}"
+        out.starts_with("Chairman\\u{1b}[2J's\nCup — 64 teams"),
+        "{out}"
     );
-    assert!(text.contains("CC\\u{7}32"), "{text}");
+    assert!(out.contains("CC\\u{7}32"), "{out}");
 }
 
 /// What every command prints on standard output escapes the control characters
