@@ -1,8 +1,11 @@
 //! The entries file as written: TOML, or the same structure in JSON, read with serde
 //! into raw entries that keep the byte span of every value, in both formats.
 
-pub use crate::spanned::{ReadError, Sp};
+use crate::spanned::ReadError;
+pub use crate::spanned::Sp;
+use crate::spanned::words::{Kinds, looks_like_date, near_key, plain_words};
 use serde::Deserialize;
+use std::ops::Range;
 
 /// The whole file.
 #[derive(Debug, Deserialize)]
@@ -116,61 +119,63 @@ pub struct RawDistrict {
     pub missed_replacements: Vec<Sp<String>>,
 }
 
-/// Reads a TOML entries file.
-pub fn from_toml(text: &str) -> Result<RawEntries, ReadError> {
-    crate::spanned::from_toml(text).map_err(|e| {
-        // TOML reads an unquoted `2015-07-25 12:00` as a date-time of its own,
-        // which serde then calls a table.
-        let written = text.get(e.span.clone()).unwrap_or_default();
-        let message = if written.starts_with(|c: char| c.is_ascii_digit()) && written.contains('-')
-        {
-            format!("`{written}` must be written in quotes, e.g. \"2015-07-25 12:00\"")
-        } else {
-            plain_words(&e.message)
-        };
-        ReadError {
-            message,
-            span: e.span,
-        }
-    })
+/// Why an entries file could not be read, in an editor's words.
+#[derive(Debug)]
+pub struct Unreadable {
+    /// What is wrong.
+    pub message: String,
+    /// How to put it right.
+    pub help: String,
+    /// Where.
+    pub span: Range<usize>,
+}
+
+/// The entries file's tables, in words.
+const KINDS: Kinds = &[
+    ("i32", "a whole number (a year)"),
+    ("struct RawPlayer", "a player, `{ member = …, name = … }`"),
+    ("struct RawTeam", "a team, `{ id = …, competition = … }`"),
+    ("struct RawPair", "a pair, `{ id = …, event = … }`"),
+    ("struct RawDistrict", "a district, `{ name = … }`"),
+    ("struct RawDeceased", "a deceased player, `{ member = … }`"),
+];
+
+/// Reads a TOML entries file; spans point at each value's own text.
+pub fn from_toml(text: &str) -> Result<RawEntries, Unreadable> {
+    crate::spanned::from_toml(text).map_err(|e| unreadable(&e, text))
 }
 
 /// Reads a JSON entries file; spans point at each value's own text.
-pub fn from_json(text: &str) -> Result<RawEntries, ReadError> {
-    crate::spanned::from_json(text).map_err(|e| ReadError {
-        message: plain_words(&e.message),
-        span: e.span,
-    })
+pub fn from_json(text: &str) -> Result<RawEntries, Unreadable> {
+    crate::spanned::from_json(text).map_err(|e| unreadable(&e, text))
 }
 
-/// serde names Rust types in its messages; an editor of an entries file should read
-/// what kind of value is wanted instead.
-fn plain_words(message: &str) -> String {
-    let mut out = message.to_string();
-    for (rust, words) in [
-        (" as i128", ""),
-        (" as i64", ""),
-        (
-            "expected u32",
-            "expected a whole number from 0 to 4294967295",
-        ),
-        ("expected i32", "expected a whole number (a year)"),
-        ("expected a string", "expected a quoted text"),
-        ("expected a sequence", "expected a list in brackets `[…]`"),
-        ("expected a boolean", "expected `true` or `false`"),
-        ("invalid type: integer", "this number"),
-        ("invalid type: string", "this text"),
-        ("invalid type: sequence", "this list"),
-        ("invalid type: map", "this table"),
-        ("invalid type: datetime", "this date and time"),
-        ("invalid value: integer", "the number"),
-    ] {
-        out = out.replace(rust, words);
+/// serde's problem in an editor's words, with the help for it.
+fn unreadable(e: &ReadError, text: &str) -> Unreadable {
+    let written = text.get(e.span.clone()).unwrap_or_default();
+    let date = "write dates and times in quotes, e.g. \"2015-07-25 12:00\"";
+    // TOML reads an unquoted `2015-07-25 12:00` as a date-time of its own, which
+    // serde then calls a table.
+    let message = if looks_like_date(written) && written.contains('-') {
+        format!(
+            "`{}` must be written in quotes, e.g. \"2015-07-25 12:00\"",
+            written.trim()
+        )
+    } else if e.message.contains("datetime") {
+        format!("{}; {date}", plain_words(&e.message, written, KINDS))
+    } else {
+        plain_words(&e.message, written, KINDS)
+    };
+    let help = "docs/entries.md shows every field with an example";
+    let help = match near_key(&e.message) {
+        Some(key) => format!("did you mean `{key}`? {help}"),
+        None => help.to_string(),
+    };
+    Unreadable {
+        message,
+        help,
+        span: e.span.clone(),
     }
-    if out.contains("this date and time") || out.contains("toml datetime") {
-        out.push_str("; write dates and times in quotes, e.g. \"2015-07-25 12:00\"");
-    }
-    out
 }
 
 #[cfg(test)]

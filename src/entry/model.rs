@@ -233,7 +233,7 @@ pub fn read(
                     r.span(&e.span),
                 )
                 .with_label("here")
-                .with_help("docs/entries.md shows every field with an example"),
+                .with_help(e.help),
             );
             return (None, r.diags);
         }

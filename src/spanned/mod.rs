@@ -3,6 +3,8 @@
 //! JSON by taking each value's own text (a slice of the file) and measuring where it
 //! lies. A byte-order mark at the start is accepted in both formats.
 
+pub mod words;
+
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;

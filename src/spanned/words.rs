@@ -1,0 +1,212 @@
+//! A problem reading a data file (an event file, an entries file) in a
+//! director's words: what was expected, what was found and the key's name, never
+//! serde's or the TOML library's (`u64`, `invalid type: floating point`,
+//! `duplicate key`). Each file names its own kinds of value ([`Kinds`]).
+
+/// A file's own kinds of value as serde names them (`struct RawTeam`, `i32`),
+/// each with its words (`a team, `{ id = … }``).
+pub type Kinds<'a> = &'a [(&'a str, &'a str)];
+
+/// The reader's message in plain words; `written` is the file's text where it
+/// points.
+pub fn plain_words(message: &str, written: &str, kinds: Kinds) -> String {
+    let message = message.trim();
+    let typed = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "));
+    if let Some((found, expected)) = typed {
+        return format!(
+            "expected {}, found {}",
+            expected_words(expected, kinds),
+            found_words(found, written)
+        );
+    }
+    if message == "duplicate key" {
+        return format!("`{}` is given twice", key_name(written));
+    }
+    if let Some(key) = message.strip_prefix("duplicate field ") {
+        return format!("{key} is given twice");
+    }
+    if let Some(key) = message.strip_prefix("missing field ") {
+        return format!("{key} is missing");
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        return match rest.split_once(", expected one of ") {
+            Some((key, known)) => format!("unknown key {key}; the keys here are {known}"),
+            None => match rest.split_once(", expected ") {
+                Some((key, known)) => format!("unknown key {key}; the key here is {known}"),
+                None => format!("unknown key {rest}"),
+            },
+        };
+    }
+    message.to_string()
+}
+
+/// For an unknown key a slip away from one the place has (`teams`, `numbr`,
+/// `choice`), that key: the help's "did you mean".
+pub fn near_key(message: &str) -> Option<&str> {
+    let rest = message.trim().strip_prefix("unknown field `")?;
+    let (key, known) = rest.split_once('`')?;
+    let key = key.to_lowercase();
+    known
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|k| (strsim::damerau_levenshtein(&key, k), k))
+        .filter(|&(distance, k)| distance <= 2 && distance < k.chars().count())
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// A key as written, without its quotes.
+fn key_name(written: &str) -> &str {
+    written.trim().trim_matches('"').trim_matches('\'')
+}
+
+/// What the reader wanted, in words.
+fn expected_words(expected: &str, kinds: Kinds) -> String {
+    if let Some((_, words)) = kinds.iter().find(|(kind, _)| *kind == expected) {
+        return (*words).to_string();
+    }
+    let words = match expected {
+        // The largest whole number a TOML file can hold.
+        "u64" => "a whole number from 0 to 9223372036854775807",
+        "u32" => "a whole number from 0 to 4294967295",
+        "i32" | "i64" => "a whole number",
+        "a string" => "a quoted text",
+        "a sequence" => "a list in brackets `[…]`",
+        "a boolean" => "`true` or `false`",
+        other if other.starts_with("struct ") => "a table",
+        other => other,
+    };
+    words.to_string()
+}
+
+/// What the reader found, in words; `written` is its text in the file.
+fn found_words(found: &str, written: &str) -> String {
+    let found = found.replace(" as i128", "").replace(" as i64", "");
+    let (kind, shown) = match found.split_once(' ') {
+        Some((kind, shown)) if kind != "floating" => (kind, shown),
+        _ => match found.strip_prefix("floating point ") {
+            Some(shown) => ("floating", shown),
+            None => (found.as_str(), ""),
+        },
+    };
+    match kind {
+        "integer" => format!("the number {shown}"),
+        "floating" => format!("the decimal number {shown}"),
+        "boolean" => shown.to_string(),
+        "string" => format!("the text {shown}"),
+        "sequence" => "a list".to_string(),
+        "map" if looks_like_date(written) && !written.contains('-') => {
+            format!("the time `{}`", written.trim())
+        }
+        "map" if looks_like_date(written) => format!("the date `{}`", written.trim()),
+        "map" => "a table".to_string(),
+        "unit" | "null" => "`null`".to_string(),
+        _ => found.clone(),
+    }
+}
+
+/// Whether a value as written is a TOML date or time (`2024-01-05`, `10:30`),
+/// which the reader reports as a table.
+pub fn looks_like_date(written: &str) -> bool {
+    let w = written.trim();
+    w.starts_with(|c: char| c.is_ascii_digit()) && (w.contains('-') || w.contains(':'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROUND: Kinds = &[("struct RawRound", "a round, `{ number = … }`")];
+
+    #[test]
+    fn a_wrong_kind_of_value_says_what_was_expected_and_found() {
+        let words = |m: &str, w: &str| plain_words(m, w, ROUND);
+        assert_eq!(
+            words("invalid type: floating point `1.0`, expected u64", "1.0"),
+            "expected a whole number from 0 to 9223372036854775807, found the decimal number `1.0`"
+        );
+        assert_eq!(
+            words("invalid value: integer `-1`, expected u64", "-1"),
+            "expected a whole number from 0 to 9223372036854775807, found the number `-1`"
+        );
+        assert_eq!(
+            words(
+                "invalid value: integer `99999999999999999999999` as i128, expected u32",
+                "9"
+            ),
+            "expected a whole number from 0 to 4294967295, found the number `99999999999999999999999`"
+        );
+        assert_eq!(
+            words("invalid type: boolean `true`, expected u32", "true"),
+            "expected a whole number from 0 to 4294967295, found `true`"
+        );
+        assert_eq!(
+            words("invalid type: map, expected u64", "2024-01-05"),
+            "expected a whole number from 0 to 9223372036854775807, found the date `2024-01-05`"
+        );
+        assert_eq!(
+            words("invalid type: map, expected a string", "10:30"),
+            "expected a quoted text, found the time `10:30`"
+        );
+        assert_eq!(
+            words("invalid type: map, expected a string", "{ a = 1 }"),
+            "expected a quoted text, found a table"
+        );
+        assert_eq!(
+            words("invalid type: integer `5`, expected struct RawRound", "5"),
+            "expected a round, `{ number = … }`, found the number `5`"
+        );
+        assert_eq!(
+            words("invalid type: integer `5`, expected struct RawOther", "5"),
+            "expected a table, found the number `5`"
+        );
+        assert_eq!(
+            words("invalid type: string \"x\", expected a sequence", "\"x\""),
+            "expected a list in brackets `[…]`, found the text \"x\""
+        );
+    }
+
+    #[test]
+    fn a_key_given_twice_or_unknown_is_named() {
+        let words = |m: &str, w: &str| plain_words(m, w, &[]);
+        assert_eq!(words("duplicate key", "seed"), "`seed` is given twice");
+        assert_eq!(words("duplicate key", "\"seed\""), "`seed` is given twice");
+        assert_eq!(
+            words("duplicate field `seed`", "\"seed\""),
+            "`seed` is given twice"
+        );
+        assert_eq!(words("missing field `seed`", "}"), "`seed` is missing");
+        assert_eq!(
+            words(
+                "unknown field `numbr`, expected one of `number`, `draw`",
+                "numbr"
+            ),
+            "unknown key `numbr`; the keys here are `number`, `draw`"
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_near_a_known_one_is_suggested() {
+        let top = "unknown field `teams`, expected one of `competition`, `seed`, `team`, `round`";
+        assert_eq!(near_key(top), Some("team"));
+        assert_eq!(
+            near_key("unknown field `Numbr`, expected one of `number`, `draw`"),
+            Some("number")
+        );
+        assert_eq!(
+            near_key("unknown field `numbr`, expected `number`"),
+            Some("number")
+        );
+        // Three edits away, or a key as short as its distance: no guess.
+        assert_eq!(near_key("unknown field `nmbr2x`, expected `number`"), None);
+        assert_eq!(
+            near_key("unknown field `x`, expected one of `id`, `name`"),
+            None
+        );
+        assert_eq!(near_key("missing field `seed`"), None);
+    }
+}
