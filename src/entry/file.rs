@@ -153,24 +153,21 @@ pub fn from_json(text: &str) -> Result<RawEntries, Unreadable> {
 /// serde's problem in an editor's words, with the help for it.
 fn unreadable(e: &ReadError, text: &str) -> Unreadable {
     let written = text.get(e.span.clone()).unwrap_or_default();
-    let date = "write dates and times in quotes, e.g. \"2015-07-25 12:00\"";
-    // TOML reads an unquoted `2015-07-25 12:00` as a date-time of its own, which
-    // serde then calls a table.
+    // TOML reads an unquoted `2015-07-25 12:00` (or `12:00`) as a date-time of its
+    // own, which serde then calls a table.
+    let unquoted_date = looks_like_date(written) || e.message.contains("datetime");
     let message = if looks_like_date(written) && written.contains('-') {
-        format!(
-            "`{}` must be written in quotes, e.g. \"2015-07-25 12:00\"",
-            written.trim()
-        )
-    } else if e.message.contains("datetime") {
-        format!("{}; {date}", plain_words(&e.message, written, KINDS))
+        format!("`{}` is a date written without quotes", written.trim())
     } else {
         plain_words(&e.message, written, KINDS)
     };
-    let help = "docs/entries.md shows every field with an example";
-    let help = match near_key(&e.message) {
-        Some(key) => format!("did you mean `{key}`? {help}"),
-        None => help.to_string(),
-    };
+    let mut help = String::new();
+    if unquoted_date {
+        help.push_str("write dates and times in quotes, e.g. \"2015-07-25 12:00\"; ");
+    } else if let Some(key) = near_key(&e.message) {
+        help = format!("did you mean `{key}`? ");
+    }
+    help.push_str("docs/entries.md shows every field with an example");
     Unreadable {
         message,
         help,

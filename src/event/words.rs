@@ -35,7 +35,7 @@ pub fn reading_problem(message: &str, written: &str, text: &str, json: bool) -> 
     let help = misplaced_key_help(message, json)
         .or_else(|| {
             near_key(message).map(|key| {
-                format!("did you mean `{key}`? see docs/events.md for the format and a full example")
+                format!("did you mean `{key}`? See docs/events.md for the format and a full example")
             })
         })
         .or_else(|| (!json && looks_like_json(text)).then(|| {

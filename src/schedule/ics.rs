@@ -27,7 +27,8 @@ pub fn calendar(p: &Programme) -> String {
             |dt| Utc.from_utc_datetime(&dt),
         );
     let mut cal = Calendar::new();
-    cal.name(&text(&p.edition));
+    // The crate writes the calendar's name as it is, line breaks and all: one line.
+    cal.name(&text(&p.edition).replace('\n', " "));
     // A stage of several days is listed under each; the calendar has it once.
     let mut seen = BTreeSet::new();
     let stages = p.days.iter().flat_map(|d| &d.items).chain(&p.undated);
@@ -123,11 +124,13 @@ fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Opt
 }
 
 /// A text as a value may hold it (RFC 5545 §3.3.11: no control character but a
-/// tab). The crate writes a line break as `\n`, so a Windows line break becomes
-/// one; any other control character is drawn as its picture, as a diagnostic
-/// draws it, so the calendar's lines stay the lines it means.
+/// tab). The crate writes a line break in a summary or a description as `\n`, so
+/// a Windows line break becomes one; every other carriage return and control
+/// character is drawn as its picture, as a diagnostic draws it, so the
+/// calendar's lines stay the lines it means.
 fn text(value: &str) -> String {
-    crate::source::pictured(&value.replace("\r\n", "\n")).into_owned()
+    let breaks = value.replace("\r\n", "\n").replace('\r', "\u{240d}");
+    crate::source::pictured(&breaks).into_owned()
 }
 
 #[cfg(test)]
@@ -140,6 +143,8 @@ mod tests {
             text("Chairman\u{1b}[2J's\u{7} Cup\r\nday\rtwo\tthree\u{7f}"),
             "Chairman␛[2J's␇ Cup\nday␍two\tthree␡"
         );
+        // A carriage return before a Windows line break is not a line break.
+        assert_eq!(text("a\r\r\nb\r"), "a␍\nb␍");
         assert_eq!(text("Bridgefestivalen 2015"), "Bridgefestivalen 2015");
     }
 

@@ -4,7 +4,7 @@
 //! `duplicate key`). Each file names its own kinds of value ([`Kinds`]).
 
 /// A file's own kinds of value as serde names them (`struct RawTeam`, `i32`),
-/// each with its words (`a team, `{ id = … }``).
+/// each with its words (``a team, `{ id = … }` ``).
 pub type Kinds<'a> = &'a [(&'a str, &'a str)];
 
 /// The reader's message in plain words; `written` is the file's text where it
@@ -44,19 +44,12 @@ pub fn plain_words(message: &str, written: &str, kinds: Kinds) -> String {
 }
 
 /// For an unknown key a slip away from one the place has (`teams`, `numbr`,
-/// `choice`), that key: the help's "did you mean".
+/// `choice`), that key: the help's "did you mean". serde lists the keys in
+/// backticks, so a key written with a backtick of its own gets no guess.
 pub fn near_key(message: &str) -> Option<&str> {
     let rest = message.trim().strip_prefix("unknown field `")?;
     let (key, known) = rest.split_once('`')?;
-    let key = key.to_lowercase();
-    known
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(|k| (strsim::damerau_levenshtein(&key, k), k))
-        .filter(|&(distance, k)| distance <= 2 && distance < k.chars().count())
-        .min()
-        .map(|(_, k)| k)
+    crate::check::names::nearest(key, known.split('`').skip(1).step_by(2))
 }
 
 /// A key as written, without its quotes.

@@ -46,7 +46,7 @@ pub fn direction_warnings(text: &str, file: FileId) -> Vec<Diagnostic> {
             );
         }
         warnings.push(warning.with_help(
-            "remove it; a text in a right-to-left script needs none, its letters show in their own direction",
+            "remove it: a rule file needs none, as the letters of a right-to-left script show in their own direction",
         ));
     }
     warnings
@@ -73,5 +73,23 @@ mod tests {
                 .contains("U+202E RIGHT-TO-LEFT OVERRIDE")
         );
         assert!(direction_warnings("const a: number = 1\n", 0).is_empty());
+    }
+
+    #[test]
+    fn a_line_of_many_is_one_warning_marking_the_first_eight() {
+        let text = format!("\u{feff}// ok\r\n// {}\r\n", "\u{202d}x".repeat(10));
+        let warnings = direction_warnings(&text, 0);
+        assert_eq!(warnings.len(), 1);
+        let w = &warnings[0];
+        assert_eq!(
+            &text[w.span.start as usize..w.span.end as usize],
+            "\u{202d}"
+        );
+        assert_eq!(w.span.start as usize, text.find('\u{202d}').unwrap_or(0));
+        assert_eq!(w.label, "here (shown as �), and 9 more on this line");
+        assert_eq!(w.notes.len(), 7);
+        for (span, _) in &w.notes {
+            assert_eq!(&text[span.start as usize..span.end as usize], "\u{202d}");
+        }
     }
 }

@@ -1062,17 +1062,30 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
         let escaped = "Chairman\\u{1b}[2J's\\u{7} Cup";
         assert!(out.contains(escaped), "{args:?}: {out}");
     }
-    // A calendar allows no control character in a value (RFC 5545): pictures.
+    // A calendar allows no control character in a value (RFC 5545): pictures,
+    // and a line break in the edition's name (the calendar's) is a space.
+    let edition = hostile.0.join("edition.bfr");
+    let named = std::fs::read_to_string(&edition).unwrap().replacen(
+        "edition \"Bridgefestivalen 2015\"",
+        "edition \"Bridgefestivalen\r\r\n2015\nBEGIN:VEVENT\"",
+        1,
+    );
+    std::fs::write(&edition, named).unwrap();
     let ics = hostile.0.join("programme.ics");
     let (code, _, err) = bfr(&["schedule", &dir, "--ics", &ics.display().to_string()]);
     assert_eq!(code, 0, "{err}");
     let calendar = std::fs::read_to_string(&ics).unwrap();
-    let lines = calendar.replace("\r\n", "\n");
+    let unfolded = calendar.replace("\r\n ", "");
+    let lines: Vec<&str> = unfolded.split_terminator("\r\n").collect();
     assert!(
-        !lines.contains(|c: char| c.is_control() && c != '\n'),
+        !lines.iter().any(|l| l.contains(char::is_control)),
         "{calendar}"
     );
-    assert!(lines.contains("Chairman␛[2J's␇ Cup"), "{calendar}");
+    assert!(
+        lines.contains(&"NAME:Bridgefestivalen␍ 2015 BEGIN:VEVENT"),
+        "{calendar}"
+    );
+    assert!(unfolded.contains("Chairman␛[2J's␇ Cup"), "{calendar}");
     // JSON is data: the title comes back whole, a delete character and all.
     let data = copy_2015("json-texts");
     edit(
