@@ -191,6 +191,16 @@ pub fn printable_text(text: &str) -> Cow<'_, str> {
     })
 }
 
+/// A page of HTML as a file may hold it: the control characters HTML does not
+/// allow (all but a tab and the line breaks) and the characters that reorder text
+/// ([`direction_control`]) escaped, as [`printable_text`] escapes them, so that
+/// an edition's text shows its words on the page in the order they have.
+pub fn printable_page(page: &str) -> Cow<'_, str> {
+    escaped(page, |c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || direction_control(c).is_some()
+    })
+}
+
 /// The Unicode name of `c` if it is one of the invisible characters that change
 /// the order in which the text after it is shown (an embedding, an override, an
 /// isolate or the end of one). A line holding one can show an editor its words in
@@ -362,5 +372,18 @@ mod tests {
         // text may need them, and they are left as they are.
         assert_eq!(direction_control('\u{200f}'), None);
         assert!(matches!(printable_text("\u{200f}שלום"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_page_keeps_its_whitespace_and_escapes_what_html_forbids() {
+        let page = "<td>A\tB\r\n\u{202e}C\u{1b}[2J\u{7f}</td>\n";
+        assert_eq!(
+            printable_page(page),
+            "<td>A\tB\r\n\\u{202e}C\\u{1b}[2J\\u{7f}</td>\n"
+        );
+        assert!(matches!(
+            printable_page("<p>\u{200f}שלום\t</p>\r\n"),
+            Cow::Borrowed(_)
+        ));
     }
 }

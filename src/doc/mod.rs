@@ -8,7 +8,9 @@
 //! typed IR and the texts the check read; the files are parsed again only to find
 //! where each declaration begins and ends (a warning belongs to the declaration
 //! it points into) and the editors' notices, which the IR does not keep. Pages
-//! are built with maud, so every name and text is escaped by construction.
+//! are built with maud, so every name and text is escaped by construction; the
+//! control characters HTML forbids and those that reorder text are escaped as
+//! the terminal's output escapes them ([`crate::source::printable_page`]).
 
 mod chapter;
 mod flow;
@@ -19,7 +21,7 @@ mod words;
 
 use crate::diag::Diagnostics;
 use crate::ir::Program;
-use crate::source::Sources;
+use crate::source::{Sources, printable_page};
 pub use model::{Anchor, Chapter, Entry, Model, Placed};
 use std::path::Path;
 
@@ -47,21 +49,16 @@ pub fn site(
     root: &Path,
 ) -> Vec<SiteFile> {
     let model = Model::build(program, sources, diags, root);
-    let mut files = vec![SiteFile {
-        name: "index.html".into(),
-        text: index::page(&model),
-    }];
+    let html = |name: String, page: String| SiteFile {
+        name,
+        text: printable_page(&page).into_owned(),
+    };
+    let mut files = vec![html("index.html".into(), index::page(&model))];
     for c in &model.chapters {
-        files.push(SiteFile {
-            name: c.page.clone(),
-            text: chapter::page(&model, c),
-        });
+        files.push(html(c.page.clone(), chapter::page(&model, c)));
     }
     if let Some(pages) = index::document_pages(&model) {
-        files.push(SiteFile {
-            name: model::PAGES.into(),
-            text: pages,
-        });
+        files.push(html(model::PAGES.into(), pages));
     }
     files.push(SiteFile {
         name: "style.css".into(),

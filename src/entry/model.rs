@@ -218,6 +218,9 @@ pub fn read(
         program,
         diags: Diagnostics::default(),
     };
+    for warning in crate::syntax::direction_warnings(text, file) {
+        r.diags.push(warning);
+    }
     let raw = if json {
         file::from_json(text)
     } else {
@@ -323,14 +326,10 @@ impl Reader<'_> {
             .zip(&info.labels)
             .map(|(v, l)| l.clone().unwrap_or_else(|| v.clone()))
             .collect();
-        let near = info
-            .variants
-            .iter()
-            .chain(names.iter())
-            .map(|n| (strsim::damerau_levenshtein(&wanted, &n.to_lowercase()), n))
-            .filter(|(d, _)| *d <= 3)
-            .min()
-            .map(|(_, n)| n.clone());
+        let near = crate::check::names::nearest(
+            s.value.trim(),
+            info.variants.iter().chain(&names).map(String::as_str),
+        );
         let help = match near {
             Some(n) => format!("did you mean `{n}`?"),
             None => format!("write one of: {}", names.join(", ")),

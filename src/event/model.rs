@@ -338,14 +338,11 @@ impl Parser<'_> {
                             "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
                         ));
                 } else {
-                    let near = roster
-                        .iter()
-                        .map(|p| (strsim::jaro_winkler(p, &name), p))
-                        .filter(|(s, _)| *s > 0.8)
-                        .max_by(|a, b| a.0.total_cmp(&b.0));
+                    let near =
+                        crate::check::names::nearest(&name, roster.iter().map(String::as_str));
                     d = d.with_label("not in the team's `players`");
                     d = match near {
-                        Some((_, p)) => d.with_help(format!("did you mean `{p}`? (the team's players: {})", roster.join(", "))),
+                        Some(p) => d.with_help(format!("did you mean `{p}`? (the team's players: {})", roster.join(", "))),
                         None => d.with_help(format!("the team's players are {}; add a new player to the team's `players` first", roster.join(", "))),
                     };
                 }
@@ -418,6 +415,9 @@ impl Parser<'_> {
 /// event, unless the file cannot be used at all (syntax, the team list).
 pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostics) {
     let mut diags = Diagnostics::default();
+    for warning in crate::syntax::direction_warnings(text, file) {
+        diags.push(warning);
+    }
     let raw = match read(text, json) {
         Ok(r) => r,
         Err(e) => {

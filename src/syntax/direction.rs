@@ -2,10 +2,11 @@
 //!
 //! A right-to-left override in a comment or a quoted text makes an editor show
 //! the rest of its line backwards, so a file can read one way on screen and
-//! another to bfr ("Trojan Source", CVE-2021-42574). The grammar lets a comment or
-//! a text hold any character, so the file is read as it is and each line holding
-//! such a character gets one warning (`W0003`); diagnostics show the character as
-//! `�` and text output escapes it (see [`crate::source::direction_control`]).
+//! another to bfr ("Trojan Source", CVE-2021-42574). A comment or a text may hold
+//! any character, in a rule file as in an event or entries file, so each file is
+//! read as it is and each line holding such a character gets one warning (`W0003`);
+//! diagnostics show the character as `�` and text output escapes it (see
+//! [`crate::source::direction_control`]).
 
 use crate::diag::Diagnostic;
 use crate::source::{FileId, Span, direction_control};
@@ -46,7 +47,7 @@ pub fn direction_warnings(text: &str, file: FileId) -> Vec<Diagnostic> {
             );
         }
         warnings.push(warning.with_help(
-            "remove it: a rule file needs none, as the letters of a right-to-left script show in their own direction",
+            "remove it: no file bfr reads needs one, as the letters of a right-to-left script show in their own direction",
         ));
     }
     warnings

@@ -1129,6 +1129,17 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
     );
     let (_, out, _) = bfr(&["schedule", &reordered]);
     assert!(out.contains("Chairman's \\u{202e}puC\\u{202c}"), "{out}");
+    // The same on the pages `bfr doc` writes.
+    let site = Path::new(&reordered).join("site");
+    let (code, _, err) = bfr(&["doc", &reordered, "-o", &site.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    let mut pages = 0;
+    for page in std::fs::read_dir(&site).unwrap() {
+        let text = std::fs::read_to_string(page.unwrap().path()).unwrap();
+        assert!(!text.contains(['\u{202e}', '\u{202c}']), "{text}");
+        pages += usize::from(text.contains("s \\u{202e}puC\\u{202c}"));
+    }
+    assert!(pages > 0, "no page names the cup");
     // A file's name in an error that it cannot be read.
     let missing = format!("{dir}/missing\u{1b}[2J.bfr");
     let (code, _, err) = bfr(&["fmt", &missing]);
