@@ -634,14 +634,25 @@ impl Reader<'_> {
         let mut items = Vec::new();
         // Where the last value's pair ends (pest's, layout after it included).
         let mut last_end = start + 1;
-        let read = self.comma_list("[", "]", |r| match r.expr() {
-            Some(e) => {
-                items.push(e);
-                last_end = r.pos;
-                true
+        // The lowering counts one level into each value, not one per value: the
+        // list is as deep as its deepest value, so a list of 10,000 numbers is
+        // read here, not left to pest.
+        let outside = self.nesting;
+        let mut deepest = 0;
+        let read = self.comma_list("[", "]", |r| {
+            r.nesting = outside;
+            let value = r.expr();
+            deepest = deepest.max(r.nesting.saturating_sub(outside));
+            match value {
+                Some(e) => {
+                    items.push(e);
+                    last_end = r.pos;
+                    true
+                }
+                None => false,
             }
-            None => false,
         });
+        self.nesting = outside + deepest;
         if !read {
             return None;
         }
@@ -670,7 +681,7 @@ impl Reader<'_> {
                 start + after + crate::syntax::list_close(text.get(after..)?)? + 1
             }
         };
-        self.nest(items.len())?;
+        self.nest(1)?;
         items.shrink_to_fit();
         Some(Expr {
             kind: ExprKind::List(items, annotation.map(Box::new)),

@@ -43,9 +43,9 @@ pub(super) enum Step {
 const MAX_RECURSION: usize = 96;
 
 /// Nesting the lowering counts (`Lower::nested`) that one root expression may
-/// add up, over all its branches, before the reader leaves it to pest: the sum
-/// bounds the deepest branch, so under it the lowering's depth limit cannot be
-/// reached.
+/// add up before the reader leaves it to pest: over all its branches but the
+/// values of a list, of which only the deepest counts. The count bounds the
+/// deepest branch, so under it the lowering's depth limit cannot be reached.
 const MAX_NESTING: usize = super::lower::MAX_EXPR_DEPTH / 2;
 
 /// A position in one text, with what makes spans and what may stop the reading.

@@ -45,6 +45,28 @@ fn every_file_reads_as_pest_parses_it() {
     }
 }
 
+#[test]
+fn a_wide_list_is_read_here_and_a_deep_one_left_to_pest() {
+    let read_here = |text: &str| matches!(super::item(text, 7, 0), super::Step::Item(..));
+    // 10,000 values (the most a list may hold), each a list of two: two levels deep.
+    let wide = format!(
+        "const wide: [[number]] ref X-A = [{}]\n",
+        vec!["[1, -2]"; 10_000].join(", ")
+    );
+    assert!(read_here(&wide));
+    let (direct, pest) = both(&wide);
+    assert_eq!(direct, pest);
+    // One value of a list 600 levels deep (`- - … 1`): past what the reader
+    // takes, so pest reads the list as before.
+    let deep = format!(
+        "const deep: [number] ref X-A = [1, {}1, 2]\n",
+        "- ".repeat(600)
+    );
+    assert!(!read_here(&deep));
+    let (direct, pest) = both(&deep);
+    assert_eq!(direct, pest);
+}
+
 /// A small deterministic generator (xorshift), so a failure can be replayed.
 struct Dice(u64);
 
