@@ -54,7 +54,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
             Ok(value) => Ok(Sp { value, span }),
             Err(e) => {
                 if JSON_ERROR.with(Cell::get).is_none() {
-                    let at = token(text, offset(text, e.line(), e.column()));
+                    let at = problem_at(text, &e);
                     JSON_ERROR.with(|c| c.set(Some((start + at.start, start + at.end))));
                 }
                 Err(D::Error::custom(strip_position(&e.to_string())))
@@ -113,14 +113,7 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
         let span = match inner {
             Some((start, end)) => start..end,
             None => {
-                let at = offset(body, e.line(), e.column());
-                // A problem with the data is found at the last byte of a key or
-                // value; a syntax error at the byte that breaks the syntax.
-                let at = if e.classify() == serde_json::error::Category::Data {
-                    token(body, at)
-                } else {
-                    at..(at + 1).min(body.len()).max(at)
-                };
+                let at = problem_at(body, &e);
                 skip + at.start..skip + at.end
             }
         };
@@ -168,6 +161,65 @@ fn token(text: &str, at: usize) -> Range<usize> {
         at
     };
     start..at + 1
+}
+
+/// Where in `text` the problem serde_json found lies. A problem with the data is
+/// found at the last byte of a key or value, or at the `}` of an object lacking a
+/// key; a syntax error at the byte that breaks the syntax.
+fn problem_at(text: &str, e: &serde_json::Error) -> Range<usize> {
+    let at = offset(text, e.line(), e.column());
+    if e.classify() != serde_json::error::Category::Data {
+        at..(at + 1).min(text.len()).max(at)
+    } else if e.to_string().starts_with("missing field ") {
+        lacking(text, at)
+    } else {
+        token(text, at)
+    }
+}
+
+/// The object a key is missing from, whose closing `}` is at `close`: whole when
+/// it stands on one line (`{ "name": "B" }`), else its opening `{`, as TOML marks
+/// the table; the byte at `close` when it is not an object's end.
+fn lacking(text: &str, close: usize) -> Range<usize> {
+    let bytes = text.as_bytes();
+    if bytes.get(close) != Some(&b'}') {
+        return token(text, close);
+    }
+    // The opening brackets not yet closed, read from the start so that a bracket
+    // in a quoted text is not taken for one.
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < close {
+        match bytes.get(i) {
+            Some(b'"') => {
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+                continue;
+            }
+            Some(b'{' | b'[') => open.push(i),
+            Some(b'}' | b']') => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match open.pop() {
+        Some(start) if bytes.get(start) == Some(&b'{') => {
+            let one_line = !bytes.get(start..close).is_some_and(|b| b.contains(&b'\n'));
+            if one_line {
+                start..close + 1
+            } else {
+                start..start + 1
+            }
+        }
+        _ => close..close + 1,
+    }
 }
 
 /// The byte offset of a 1-based line and column (serde_json counts columns in bytes).
@@ -256,6 +308,15 @@ mod tests {
             "\"a\\\"b\""
         );
         assert_eq!(at("{\"seed\": 1, \"x\\\"y\": 2}"), "\"x\\\"y\"");
+        // A missing key: the object it is missing from, as TOML marks the table,
+        // or its opening brace when it has several lines.
+        assert_eq!(at("{\"seed\": 1, \"round\": [{\"number\": 1}, {}]}"), "{}");
+        assert_eq!(at("{\n  \"round\": []\n}"), "{");
+        // A bracket in a quoted text is not the object's.
+        let text = "{\"b\": [\"}{\", \"x\\\"]\"], \"c\": \"{\"}";
+        let e = from_json::<Doc>(text).err().unwrap();
+        assert_eq!(e.message, "missing field `a`");
+        assert_eq!(&text[e.span], text);
     }
 
     #[test]
