@@ -278,10 +278,18 @@ fn short_name(name: &str, root: &Path) -> String {
 /// A chapter's page: its path with `/` as `.`, never the index's or the page
 /// texts' name, never one already taken.
 fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
-    let stem = name
+    // A character a page escapes (a control, one that reorders text) would make
+    // the link differ from the file's name: it is written as `_` in both.
+    let stem: String = name
         .strip_suffix(".bfr")
         .unwrap_or(name)
-        .replace(['/', '\\'], ".");
+        .replace(['/', '\\'], ".")
+        .chars()
+        .map(|c| {
+            let escaped = c.is_control() || crate::source::direction_control(c).is_some();
+            if escaped { '_' } else { c }
+        })
+        .collect();
     let mut page = format!("{stem}.html");
     if page == "index.html" || page == PAGES {
         page = format!("chapter-{page}");
@@ -513,6 +521,15 @@ mod tests {
         assert_eq!(page_name("index.bfr", &mut taken), "chapter-index.html");
         assert_eq!(page_name("a/b.bfr", &mut taken), "a.b.html");
         assert_eq!(page_name("a.b.bfr", &mut taken), "a.b-2.html");
+    }
+
+    #[test]
+    fn a_page_is_named_as_its_link_is_written() {
+        // The page's text escapes these characters, so its name holds none.
+        let mut taken = BTreeSet::new();
+        let name = page_name("fees\u{202e}cc\u{1b}.bfr", &mut taken);
+        assert_eq!(name, "fees_cc_.html");
+        assert_eq!(crate::source::printable_page(&name), name);
     }
 
     #[test]

@@ -178,8 +178,8 @@ fn problem_at(text: &str, e: &serde_json::Error) -> Range<usize> {
 }
 
 /// The object a key is missing from, whose closing `}` is at `close`: whole when
-/// it stands on one line (`{ "name": "B" }`), else its opening `{`, as TOML marks
-/// the table; the byte at `close` when it is not an object's end.
+/// it stands on one short line (`{ "name": "B" }`), else its opening `{`, as TOML
+/// marks the table; the byte at `close` when it is not an object's end.
 fn lacking(text: &str, close: usize) -> Range<usize> {
     let bytes = text.as_bytes();
     if bytes.get(close) != Some(&b'}') {
@@ -211,8 +211,10 @@ fn lacking(text: &str, close: usize) -> Range<usize> {
     }
     match open.pop() {
         Some(start) if bytes.get(start) == Some(&b'{') => {
+            // A whole file on one line is marked at its start, not underlined.
+            let short = close.saturating_sub(start) < 120;
             let one_line = !bytes.get(start..close).is_some_and(|b| b.contains(&b'\n'));
-            if one_line {
+            if short && one_line {
                 start..close + 1
             } else {
                 start..start + 1
@@ -312,6 +314,8 @@ mod tests {
         // or its opening brace when it has several lines.
         assert_eq!(at("{\"seed\": 1, \"round\": [{\"number\": 1}, {}]}"), "{}");
         assert_eq!(at("{\n  \"round\": []\n}"), "{");
+        let minified = format!("{{\"round\": [{}]}}", ["{\"number\": 1}"; 10].join(","));
+        assert_eq!(at(&minified), "{");
         // A bracket in a quoted text is not the object's.
         let text = "{\"b\": [\"}{\", \"x\\\"]\"], \"c\": \"{\"}";
         let e = from_json::<Doc>(text).err().unwrap();
