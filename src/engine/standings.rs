@@ -256,24 +256,36 @@ impl<T: Clone + Ord> Standings<T> {
     /// Swiss Points: the sum of the current full VP totals (adjustments included) of each
     /// distinct opponent `team` has met.
     pub fn swiss_points(&self, team: &T) -> Result<Decimal, StandingsError<T>> {
+        self.swiss_points_by(team, |opp| self.get(opp)?.total_vp())
+    }
+
+    /// Swiss Points with each opponent's total taken from `total_of`.
+    fn swiss_points_by(
+        &self,
+        team: &T,
+        total_of: impl Fn(&T) -> Result<Decimal, StandingsError<T>>,
+    ) -> Result<Decimal, StandingsError<T>> {
         let mut sum = Decimal::ZERO;
         for opp in &self.get(team)?.opponents {
             sum = sum
-                .checked_add(self.get(opp)?.total_vp()?)
+                .checked_add(total_of(opp)?)
                 .ok_or(StandingsError::Overflow)?;
         }
         Ok(sum)
     }
 
-    /// The value of one criterion for `team`.
-    pub fn criterion(
+    /// The value of one criterion for `team`, every total taken from `total_of`.
+    fn criterion(
         &self,
         team: &T,
         criterion: TieBreak,
+        total_of: impl Fn(&T) -> Result<Decimal, StandingsError<T>>,
     ) -> Result<CriterionValue<T>, StandingsError<T>> {
         Ok(match criterion {
-            TieBreak::TotalVp => CriterionValue::TotalVp(self.get(team)?.total_vp()?),
-            TieBreak::SwissPoints => CriterionValue::SwissPoints(self.swiss_points(team)?),
+            TieBreak::TotalVp => CriterionValue::TotalVp(total_of(team)?),
+            TieBreak::SwissPoints => {
+                CriterionValue::SwissPoints(self.swiss_points_by(team, total_of)?)
+            }
             TieBreak::ImpQuotient => CriterionValue::ImpQuotient(self.get(team)?.imp_quotient()?),
             TieBreak::LowerTeamId => CriterionValue::TeamId(team.clone()),
         })
@@ -282,11 +294,23 @@ impl<T: Clone + Ord> Standings<T> {
     /// Rank every team by `chain`, criterion by criterion. Teams equal on the whole chain
     /// share a place and are listed by team id, so the output is deterministic either way.
     pub fn rank(&self, chain: &[TieBreak]) -> Result<Vec<RankedTeam<T>>, StandingsError<T>> {
+        // Each total once, in team order, rather than once per meeting: Swiss Points
+        // were most of a ranking's time. A total that overflows is an error only
+        // where the chain asks for it, as before.
+        let totals: Vec<(&T, Option<Decimal>)> = self
+            .teams
+            .iter()
+            .map(|(t, r)| (t, r.match_vp.checked_add(r.adjustments)))
+            .collect();
+        let total_of = |team: &T| match totals.binary_search_by(|(t, _)| (*t).cmp(team)) {
+            Ok(i) => totals[i].1.ok_or(StandingsError::Overflow),
+            Err(_) => Err(StandingsError::UnknownTeam(team.clone())),
+        };
         let mut rows: Vec<(T, Vec<CriterionValue<T>>)> = Vec::with_capacity(self.teams.len());
         for team in self.teams.keys() {
             let values = chain
                 .iter()
-                .map(|c| self.criterion(team, *c))
+                .map(|c| self.criterion(team, *c, total_of))
                 .collect::<Result<Vec<_>, _>>()?;
             rows.push((team.clone(), values));
         }

@@ -6,7 +6,7 @@ use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Criterion, QualMatch, QualRound, StandingLine};
 use super::{RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
-use crate::engine::standings::{MatchResult, RankedTeam, Standings, TieBreak};
+use crate::engine::standings::{CriterionValue, MatchResult, RankedTeam, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
 use crate::eval::Evaluator;
 use crate::ir::vocabulary::{Bye, FirstRound, HomeTeam, Pairing, QualificationFormat};
@@ -331,7 +331,10 @@ impl Runner<'_> {
                 place: r.place,
                 team: r.team,
                 vp,
-                swiss_points: standings.swiss_points(&r.team).map_err(rule_err)?,
+                swiss_points: match r.values.iter().find_map(swiss_points_of) {
+                    Some(points) => points,
+                    None => standings.swiss_points(&r.team).map_err(rule_err)?,
+                },
                 imps_won: rec.map_or(Decimal::ZERO, |x| x.imps_won),
                 imps_lost: rec.map_or(Decimal::ZERO, |x| x.imps_lost),
                 // Only a tie-break is worth a word: the first criterion decides most rows.
@@ -444,6 +447,15 @@ fn home_is_better_ranked(pairing: &mut Round<u32>, ranked: &[u32]) {
         if place.get(away) < place.get(home) {
             std::mem::swap(home, away);
         }
+    }
+}
+
+/// Swiss Points, if this is their value: a ranking by a chain that holds them has
+/// summed them already.
+fn swiss_points_of(value: &CriterionValue<u32>) -> Option<Decimal> {
+    match value {
+        CriterionValue::SwissPoints(points) => Some(*points),
+        _ => None,
     }
 }
 
