@@ -300,7 +300,7 @@ impl<T: Clone + Ord> Standings<T> {
         let totals: Vec<(&T, Option<Decimal>)> = self
             .teams
             .iter()
-            .map(|(t, r)| (t, r.match_vp.checked_add(r.adjustments)))
+            .map(|(t, r)| (t, r.total_vp().ok()))
             .collect();
         let total_of = |team: &T| match totals.binary_search_by(|(t, _)| (*t).cmp(team)) {
             Ok(i) => totals[i].1.ok_or(StandingsError::Overflow),
