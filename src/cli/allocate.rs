@@ -4,7 +4,7 @@
 
 use super::commands::load_cached;
 use super::output::Output;
-use super::output::{json_line, refused, stderr, stdout};
+use super::output::{diagnostics_json, input_warnings, json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::allocate::{self, Allocation, Error};
 use std::fmt::Write as _;
@@ -26,14 +26,25 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
     let file = loaded
         .sources
         .add(starts.display().to_string(), text.as_str());
+    let warnings = input_warnings(&text, file);
     match allocate::allocate(&checked.program, discipline, &text, file) {
         Ok(a) => {
+            out.diagnostics(&warnings, &loaded.sources);
             if csv {
                 super::output::stdout_data(&render_csv(&a));
             } else {
                 match out.format {
                     Format::Text => stdout(&render(&a)),
-                    Format::Json => json_line(&serde_json::to_value(&a).unwrap_or_default()),
+                    Format::Json => {
+                        let mut value = serde_json::to_value(&a).unwrap_or_default();
+                        if let Some(fields) = value.as_object_mut() {
+                            fields.insert(
+                                "diagnostics".into(),
+                                diagnostics_json(&warnings, &loaded.sources),
+                            );
+                        }
+                        json_line(&value);
+                    }
                 }
             }
             if a.complete { EXIT_OK } else { EXIT_FOUND }
@@ -45,7 +56,7 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
             ));
             2
         }
-        Err(Error::Diagnostic(d)) => refused(out, d, &loaded.sources),
+        Err(Error::Diagnostic(d)) => refused(out, warnings, d, &loaded.sources),
     }
 }
 

@@ -4,7 +4,7 @@
 use super::commands::load_cached;
 use super::entries::csv_cell;
 use super::output::Output;
-use super::output::{json_line, refused, stderr, stdout};
+use super::output::{diagnostics_json, input_warnings, json_line, refused, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
@@ -104,9 +104,11 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
         doc: "docs/federation.md",
         codes: CODES,
     };
+    let warnings = input_warnings(&text, file);
     match federation::call(program, &call, &text, file) {
         Ok(called) => {
             let shown = federation::show(program, &called.value);
+            out.diagnostics(&warnings, &loaded.sources);
             if csv {
                 super::output::stdout_data(&render_csv(&shown));
             } else if out.format == Format::Json {
@@ -116,6 +118,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
                     "tables": shown.tables,
                     "rule_ids": called.rule_ids,
                     "trace": called.trace,
+                    "diagnostics": diagnostics_json(&warnings, &loaded.sources),
                 }));
             } else {
                 let section = program
@@ -130,7 +133,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
             }
             EXIT_OK
         }
-        Err(d) => refused(out, d, &loaded.sources),
+        Err(d) => refused(out, warnings, d, &loaded.sources),
     }
 }
 

@@ -113,10 +113,11 @@ pub(super) fn diagnostics_json(diags: &Diagnostics, sources: &Sources) -> serde_
     )
 }
 
-/// A command refused by one diagnostic: shown on stderr, and in JSON mode also
-/// as `{"errors": [...]}` on stdout. Returns exit 1.
-pub(super) fn refused(out: &Output, d: Diagnostic, sources: &Sources) -> u8 {
-    let mut diags = Diagnostics::default();
+/// A command refused by one diagnostic, after the input file's `warnings`:
+/// shown on stderr, and in JSON mode also as `{"errors": [...]}` on stdout.
+/// Returns exit 1.
+pub(super) fn refused(out: &Output, warnings: Diagnostics, d: Diagnostic, sources: &Sources) -> u8 {
+    let mut diags = warnings;
     diags.push(d);
     out.diagnostics(&diags, sources);
     if out.format == Format::Json {
@@ -125,6 +126,17 @@ pub(super) fn refused(out: &Output, d: Diagnostic, sources: &Sources) -> u8 {
         }));
     }
     EXIT_FOUND
+}
+
+/// The warnings about the text of an input file read beside the edition (a
+/// federation command's file): the direction controls an editor may hide
+/// (W0003), as rules, event and entries files get them.
+pub(super) fn input_warnings(text: &str, file: crate::source::FileId) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for warning in crate::syntax::direction_warnings(text, file) {
+        diags.push(warning);
+    }
+    diags
 }
 
 /// How to print.

@@ -441,3 +441,60 @@ fn the_commands_call_the_rules_the_federation_block_names() {
         "{stderr}"
     );
 }
+
+// ── what an editor may hide (W0003) ───────────────────────────────────────────
+
+/// A federation command's file with a right-to-left override in a comment:
+/// the command still answers, with the same result, and warns where the
+/// control is; a file the command refuses shows the warning beside the error.
+#[test]
+fn a_hidden_direction_control_in_a_federation_file_is_warned_about() {
+    let dir = TempDir::new("federation-w0003");
+    let reorder = |fixture: &str, name: &str| {
+        let text = std::fs::read_to_string(root().join(fixture)).unwrap();
+        let path = dir.0.join(name);
+        std::fs::write(&path, format!("# \u{202E} declined: none \u{202C}\n{text}")).unwrap();
+        path.display().to_string()
+    };
+    let vacancies = reorder("tests/fixtures/federation/vacancies-none.toml", "vac.toml");
+    let allocation = reorder("tests/fixtures/allocate/hand.toml", "hand.toml");
+    for (args, clean) in [
+        (
+            ["vacancies", "rules/2015", "Open", vacancies.as_str()],
+            "tests/fixtures/federation/vacancies-none.toml",
+        ),
+        (
+            ["allocate", "rules/2015", "Dam", allocation.as_str()],
+            "tests/fixtures/allocate/hand.toml",
+        ),
+    ] {
+        let (code, stdout, stderr) = bfr(&[&["--color", "never"], &args[..]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.contains("[W0003] Warning"), "{stderr}");
+        assert!(stderr.contains(":1:3"), "the control's place: {stderr}");
+        let (_, unchanged, quiet) = bfr(&[args[0], args[1], args[2], clean]);
+        assert_eq!(stdout, unchanged, "the warning changes nothing else");
+        assert!(!quiet.contains("W0003"), "{quiet}");
+        let v = json(&args);
+        assert_eq!(v["diagnostics"][0]["code"], "W0003", "{v}");
+    }
+    let refused = dir.0.join("refused.toml");
+    std::fs::write(
+        &refused,
+        "# \u{202E} ok \u{202C}\ndeadline = 2015-07-30T09:00\n",
+    )
+    .unwrap();
+    let refused = refused.display().to_string();
+    let (code, _, stderr) = bfr(&[
+        "--color",
+        "never",
+        "vacancies",
+        "rules/2015",
+        "Open",
+        &refused,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let warning = stderr.find("[W0003] Warning").expect("the warning");
+    let error = stderr.find("[E1111] Error").expect("the error");
+    assert!(warning < error, "in the order of the file: {stderr}");
+}
