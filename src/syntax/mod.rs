@@ -314,16 +314,24 @@ enum Whole {
 /// declaration or a list.
 fn precheck(text: &str, file: FileId, whole: Whole) -> Result<(), Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
+        let (what, help) = match whole {
+            Whole::File => ("file", "split the edition into several files"),
+            Whole::Expression => (
+                "expression",
+                "shorten it: give its parts a name with a `const` or a `fn` in the edition, \
+                 and call them",
+            ),
+        };
         return Err(Diagnostic::error(
             "E0004",
             format!(
-                "this file is {} bytes; bfr reads files of at most {} bytes",
+                "this {what} is {} bytes; bfr reads {what}s of at most {} bytes",
                 text.len(),
                 MAX_FILE_BYTES
             ),
             Span::new(file, 0, 0),
         )
-        .with_help("split the edition into several files"));
+        .with_help(help));
     }
     match scan::too_deep(text) {
         None => Ok(()),
@@ -691,6 +699,21 @@ pub const RESERVED: [&str; 38] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_expression_over_the_size_limit_is_told_to_name_its_parts() {
+        let text = "1".repeat(MAX_FILE_BYTES + 1);
+        let d = parse_expr(&text, 0).unwrap_err();
+        assert_eq!(d.code, "E0004");
+        assert!(d.message.starts_with("this expression is"), "{}", d.message);
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("`fn`")));
+        let d = parse_file(&text, 0).unwrap_err();
+        assert!(d.message.starts_with("this file is"), "{}", d.message);
+        assert_eq!(
+            d.help.as_deref(),
+            Some("split the edition into several files")
+        );
+    }
 
     #[test]
     fn a_list_ends_at_its_own_bracket_not_one_in_a_comment() {
