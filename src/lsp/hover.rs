@@ -6,6 +6,7 @@ use super::index::Def;
 use super::navigate::target;
 use super::store::Analysis;
 use crate::document::Document;
+use crate::source::printable_page;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
 /// How much of a page's text a hover quotes.
@@ -23,21 +24,24 @@ pub fn hover(a: &Analysis, file: usize, pos: Position) -> Option<Hover> {
     })
 }
 
-/// The hover's text.
+/// The hover's text. What it quotes (the declaration, its `///` lines, the
+/// reference, the document's page) shows a control character or one that
+/// reorders text escaped (`\u{202e}`), as every text output of bfr does: an
+/// editor shows a hover as it is.
 pub fn markdown(def: &Def, document: Option<&Document>) -> String {
-    let mut out = format!("```bfr\n{}\n```\n", def.signature);
+    let mut out = format!("```bfr\n{}\n```\n", printable_page(&def.signature));
     if !def.doc.is_empty() {
         out.push('\n');
-        out.push_str(&def.doc.join("\n"));
+        out.push_str(&printable_page(&def.doc.join("\n")));
         out.push('\n');
     }
     if let Some(s) = &def.source {
-        let mut line = format!("\nSource: `{}`", s.id);
+        let mut line = format!("\nSource: `{}`", printable_page(&s.id));
         if let Some(p) = &s.pages {
-            line.push_str(&format!(", page {p}"));
+            line.push_str(&format!(", page {}", printable_page(p)));
         }
         if let Some(sec) = &s.section {
-            line.push_str(&format!(", section \"{sec}\""));
+            line.push_str(&format!(", section \"{}\"", printable_page(sec)));
         }
         out.push_str(&line);
         out.push('\n');
@@ -51,7 +55,7 @@ pub fn markdown(def: &Def, document: Option<&Document>) -> String {
         {
             out.push_str(&format!("\nThe document, page {page}:\n\n"));
             for line in excerpt(text, s.section.as_deref()).lines() {
-                out.push_str(&format!("> {line}\n"));
+                out.push_str(&format!("> {}\n", printable_page(line)));
             }
         }
     }
@@ -100,6 +104,44 @@ mod tests {
         assert!(e.ends_with("ord …"), "{e}");
         assert!(e.chars().count() <= EXCERPT_CHARS + 2);
         assert_eq!(excerpt("kort", Some("saknas")), "kort");
+    }
+
+    #[test]
+    fn what_the_hover_quotes_shows_a_reordering_character_escaped() {
+        let at = super::super::index::Place {
+            file: 0,
+            start: 0,
+            end: 1,
+        };
+        let span = crate::source::Span::new(0, 0, 0);
+        let def = Def {
+            name: "late".into(),
+            kind: super::super::index::DefKind::Fn,
+            at,
+            whole: at,
+            container: None,
+            doc: vec!["Late \u{202e}arrival".into()],
+            source: Some(crate::syntax::ast::SourceRef {
+                id: "X-LATE".into(),
+                pages: Some("7".into()),
+                section: Some("Sen \u{2067}ankomst".into()),
+                span,
+                id_span: span,
+                pages_span: None,
+                section_span: None,
+            }),
+            signature: "fn late(m: minutes) -> \u{202a}number".into(),
+        };
+        let hover = markdown(&def, None);
+        assert!(
+            !hover
+                .chars()
+                .any(|c| crate::source::direction_control(c).is_some()),
+            "{hover}"
+        );
+        for escaped in ["\\u{202e}arrival", "\\u{2067}ankomst", "\\u{202a}number"] {
+            assert!(hover.contains(escaped), "{escaped} in {hover}");
+        }
     }
 
     #[test]

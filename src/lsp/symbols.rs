@@ -49,7 +49,8 @@ fn symbol(ix: &LineIndex<'_>, d: &Def, children: Vec<DocumentSymbol>) -> Documen
     };
     DocumentSymbol {
         name: d.name.clone(),
-        detail: Some(d.signature.clone()),
+        // An editor shows the detail as it is: escaped as the hover is.
+        detail: Some(crate::source::printable_page(&d.signature).into_owned()),
         kind,
         tags: None,
         deprecated: None,
