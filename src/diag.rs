@@ -500,10 +500,11 @@ pub const MAX_SHOWN_PER_FILE: usize = 100;
 pub const MAX_SHOWN: usize = 1_000;
 
 /// The diagnostics to show, in their stable order: at most
-/// [`MAX_SHOWN_PER_FILE`] for a file and [`MAX_SHOWN`] in all. A file with more
-/// gets one `W0002` line after its own saying how many errors and warnings were
-/// left out, and one last `W0002` counts those of the files not shown at all.
-/// The counts a command prints (`3 errors, 1 warning`) are of all of them.
+/// [`MAX_SHOWN_PER_FILE`] for a file and [`MAX_SHOWN`] in all, a file's errors
+/// chosen before its warnings. A file with more gets one `W0002` line after its
+/// own saying how many errors and warnings were left out, and one last `W0002`
+/// counts those of the files not shown at all. The counts a command prints
+/// (`3 errors, 1 warning`) are of all of them.
 pub fn shown<'d>(
     diags: &'d Diagnostics,
     sources: &Sources,
@@ -516,7 +517,7 @@ pub fn shown<'d>(
     let mut unshown = (0usize, 0usize, 0usize);
     for group in sorted.chunk_by(|a, b| a.span.file == b.span.file) {
         let room = MAX_SHOWN_PER_FILE.min(MAX_SHOWN.saturating_sub(total));
-        let (shown, rest) = group.split_at(room.min(group.len()));
+        let (shown, rest) = chosen(group, room);
         out.extend(shown.iter().map(|d| Cow::Borrowed(*d)));
         total += shown.len();
         let errors = rest.iter().filter(|d| d.is_error()).count();
@@ -538,6 +539,27 @@ pub fn shown<'d>(
         out.push(Cow::Owned(left_out(&whose, unshown.0, unshown.1)));
     }
     out
+}
+
+/// Which of one file's diagnostics (`group`, in their order) fill the `room`
+/// there is, and which are left out, each in that order: the errors first, so
+/// that a file's many warnings never hide the error that refused it.
+fn chosen<'d>(group: &[&'d Diagnostic], room: usize) -> (Vec<&'d Diagnostic>, Vec<&'d Diagnostic>) {
+    if group.len() <= room {
+        return (group.to_vec(), Vec::new());
+    }
+    let errors = group.iter().filter(|d| d.is_error()).count();
+    let mut rooms = (room, room.saturating_sub(errors));
+    group.iter().copied().partition(|d| {
+        let left = if d.is_error() {
+            &mut rooms.0
+        } else {
+            &mut rooms.1
+        };
+        let fits = *left > 0;
+        *left = left.saturating_sub(1);
+        fits
+    })
 }
 
 /// A count and the thing counted, agreeing in number: `1 error`, `0 errors`,
@@ -612,6 +634,52 @@ mod tests {
     use super::*;
 
     /// Counts agree with their nouns, the irregular endings bfr counts included.
+    #[test]
+    fn a_files_errors_are_shown_before_its_many_warnings() {
+        let mut diags = Diagnostics::default();
+        let mut sources = Sources::new();
+        let file = sources.add("many.bfr", "x\n".repeat(MAX_SHOWN_PER_FILE + 10));
+        for line in 0..MAX_SHOWN_PER_FILE + 5 {
+            let at = Span::new(file, 2 * line, 2 * line + 1);
+            diags.push(Diagnostic::warning("W0003", "hidden", at));
+        }
+        let last = Span::new(
+            file,
+            2 * (MAX_SHOWN_PER_FILE + 8),
+            2 * (MAX_SHOWN_PER_FILE + 8) + 1,
+        );
+        diags.push(Diagnostic::error("E1111", "refused", last));
+        let picked = shown(&diags, &sources);
+        let codes: Vec<&str> = picked.iter().map(|d| d.code).collect();
+        assert_eq!(codes.len(), MAX_SHOWN_PER_FILE + 1);
+        assert_eq!(
+            codes[MAX_SHOWN_PER_FILE - 1],
+            "E1111",
+            "the error, last by place"
+        );
+        assert!(
+            codes[..MAX_SHOWN_PER_FILE - 1]
+                .iter()
+                .all(|c| *c == "W0003")
+        );
+        assert_eq!(codes[MAX_SHOWN_PER_FILE], "W0002");
+        assert!(
+            picked[MAX_SHOWN_PER_FILE]
+                .message
+                .contains("(0 errors, 6 warnings)")
+        );
+        // Within the room, all as before.
+        let mut few = Diagnostics::default();
+        few.push(Diagnostic::warning(
+            "W0003",
+            "hidden",
+            Span::new(file, 0, 1),
+        ));
+        few.push(Diagnostic::error("E1111", "refused", Span::new(file, 2, 3)));
+        let codes: Vec<&str> = shown(&few, &sources).iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["W0003", "E1111"]);
+    }
+
     #[test]
     fn a_count_agrees_with_its_noun() {
         assert_eq!(counted(1, "round"), "1 round");
