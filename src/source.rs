@@ -191,10 +191,11 @@ pub fn printable_text(text: &str) -> Cow<'_, str> {
     })
 }
 
-/// A page of HTML as a file may hold it: every control character but a tab and
-/// the line breaks (HTML forbids most of them) and the characters that reorder
-/// text ([`direction_control`]) escaped, as [`printable_text`] escapes them, so
-/// that an edition's text shows its words on the page in the order they have.
+/// A page of HTML (or a hover's Markdown) as a file may hold it: every control
+/// character but a tab and the line breaks (HTML forbids most of them) and the
+/// characters that reorder text ([`direction_control`]) escaped, as
+/// [`printable_text`] escapes them, so that an edition's text shows its words on
+/// the page in the order they have.
 pub fn printable_page(page: &str) -> Cow<'_, str> {
     escaped(page, |c| {
         (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || direction_control(c).is_some()

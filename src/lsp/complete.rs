@@ -6,6 +6,7 @@ use super::index::{Def, DefKind};
 use super::navigate::{name_start, qualifier_before};
 use super::position::LineIndex;
 use super::store::Analysis;
+use crate::source::printable_page;
 use crate::syntax::format::tokens::keywords;
 use lsp_types::{CompletionItem, CompletionItemKind, Documentation, Position};
 
@@ -57,8 +58,29 @@ fn item(d: &Def) -> CompletionItem {
     CompletionItem {
         label: d.name.clone(),
         kind: Some(kind),
-        detail: Some(d.signature.clone()),
-        documentation: (!d.doc.is_empty()).then(|| Documentation::String(d.doc.join("\n"))),
+        // An editor shows these as they are: escaped as the hover is.
+        detail: Some(printable_page(&d.signature).into_owned()),
+        documentation: (!d.doc.is_empty())
+            .then(|| Documentation::String(printable_page(&d.doc.join("\n")).into_owned())),
         ..CompletionItem::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::hover::tests::{reordering_def, shows_in_order};
+    use super::*;
+
+    #[test]
+    fn a_completion_shows_a_reordering_character_escaped() {
+        let shown = item(&reordering_def());
+        let detail = shown.detail.unwrap_or_default();
+        assert!(shows_in_order(&detail), "{detail}");
+        assert!(detail.contains("\\u{202a}number"), "{detail}");
+        let Some(Documentation::String(doc)) = shown.documentation else {
+            panic!("the `///` line is the documentation");
+        };
+        assert!(shows_in_order(&doc), "{doc}");
+        assert!(doc.contains("\\u{202e}arrival"), "{doc}");
     }
 }

@@ -6,7 +6,7 @@ use super::index::Def;
 use super::navigate::target;
 use super::store::Analysis;
 use crate::document::Document;
-use crate::source::printable_page;
+use crate::source::{printable_name, printable_page};
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
 /// How much of a page's text a hover quotes.
@@ -36,12 +36,13 @@ pub fn markdown(def: &Def, document: Option<&Document>) -> String {
         out.push('\n');
     }
     if let Some(s) = &def.source {
-        let mut line = format!("\nSource: `{}`", printable_page(&s.id));
+        // One line: a line break in these would end it, so it is escaped too.
+        let mut line = format!("\nSource: `{}`", printable_name(&s.id));
         if let Some(p) = &s.pages {
-            line.push_str(&format!(", page {}", printable_page(p)));
+            line.push_str(&format!(", page {}", printable_name(p)));
         }
         if let Some(sec) = &s.section {
-            line.push_str(&format!(", section \"{}\"", printable_page(sec)));
+            line.push_str(&format!(", section \"{}\"", printable_name(sec)));
         }
         out.push_str(&line);
         out.push('\n');
@@ -93,7 +94,7 @@ fn excerpt(text: &str, section: Option<&str>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -106,15 +107,16 @@ mod tests {
         assert_eq!(excerpt("kort", Some("saknas")), "kort");
     }
 
-    #[test]
-    fn what_the_hover_quotes_shows_a_reordering_character_escaped() {
+    /// A fn whose `///` line, section and signature each hold a character
+    /// that reorders text (and the section a line break).
+    pub(in crate::lsp) fn reordering_def() -> Def {
         let at = super::super::index::Place {
             file: 0,
             start: 0,
             end: 1,
         };
         let span = crate::source::Span::new(0, 0, 0);
-        let def = Def {
+        Def {
             name: "late".into(),
             kind: super::super::index::DefKind::Fn,
             at,
@@ -124,22 +126,32 @@ mod tests {
             source: Some(crate::syntax::ast::SourceRef {
                 id: "X-LATE".into(),
                 pages: Some("7".into()),
-                section: Some("Sen \u{2067}ankomst".into()),
+                section: Some("Sen \u{2067}ankomst\nslut".into()),
                 span,
                 id_span: span,
                 pages_span: None,
                 section_span: None,
             }),
             signature: "fn late(m: minutes) -> \u{202a}number".into(),
-        };
-        let hover = markdown(&def, None);
-        assert!(
-            !hover
-                .chars()
-                .any(|c| crate::source::direction_control(c).is_some()),
-            "{hover}"
-        );
-        for escaped in ["\\u{202e}arrival", "\\u{2067}ankomst", "\\u{202a}number"] {
+        }
+    }
+
+    /// Whether `text` holds no character that reorders text.
+    pub(in crate::lsp) fn shows_in_order(text: &str) -> bool {
+        !text
+            .chars()
+            .any(|c| crate::source::direction_control(c).is_some())
+    }
+
+    #[test]
+    fn what_the_hover_quotes_shows_a_reordering_character_escaped() {
+        let hover = markdown(&reordering_def(), None);
+        assert!(shows_in_order(&hover), "{hover}");
+        for escaped in [
+            "\\u{202e}arrival",
+            "\\u{2067}ankomst\\nslut\"",
+            "\\u{202a}number",
+        ] {
             assert!(hover.contains(escaped), "{escaped} in {hover}");
         }
     }

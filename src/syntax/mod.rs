@@ -319,7 +319,7 @@ fn precheck(text: &str, file: FileId, whole: Whole) -> Result<(), Diagnostic> {
             Whole::Expression => (
                 "expression",
                 "shorten it: give its parts a name with a `const` or a `fn` in the edition, \
-                 and call them",
+                 and use them",
             ),
         };
         return Err(Diagnostic::error(
@@ -368,7 +368,7 @@ fn precheck(text: &str, file: FileId, whole: Whole) -> Result<(), Diagnostic> {
             }
             Whole::Expression => {
                 "shorten it: give its parts a name with a `const` or a `fn` in the edition, \
-                 and call them"
+                 and use them"
             }
         })),
         Some(scan::TooDeep::LongList(at)) => Err(Diagnostic::error(
