@@ -186,8 +186,7 @@ fn candidates(rule: &Rule, line: &Line, shift: Decimal, out: &mut Vec<Decimal>) 
         values
             .iter()
             .filter(|v| line.fits(v))
-            .filter_map(Value::order_key)
-            .map(|k| k + shift),
+            .filter_map(|v| v.order_key()?.checked_add(shift)),
     );
 }
 
@@ -212,18 +211,26 @@ pub(super) enum Piece {
 }
 
 impl Piece {
-    /// An input inside the piece, if it holds one.
+    /// An input inside the piece, if it holds one a decimal can write (a
+    /// written value at the edge of the range has nothing beyond it).
     pub(super) fn inside(self, whole: bool) -> Option<Decimal> {
         let one = Decimal::ONE;
         match self {
             Piece::At(c) => Some(c),
-            Piece::Below(c) => Some(if whole { c.ceil() - one } else { c - one }),
-            Piece::Above(c) => Some(if whole { c.floor() + one } else { c + one }),
+            Piece::Below(c) => if whole { c.ceil() } else { c }.checked_sub(one),
+            Piece::Above(c) => if whole { c.floor() } else { c }.checked_add(one),
             Piece::Between(a, b) if whole => {
-                let next = a.floor() + one;
+                let next = a.floor().checked_add(one)?;
                 (next < b).then_some(next)
             }
-            Piece::Between(a, b) => (a + b).checked_div(Decimal::TWO),
+            // The sum of two large values may not fit: their halves' sum does.
+            Piece::Between(a, b) => {
+                let middle = match a.checked_add(b) {
+                    Some(sum) => sum / Decimal::TWO,
+                    None => (a / Decimal::TWO).checked_add(b / Decimal::TWO)?,
+                };
+                (a < middle && middle < b).then_some(middle)
+            }
         }
     }
 }
@@ -270,8 +277,7 @@ pub(super) fn candidates_deep(
                 values
                     .iter()
                     .filter(|v| line.fits(v))
-                    .filter_map(Value::order_key)
-                    .map(|k| k + shift),
+                    .filter_map(|v| v.order_key()?.checked_add(shift)),
             );
         }
         if depth < 4 {
@@ -307,7 +313,9 @@ pub(super) fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> 
         let Some(key) = piece.inside(line.whole) else {
             continue;
         };
-        let (Some(input), Some(old_input)) = (line.value(key), line.value(key - shift)) else {
+        let old_key = key.checked_sub(shift);
+        let (Some(input), Some(old_input)) = (line.value(key), old_key.and_then(|k| line.value(k)))
+        else {
             open = false;
             continue;
         };

@@ -160,7 +160,7 @@ fn axis(
                 .into_iter()
                 .filter_map(|piece| {
                     let key = piece.inside(line.whole)?;
-                    let (n, o) = (line.value(key)?, line.value(key - shift)?);
+                    let (n, o) = (line.value(key)?, line.value(key.checked_sub(shift)?)?);
                     Some(Point {
                         label: new.shower.value(&n),
                         new: n,
@@ -266,7 +266,7 @@ fn joins(axis: &Axis, a: usize, b: usize, exact: bool) -> bool {
     }
     let (p, q) = (&axis.points[a], &axis.points[b]);
     let at = |p: &Point| matches!(p.piece, Some(Piece::At(_)));
-    line.whole && at(p) && at(q) && p.key + Decimal::ONE == q.key
+    line.whole && at(p) && at(q) && p.key.checked_add(Decimal::ONE) == Some(q.key)
 }
 
 impl Run {

@@ -594,3 +594,54 @@ fn a_change_to_the_edition_header_alone_is_counted_in_the_summary() {
         "{text}"
     );
 }
+
+/// Written values at the very edge of what a decimal holds: nothing lies
+/// beyond them, so no answer is sampled there, and the pieces between two
+/// huge values are found without their sum (once an overflow, exit 3).
+#[test]
+fn written_values_at_the_decimal_edge_are_compared_without_overflow() {
+    const MAX: &str = "79228162514264337593543950335";
+    let write = |tag: &str, answers: [u8; 4]| {
+        let dir = TempDir::new(tag);
+        let [above, below, between, both] = answers;
+        let text = format!(
+            "fn f(x: number) -> number = if x > {MAX} then {above} else if x < -{MAX} then {below} \
+             else if x > 50000000000000000000000000000 then 7 else 0\n\
+             fn g(x: number, y: number) -> number = if x > {MAX} and y < -{MAX} then {above} \
+             else if y > 60000000000000000000000000000 then {between} else 0\n\
+             fn h(x: number, y: number) -> number = if x < -{MAX} then {both} else y\n"
+        );
+        std::fs::write(dir.0.join("r.bfr"), text).unwrap();
+        dir
+    };
+    let (old, new) = (
+        write("diff-edge-old", [1, 5, 4, 8]),
+        write("diff-edge-new", [2, 6, 3, 9]),
+    );
+    let (old, new) = (old.0.display().to_string(), new.0.display().to_string());
+    let (code, text, stderr) = bfr(&["diff", "--no-cache", &old, &new]);
+    assert_eq!(code, 1, "{stderr}");
+    let f = text
+        .split("~ fn f")
+        .nth(1)
+        .unwrap()
+        .split("~ fn g")
+        .next()
+        .unwrap();
+    assert!(
+        !f.contains("answer"),
+        "no decimal lies beyond the edge: {f}"
+    );
+    let g = text
+        .split("~ fn g")
+        .nth(1)
+        .unwrap()
+        .split("~ fn h")
+        .next()
+        .unwrap();
+    assert!(
+        g.contains("y 69614081257132168796771975168: 4 → 3"),
+        "the middle of 6·10²⁸ and the edge: {g}"
+    );
+    assert!(text.contains("3 changed items in 1 file"), "{text}");
+}
