@@ -20,7 +20,7 @@ use crate::ir::vocabulary::{
     QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
     WalkoverInheritance, WalkoverLoser,
 };
-use crate::ir::{ExprKind, Program, Type, Value};
+use crate::ir::{ExprKind, MAX_TEAMS, Program, Type, Value};
 use crate::source::Span;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -100,8 +100,8 @@ impl Typer<'_> {
             name: d.name.clone(),
             title: d.title.clone().unwrap_or_else(|| d.name.clone()),
             source: d.source.clone(),
-            min_teams: self.whole(&block, "min_teams"),
-            max_teams: self.whole(&block, "max_teams"),
+            min_teams: self.field(&block, "min_teams"),
+            max_teams: self.field(&block, "max_teams"),
             readings: self.readings(&block),
             district_prize: self.quantity(&block, "district_prize"),
             trophy_points: self.rule(&block, "trophy_points", 1),
@@ -240,7 +240,7 @@ impl Typer<'_> {
             title: s.title.clone().unwrap_or_else(|| s.name.clone()),
             source: s.source.clone(),
             order,
-            teams: self.whole(&block, "teams"),
+            teams: self.field(&block, "teams"),
             boards: self.required_count(&block, "boards"),
             draw,
             decided_by: self.chosen(&block, "tie_break", KnockoutCriterion::ImpDifference),
@@ -322,6 +322,28 @@ impl Typer<'_> {
                 None
             }
         }
+    }
+
+    /// A number of teams: a whole number of at most [`MAX_TEAMS`], the field
+    /// every command that runs a competition accepts.
+    fn field(&mut self, block: &Block, key: &str) -> Option<u32> {
+        let teams = self.whole(block, key)?;
+        if teams <= MAX_TEAMS {
+            return Some(teams);
+        }
+        let p = block.get(key)?;
+        self.diags.push(
+            Diagnostic::error(
+                "E0410",
+                format!("`{}` is {teams} teams; a field has at most {MAX_TEAMS}", p.key),
+                p.value.span,
+            )
+            .with_help(format!(
+                "give `{}` as at most {MAX_TEAMS} teams, the most `bfr simulate` and an event file take",
+                p.key
+            )),
+        );
+        None
     }
 
     fn bad_figure(&mut self, p: &Property, what: &str) {

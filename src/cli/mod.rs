@@ -149,7 +149,7 @@ pub enum Command {
         /// The competition, e.g. `cup`.
         competition: String,
         /// Number of teams entered (2 to 10,000).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10_000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=crate::ir::MAX_TEAMS as i64))]
         teams: u32,
         /// Seed of the draw and of the simulated results; printed with the output.
         #[arg(long, default_value_t = 1)]
@@ -220,7 +220,7 @@ pub enum Command {
         simulate: Option<u64>,
         /// The field of the simulated events (default: each competition's
         /// smallest, else 16 teams).
-        #[arg(long, requires = "simulate", value_parser = clap::value_parser!(u32).range(2..=10000))]
+        #[arg(long, requires = "simulate", value_parser = clap::value_parser!(u32).range(2..=crate::ir::MAX_TEAMS as i64))]
         teams: Option<u32>,
     },
     /// The programme day by day (every stage with its part of the day, boards,

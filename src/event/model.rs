@@ -508,10 +508,11 @@ fn read(text: &str, json: bool) -> Result<RawEvent, file::ReadError> {
     }
 }
 
-/// The most teams an event file may list: the same bound as `bfr simulate
-/// --teams`. Drawing a round takes time that grows with the square of the field,
-/// so a larger list is refused before anything is drawn (E0728).
-pub const MAX_TEAMS: usize = 10_000;
+/// The most teams an event file may list: the edition's bound on a field
+/// ([`crate::ir::MAX_TEAMS`]). Drawing a round takes time that grows with the
+/// square of the field, so a larger list is refused before anything is drawn
+/// (E0728).
+pub const MAX_TEAMS: usize = crate::ir::MAX_TEAMS as usize;
 
 /// The teams, numbered 1..=n, each once; and whether the list can be used.
 fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team>, bool) {

@@ -252,6 +252,11 @@ pub struct Stage {
     pub span: Span,
 }
 
+/// The most teams a field may have: an edition's `min_teams`, `max_teams` and a
+/// stage's `teams` (E0410 past it), `bfr simulate --teams` and an event file's
+/// list. Drawing a round takes time that grows with the square of the field.
+pub const MAX_TEAMS: u32 = 10_000;
+
 /// A competition: a qualification, knockout stages, and what they share.
 #[derive(Debug, Clone, PartialEq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Competition {

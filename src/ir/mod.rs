@@ -15,7 +15,7 @@ pub mod vocabulary;
 
 use crate::source::Span;
 pub use builtin::{Builtin, ListLoop};
-pub use competition::Competition;
+pub use competition::{Competition, MAX_TEAMS};
 pub use op::BinOp;
 use serde::Serialize;
 pub use unit::Unit;
