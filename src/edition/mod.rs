@@ -83,8 +83,19 @@ pub struct Loaded {
     pub diagnostics: Diagnostics,
 }
 
+/// The most `.bfr` files one edition has.
+pub const MAX_EDITION_FILES: usize = 10_000;
+
+/// The most entries (files and directories) looked at below an edition's
+/// directory to find its files: a directory named by mistake (a home
+/// directory, a file opened in the editor from one) is refused in bounded
+/// time, not walked to its end.
+pub const MAX_WALKED: usize = 100_000;
+
 /// The `.bfr` files of an edition: the file itself, or every `.bfr` file below a
-/// directory, sorted by path so every run reads them in the same order.
+/// directory, sorted by path so every run reads them in the same order. Links
+/// are not followed into directories, so the walk ends; past
+/// [`MAX_WALKED`] entries or [`MAX_EDITION_FILES`] files it stops, an error.
 pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
     if !meta.is_dir() {
@@ -92,11 +103,28 @@ pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
         // where a pipe or a device is refused, with a diagnostic.
         return Ok(vec![path.to_path_buf()]);
     }
+    walk(path, MAX_WALKED, MAX_EDITION_FILES)
+}
+
+/// The `.bfr` files below directory `path`, sorted, looking at no more than
+/// `max_walked` entries and finding no more than `max_files`.
+fn walk(path: &Path, max_walked: usize, max_files: usize) -> Result<Vec<PathBuf>, IoError> {
     let mut out = Vec::new();
     let mut dirs = vec![path.to_path_buf()];
+    let mut walked = 0usize;
     while let Some(dir) = dirs.pop() {
         let entries = std::fs::read_dir(&dir).map_err(|e| io_error(&dir, &e))?;
         for entry in entries {
+            walked += 1;
+            if walked > max_walked {
+                return Err(IoError::reading(
+                    path,
+                    format!(
+                        "more than {max_walked} files and directories below it; \
+                         name the directory that holds the edition's `.bfr` files"
+                    ),
+                ));
+            }
             let entry = entry.map_err(|e| io_error(&dir, &e))?;
             let p = entry.path();
             let ft = entry.file_type().map_err(|e| io_error(&p, &e))?;
@@ -105,6 +133,15 @@ pub fn edition_files(path: &Path) -> Result<Vec<PathBuf>, IoError> {
             } else if p.extension().is_some_and(|x| x == "bfr") {
                 out.push(p);
             }
+        }
+        if out.len() > max_files {
+            return Err(IoError::reading(
+                path,
+                format!(
+                    "more than {max_files} `.bfr` files below it; an edition has at most \
+                     {max_files}: name the directory of one edition"
+                ),
+            ));
         }
     }
     out.sort();
@@ -421,5 +458,44 @@ fn check_parsed(
         files: count,
         checked,
         diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::walk;
+    use std::path::PathBuf;
+
+    /// A fresh directory under the system's temp dir, removed on drop.
+    struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn the_walk_stops_past_its_limits_and_not_at_them() {
+        let dir = Scratch(std::env::temp_dir().join(format!(
+            "bfr-walk-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        )));
+        let sub = dir.0.join("later");
+        std::fs::create_dir_all(&sub).unwrap();
+        // Five entries (the directory `later` among them), three `.bfr` files.
+        for file in [
+            dir.0.join("a.bfr"),
+            dir.0.join("b.bfr"),
+            sub.join("c.bfr"),
+            sub.join("notes.txt"),
+        ] {
+            std::fs::write(file, "").unwrap();
+        }
+        assert_eq!(walk(&dir.0, 5, 3).map(|f| f.len()).ok(), Some(3));
+        let past = |walked, files| walk(&dir.0, walked, files).unwrap_err().reason;
+        assert!(past(4, 3).starts_with("more than 4 files and directories below it"));
+        assert!(past(5, 2).starts_with("more than 2 `.bfr` files below it"));
     }
 }

@@ -821,7 +821,9 @@ fn simulate_scales_smoothly_up_to_ten_thousand_teams() {
 // ── the remaining sizes and edges ─────────────────────────────────────
 
 /// An edition of 10,000 empty files (once over two minutes): each file gets its
-/// warning, at most 1,000 are shown and one W0002 line counts the rest.
+/// warning, at most 1,000 are shown and one W0002 line counts the rest. It is
+/// the most files an edition has (the walk's other limit, 100,000 entries, is
+/// `edition::walk`'s unit test).
 #[test]
 fn an_edition_of_ten_thousand_empty_files_checks_quickly_with_bounded_output() {
     let Some(bin) = release_bin() else { return };
@@ -839,6 +841,18 @@ fn an_edition_of_ten_thousand_empty_files_checks_quickly_with_bounded_output() {
         &stderr[stderr.len().saturating_sub(400)..]
     );
     assert!(stderr.len() < 400_000, "{} bytes", stderr.len());
+    // At the limit of an edition's files exactly; one more, and the directory
+    // (named by mistake, say) is refused before any file is read: exit 3.
+    assert_eq!(bfr::edition::MAX_EDITION_FILES, 10_000);
+    std::fs::write(dir.0.join("one-more.bfr"), "").expect("write");
+    let (code, _, stderr) = run_within(&bin, &["check", "."], &dir.0, SECONDS);
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains(
+            "cannot read `.`: more than 10000 `.bfr` files below it; an edition has at most 10000"
+        ),
+        "{stderr}"
+    );
 }
 
 /// A run asked for 0 or 1 teams (the issue's `lv_series` with 0 teams once
