@@ -1,6 +1,7 @@
 //! `bfr lsp`: a language server for `.bfr` editions over stdio, on
 //! `lsp-server` (the synchronous JSON-RPC loop rust-analyzer uses) and
-//! `lsp-types`.
+//! `lsp-types`, with a transport of its own that reads with bounds
+//! (`transport`).
 //!
 //! It sits at the edge, like the CLI: it loads and checks an edition with the
 //! same code as `bfr check` (`store`), turns the diagnostics into LSP ones
@@ -22,6 +23,7 @@ mod navigate;
 mod position;
 mod store;
 mod symbols;
+mod transport;
 mod uri;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
@@ -58,9 +60,10 @@ pub enum Ended {
     ConnectionBroke,
 }
 
-/// Runs the server on stdin and stdout until the client says `exit`.
+/// Runs the server on stdin and stdout until the client says `exit` or its
+/// input ends.
 pub fn run() -> Ended {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, transport) = transport::stdio();
     let capabilities = match serde_json::to_value(capabilities()) {
         Ok(c) => c,
         Err(_) => return Ended::ConnectionBroke,
@@ -83,7 +86,7 @@ pub fn run() -> Ended {
         }
     };
     drop(connection);
-    match io_threads.join() {
+    match transport.finish() {
         Ok(()) => status,
         Err(e) => {
             eprintln!("bfr lsp: {e}");
@@ -120,6 +123,8 @@ fn capabilities() -> ServerCapabilities {
 #[derive(Default)]
 struct Server {
     store: Store,
+    /// A `shutdown` request came: only `exit` is expected now.
+    shut_down: bool,
     /// The files of each edition that were last sent diagnostics, so that a file
     /// whose problems are gone is sent an empty list.
     published: BTreeMap<PathBuf, BTreeSet<String>>,
@@ -129,15 +134,22 @@ impl Server {
     fn serve(&mut self, connection: &Connection) -> Ended {
         for message in &connection.receiver {
             match message {
-                Message::Request(req) => {
-                    match connection.handle_shutdown(&req) {
-                        Ok(true) => return Ended::AfterShutdown,
-                        Ok(false) => {}
-                        Err(e) => {
-                            eprintln!("bfr lsp: {e}");
-                            return Ended::WithoutShutdown;
-                        }
+                Message::Request(req) if self.shut_down || req.method == "shutdown" => {
+                    let response = if self.shut_down {
+                        Response::new_err(
+                            req.id,
+                            ErrorCode::InvalidRequest as i32,
+                            "the server is shut down: only `exit` is expected".into(),
+                        )
+                    } else {
+                        self.shut_down = true;
+                        Response::new_ok(req.id, ())
+                    };
+                    if connection.sender.send(response.into()).is_err() {
+                        return Ended::ConnectionBroke;
                     }
+                }
+                Message::Request(req) => {
                     // bfr does not panic by design; should a request ever do so, the
                     // editor gets an error for it and the server goes on.
                     let id = req.id.clone();
@@ -153,11 +165,16 @@ impl Server {
                         return Ended::ConnectionBroke;
                     }
                 }
+                Message::Notification(n) if n.method == "exit" => {
+                    return if self.shut_down {
+                        Ended::AfterShutdown
+                    } else {
+                        Ended::WithoutShutdown
+                    };
+                }
+                // After `shutdown` nothing is analysed any more.
+                Message::Notification(_) if self.shut_down => {}
                 Message::Notification(n) => {
-                    if n.method == "exit" {
-                        // `exit` without `shutdown` first.
-                        return Ended::WithoutShutdown;
-                    }
                     let published =
                         std::panic::catch_unwind(AssertUnwindSafe(|| self.notification(n)))
                             .unwrap_or_default();

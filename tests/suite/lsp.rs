@@ -757,12 +757,56 @@ fn bad_input_gets_an_answer_and_never_a_crash() {
     assert_eq!(list[0]["code"], "E0001");
     assert_eq!(c.shutdown(), 0);
 
-    // A broken frame ends the server with an I/O failure, not a panic.
+    // A body that is not JSON is skipped, said on stderr, and the session goes
+    // on. After `shutdown` a request is refused; `exit` ends the server with 0
+    // even while the client keeps its end open.
     let mut c = Client::start();
     initialize(&mut c);
     c.send_raw(b"{not json");
+    let hover = json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 0, "character": 0}});
+    assert_eq!(c.result("textDocument/hover", hover.clone()), Value::Null);
+    assert_eq!(c.result("shutdown", Value::Null), Value::Null);
+    let refused = c.request("textDocument/hover", hover);
+    assert_eq!(refused["error"]["code"], json!(-32600), "{refused}");
+    c.notify("exit", Value::Null);
+    assert_eq!(wait(&mut c.child), 0);
+    let err = stderr_of(&mut c);
+    assert!(
+        err.contains(
+            "bfr lsp: skipped a message that is not a JSON-RPC request, response or notification"
+        ),
+        "{err}"
+    );
+    // A length the input never gives is the input's end, not an allocation of
+    // that size: exit 1 at once (no `shutdown`).
+    let mut c = Client::start();
+    initialize(&mut c);
+    raw(&mut c, b"Content-Length: 99999999999\r\n\r\n{");
+    drop(c.stdin.take());
+    assert_eq!(wait(&mut c.child), 1);
+    assert!(!stderr_of(&mut c).contains("panicked"));
+    // A header line without end: no next message can be found, an I/O failure.
+    let mut c = Client::start();
+    initialize(&mut c);
+    raw(&mut c, "9".repeat(2000).as_bytes());
     drop(c.stdin.take());
     assert_eq!(wait(&mut c.child), 3);
+    let err = stderr_of(&mut c);
+    assert!(
+        err.contains("bfr lsp: cannot read from the editor: a header line without its end"),
+        "{err}"
+    );
+}
+
+/// Bytes written to the server as they are, without a header.
+fn raw(c: &mut Client, bytes: &[u8]) {
+    let stdin = c.stdin.as_mut().unwrap();
+    stdin.write_all(bytes).unwrap();
+    stdin.flush().unwrap();
+}
+
+/// What the server wrote on stderr (once it has exited).
+fn stderr_of(c: &mut Client) -> String {
     let mut err = String::new();
     c.child
         .stderr
@@ -770,5 +814,5 @@ fn bad_input_gets_an_answer_and_never_a_crash() {
         .unwrap()
         .read_to_string(&mut err)
         .unwrap();
-    assert!(!err.contains("panicked"), "{err}");
+    err
 }

@@ -1,0 +1,239 @@
+//! LSP's base protocol on stdin and stdout: `Content-Length` headers, then a
+//! JSON body, read with bounds. It stands in for `lsp-server`'s own stdio
+//! threads, which took a header's length at its word (`Content-Length:
+//! 99999999999` allocated that much and ended the process), read a header
+//! line without end, ended the session at a body that was not JSON, and were
+//! joined at the end, so a client that never closed its output kept the
+//! server from exiting.
+
+use lsp_server::{Connection, Message};
+use std::io::{self, BufRead, Read};
+use std::thread::JoinHandle;
+
+/// The longest message read: twice the largest file bfr reads (a `didOpen`
+/// holds a whole file, a few characters escaped). A longer one is skipped
+/// without being kept.
+pub const MAX_MESSAGE_BYTES: usize = 2 * crate::syntax::MAX_FILE_BYTES;
+
+/// The longest header line (`Content-Length: 123`), end included.
+const MAX_HEADER_LINE: usize = 1024;
+
+/// The most header lines of one message (LSP has two).
+const MAX_HEADERS: usize = 16;
+
+/// What reading one message found.
+#[derive(Debug)]
+enum Frame {
+    /// A message.
+    Message(Message),
+    /// A body that is not a message, or one too long: skipped, and why.
+    Skipped(String),
+    /// The input ended.
+    End,
+}
+
+/// Reads one message of at most `max_bytes` from `input`. An error is a frame
+/// broken so that the next message cannot be found (a header line without
+/// end, no length).
+fn read_frame(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Frame> {
+    let broken = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
+    let mut length = None;
+    let mut line = Vec::new();
+    for headers in 0.. {
+        if headers > MAX_HEADERS {
+            return Err(broken("more header lines than a message has"));
+        }
+        line.clear();
+        let limit = u64::try_from(MAX_HEADER_LINE).unwrap_or(u64::MAX);
+        input.by_ref().take(limit).read_until(b'\n', &mut line)?;
+        if line.is_empty() && headers == 0 {
+            return Ok(Frame::End);
+        }
+        let Some(header) = line.strip_suffix(b"\r\n") else {
+            return Err(broken("a header line without its end"));
+        };
+        if header.is_empty() {
+            break;
+        }
+        let text = String::from_utf8_lossy(header);
+        let Some((name, value)) = text.split_once(':') else {
+            return Err(broken("a header line that is not `name: value`"));
+        };
+        if name.trim().eq_ignore_ascii_case("Content-Length") {
+            length = Some(
+                value
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| broken("a `Content-Length` that is not a number"))?,
+            );
+        }
+    }
+    let length = length.ok_or_else(|| broken("a message without `Content-Length`"))?;
+    let mut body = input.by_ref().take(length);
+    if usize::try_from(length).map_or(true, |n| n > max_bytes) {
+        // Read past, not kept, so the next message is found.
+        let skipped = io::copy(&mut body, &mut io::sink())?;
+        if skipped < length {
+            return Ok(Frame::End);
+        }
+        return Ok(Frame::Skipped(format!(
+            "a message of {length} bytes; bfr reads messages of at most {max_bytes} bytes"
+        )));
+    }
+    // Grown as the bytes arrive, not to the length the header claims.
+    let mut bytes = Vec::new();
+    body.read_to_end(&mut bytes)?;
+    if (bytes.len() as u64) < length {
+        return Ok(Frame::End);
+    }
+    Ok(match serde_json::from_slice::<Message>(&bytes) {
+        Ok(message) => Frame::Message(message),
+        Err(e) => Frame::Skipped(format!(
+            "a message that is not a JSON-RPC request, response or notification (line {}, column {})",
+            e.line(),
+            e.column()
+        )),
+    })
+}
+
+/// The threads that read stdin and write stdout for a [`Connection`].
+pub struct Transport {
+    reader: JoinHandle<io::Result<()>>,
+    writer: JoinHandle<io::Result<()>>,
+}
+
+/// A connection on stdin and stdout, and the threads that serve it.
+pub fn stdio() -> (Connection, Transport) {
+    let (server, client) = Connection::memory();
+    let Connection { sender, receiver } = client;
+    let reader = std::thread::spawn(move || {
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        loop {
+            match read_frame(&mut input, MAX_MESSAGE_BYTES)? {
+                Frame::Message(message) => {
+                    let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                    // The server has stopped listening: nothing more to read for.
+                    if sender.send(message).is_err() || exit {
+                        return Ok(());
+                    }
+                }
+                Frame::Skipped(why) => eprintln!("bfr lsp: skipped {why}"),
+                Frame::End => return Ok(()),
+            }
+        }
+    });
+    let writer = std::thread::spawn(move || {
+        let stdout = io::stdout();
+        let mut output = stdout.lock();
+        for message in receiver {
+            message.write(&mut output)?;
+        }
+        Ok(())
+    });
+    (server, Transport { reader, writer })
+}
+
+impl Transport {
+    /// Waits for the last messages to be written (the server's end of the
+    /// connection must be dropped first) and says whether the connection held.
+    /// The reader is waited for only when it has stopped (the input ended or
+    /// broke, or `exit` came): a client that keeps its end open after `exit`
+    /// does not keep the server.
+    pub fn finish(self) -> Result<(), String> {
+        let written = self
+            .writer
+            .join()
+            .map_err(|_| "the writer failed".to_string())?;
+        written.map_err(|e| format!("cannot write to the editor: {e}"))?;
+        if !self.reader.is_finished() {
+            return Ok(());
+        }
+        match self.reader.join() {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(format!("cannot read from the editor: {e}")),
+            Err(_) => Err("the reader failed".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Frame, read_frame};
+    use std::io::Cursor;
+
+    fn frame(body: &str) -> String {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    const EXIT: &str = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+
+    #[test]
+    fn a_message_too_long_is_skipped_and_the_next_is_read() {
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":"{}"}}"#,
+            "a".repeat(40)
+        );
+        let mut input = Cursor::new(format!("{}{}", frame(&long), frame(EXIT)));
+        let skipped = read_frame(&mut input, 40).unwrap();
+        assert!(
+            matches!(&skipped, Frame::Skipped(why) if why.contains("of at most 40 bytes")),
+            "{skipped:?}"
+        );
+        assert!(matches!(
+            read_frame(&mut input, 40).unwrap(),
+            Frame::Message(_)
+        ));
+        assert!(matches!(read_frame(&mut input, 40).unwrap(), Frame::End));
+        // At the limit exactly, a message.
+        let mut input = Cursor::new(frame(EXIT));
+        assert!(matches!(
+            read_frame(&mut input, EXIT.len()).unwrap(),
+            Frame::Message(_)
+        ));
+    }
+
+    #[test]
+    fn a_length_the_input_does_not_hold_is_its_end_not_an_allocation() {
+        for header in [
+            "Content-Length: 99999999999\r\n\r\n{",
+            "Content-Length: 12\r\n\r\n{}",
+        ] {
+            let mut input = Cursor::new(header.to_string());
+            assert!(matches!(
+                read_frame(&mut input, usize::MAX).unwrap(),
+                Frame::End
+            ));
+        }
+    }
+
+    #[test]
+    fn a_body_that_is_not_a_message_is_skipped() {
+        let mut input = Cursor::new(format!("{}{}", frame("{not json"), frame(EXIT)));
+        let skipped = read_frame(&mut input, 1000).unwrap();
+        assert!(
+            matches!(&skipped, Frame::Skipped(why) if why.contains("line 1, column 2")),
+            "{skipped:?}"
+        );
+        assert!(matches!(
+            read_frame(&mut input, 1000).unwrap(),
+            Frame::Message(_)
+        ));
+    }
+
+    #[test]
+    fn a_broken_frame_is_an_error() {
+        for input in [
+            format!("Content-Length: {}", "9".repeat(2000)),
+            "Content-Type: x\r\n\r\n{}".to_string(),
+            "Content-Length 2\r\n\r\n{}".to_string(),
+            "Content-Length: two\r\n\r\n{}".to_string(),
+            "X: y\r\n".repeat(20),
+        ] {
+            assert!(
+                read_frame(&mut Cursor::new(input.clone()), 1000).is_err(),
+                "{input:?}"
+            );
+        }
+    }
+}
