@@ -92,15 +92,23 @@ pub fn definition(a: &Analysis, file: usize, pos: Position) -> Option<Location> 
     location(a, def.at)
 }
 
-/// Every use of the name at `pos`, with its declaration if asked for.
+/// Every use of the name at `pos`, with its declaration if asked for. Each
+/// file's lines are indexed once, however many uses it has.
 pub fn references(a: &Analysis, file: usize, pos: Position, declaration: bool) -> Vec<Location> {
     let Some(def) = target(a, file, pos) else {
         return Vec::new();
     };
+    let mut lines: std::collections::BTreeMap<usize, LineIndex<'_>> = Default::default();
     a.index
         .uses(def)
         .filter(|o| declaration || !o.is_def)
-        .filter_map(|o| location(a, o.at))
+        .filter_map(|o| {
+            let f = a.files.get(o.at.file)?;
+            let ix = lines
+                .entry(o.at.file)
+                .or_insert_with(|| LineIndex::new(a.tree_text(o.at.file)));
+            Some(Location::new(f.uri.clone(), ix.range(o.at.start, o.at.end)))
+        })
         .collect()
 }
 

@@ -5,22 +5,26 @@ use super::index::{Def, DefKind};
 use super::position::LineIndex;
 use super::store::Analysis;
 use lsp_types::{DocumentSymbol, SymbolKind};
+use std::collections::BTreeMap;
 
 /// The outline of file `file`.
 pub fn symbols(a: &Analysis, file: usize) -> Vec<DocumentSymbol> {
     let ix = LineIndex::new(a.tree_text(file));
     let defs = &a.index.defs;
+    // Each declaration's members, found in one pass over the declarations.
+    let mut members: BTreeMap<usize, Vec<DocumentSymbol>> = BTreeMap::new();
+    for c in defs.iter().filter(|c| c.at.file == file) {
+        if let Some(container) = c.container {
+            members
+                .entry(container)
+                .or_default()
+                .push(symbol(&ix, c, Vec::new()));
+        }
+    }
     defs.iter()
         .enumerate()
         .filter(|(_, d)| d.at.file == file && d.container.is_none())
-        .map(|(id, d)| {
-            let children: Vec<DocumentSymbol> = defs
-                .iter()
-                .filter(|c| c.container == Some(id))
-                .map(|c| symbol(&ix, c, Vec::new()))
-                .collect();
-            symbol(&ix, d, children)
-        })
+        .map(|(id, d)| symbol(&ix, d, members.remove(&id).unwrap_or_default()))
         .collect()
 }
 
