@@ -5,9 +5,11 @@
 use super::show::Shower;
 use super::{Detail, Item, Kind, Side, Status, effect, words};
 use crate::ir::{Program, Rule, RuleBody, SourceInfo, Type};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A rule written out for comparison: its kind, signature and keyed parts.
+/// Two rules of the same written form have the same body, whatever their names.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Written {
     kind: Kind,
     signature: String,
@@ -61,10 +63,6 @@ impl Written {
             signature,
             parts,
         }
-    }
-
-    fn same_body(&self, other: &Written) -> bool {
-        self.kind == other.kind && self.signature == other.signature && self.parts == other.parts
     }
 }
 
@@ -152,13 +150,17 @@ pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
     let new_shower = Shower::new(new.program);
     let old_names: BTreeSet<&str> = old.program.rules.iter().map(|r| r.name.as_str()).collect();
     let new_names: BTreeSet<&str> = new.program.rules.iter().map(|r| r.name.as_str()).collect();
-    let mut gone: Vec<&Rule> = old
-        .program
-        .rules
-        .iter()
-        .filter(|r| !new_names.contains(r.name.as_str()))
-        .map(|r| &**r)
-        .collect();
+    // The rules gone from the old edition by source and written form, each
+    // written once, in the old edition's order: a new rule takes the first.
+    let mut gone: BTreeMap<(&str, Written), VecDeque<&Rule>> = BTreeMap::new();
+    for was in old.program.rules.iter().map(|r| &**r) {
+        if let Some(id) = was.source.as_ref().map(|s| &*s.id)
+            && !new_names.contains(was.name.as_str())
+        {
+            let key = (id, Written::of(was, old_shower));
+            gone.entry(key).or_default().push_back(was);
+        }
+    }
     let mut out = BTreeMap::new();
     for rule in &new.program.rules {
         if old_names.contains(rule.name.as_str()) {
@@ -167,13 +169,9 @@ pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
         let Some(id) = rule.source.as_ref().map(|s| &*s.id) else {
             continue;
         };
-        let written = Written::of(rule, new_shower);
-        let found = gone.iter().position(|was| {
-            was.source.as_ref().is_some_and(|s| &*s.id == id)
-                && Written::of(was, old_shower).same_body(&written)
-        });
-        if let Some(at) = found {
-            out.insert(gone.remove(at).name.clone(), rule.name.clone());
+        let key = (id, Written::of(rule, new_shower));
+        if let Some(was) = gone.get_mut(&key).and_then(VecDeque::pop_front) {
+            out.insert(was.name.clone(), rule.name.clone());
         }
     }
     out
@@ -391,12 +389,21 @@ fn type_decls<'a>(side: &'a Side) -> Vec<TypeDecl<'a>> {
 pub fn types(old: &Side, new: &Side) -> Vec<(String, Item)> {
     let olds = type_decls(old);
     let news = type_decls(new);
-    let find = |list: &[TypeDecl], kind: Kind, name: &str| {
-        list.iter().position(|d| d.kind == kind && d.name == name)
+    // Each declaration by kind and name, the first of a name standing for it.
+    fn by_name<'d>(list: &[TypeDecl<'d>]) -> BTreeMap<(Kind, &'d str), usize> {
+        let mut map = BTreeMap::new();
+        for (i, d) in list.iter().enumerate() {
+            map.entry((d.kind, d.name)).or_insert(i);
+        }
+        map
+    }
+    let (old_at, new_at) = (by_name(&olds), by_name(&news));
+    let find = |map: &BTreeMap<(Kind, &str), usize>, kind: Kind, name: &str| {
+        map.get(&(kind, name)).copied()
     };
     let mut out = Vec::new();
     for d in &news {
-        let (status, details) = match find(&olds, d.kind, d.name) {
+        let (status, details) = match find(&old_at, d.kind, d.name) {
             None => (Status::Added, Vec::new()),
             Some(i) => {
                 let was = &olds[i];
@@ -421,7 +428,7 @@ pub fn types(old: &Side, new: &Side) -> Vec<(String, Item)> {
         out.push((d.file.clone(), type_item(d, status, details)));
     }
     for d in &olds {
-        if find(&news, d.kind, d.name).is_none() {
+        if find(&new_at, d.kind, d.name).is_none() {
             out.push((d.file.clone(), type_item(d, Status::Removed, Vec::new())));
         }
     }
@@ -449,9 +456,15 @@ pub fn examples(
 ) -> Vec<(String, Item)> {
     let olds = written_examples(old, Shower::old(old.program, days, renames));
     let news = written_examples(new, Shower::new(new.program));
+    // By title, the first of a title standing for it.
+    let mut old_by_title: BTreeMap<&str, &WrittenExample<'_>> = BTreeMap::new();
+    for example in &olds {
+        old_by_title.entry(example.0.as_str()).or_insert(example);
+    }
+    let new_titles: BTreeSet<&str> = news.iter().map(|(t, ..)| t.as_str()).collect();
     let mut out = Vec::new();
     for (title, file, lines, ex) in &news {
-        let found = olds.iter().find(|(t, ..)| t == title);
+        let found = old_by_title.get(title.as_str());
         let (status, details) = match found {
             None => (Status::Added, Vec::new()),
             Some((_, _, was, _)) if was == lines => continue,
@@ -472,7 +485,7 @@ pub fn examples(
         out.push((file.clone(), example_item(ex, status, details)));
     }
     for (title, file, _, ex) in &olds {
-        if !news.iter().any(|(t, ..)| t == title) {
+        if !new_titles.contains(title.as_str()) {
             out.push((file.clone(), example_item(ex, Status::Removed, Vec::new())));
         }
     }

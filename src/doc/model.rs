@@ -137,6 +137,7 @@ impl<'a> Model<'a> {
         let mut files = Vec::new();
         let mut chapters = Vec::new();
         let mut pages = BTreeSet::new();
+        let declared = Declared::of(program);
         for (id, f) in sources.iter() {
             if !f.name.ends_with(".bfr") {
                 continue;
@@ -152,7 +153,7 @@ impl<'a> Model<'a> {
                 .items
                 .iter()
                 .filter_map(|item| {
-                    entry_of(program, id, item).map(|entry| Placed {
+                    declared.entry(id, item).map(|entry| Placed {
                         entry,
                         span: item.span,
                         warnings: Vec::new(),
@@ -315,50 +316,82 @@ fn about(text: &str) -> String {
     lines.join(" ").trim().to_string()
 }
 
-/// The IR entry an AST item became.
-fn entry_of(program: &Program, file: FileId, item: &ast::Item) -> Option<Entry> {
-    let index = |n: Option<usize>| n.and_then(|i| u32::try_from(i).ok());
-    let rule = |n: &ast::Name| program.rule(&n.text).map(|(i, _)| Entry::Rule(i));
-    match &item.decl {
-        ast::Decl::Fn(d) => rule(&d.name),
-        ast::Decl::Const(d) => rule(&d.name),
-        ast::Decl::Table(d) => rule(&d.name),
-        ast::Decl::Scale(d) => rule(&d.name),
-        ast::Decl::Text(d) => {
-            index(program.texts.iter().position(|t| t.name == d.name.text)).map(Entry::Text)
+/// The IR's declarations by name, and its examples by place: each found once,
+/// for every item of every file (a name looked for among all declarations per
+/// item was quadratic in the edition's size).
+struct Declared<'p> {
+    program: &'p Program,
+    texts: BTreeMap<&'p str, u32>,
+    enums: BTreeMap<&'p str, u32>,
+    records: BTreeMap<&'p str, u32>,
+    competitions: BTreeMap<&'p str, u32>,
+    units: BTreeMap<&'p str, u32>,
+    /// (file, offset where it starts) → the example.
+    examples: BTreeMap<(FileId, u32), u32>,
+}
+
+impl<'p> Declared<'p> {
+    fn of(program: &'p Program) -> Self {
+        // The first of a name stands for it, as a search from the start found it.
+        fn by_name<'n>(names: impl Iterator<Item = &'n str>) -> BTreeMap<&'n str, u32> {
+            let mut map = BTreeMap::new();
+            for (i, name) in names.enumerate() {
+                if let Ok(i) = u32::try_from(i) {
+                    map.entry(name).or_insert(i);
+                }
+            }
+            map
         }
-        ast::Decl::Enum(d) => {
-            index(program.enums.iter().position(|e| e.name == d.name.text)).map(Entry::Enum)
+        let mut examples = BTreeMap::new();
+        for (i, e) in program.examples.iter().enumerate() {
+            if let Ok(i) = u32::try_from(i) {
+                examples.entry((e.span.file, e.span.start)).or_insert(i);
+            }
         }
-        ast::Decl::Record(d) => {
-            index(program.records.iter().position(|r| r.name == d.name.text)).map(Entry::Record)
+        Declared {
+            program,
+            texts: by_name(program.texts.iter().map(|t| t.name.as_str())),
+            enums: by_name(program.enums.iter().map(|e| e.name.as_str())),
+            records: by_name(program.records.iter().map(|r| r.name.as_str())),
+            competitions: by_name(program.competitions.iter().map(|c| c.name.as_str())),
+            units: by_name(program.units.iter().map(|u| u.name.as_str())),
+            examples,
         }
-        ast::Decl::Competition(d) => index(
-            program
-                .competitions
-                .iter()
-                .position(|c| c.name == d.name.text),
-        )
-        .map(Entry::Competition),
-        ast::Decl::Example(_) => index(program.examples.iter().position(|e| {
-            e.span.file == file && item.span.start <= e.span.start && e.span.start < item.span.end
-        }))
-        .map(Entry::Example),
-        ast::Decl::Notice(n) => Some(Entry::Notice(
-            n.text.clone(),
-            n.source.as_ref().map(|s| SourceInfo {
-                id: s.id.as_str().into(),
-                pages: s.pages.as_deref().map(Into::into),
-                section: s.section.as_deref().map(Into::into),
-            }),
-        )),
-        ast::Decl::Unit(d) => {
-            index(program.units.iter().position(|u| u.name == d.name.text)).map(Entry::Unit)
+    }
+
+    /// The IR entry an AST item of `file` became.
+    fn entry(&self, file: FileId, item: &ast::Item) -> Option<Entry> {
+        let rule = |n: &ast::Name| self.program.rule(&n.text).map(|(i, _)| Entry::Rule(i));
+        let named = |map: &BTreeMap<&str, u32>, n: &ast::Name| map.get(n.text.as_str()).copied();
+        match &item.decl {
+            ast::Decl::Fn(d) => rule(&d.name),
+            ast::Decl::Const(d) => rule(&d.name),
+            ast::Decl::Table(d) => rule(&d.name),
+            ast::Decl::Scale(d) => rule(&d.name),
+            ast::Decl::Text(d) => named(&self.texts, &d.name).map(Entry::Text),
+            ast::Decl::Enum(d) => named(&self.enums, &d.name).map(Entry::Enum),
+            ast::Decl::Record(d) => named(&self.records, &d.name).map(Entry::Record),
+            ast::Decl::Competition(d) => named(&self.competitions, &d.name).map(Entry::Competition),
+            ast::Decl::Example(_) => self
+                .examples
+                // `range` refuses an end before its start: none is ever given.
+                .range((file, item.span.start)..(file, item.span.end.max(item.span.start)))
+                .next()
+                .map(|(_, i)| Entry::Example(*i)),
+            ast::Decl::Notice(n) => Some(Entry::Notice(
+                n.text.clone(),
+                n.source.as_ref().map(|s| SourceInfo {
+                    id: s.id.as_str().into(),
+                    pages: s.pages.as_deref().map(Into::into),
+                    section: s.section.as_deref().map(Into::into),
+                }),
+            )),
+            ast::Decl::Unit(d) => named(&self.units, &d.name).map(Entry::Unit),
+            ast::Decl::Edition(_)
+            | ast::Decl::Entries(_)
+            | ast::Decl::Federation(_)
+            | ast::Decl::Remove(_) => None,
         }
-        ast::Decl::Edition(_)
-        | ast::Decl::Entries(_)
-        | ast::Decl::Federation(_)
-        | ast::Decl::Remove(_) => None,
     }
 }
 
@@ -377,11 +410,14 @@ fn place_warnings<'a>(
             unplaced.push(d);
             continue;
         };
+        // The declarations follow one another: the last that starts at or
+        // before the place is the only one that may hold it.
         let at = d.span.start;
-        match chapter
-            .entries
-            .iter_mut()
-            .find(|e| e.span.start <= at && at < e.span.end.max(e.span.start + 1))
+        let before = chapter.entries.partition_point(|e| e.span.start <= at);
+        match before
+            .checked_sub(1)
+            .and_then(|i| chapter.entries.get_mut(i))
+            .filter(|e| at < e.span.end.max(e.span.start + 1))
         {
             Some(e) => e.warnings.push(d),
             None => chapter.loose.push(d),
