@@ -50,8 +50,10 @@ pub fn svg(p: &Program, c: &Competition) -> String {
         )
     };
     let marker = format!("arrow-{}", c.name);
+    // The checker keeps a route to a stage of the competition; an IR from
+    // elsewhere (a damaged cache) draws no arrow rather than fail.
     let index_of = |t: &Target| match t {
-        Target::Stage(s) => Some(s + usize::from(qualified)),
+        Target::Stage(s) => Some(s + usize::from(qualified)).filter(|j| *j < nodes.len()),
         _ => None,
     };
     let mut routes = Vec::new();

@@ -47,6 +47,26 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use store::{Analysis, Store};
 
+/// A document's text after its changes, in order. The server asks for whole
+/// texts (full synchronisation), but a client that sends a change of a range
+/// anyway has it applied where it says, not taken for the whole text.
+fn changed_text(
+    mut text: String,
+    changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
+) -> String {
+    for change in changes {
+        match change.range {
+            None => text = change.text,
+            Some(range) => {
+                let ix = position::LineIndex::new(&text);
+                let (a, b) = (ix.offset(range.start), ix.offset(range.end));
+                text.replace_range(a.min(b)..a.max(b), &change.text);
+            }
+        }
+    }
+    text
+}
+
 /// How a session with an editor ended; the CLI turns it into an exit status
 /// (LSP asks for 0 after a `shutdown` request and 1 otherwise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,8 +222,8 @@ impl Server {
             DidChangeTextDocument::METHOD => {
                 parse::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
                     let (path, dir) = store::edition_of(&p.text_document.uri)?;
-                    // Full synchronisation: the last change is the whole text.
-                    let text = p.content_changes.into_iter().last()?.text;
+                    let before = self.store.text(&path).unwrap_or_default().to_string();
+                    let text = changed_text(before, p.content_changes);
                     self.store.set(path, text);
                     Some(dir)
                 })
@@ -365,4 +385,45 @@ fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Option<T> {
 
 fn params_of<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorCode, String)> {
     serde_json::from_value(params).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changed_text;
+    use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+    fn change(
+        range: Option<((u32, u32), (u32, u32))>,
+        text: &str,
+    ) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: range.map(|((l1, c1), (l2, c2))| {
+                Range::new(Position::new(l1, c1), Position::new(l2, c2))
+            }),
+            range_length: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_change_of_a_range_is_applied_where_it_says() {
+        let before = "const å: number = 1\nconst b: number = 2\n".to_string();
+        let after = changed_text(
+            before,
+            vec![
+                // `1` → `10`, after a letter of two bytes and one unit.
+                change(Some(((0, 18), (0, 19))), "10"),
+                // A range given end first, and one past the text: clamped.
+                change(Some(((1, 19), (1, 18))), "3"),
+                change(Some(((9, 0), (9, 4))), "// end\n"),
+            ],
+        );
+        assert_eq!(after, "const å: number = 10\nconst b: number = 3\n// end\n");
+        // A change without a range is the whole text.
+        let whole = changed_text(
+            after,
+            vec![change(None, "x"), change(Some(((0, 1), (0, 1))), "y")],
+        );
+        assert_eq!(whole, "xy");
+    }
 }

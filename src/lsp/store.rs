@@ -89,6 +89,11 @@ impl Store {
         self.open.insert(path, text);
     }
 
+    /// The text of an open document.
+    pub fn text(&self, path: &Path) -> Option<&str> {
+        self.open.get(path).map(String::as_str)
+    }
+
     /// Forgets a closed document: its file on disk counts again.
     pub fn close(&mut self, path: &Path) {
         self.open.remove(path);
