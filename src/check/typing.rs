@@ -20,7 +20,7 @@ use crate::ir::vocabulary::{
     QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
     WalkoverInheritance, WalkoverLoser,
 };
-use crate::ir::{ExprKind, MAX_TEAMS, Program, Type, Value};
+use crate::ir::{Date, ExprKind, MAX_TEAMS, Program, Type, Value};
 use crate::source::Span;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -50,6 +50,10 @@ struct Block<'a> {
     name: &'a str,
     span: Span,
 }
+
+/// The most days one stage lasts (`day` .. `last_day`): a year. The programme
+/// lists a stage on each of its days.
+pub const MAX_STAGE_DAYS: i64 = 366;
 
 impl Block<'_> {
     fn get(&self, key: &str) -> Option<&Property> {
@@ -263,18 +267,20 @@ impl Typer<'_> {
     }
 
     fn schedule(&mut self, block: &Block) -> Schedule {
-        let day = self
+        let day = match self
             .value(block, "day")
-            .or_else(|| self.value(block, "first_day"));
+            .or_else(|| self.value(block, "first_day"))
+        {
+            Some(Value::Date(d)) => Some(d),
+            _ => None,
+        };
+        let last_day = match self.value(block, "last_day") {
+            Some(Value::Date(d)) => Some(d),
+            _ => None,
+        };
         Schedule {
-            day: match day {
-                Some(Value::Date(d)) => Some(d),
-                _ => None,
-            },
-            last_day: match self.value(block, "last_day") {
-                Some(Value::Date(d)) => Some(d),
-                _ => None,
-            },
+            day,
+            last_day: last_day.filter(|last| self.stage_days(block, day, *last)),
             part: self.value(block, "part"),
             screens: match self.value(block, "screens") {
                 Some(Value::Bool(b)) => Some(b),
@@ -282,6 +288,33 @@ impl Typer<'_> {
             },
             system: self.value(block, "system"),
         }
+    }
+
+    /// Whether a stage's `last_day` may end the days that begin on `first`: not
+    /// before them (the stage would be on no day of the programme), and at most
+    /// [`MAX_STAGE_DAYS`] after (the programme lists each day of a stage).
+    fn stage_days(&mut self, block: &Block, first: Option<Date>, last: Date) -> bool {
+        let Some(first) = first else {
+            return true;
+        };
+        let days = last.day_number() - first.day_number() + 1;
+        let problem = if days < 1 {
+            format!("`last_day` {last} is before the stage's first day {first}")
+        } else if days > MAX_STAGE_DAYS {
+            format!(
+                "the stage's days {first} .. {last} are {days} days; a stage lasts at most {MAX_STAGE_DAYS}"
+            )
+        } else {
+            return true;
+        };
+        if let Some(p) = block.get("last_day") {
+            self.diags.push(
+                Diagnostic::error("E0410", problem, p.value.span).with_help(
+                    "give the stage's last day on or after its first, within the festival",
+                ),
+            );
+        }
+        false
     }
 
     /// A property's value, computed; a value that cannot be computed is an error.

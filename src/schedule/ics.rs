@@ -11,7 +11,7 @@
 
 use super::{Deadline, Item, Programme};
 use crate::ir::Date;
-use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use icalendar::{Calendar, Component, Event, EventLike};
 use std::collections::BTreeSet;
 
@@ -72,7 +72,7 @@ fn slug(name: &str) -> String {
 
 fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<Event> {
     let first = naive(item.first_day?)?;
-    let end = naive(item.last_day?)?.succ_opt()?;
+    let last = naive(item.last_day?)?;
     let mut lines = Vec::new();
     if let Some(s) = &item.source {
         lines.push(s.to_string());
@@ -92,16 +92,21 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
         Some(part) => format!("{}: {} ({part})", item.competition_title, item.title),
         None => format!("{}: {}", item.competition_title, item.title),
     };
-    Some(
-        Event::new()
-            .uid(&format!("{}.{}@{slug}", item.competition, item.stage))
-            .timestamp(stamp)
-            .summary(&text(&summary))
-            .description(&text(&lines.join("\n")))
-            .starts(first)
-            .ends(end)
-            .done(),
-    )
+    let mut event = Event::new();
+    event
+        .uid(&format!("{}.{}@{slug}", item.competition, item.stage))
+        .timestamp(stamp)
+        .summary(&text(&summary))
+        .description(&text(&lines.join("\n")))
+        .starts(first);
+    // An all-day event ends the day after its last (exclusive). After
+    // 9999-12-31 there is no four-digit year to write: its length instead
+    // (RFC 5545 §3.8.2.5).
+    match last.succ_opt().filter(|end| end.year() <= 9999) {
+        Some(end) => event.ends(end),
+        None => event.add_property("DURATION", format!("P{}D", (last - first).num_days() + 1)),
+    };
+    Some(event.done())
 }
 
 fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<Event> {

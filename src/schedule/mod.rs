@@ -51,9 +51,10 @@ pub struct Item {
     /// Where it comes from.
     pub source: Option<SourceInfo>,
     /// Sort key within a day: the part of the day's position in its enum (the
-    /// edition orders the parts by when they start), then the document's order.
+    /// edition orders the parts by when they start), then the competition's
+    /// place in the edition and the stage's order in it (the qualification 0).
     #[serde(skip)]
-    key: (u32, u32),
+    key: (u32, usize, u32),
 }
 
 /// A playing day.
@@ -186,7 +187,6 @@ fn dates(first: Date, last: Date) -> Vec<Date> {
 fn items(program: &Program) -> Vec<Item> {
     let mut out = Vec::new();
     for (ci, c) in program.competitions.iter().enumerate() {
-        let base = u32::try_from(ci).unwrap_or(u32::MAX).saturating_mul(1000);
         if let Some(q) = &c.qualification {
             out.push(item(
                 program,
@@ -195,7 +195,7 @@ fn items(program: &Program) -> Vec<Item> {
                 &q.schedule,
                 q.boards,
                 q.source.clone(),
-                base,
+                (ci, 0),
             ));
         }
         for s in &c.stages {
@@ -206,7 +206,7 @@ fn items(program: &Program) -> Vec<Item> {
                 &s.schedule,
                 s.boards,
                 s.source.clone(),
-                base + s.order,
+                (ci, s.order),
             ));
         }
     }
@@ -220,7 +220,8 @@ fn item(
     s: &Schedule,
     boards: Count,
     source: Option<SourceInfo>,
-    order: u32,
+    // The competition's place in the edition, the stage's order in it.
+    order: (usize, u32),
 ) -> Item {
     let part_rank = match s.part {
         Some(Value::Enum(_, v)) => v,
@@ -245,7 +246,7 @@ fn item(
         screens: s.screens,
         system: s.system.as_ref().map(|v| words(program, v)),
         source,
-        key: (part_rank, order),
+        key: (part_rank, order.0, order.1),
     }
 }
 
@@ -371,4 +372,35 @@ fn time_limits(program: &Program) -> Result<Vec<TimeLimit>, ScheduleError> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::programme;
+
+    /// Two competitions' stages on one day and part, the first's stage
+    /// numbered 1500 (once past the 1000 a competition's numbers had, so
+    /// the second's came first).
+    #[test]
+    fn a_day_lists_the_competitions_in_their_order_whatever_the_stage_numbers() {
+        let stage = |competition: &str, order: u32| {
+            format!(
+                "competition {competition} \"{competition}\" ref X-A p.1 \"A\" {{\n\
+                 stage final \"Final\" ref X-A p.1 \"A\" {{\n\
+                 teams = 2\nboards = 16\ndraw = Draw.Fixed\norder = {order}\n\
+                 day = 2030-06-01\npart = Part.Morning\n\
+                 winners -> place 1\nlosers -> place 2\n}}\n}}\n"
+            )
+        };
+        let text = format!(
+            "enum Draw {{ Fixed }}\nenum Part {{ Morning }}\n{}{}",
+            stage("alpha", 1500),
+            stage("beta", 1)
+        );
+        let loaded = crate::edition::load_texts(vec![("e.bfr".into(), text.into_bytes())]);
+        let program = &loaded.checked.as_ref().expect("the edition checks").program;
+        let day = &programme(program).unwrap().days[0];
+        let order: Vec<&str> = day.items.iter().map(|i| i.competition.as_str()).collect();
+        assert_eq!(order, ["alpha", "beta"]);
+    }
 }

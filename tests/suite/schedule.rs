@@ -385,3 +385,67 @@ fn the_calendar_to_standard_output_keeps_the_programme_beside_it() {
         assert_eq!(added.strip_prefix("kept\n"), Some(both.as_str()), "{named}");
     }
 }
+
+/// A stage's days in the wrong order would put it on no day of the programme;
+/// days over a year would list it on each: both are errors at `last_day`. A
+/// year exactly is a stage of the programme.
+#[test]
+fn a_stage_ends_on_or_after_its_first_day_and_within_a_year() {
+    let with_last_day = |to: &str| {
+        edition_2015_with(&[Change::Text(
+            "chairmans_cup_knockout.bfr",
+            "last_day = cc_gh_last_day",
+            to,
+        )])
+    };
+    for (last_day, message) in [
+        (
+            "last_day = 2015-07-24",
+            "`last_day` Fri 2015-07-24 is before the stage's first day Sat 2015-07-25",
+        ),
+        (
+            "last_day = 2016-07-25",
+            "the stage's days Sat 2015-07-25 .. Mon 2016-07-25 are 367 days; a stage lasts at most 366",
+        ),
+    ] {
+        let loaded = with_last_day(last_day);
+        assert!(loaded.checked.is_none(), "{last_day}");
+        let errors: Vec<(&str, &str)> = loaded
+            .diagnostics
+            .sorted()
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(errors, [("E0410", message)], "{last_day}");
+    }
+    let year = with_last_day("last_day = 2016-07-24");
+    let program = &year.checked.as_ref().expect("a year checks").program;
+    let programme = bfr::schedule::programme(program).unwrap();
+    let gh_days = programme
+        .days
+        .iter()
+        .filter(|d| d.items.iter().any(|i| i.stage == "gh"))
+        .count();
+    assert_eq!(gh_days, 366);
+}
+
+/// A stage on the calendar's last day: the day after it has no four-digit
+/// year, so its event gives its length (RFC 5545 DURATION) for its end.
+#[test]
+fn a_stage_on_the_last_day_of_the_calendar_gives_its_length() {
+    let edge = edition_2015_with(&[Change::InStage(
+        "cc_final",
+        "day = Thu 2015-07-30",
+        "day = Fri 9999-12-31",
+    )]);
+    let text = ics_of(&edge);
+    let cal = parse(&text);
+    let final_ = event(&cal, "cup.cc_final@bridgefestivalen-2015");
+    assert_eq!(start_date(final_), date((9999, 12, 31)));
+    assert_eq!(final_.property_value("DURATION"), Some("P1D"), "{text}");
+    assert_eq!(final_.property_value("DTEND"), None);
+    // Every other stage keeps its end.
+    let semifinal = event(&cal, "cup.cc_sf@bridgefestivalen-2015");
+    assert_eq!(semifinal.property_value("DTEND"), Some("20150730"));
+}
