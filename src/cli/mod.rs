@@ -397,6 +397,14 @@ fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
                 eprintln!("error: {message}");
                 return 2;
             }
+            // A baseline names files inside one edition: several editions would
+            // overwrite one file in turn, or find each other's entries stale.
+            if editions.len() > 1 && (baseline.is_some() || write_baseline.is_some()) {
+                eprintln!(
+                    "error: a baseline is of one edition; check the editions one at a time with --baseline or --write-baseline"
+                );
+                return 2;
+            }
             let opts = check::CheckOptions {
                 deny_warnings: *deny_warnings,
                 baseline: baseline.clone(),

@@ -109,6 +109,15 @@ fn a_baseline_survives_edits_elsewhere_and_reports_fixed_defects() {
         stdout.contains("(1 baseline entry no longer found)"),
         "{stdout}"
     );
+    // A baseline is of one edition: with two, each would overwrite it in turn
+    // (or find the other's entries stale). A usage error, and nothing written.
+    let before = std::fs::read_to_string(&baseline).unwrap();
+    for flag in ["--write-baseline", "--baseline"] {
+        let (code, _, stderr) = bfr(&["check", flag, &s(&baseline), &s(&dir.0), "rules/2015"]);
+        assert_eq!(code, 2, "{flag}: {stderr}");
+        assert!(stderr.contains("a baseline is of one edition"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&baseline).unwrap(), before);
     assert!(
         stdout.contains(
             "no longer found (remove from the baseline): W0101 scoring.bfr: a warning long fixed"
