@@ -276,12 +276,17 @@ fn short_name(name: &str, root: &Path) -> String {
     }
 }
 
+/// The most bytes of a file's path a page's name keeps: file systems take
+/// names of 255 bytes, and the name gains `-N.html`.
+const MAX_PAGE_STEM: usize = 200;
+
 /// A chapter's page: its path with `/` as `.`, never the index's or the page
-/// texts' name, never one already taken.
+/// texts' name, never one already taken; a long path cut to [`MAX_PAGE_STEM`]
+/// bytes (a deep directory would otherwise make a name no file system takes).
 fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
     // A character a page escapes (a control, one that reorders text) would make
     // the link differ from the file's name: it is written as `_` in both.
-    let stem: String = name
+    let mut stem: String = name
         .strip_suffix(".bfr")
         .unwrap_or(name)
         .replace(['/', '\\'], ".")
@@ -291,6 +296,11 @@ fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
             if escaped { '_' } else { c }
         })
         .collect();
+    let mut cut = stem.len().min(MAX_PAGE_STEM);
+    while !stem.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    stem.truncate(cut);
     let mut page = format!("{stem}.html");
     if page == "index.html" || page == PAGES {
         page = format!("chapter-{page}");
@@ -557,6 +567,26 @@ mod tests {
         assert_eq!(page_name("index.bfr", &mut taken), "chapter-index.html");
         assert_eq!(page_name("a/b.bfr", &mut taken), "a.b.html");
         assert_eq!(page_name("a.b.bfr", &mut taken), "a.b-2.html");
+    }
+
+    #[test]
+    fn a_long_path_makes_a_page_name_a_file_system_takes() {
+        let mut taken = BTreeSet::new();
+        let deep = format!("{}/{}.bfr", "a".repeat(150), "b".repeat(100));
+        let first = page_name(&deep, &mut taken);
+        assert_eq!(first.len(), MAX_PAGE_STEM + ".html".len());
+        assert!(
+            first.starts_with("aa") && first.contains("a.bbb") && first.ends_with("bbb.html"),
+            "{first}"
+        );
+        // Another path cut to the same name gets a name of its own.
+        let other = format!("{}/{}c.bfr", "a".repeat(150), "b".repeat(100));
+        let second = page_name(&other, &mut taken);
+        assert_eq!(second, first.replace(".html", "-2.html"));
+        assert!(second.len() < 255);
+        // A cut inside a letter of two bytes keeps the letter whole.
+        let letters = page_name(&format!("{}.bfr", "ö".repeat(150)), &mut taken);
+        assert_eq!(letters, format!("{}.html", "ö".repeat(MAX_PAGE_STEM / 2)));
     }
 
     #[test]
