@@ -286,16 +286,32 @@ fn write_entry(
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&digest(&payload));
     bytes.extend_from_slice(&payload);
-    // Written beside, then renamed into place: a reader never sees half an entry.
+    if write_beside(dir, name, &bytes).is_ok() {
+        prune(dir, name, KEEP_ENTRIES, KEEP_BYTES);
+    }
+}
+
+/// Writes entry `name` of `dir`: beside it, then renamed into place, so a
+/// reader never sees half an entry. The file beside is made new, never one
+/// (or a link) already there, which a cache directory shared with others
+/// could hold under its name; on failure it is removed.
+fn write_beside(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let write_new = || {
+        let mut file = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        file.write_all(bytes)
+    };
     let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&tmp, &bytes))
+        .and_then(|()| write_new())
         .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return;
     }
-    prune(dir, name, KEEP_ENTRIES, KEEP_BYTES);
+    written
 }
 
 /// At most this many entries are kept in a cache directory…
@@ -360,6 +376,26 @@ mod tests {
         assert!(!is_entry_name(&format!("{}.bin", "0a".repeat(31))));
         assert!(!is_entry_name(&format!(".{}.bin.7.tmp", "0a".repeat(32))));
         assert!(!is_entry_name("notes.txt"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_is_never_written_through_a_link_left_in_its_place() {
+        let dir = std::env::temp_dir().join(format!("bfr-beside-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let other = dir.join("someone-elses.txt");
+        std::fs::write(&other, "theirs").unwrap();
+        let name = format!("{}.bin", "0b".repeat(32));
+        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&other, &tmp).unwrap();
+        assert!(write_beside(&dir, &name, b"entry").is_err());
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "theirs");
+        assert!(!dir.join(&name).exists());
+        assert!(std::fs::symlink_metadata(&tmp).is_err(), "the link is gone");
+        // The next write makes its own file.
+        write_beside(&dir, &name, b"entry").unwrap();
+        assert_eq!(std::fs::read(dir.join(&name)).unwrap(), b"entry");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
