@@ -38,6 +38,27 @@ pub struct TraceNode {
     /// The rules it called.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TraceNode>,
+    /// Its depth, for a call nested deeper than [`MAX_SHOWN_DEPTH`] (shown at
+    /// that depth, beside the calls nested deeper still).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+/// How deep calls are shown nested. A chain of rules may be 10,000 calls deep;
+/// shown nested, its lines were indented by up to 20,000 spaces (100 MB of
+/// text for one explanation, 2.4 GB of JSON, and the JSON's nesting overflowed
+/// the stack). A call deeper than this is shown at this depth, with its own:
+/// the JSON then nests at most some 70 deep, which parsers take (serde_json's
+/// limit is 128).
+pub const MAX_SHOWN_DEPTH: u32 = 32;
+
+/// The depth a call of depth `depth` is shown at, and its own when that differs.
+fn shown_depth(depth: u32) -> (u32, Option<u32>) {
+    if depth > MAX_SHOWN_DEPTH {
+        (MAX_SHOWN_DEPTH, Some(depth))
+    } else {
+        (depth, None)
+    }
 }
 
 /// One call as recorded. Nothing in it needs dropping, so forgetting the
@@ -362,9 +383,10 @@ impl<'p> Trace<'p> {
                 .collect();
             let output = self.output(program, call);
             let detail = call.detail.map(|d| describe(program, rule, d));
+            let (level, own) = shown_depth(call.depth);
             write_call(
                 out,
-                depth + call.depth as usize,
+                depth + level as usize,
                 &Shown {
                     rule: &rule.name,
                     inputs: &inputs,
@@ -372,6 +394,7 @@ impl<'p> Trace<'p> {
                     source: rule.source.as_ref(),
                     doc: &rule.doc,
                     detail: detail.as_deref(),
+                    depth: own,
                 },
             );
         }
@@ -396,10 +419,13 @@ impl<'p> Trace<'p> {
         // The open ancestors of the next call, outermost first.
         let mut open: Vec<TraceNode> = Vec::new();
         for call in &self.calls {
-            while open.len() > call.depth as usize {
+            let (level, own) = shown_depth(call.depth);
+            while open.len() > level as usize {
                 close(&mut open, &mut top);
             }
-            open.push(self.node(program, call));
+            let mut node = self.node(program, call);
+            node.depth = own;
+            open.push(node);
         }
         while !open.is_empty() {
             close(&mut open, &mut top);
@@ -425,6 +451,7 @@ impl<'p> Trace<'p> {
             output: self.output(program, call),
             detail: call.detail.map(|d| describe(program, rule, d)),
             children: Vec::new(),
+            depth: None,
         }
     }
 }
@@ -469,6 +496,8 @@ struct Shown<'a, I: AsRef<str>> {
     source: Option<&'a SourceInfo>,
     doc: &'a str,
     detail: Option<&'a str>,
+    /// Its own depth, when it is shown at another ([`MAX_SHOWN_DEPTH`]).
+    depth: Option<u32>,
 }
 
 /// Writes one call's lines (not its children's) at `depth`.
@@ -489,6 +518,10 @@ fn write_call<I: AsRef<str>>(out: &mut String, depth: usize, call: &Shown<'_, I>
         }
     };
     indent(out);
+    if let Some(own) = call.depth {
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "[depth {own}] ");
+    }
     out.push_str(call.rule);
     if !call.inputs.is_empty() {
         out.push('(');
@@ -544,6 +577,7 @@ impl TraceNode {
             output: None,
             detail: None,
             children: Vec::new(),
+            depth: None,
         }
     }
 
@@ -561,6 +595,7 @@ impl TraceNode {
                 source: self.source.as_ref(),
                 doc: &self.doc,
                 detail: self.detail.as_deref(),
+                depth: self.depth,
             },
         );
         for c in &self.children {

@@ -919,6 +919,81 @@ fn explain_of_calls_in_a_loop_shows_the_first_ten_thousand() {
     assert_eq!(v["trace"].as_array().map(Vec::len), Some(10_000));
 }
 
+/// A chain of rules each calling the next, 10,000 deep at most (E0601 past
+/// it): shown nested, its lines were indented by up to 20,000 spaces (100 MB
+/// of text, 2.4 GB of JSON whose nesting overflowed the stack). A call deeper
+/// than 32 is shown at 32, saying its own depth; 200 here. The JSON nests
+/// no deeper than a parser takes (serde_json's limit, 128, read here).
+#[test]
+fn explain_of_a_deep_chain_shows_it_at_most_32_deep() {
+    let dir = TempDir::new("hostile-deep-chain");
+    let mut text: String = (0..199)
+        .map(|i| format!("fn f{i}(x: number) -> number = f{}(x) + 1\n", i + 1))
+        .collect();
+    text.push_str("fn f199(x: number) -> number = x\n");
+    std::fs::write(dir.0.join("chain.bfr"), text).expect("write");
+    let (code, stdout, stderr) =
+        run_within(&debug_bin(), &["explain", ".", "f0(1)"], &dir.0, SECONDS);
+    assert_eq!(code, 0, "{stderr}");
+    let indent = |rule: &str| {
+        let line = stdout
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .trim_start_matches(|c: char| c != 'f')
+                    .starts_with(&format!("{rule}("))
+            })
+            .unwrap_or_else(|| panic!("no line of {rule}"));
+        (
+            line.len() - line.trim_start().len(),
+            line.trim_start().to_string(),
+        )
+    };
+    let (at_32, line_32) = indent("f32");
+    assert_eq!(line_32, "f32(x = 1) = 168");
+    let (at_33, line_33) = indent("f33");
+    assert_eq!(
+        (at_33, line_33.as_str()),
+        (at_32, "[depth 33] f33(x = 1) = 167")
+    );
+    let (at_199, line_199) = indent("f199");
+    assert_eq!(
+        (at_199, line_199.as_str()),
+        (at_32, "[depth 199] f199(x = 1) = 1")
+    );
+    let (code, json, stderr) = run_within(
+        &debug_bin(),
+        &["--format", "json", "explain", ".", "f0(1)"],
+        &dir.0,
+        SECONDS,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    // Down the first child 32 times: f32, whose siblings after it are the rest.
+    let mut node = &v["trace"][0];
+    for _ in 0..32 {
+        node = &node["children"][0];
+    }
+    assert_eq!(node["rule"], "f32");
+    assert!(
+        node.get("children").is_none() && node.get("depth").is_none(),
+        "{node}"
+    );
+    let parent = {
+        let mut p = &v["trace"][0];
+        for _ in 0..31 {
+            p = &p["children"][0];
+        }
+        p
+    };
+    let below = parent["children"].as_array().expect("f31's calls");
+    assert_eq!(below.len(), 168, "f32 to f199");
+    assert_eq!(
+        (&below[167]["rule"], &below[167]["depth"]),
+        (&"f199".into(), &199.into())
+    );
+}
+
 /// The inputs: a const of three nested loops over 10,000 numbers
 /// (hours before), the same as an incident's rule in `bfr run`, and an
 /// explanation of ten million rule calls (5.3 GB of memory in 30 s before).
