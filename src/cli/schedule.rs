@@ -54,7 +54,12 @@ pub fn schedule(out: &Output, path: &Path, ics: Option<&PathBuf>) -> u8 {
 
 /// The programme for people.
 fn render(p: &Programme) -> String {
-    let mut s = format!("{}: the programme\n", p.edition);
+    // An edition without a header has no name to put first.
+    let mut s = if p.edition.is_empty() {
+        "The programme\n".to_string()
+    } else {
+        format!("{}: the programme\n", p.edition)
+    };
     for day in &p.days {
         let _ = writeln!(s, "\n{}", day.date);
         for item in &day.items {

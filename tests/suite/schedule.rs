@@ -449,3 +449,51 @@ fn a_stage_on_the_last_day_of_the_calendar_gives_its_length() {
     let semifinal = event(&cal, "cup.cc_sf@bridgefestivalen-2015");
     assert_eq!(semifinal.property_value("DTEND"), Some("20150730"));
 }
+
+/// An edition without a header (no name) on one day: the programme's title
+/// stands alone, and the competitions keep the edition's order whatever
+/// their stages' numbers.
+#[test]
+fn an_edition_without_a_header_has_a_programme_of_its_own() {
+    let dir = TempDir::new("schedule-headerless");
+    std::fs::write(dir.0.join("e.bfr"), HEADERLESS).unwrap();
+    let (code, stdout, stderr) = bfr(&["schedule", &dir.0.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("The programme\n\nSat 2030-06-01\n"),
+        "{stdout}"
+    );
+    let alpha = stdout.find("Alpha: Alpha final").expect("alpha");
+    let beta = stdout.find("Beta: Beta final").expect("beta");
+    assert!(alpha < beta, "{stdout}");
+}
+
+const HEADERLESS: &str = "enum Draw { Fixed }
+enum Part { Morning }
+
+competition alpha \"Alpha\" ref X-A p.1 \"A\" {
+  stage final \"Alpha final\" ref X-A p.1 \"A\" {
+    teams = 2
+    boards = 16
+    draw = Draw.Fixed
+    order = 1500
+    day = 2030-06-01
+    part = Part.Morning
+    winners -> place 1
+    losers -> place 2
+  }
+}
+
+competition beta \"Beta\" ref X-B p.2 \"B\" {
+  stage final \"Beta final\" ref X-B p.2 \"B\" {
+    teams = 2
+    boards = 16
+    draw = Draw.Fixed
+    order = 1
+    day = 2030-06-01
+    part = Part.Morning
+    winners -> place 1
+    losers -> place 2
+  }
+}
+";
