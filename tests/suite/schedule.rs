@@ -456,7 +456,7 @@ fn a_stage_on_the_last_day_of_the_calendar_gives_its_length() {
 #[test]
 fn an_edition_without_a_header_has_a_programme_of_its_own() {
     let dir = TempDir::new("schedule-headerless");
-    std::fs::write(dir.0.join("e.bfr"), HEADERLESS).unwrap();
+    std::fs::write(dir.0.join("e.bfr"), headerless()).unwrap();
     let (code, stdout, stderr) = bfr(&["schedule", &dir.0.display().to_string()]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -468,32 +468,17 @@ fn an_edition_without_a_header_has_a_programme_of_its_own() {
     assert!(alpha < beta, "{stdout}");
 }
 
-const HEADERLESS: &str = "enum Draw { Fixed }
-enum Part { Morning }
-
-competition alpha \"Alpha\" ref X-A p.1 \"A\" {
-  stage final \"Alpha final\" ref X-A p.1 \"A\" {
-    teams = 2
-    boards = 16
-    draw = Draw.Fixed
-    order = 1500
-    day = 2030-06-01
-    part = Part.Morning
-    winners -> place 1
-    losers -> place 2
-  }
+/// Two competitions of one stage each, on one day and part: `alpha`'s
+/// numbered 1500, `beta`'s 1.
+fn headerless() -> String {
+    let competition = |name: &str, title: &str, order: u32| {
+        format!(
+            "competition {name} \"{title}\" ref X-A p.1 \"A\" {{\n  stage final \"{title} final\" ref X-A p.1 \"A\" {{\n    teams = 2\n    boards = 16\n    draw = Draw.Fixed\n    order = {order}\n    day = 2030-06-01\n    part = Part.Morning\n    winners -> place 1\n    losers -> place 2\n  }}\n}}\n"
+        )
+    };
+    format!(
+        "enum Draw {{ Fixed }}\nenum Part {{ Morning }}\n\n{}\n{}",
+        competition("alpha", "Alpha", 1500),
+        competition("beta", "Beta", 1)
+    )
 }
-
-competition beta \"Beta\" ref X-B p.2 \"B\" {
-  stage final \"Beta final\" ref X-B p.2 \"B\" {
-    teams = 2
-    boards = 16
-    draw = Draw.Fixed
-    order = 1
-    day = 2030-06-01
-    part = Part.Morning
-    winners -> place 1
-    losers -> place 2
-  }
-}
-";
