@@ -8,12 +8,14 @@
 
 use lsp_server::{Connection, Message};
 use std::io::{self, BufRead, Read};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-/// The longest message read: twice the largest file bfr reads (a `didOpen`
-/// holds a whole file, a few characters escaped). A longer one is skipped
-/// without being kept.
-pub const MAX_MESSAGE_BYTES: usize = 2 * crate::syntax::MAX_FILE_BYTES;
+/// The longest message read: four times the largest file bfr reads (a
+/// `didOpen` holds a whole file, and a client may escape every letter that is
+/// not ASCII, `\u00e5` for `å`: at most three times its bytes). A longer one is
+/// read past and skipped, not kept.
+pub const MAX_MESSAGE_BYTES: usize = 4 * crate::syntax::MAX_FILE_BYTES;
 
 /// The longest header line (`Content-Length: 123`), end included.
 const MAX_HEADER_LINE: usize = 1024;
@@ -98,7 +100,9 @@ fn read_frame(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Frame> {
 
 /// The threads that read stdin and write stdout for a [`Connection`].
 pub struct Transport {
-    reader: JoinHandle<io::Result<()>>,
+    /// Why the reader stopped, when its input broke: set before the reader lets
+    /// go of the connection, so it is there once the server sees the end.
+    broken: Arc<Mutex<Option<String>>>,
     writer: JoinHandle<io::Result<()>>,
 }
 
@@ -106,22 +110,18 @@ pub struct Transport {
 pub fn stdio() -> (Connection, Transport) {
     let (server, client) = Connection::memory();
     let Connection { sender, receiver } = client;
-    let reader = std::thread::spawn(move || {
+    let broken = Arc::new(Mutex::new(None));
+    let told = Arc::clone(&broken);
+    // Not joined: it may wait on an input the client never closes.
+    std::thread::spawn(move || {
         let stdin = io::stdin();
-        let mut input = stdin.lock();
-        loop {
-            match read_frame(&mut input, MAX_MESSAGE_BYTES)? {
-                Frame::Message(message) => {
-                    let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
-                    // The server has stopped listening: nothing more to read for.
-                    if sender.send(message).is_err() || exit {
-                        return Ok(());
-                    }
-                }
-                Frame::Skipped(why) => eprintln!("bfr lsp: skipped {why}"),
-                Frame::End => return Ok(()),
-            }
+        if let Err(e) = read_all(&mut stdin.lock(), |m| sender.send(m).is_ok())
+            && let Ok(mut slot) = told.lock()
+        {
+            *slot = Some(e.to_string());
         }
+        // Only now the server may see the end of its input.
+        drop(sender);
     });
     let writer = std::thread::spawn(move || {
         let stdout = io::stdout();
@@ -131,27 +131,41 @@ pub fn stdio() -> (Connection, Transport) {
         }
         Ok(())
     });
-    (server, Transport { reader, writer })
+    (server, Transport { broken, writer })
+}
+
+/// Passes every message of `input` on (`pass` says whether the server still
+/// listens) until the input ends, `exit` comes or the server stops listening;
+/// an error is a broken frame.
+fn read_all(input: &mut impl BufRead, mut pass: impl FnMut(Message) -> bool) -> io::Result<()> {
+    loop {
+        match read_frame(input, MAX_MESSAGE_BYTES)? {
+            Frame::Message(message) => {
+                let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
+                if !pass(message) || exit {
+                    return Ok(());
+                }
+            }
+            Frame::Skipped(why) => eprintln!("bfr lsp: skipped {why}"),
+            Frame::End => return Ok(()),
+        }
+    }
 }
 
 impl Transport {
     /// Waits for the last messages to be written (the server's end of the
     /// connection must be dropped first) and says whether the connection held.
-    /// The reader is waited for only when it has stopped (the input ended or
-    /// broke, or `exit` came): a client that keeps its end open after `exit`
-    /// does not keep the server.
+    /// The reader is not waited for: a client that keeps its end open after
+    /// `exit` does not keep the server.
     pub fn finish(self) -> Result<(), String> {
         let written = self
             .writer
             .join()
             .map_err(|_| "the writer failed".to_string())?;
         written.map_err(|e| format!("cannot write to the editor: {e}"))?;
-        if !self.reader.is_finished() {
-            return Ok(());
-        }
-        match self.reader.join() {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(format!("cannot read from the editor: {e}")),
+        match self.broken.lock().map(|slot| slot.clone()) {
+            Ok(Some(why)) => Err(format!("cannot read from the editor: {why}")),
+            Ok(None) => Ok(()),
             Err(_) => Err("the reader failed".to_string()),
         }
     }
@@ -219,6 +233,17 @@ mod tests {
             read_frame(&mut input, 1000).unwrap(),
             Frame::Message(_)
         ));
+    }
+
+    #[test]
+    fn header_lines_are_bounded_in_length_and_number() {
+        let long = format!("X-Note: {}\r\n{}", "n".repeat(2000), frame(EXIT));
+        assert!(read_frame(&mut Cursor::new(long), 1000).is_err());
+        // Sixteen header lines (and the blank one) at most.
+        let with = |extra: usize| format!("{}{}", "X: y\r\n".repeat(extra), frame(EXIT));
+        let at_limit = read_frame(&mut Cursor::new(with(15)), 1000).unwrap();
+        assert!(matches!(at_limit, Frame::Message(_)), "{at_limit:?}");
+        assert!(read_frame(&mut Cursor::new(with(16)), 1000).is_err());
     }
 
     #[test]
