@@ -11,12 +11,26 @@ pub struct LineIndex<'t> {
     text: &'t str,
     /// Byte offset of the start of each line (the first is 0).
     starts: Vec<usize>,
-    /// For each character whose UTF-8 bytes outnumber its UTF-16 units (all
-    /// but ASCII), the offset where it ends and how many more bytes than units
-    /// the text has up to there: a column is then found in logarithmic time,
+    /// How many more UTF-8 bytes than UTF-16 units the text has before each
+    /// block of [`BLOCK`] bytes: a column is then found in constant time,
     /// however long the line (a file of one 1 MB line has a token every few
-    /// bytes, each converted).
-    wide: Vec<(usize, usize)>,
+    /// bytes, each converted), for one number per block.
+    extra_at_block: Vec<u32>,
+}
+
+/// The bytes between two of [`LineIndex`]'s counts.
+const BLOCK: usize = 64;
+
+/// What byte `b` adds to the count of UTF-8 bytes over UTF-16 units: each
+/// continuation byte one, less one for the first byte of a four-byte
+/// character (four bytes, two units). Summed over whole characters it is
+/// their count; summed over any bytes it can be split anywhere.
+fn extra_of(b: u8) -> i64 {
+    match b {
+        0x80..=0xbf => 1,
+        0xf0..=0xf7 => -1,
+        _ => 0,
+    }
 }
 
 impl<'t> LineIndex<'t> {
@@ -25,25 +39,37 @@ impl<'t> LineIndex<'t> {
         let starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        let mut extra = 0;
-        let wide = text
-            .char_indices()
-            .filter(|(_, c)| !c.is_ascii())
-            .map(|(i, c)| {
-                extra += c.len_utf8() - c.len_utf16();
-                (i + c.len_utf8(), extra)
-            })
-            .collect();
-        LineIndex { text, starts, wide }
+        let mut extra = 0i64;
+        let mut extra_at_block = Vec::with_capacity(text.len() / BLOCK + 1);
+        for block in text.as_bytes().chunks(BLOCK) {
+            extra_at_block.push(u32::try_from(extra).unwrap_or(u32::MAX));
+            extra += block.iter().map(|b| extra_of(*b)).sum::<i64>();
+        }
+        // The count before the end too, so every offset up to it has a block.
+        if text.len().is_multiple_of(BLOCK) {
+            extra_at_block.push(u32::try_from(extra).unwrap_or(u32::MAX));
+        }
+        LineIndex {
+            text,
+            starts,
+            extra_at_block,
+        }
     }
 
     /// How many more UTF-8 bytes than UTF-16 units the text has before byte
     /// `offset` (a character boundary).
     fn extra_before(&self, offset: usize) -> usize {
-        let upto = self.wide.partition_point(|(end, _)| *end <= offset);
-        upto.checked_sub(1)
-            .and_then(|i| self.wide.get(i))
-            .map_or(0, |(_, extra)| *extra)
+        let block = offset / BLOCK;
+        let at_block = self.extra_at_block.get(block).copied().unwrap_or(0);
+        let inside: i64 = self
+            .text
+            .as_bytes()
+            .get(block * BLOCK..offset)
+            .unwrap_or_default()
+            .iter()
+            .map(|b| extra_of(*b))
+            .sum();
+        usize::try_from(i64::from(at_block) + inside).unwrap_or(0)
     }
 
     /// The byte range of line `line`, without its line break (`\n` or `\r\n`).
@@ -201,14 +227,24 @@ mod tests {
 
     #[test]
     fn every_byte_offset_has_the_column_counted_from_the_line_start() {
-        let text = "ä\r\nö😀x\n\nå b\r\n𝄞ab€\r";
-        let ix = LineIndex::new(text);
-        for offset in 0..=text.len() + 2 {
-            assert_eq!(
-                ix.position(offset),
-                counted(text, offset),
-                "offset {offset}"
-            );
+        let short = "ä\r\nö😀x\n\nå b\r\n𝄞ab€\r";
+        // Lines across many blocks of the index, ending on a block's edge and not.
+        let long = format!(
+            "{}\n{}\r\n{}",
+            "å😀x€".repeat(40),
+            "ab".repeat(64),
+            "ö".repeat(96)
+        );
+        let on_edge = "ö".repeat(64);
+        for text in [short, &long, &long[..long.len() - 64], &on_edge, ""] {
+            let ix = LineIndex::new(text);
+            for offset in 0..=text.len() + 2 {
+                assert_eq!(
+                    ix.position(offset),
+                    counted(text, offset),
+                    "offset {offset}"
+                );
+            }
         }
     }
 
