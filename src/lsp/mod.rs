@@ -47,13 +47,21 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use store::{Analysis, Store};
 
-/// A document's text after its changes, in order. The server asks for whole
-/// texts (full synchronisation), but a client that sends a change of a range
-/// anyway has it applied where it says, not taken for the whole text.
+/// A document's text after its changes, in order, from its text `before` if
+/// it is open. The server asks for whole texts (full synchronisation), but a
+/// client that sends a change of a range anyway has it applied where it says,
+/// not taken for the whole text. No change, or a range of a document whose
+/// text is unknown here (never opened): nothing to apply.
 fn changed_text(
-    mut text: String,
+    before: Option<&str>,
     changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
-) -> String {
+) -> Option<String> {
+    let first = changes.first()?;
+    let mut text = match before {
+        Some(text) => text.to_string(),
+        None if first.range.is_none() => String::new(),
+        None => return None,
+    };
     for change in changes {
         match change.range {
             None => text = change.text,
@@ -64,7 +72,7 @@ fn changed_text(
             }
         }
     }
-    text
+    Some(text)
 }
 
 /// How a session with an editor ended; the CLI turns it into an exit status
@@ -222,8 +230,7 @@ impl Server {
             DidChangeTextDocument::METHOD => {
                 parse::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
                     let (path, dir) = store::edition_of(&p.text_document.uri)?;
-                    let before = self.store.text(&path).unwrap_or_default().to_string();
-                    let text = changed_text(before, p.content_changes);
+                    let text = changed_text(self.store.text(&path), p.content_changes)?;
                     self.store.set(path, text);
                     Some(dir)
                 })
@@ -407,9 +414,9 @@ mod tests {
 
     #[test]
     fn a_change_of_a_range_is_applied_where_it_says() {
-        let before = "const å: number = 1\nconst b: number = 2\n".to_string();
+        let before = "const å: number = 1\nconst b: number = 2\n";
         let after = changed_text(
-            before,
+            Some(before),
             vec![
                 // `1` → `10`, after a letter of two bytes and one unit.
                 change(Some(((0, 18), (0, 19))), "10"),
@@ -418,12 +425,25 @@ mod tests {
                 change(Some(((9, 0), (9, 4))), "// end\n"),
             ],
         );
-        assert_eq!(after, "const å: number = 10\nconst b: number = 3\n// end\n");
+        assert_eq!(
+            after.as_deref(),
+            Some("const å: number = 10\nconst b: number = 3\n// end\n")
+        );
         // A change without a range is the whole text.
         let whole = changed_text(
-            after,
+            after.as_deref(),
             vec![change(None, "x"), change(Some(((0, 1), (0, 1))), "y")],
         );
-        assert_eq!(whole, "xy");
+        assert_eq!(whole.as_deref(), Some("xy"));
+        // No change at all, or a range of a document never opened: nothing.
+        assert_eq!(changed_text(Some(before), Vec::new()), None);
+        assert_eq!(
+            changed_text(None, vec![change(Some(((0, 0), (0, 1))), "z")]),
+            None
+        );
+        assert_eq!(
+            changed_text(None, vec![change(None, "z")]).as_deref(),
+            Some("z")
+        );
     }
 }
