@@ -51,9 +51,11 @@ pub fn svg(p: &Program, c: &Competition) -> String {
     };
     let marker = format!("arrow-{}", c.name);
     // The checker keeps a route to a stage of the competition; an IR from
-    // elsewhere (a damaged cache) draws no arrow rather than fail.
+    // elsewhere (a damaged cache) draws it as leaving rather than fail.
     let index_of = |t: &Target| match t {
-        Target::Stage(s) => Some(s + usize::from(qualified)).filter(|j| *j < nodes.len()),
+        Target::Stage(s) => s
+            .checked_add(usize::from(qualified))
+            .filter(|j| *j < nodes.len()),
         _ => None,
     };
     let mut routes = Vec::new();

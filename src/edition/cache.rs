@@ -292,24 +292,32 @@ fn write_entry(
 }
 
 /// Writes entry `name` of `dir`: beside it, then renamed into place, so a
-/// reader never sees half an entry. The file beside is made new, never one
-/// (or a link) already there, which a cache directory shared with others
-/// could hold under its name; on failure it is removed.
+/// reader never sees half an entry. The name beside holds the process and the
+/// time, so no one plants a file or a link there ahead of it.
 fn write_beside(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let tmp = dir.join(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
+    std::fs::create_dir_all(dir)?;
+    write_through(&tmp, &dir.join(name), bytes)
+}
+
+/// Writes `bytes` to `tmp`, made new (never a file or a link already there,
+/// which a cache directory shared with others could hold), then renames it to
+/// `path`. Only a file made here is removed on failure: one already there may
+/// be another writer's, in flight.
+fn write_through(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let write_new = || {
-        let mut file = std::fs::File::options()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(bytes)
-    };
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| write_new())
-        .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    let mut file = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(tmp)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| std::fs::rename(tmp, path));
     if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(tmp);
     }
     written
 }
@@ -386,15 +394,24 @@ mod tests {
         let other = dir.join("someone-elses.txt");
         std::fs::write(&other, "theirs").unwrap();
         let name = format!("{}.bin", "0b".repeat(32));
-        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let tmp = dir.join(format!(".{name}.planted.tmp"));
         std::os::unix::fs::symlink(&other, &tmp).unwrap();
-        assert!(write_beside(&dir, &name, b"entry").is_err());
+        assert!(write_through(&tmp, &dir.join(&name), b"entry").is_err());
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "theirs");
         assert!(!dir.join(&name).exists());
-        assert!(std::fs::symlink_metadata(&tmp).is_err(), "the link is gone");
-        // The next write makes its own file.
+        assert!(
+            std::fs::symlink_metadata(&tmp).is_ok(),
+            "not ours to remove"
+        );
+        // An entry is written beside under a name of its own, then in place.
         write_beside(&dir, &name, b"entry").unwrap();
         assert_eq!(std::fs::read(dir.join(&name)).unwrap(), b"entry");
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert_eq!(left, [format!(".{name}.planted.tmp")]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

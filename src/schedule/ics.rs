@@ -104,7 +104,10 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
     // (RFC 5545 §3.8.2.5).
     match last.succ_opt().filter(|end| end.year() <= 9999) {
         Some(end) => event.ends(end),
-        None => event.add_property("DURATION", format!("P{}D", (last - first).num_days() + 1)),
+        None => event.add_property(
+            "DURATION",
+            format!("P{}D", (last - first).num_days().max(0) + 1),
+        ),
     };
     Some(event.done())
 }
