@@ -412,11 +412,19 @@ fn place_warnings<'a>(
     diags: &'a crate::diag::Diagnostics,
 ) -> Vec<&'a Diagnostic> {
     let mut unplaced = Vec::new();
+    let chapter_of: BTreeMap<FileId, usize> = chapters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.file, i))
+        .collect();
     for d in diags.sorted() {
         if d.is_error() {
             continue;
         }
-        let Some(chapter) = chapters.iter_mut().find(|c| c.file == d.span.file) else {
+        let Some(chapter) = chapter_of
+            .get(&d.span.file)
+            .and_then(|i| chapters.get_mut(*i))
+        else {
             unplaced.push(d);
             continue;
         };
