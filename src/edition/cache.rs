@@ -2,15 +2,18 @@
 //! commands that only use the rules (`bfr eval`, `explain`, `run`) skip parsing
 //! and checking an edition that has not changed.
 //!
-//! An entry is found by the BLAKE3 digest of bfr's build (its version, and the size
-//! and time of its executable, so a rebuilt bfr never reads what another build
-//! wrote) and the edition's own files (names and bytes), and holds the digest of every file the check read, base
-//! editions' files included, with the listing of each base edition's directory.
-//! It is used only if every one of those files still has its digest and every
-//! base directory still lists the same files; otherwise the edition is loaded as
-//! usual and the entry written again. The entry's bytes carry their own digest,
-//! so a damaged file is never decoded. A cache that cannot be read or written is
-//! left alone: loading then goes on as without a cache, never with an error.
+//! An entry is found by the BLAKE3 digest of bfr's build (its version, and the
+//! size and time of its executable, so a rebuilt bfr never reads what another
+//! build wrote) and the edition's own files (names and bytes), and holds the
+//! digest of every file the check read, base editions' files included, with the
+//! listing of each base edition's directory. It is used only if every one of
+//! those files still has its digest and every base directory still lists the
+//! same files; otherwise the edition is loaded as usual and the entry written
+//! again. The entry's bytes carry their own digest, so a damaged file is never
+//! decoded; only a file its user alone may write is read at all, and it is
+//! decoded with the stack watched, so an entry made by hand is neither another
+//! user's nor a stack overflow. A cache that cannot be read or written is left
+//! alone: loading then goes on as without a cache, never with an error.
 //!
 //! Only an edition without errors is kept, and its warnings are not: commands
 //! that show an edition's warnings (`bfr check`, `bfr doc`) do not use the cache,
@@ -153,17 +156,137 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
 /// bound should something else take an entry's place.
 const MAX_ENTRY_BYTES: u64 = 1 << 30;
 
-/// The entry in the file, if it is one whole and written by this bfr (a regular
-/// file: whatever else has taken its name is never opened).
+/// The entry in the file, if it is one whole, written by this bfr, and in a
+/// file only the user running bfr could have written (a regular file: whatever
+/// else has taken its name is never opened).
 fn read_entry(path: &Path) -> Option<Entry> {
-    let bytes = crate::source::read_bounded(path, MAX_ENTRY_BYTES).ok()?;
+    let bytes = read_own_file(path)?;
     let rest = bytes.strip_prefix(MAGIC.as_slice())?;
     let (sum, payload) = rest.split_at_checked(32)?;
     if digest(payload).as_slice() != sum {
         return None;
     }
-    let entry = Entry::try_from_slice(payload).ok()?;
+    let entry = decode(payload)?;
     (Some(&entry.version) == build().as_ref()).then_some(entry)
+}
+
+/// The bytes of the file at `path`, if it is a regular file of at most
+/// [`MAX_ENTRY_BYTES`] that only the user running bfr may have written: owned
+/// by that user and writable by no one else. An entry's digest finds damage,
+/// not intent (whoever writes an entry can write its digest), and a checked
+/// edition is trusted as bfr's own work: in a cache directory shared with
+/// others, their entries are passed over. The file checked is the file read:
+/// it is opened only after its kind is known (a named pipe would block), and
+/// the file opened must be the one looked at.
+fn read_own_file(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let looked = std::fs::metadata(path).ok()?;
+    if !looked.is_file() || !only_this_user_writes(&looked) || looked.len() > MAX_ENTRY_BYTES {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let opened = file.metadata().ok()?;
+    if !same_file(&looked, &opened) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(opened.len()).unwrap_or(0));
+    file.take(MAX_ENTRY_BYTES.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (u64::try_from(bytes.len()).ok()? <= MAX_ENTRY_BYTES).then_some(bytes)
+}
+
+#[cfg(unix)]
+fn only_this_user_writes(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    meta.uid() == rustix::process::geteuid().as_raw() && meta.mode() & 0o022 == 0
+}
+
+/// Elsewhere the file's owner is not looked at: the cache is trusted as the
+/// directory it is in.
+#[cfg(not(unix))]
+fn only_this_user_writes(_: &std::fs::Metadata) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    (a.dev(), a.ino()) == (b.dev(), b.ino()) && b.is_file()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    b.is_file()
+}
+
+/// Stack kept free while an entry is decoded: decoding nests as deep as the
+/// edition's expressions, and an entry nested deeper than the stack allows
+/// (one damaged before its digest was taken, or made by hand) is passed over
+/// instead of overflowing it.
+const DECODING_STACK_RESERVE: usize = 256 * 1024;
+
+/// The entry encoded in `payload`, all of it; `None` when it is not one, or
+/// nests too deep to decode on what is left of the stack.
+fn decode(payload: &[u8]) -> Option<Entry> {
+    // The lowest address the stack may reach while decoding (it grows down;
+    // where it grows up, or its size is unknown, nothing is refused).
+    let floor = stacker::remaining_stack().map_or(0, |left| {
+        stack_address().saturating_sub(left.saturating_sub(DECODING_STACK_RESERVE))
+    });
+    let mut reader = StackGuarded {
+        bytes: payload,
+        floor,
+    };
+    let entry = Entry::deserialize_reader(&mut reader).ok()?;
+    reader.bytes.is_empty().then_some(entry)
+}
+
+/// Where the stack is now: the address of a local of the function this is
+/// inlined into.
+#[inline(always)]
+fn stack_address() -> usize {
+    let probe = 0u8;
+    std::ptr::from_ref(std::hint::black_box(&probe)) as usize
+}
+
+/// A reader of a byte slice that fails once the stack has passed its floor.
+/// Every level of a nested value reads at least its tag or its length, so no
+/// value nests deeper between two reads than one level's frames, far within
+/// the reserve. The look is an address compared, inlined into every read: a
+/// call to ask the stack's size at every read doubled an entry's decoding.
+struct StackGuarded<'a> {
+    bytes: &'a [u8],
+    floor: usize,
+}
+
+impl StackGuarded<'_> {
+    #[inline(always)]
+    fn look(&self) -> std::io::Result<()> {
+        // An error of a kind only, without a message: it is never shown, and
+        // an error made with a message kept the decoding of every number from
+        // being inlined.
+        if stack_address() < self.floor {
+            return Err(std::io::ErrorKind::Other.into());
+        }
+        Ok(())
+    }
+}
+
+/// Both reads are the slice's own after the look: `read_exact`, which the
+/// decoder calls for nearly every value, would otherwise loop over `read`.
+impl std::io::Read for StackGuarded<'_> {
+    #[inline(always)]
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.look()?;
+        self.bytes.read(buf)
+    }
+
+    #[inline(always)]
+    fn read_exact(&mut self, buf: &mut [u8]) -> std::io::Result<()> {
+        self.look()?;
+        self.bytes.read_exact(buf)
+    }
 }
 
 /// The edition the entry holds, if every file it was made from is unchanged;
@@ -309,10 +432,13 @@ fn write_beside(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
 /// be another writer's, in flight.
 fn write_through(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
-    let mut file = std::fs::File::options()
-        .write(true)
-        .create_new(true)
-        .open(tmp)?;
+    let mut options = std::fs::File::options();
+    options.write(true).create_new(true);
+    // Writable by its owner only, whatever the umask: an entry others may
+    // write is never read (`read_own_file`).
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
+    let mut file = options.open(tmp)?;
     let written = file
         .write_all(bytes)
         .and_then(|()| std::fs::rename(tmp, path));
@@ -412,6 +538,96 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert_eq!(left, [format!(".{name}.planted.tmp")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The bytes of an entry holding `checked`, as [`write_entry`] encodes it.
+    fn encoded(checked: &Checked) -> Vec<u8> {
+        let entry = EntryToWrite {
+            version: "a build".into(),
+            files: Vec::new(),
+            own: 0,
+            bases: Vec::new(),
+            count: 1,
+            checked,
+        };
+        borsh::to_vec(&entry).unwrap()
+    }
+
+    #[test]
+    fn an_entry_nested_deeper_than_the_stack_allows_is_passed_over() {
+        use crate::ir::{Expr, ExprKind, RuleBody};
+        let text = b"const answer: number = 1\n".to_vec();
+        let mut checked = crate::edition::load_texts(vec![("t.bfr".into(), text)])
+            .checked
+            .unwrap();
+        let whole = encoded(&checked);
+        assert!(decode(&whole).is_some());
+        let mut longer = whole.clone();
+        longer.push(0);
+        assert!(decode(&longer).is_none(), "bytes past the entry");
+        // Made, encoded and dropped on a stack large enough for it: the nesting
+        // is the test's input, decoding it on an ordinary stack is the test.
+        let deep = stacker::grow(1 << 30, || {
+            let RuleBody::Const { value } = &mut checked.program.rules[0].body else {
+                unreachable!("a const")
+            };
+            for _ in 0..200_000 {
+                let (ty, span) = (value.ty.clone(), value.span);
+                let inner = std::mem::replace(
+                    value,
+                    Box::new(Expr {
+                        kind: ExprKind::Lit(crate::ir::Value::Bool(false)),
+                        ty: ty.clone(),
+                        span,
+                    }),
+                );
+                **value = Expr {
+                    kind: ExprKind::Neg(inner),
+                    ty,
+                    span,
+                };
+            }
+            let bytes = encoded(&checked);
+            drop(checked);
+            bytes
+        });
+        assert!(decode(&deep).is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_file_this_user_alone_may_write_is_read() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = std::env::temp_dir().join(format!("bfr-own-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("entry.bin");
+        std::fs::write(&file, b"entry").unwrap();
+        let set = |mode: u32| {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+        };
+        set(0o644);
+        assert_eq!(read_own_file(&file).as_deref(), Some(b"entry".as_slice()));
+        set(0o664);
+        assert_eq!(read_own_file(&file), None, "group may write");
+        set(0o646);
+        assert_eq!(read_own_file(&file), None, "anyone may write");
+        set(0o600);
+        if rustix::process::geteuid().is_root() {
+            std::os::unix::fs::chown(&file, Some(65_534), None).unwrap();
+            assert_eq!(read_own_file(&file), None, "another user's");
+        }
+        assert_eq!(read_own_file(&dir), None, "a directory");
+        // What bfr writes is its own, whatever the umask.
+        let name = format!("{}.bin", "0c".repeat(32));
+        let mask = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o002));
+        let written = write_beside(&dir, &name, b"written");
+        rustix::process::umask(mask);
+        written.unwrap();
+        assert_eq!(
+            read_own_file(&dir.join(&name)).as_deref(),
+            Some(b"written".as_slice())
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
