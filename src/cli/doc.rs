@@ -151,6 +151,11 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
         let _ = std::fs::remove_dir_all(&fresh);
         return Err(e);
     }
+    if replaces && exchange(&fresh, dir) {
+        // The earlier site now has the new one's temporary name.
+        let _ = std::fs::remove_dir_all(&fresh);
+        return Ok(());
+    }
     let old = beside(dir, &format!(".bfr-doc-old-{pid}"));
     if replaces && let Err(e) = std::fs::rename(dir, &old) {
         let _ = std::fs::remove_dir_all(&fresh);
@@ -170,6 +175,21 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
     Ok(())
 }
 
+/// Swaps directories `a` and `b` in one step, where the system can (Linux, on
+/// most file systems): the site's directory then always holds a whole site,
+/// the earlier or the new, even if bfr is killed. `false` when it cannot; the
+/// caller then moves the earlier site away before it moves the new one in.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
+}
+
 /// Writes every file of the site into the new directory `fresh`.
 fn write_all(fresh: &Path, files: &[SiteFile]) -> Result<(), String> {
     std::fs::create_dir(fresh).map_err(|e| fail("create", fresh, &e))?;
@@ -178,4 +198,28 @@ fn write_all(fresh: &Path, files: &[SiteFile]) -> Result<(), String> {
         std::fs::write(&path, &f.text).map_err(|e| fail("write", &path, &e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn two_directories_are_swapped_in_one_step() {
+        let base = std::env::temp_dir().join(format!("bfr-exchange-unit-{}", std::process::id()));
+        let (new, site) = (base.join("new"), base.join("site"));
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::create_dir_all(&site).unwrap();
+        std::fs::write(new.join("index.html"), "new").unwrap();
+        std::fs::write(site.join("index.html"), "earlier").unwrap();
+        assert!(exchange(&new, &site));
+        let read = |dir: &Path| std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert_eq!((read(&site), read(&new)), ("new".into(), "earlier".into()));
+        assert!(
+            !exchange(&new, &base.join("missing")),
+            "nothing to swap with"
+        );
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 }
