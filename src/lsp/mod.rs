@@ -220,6 +220,7 @@ impl Server {
 
     /// Takes in a notification; returns the diagnostics to publish.
     fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        let closed = n.method == DidCloseTextDocument::METHOD;
         let changed = match n.method.as_str() {
             DidOpenTextDocument::METHOD => parse::<lsp_types::DidOpenTextDocumentParams>(n.params)
                 .and_then(|p| {
@@ -246,10 +247,14 @@ impl Server {
                 .and_then(|p| store::edition_of(&p.text_document.uri).map(|(_, dir)| dir)),
             _ => None,
         };
-        match changed {
-            Some(dir) => self.publish(&dir),
-            None => Vec::new(),
+        let Some(dir) = changed else {
+            return Vec::new();
+        };
+        let published = self.publish(&dir);
+        if closed {
+            self.store.forget_if_closed(&dir);
         }
+        published
     }
 
     /// Analyses an edition again and says which files have which diagnostics

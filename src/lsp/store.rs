@@ -99,6 +99,19 @@ impl Store {
         self.open.remove(path);
     }
 
+    /// Forgets the analysis of edition `dir` once none of its files is open,
+    /// and the last trees of its files that parsed: an editor that visits many
+    /// editions in turn would otherwise keep every analysis it ever made. The
+    /// edition is analysed afresh if a file of it is opened again.
+    pub fn forget_if_closed(&mut self, dir: &Path) {
+        let in_dir = |p: &Path| p.parent() == Some(dir);
+        if self.open.keys().any(|p| in_dir(p)) {
+            return;
+        }
+        self.editions.remove(dir);
+        self.last_good.retain(|p, _| !in_dir(p));
+    }
+
     /// The analysis of an edition, made now if there is none yet.
     pub fn analysis(&mut self, dir: &Path) -> &Analysis {
         if !self.editions.contains_key(dir) {
@@ -312,6 +325,38 @@ mod tests {
         store.refresh(&d);
         assert_eq!(store.analyses(), 4);
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_edition_is_forgotten_once_none_of_its_files_is_open() {
+        let (one, two) = (dir("forget-one"), dir("forget-two"));
+        for d in [&one, &two] {
+            std::fs::write(d.join("edition.bfr"), HEADER).unwrap();
+            std::fs::write(d.join("fee.bfr"), FEE).unwrap();
+        }
+        let mut store = Store::default();
+        store.set(one.join("fee.bfr"), FEE.to_string());
+        store.set(one.join("edition.bfr"), HEADER.to_string());
+        store.set(two.join("fee.bfr"), FEE.replace("500", "600"));
+        store.refresh(&one);
+        store.refresh(&two);
+        // One file of the first edition closed: the other keeps it.
+        store.close(&one.join("fee.bfr"));
+        store.forget_if_closed(&one);
+        assert!(store.editions.contains_key(&one));
+        store.close(&one.join("edition.bfr"));
+        store.forget_if_closed(&one);
+        assert!(!store.editions.contains_key(&one));
+        assert!(store.last_good.keys().all(|p| !p.starts_with(&one)));
+        assert!(store.last_good.contains_key(&two.join("fee.bfr")));
+        assert!(store.editions.contains_key(&two));
+        // Opened again: analysed afresh.
+        let before = store.analyses();
+        store.analysis(&one);
+        assert_eq!(store.analyses(), before + 1);
+        for d in [one, two] {
+            std::fs::remove_dir_all(d).unwrap();
+        }
     }
 
     #[test]
