@@ -28,7 +28,7 @@ use borsh::{BorshDeserialize, BorshSerialize};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of an entry file: what it is and the layout's version.
-const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x02";
+const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x03";
 
 /// A file's digest.
 type Hash = [u8; 32];
@@ -36,6 +36,9 @@ type Hash = [u8; 32];
 /// What is kept of a checked edition.
 #[derive(BorshSerialize, BorshDeserialize)]
 struct Entry {
+    /// Its own name, so that an entry renamed or linked to another's name is
+    /// never taken for that one.
+    name: String,
     /// The build of bfr that wrote it.
     version: String,
     /// Every file the check read, in the order read (its id in the sources):
@@ -55,6 +58,7 @@ struct Entry {
 /// checked edition instead of copying it.
 #[derive(BorshSerialize)]
 struct EntryToWrite<'a> {
+    name: String,
     version: String,
     files: Vec<(String, Hash)>,
     own: u64,
@@ -129,7 +133,7 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
         return Ok(load_read(path, texts, &mut Vec::new(), Examples::Skip));
     };
     let entry_path = dir.join(&name);
-    let texts = match read_entry(&entry_path) {
+    let texts = match read_entry(&entry_path, &name) {
         Some(entry) => match use_entry(entry, texts) {
             Ok(loaded) => {
                 mark_used(&entry_path);
@@ -156,10 +160,11 @@ pub fn load(path: &Path, dir: Option<&Path>) -> Result<Loaded, IoError> {
 /// bound should something else take an entry's place.
 const MAX_ENTRY_BYTES: u64 = 1 << 30;
 
-/// The entry in the file, if it is one whole, written by this bfr, and in a
-/// file only the user running bfr could have written (a regular file: whatever
-/// else has taken its name is never opened).
-fn read_entry(path: &Path) -> Option<Entry> {
+/// The entry named `name` in the file, if it is one whole, written by this bfr
+/// under that name, and in a file only the user running bfr could have written
+/// (a regular file, not a link: whatever else has taken its name is never
+/// opened).
+fn read_entry(path: &Path, name: &str) -> Option<Entry> {
     let bytes = read_own_file(path)?;
     let rest = bytes.strip_prefix(MAGIC.as_slice())?;
     let (sum, payload) = rest.split_at_checked(32)?;
@@ -167,7 +172,7 @@ fn read_entry(path: &Path) -> Option<Entry> {
         return None;
     }
     let entry = decode(payload)?;
-    (Some(&entry.version) == build().as_ref()).then_some(entry)
+    (entry.name == name && Some(&entry.version) == build().as_ref()).then_some(entry)
 }
 
 /// The bytes of the file at `path`, if it is a regular file of at most
@@ -180,7 +185,7 @@ fn read_entry(path: &Path) -> Option<Entry> {
 /// the file opened must be the one looked at.
 fn read_own_file(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read as _;
-    let looked = std::fs::metadata(path).ok()?;
+    let looked = std::fs::symlink_metadata(path).ok()?;
     if !looked.is_file() || !only_this_user_writes(&looked) || looked.len() > MAX_ENTRY_BYTES {
         return None;
     }
@@ -222,13 +227,22 @@ fn same_file(_: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 
 /// Stack kept free while an entry is decoded: decoding nests as deep as the
 /// edition's expressions, and an entry nested deeper than the stack allows
-/// (one damaged before its digest was taken, or made by hand) is passed over
-/// instead of overflowing it.
+/// (one made by hand) is passed over instead of overflowing it.
 const DECODING_STACK_RESERVE: usize = 256 * 1024;
 
+/// The stack an entry is encoded and decoded on: room for the deepest
+/// expression the checker lets through (`MAX_EXPR_DEPTH`) many times over, in
+/// any build. A stack of its own, so its size is known whatever the thread.
+const CODING_STACK: usize = 16 * 1024 * 1024;
+
 /// The entry encoded in `payload`, all of it; `None` when it is not one, or
-/// nests too deep to decode on what is left of the stack.
+/// nests deeper than [`CODING_STACK`] has room for.
 fn decode(payload: &[u8]) -> Option<Entry> {
+    stacker::grow(CODING_STACK, || decode_here(payload))
+}
+
+/// [`decode`] on the stack it is called on.
+fn decode_here(payload: &[u8]) -> Option<Entry> {
     // The lowest address the stack may reach while decoding (it grows down;
     // where it grows up, or its size is unknown, nothing is refused).
     let floor = stacker::remaining_stack().map_or(0, |left| {
@@ -395,6 +409,7 @@ fn write_entry(
         return;
     };
     let entry = EntryToWrite {
+        name: name.to_string(),
         version,
         files,
         own: count as u64,
@@ -402,16 +417,30 @@ fn write_entry(
         count: loaded.files as u64,
         checked,
     };
-    let Ok(payload) = borsh::to_vec(&entry) else {
+    let Ok(payload) = stacker::grow(CODING_STACK, || borsh::to_vec(&entry)) else {
         return;
     };
+    if write_beside(dir, name, &framed(&payload)).is_err() {
+        return;
+    }
+    // A file system that shows every file as anyone's to write (a Windows
+    // drive under WSL, some network mounts) keeps nothing bfr would read
+    // again: the entry goes, and nothing else is disturbed.
+    let entry_path = dir.join(name);
+    if std::fs::symlink_metadata(&entry_path).is_ok_and(|m| only_this_user_writes(&m)) {
+        prune(dir, name, KEEP_ENTRIES, KEEP_BYTES);
+    } else {
+        let _ = std::fs::remove_file(&entry_path);
+    }
+}
+
+/// An entry file's bytes: what it is, the payload's digest, the payload.
+fn framed(payload: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(MAGIC.len() + 32 + payload.len());
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&digest(&payload));
-    bytes.extend_from_slice(&payload);
-    if write_beside(dir, name, &bytes).is_ok() {
-        prune(dir, name, KEEP_ENTRIES, KEEP_BYTES);
-    }
+    bytes.extend_from_slice(&digest(payload));
+    bytes.extend_from_slice(payload);
+    bytes
 }
 
 /// Writes entry `name` of `dir`: beside it, then renamed into place, so a
@@ -541,10 +570,11 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// The bytes of an entry holding `checked`, as [`write_entry`] encodes it.
-    fn encoded(checked: &Checked) -> Vec<u8> {
+    /// The bytes of entry `name` holding `checked`, as [`write_entry`] encodes it.
+    fn encoded_as(name: &str, checked: &Checked) -> Vec<u8> {
         let entry = EntryToWrite {
-            version: "a build".into(),
+            name: name.into(),
+            version: build().unwrap(),
             files: Vec::new(),
             own: 0,
             bases: Vec::new(),
@@ -554,13 +584,38 @@ mod tests {
         borsh::to_vec(&entry).unwrap()
     }
 
+    fn encoded(checked: &Checked) -> Vec<u8> {
+        encoded_as("an entry", checked)
+    }
+
+    fn small_edition() -> Checked {
+        let text = b"const answer: number = 1\n".to_vec();
+        crate::edition::load_texts(vec![("t.bfr".into(), text)])
+            .checked
+            .unwrap()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_entry_under_another_entrys_name_is_passed_over() {
+        let dir = std::env::temp_dir().join(format!("bfr-named-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (mine, other) = (
+            format!("{}.bin", "0d".repeat(32)),
+            format!("{}.bin", "0e".repeat(32)),
+        );
+        let bytes = framed(&encoded_as(&mine, &small_edition()));
+        write_beside(&dir, &mine, &bytes).unwrap();
+        assert!(read_entry(&dir.join(&mine), &mine).is_some());
+        std::fs::rename(dir.join(&mine), dir.join(&other)).unwrap();
+        assert!(read_entry(&dir.join(&other), &other).is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn an_entry_nested_deeper_than_the_stack_allows_is_passed_over() {
         use crate::ir::{Expr, ExprKind, RuleBody};
-        let text = b"const answer: number = 1\n".to_vec();
-        let mut checked = crate::edition::load_texts(vec![("t.bfr".into(), text)])
-            .checked
-            .unwrap();
+        let mut checked = small_edition();
         let whole = encoded(&checked);
         assert!(decode(&whole).is_some());
         let mut longer = whole.clone();
@@ -568,7 +623,7 @@ mod tests {
         assert!(decode(&longer).is_none(), "bytes past the entry");
         // Made, encoded and dropped on a stack large enough for it: the nesting
         // is the test's input, decoding it on an ordinary stack is the test.
-        let deep = stacker::grow(1 << 30, || {
+        let deep = stacker::grow(256 << 20, || {
             let RuleBody::Const { value } = &mut checked.program.rules[0].body else {
                 unreachable!("a const")
             };
@@ -613,12 +668,19 @@ mod tests {
         set(0o646);
         assert_eq!(read_own_file(&file), None, "anyone may write");
         set(0o600);
-        if rustix::process::geteuid().is_root() {
-            std::os::unix::fs::chown(&file, Some(65_534), None).unwrap();
+        let link = dir.join("link.bin");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_own_file(&link), None, "a link, even to an entry");
+        // Only root can give a file away (and not always in a container).
+        if rustix::process::geteuid().is_root()
+            && std::os::unix::fs::chown(&file, Some(65_534), None).is_ok()
+        {
             assert_eq!(read_own_file(&file), None, "another user's");
         }
         assert_eq!(read_own_file(&dir), None, "a directory");
-        // What bfr writes is its own, whatever the umask.
+        // What bfr writes is its own, whatever the umask. The umask is the
+        // process's: other tests writing files in these few instructions make
+        // them writable by their group, which none of them looks at.
         let name = format!("{}.bin", "0c".repeat(32));
         let mask = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o002));
         let written = write_beside(&dir, &name, b"written");
