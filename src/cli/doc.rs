@@ -151,12 +151,18 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
         let _ = std::fs::remove_dir_all(&fresh);
         return Err(e);
     }
+    let old = beside(dir, &format!(".bfr-doc-old-{pid}"));
     if replaces && exchange(&fresh, dir) {
-        // The earlier site now has the new one's temporary name.
-        let _ = std::fs::remove_dir_all(&fresh);
+        // The earlier site now has the new one's name; named as what it is
+        // before it goes, should removing it be cut short.
+        let earlier = if std::fs::rename(&fresh, &old).is_ok() {
+            &old
+        } else {
+            &fresh
+        };
+        let _ = std::fs::remove_dir_all(earlier);
         return Ok(());
     }
-    let old = beside(dir, &format!(".bfr-doc-old-{pid}"));
     if replaces && let Err(e) = std::fs::rename(dir, &old) {
         let _ = std::fs::remove_dir_all(&fresh);
         return Err(fail("replace", dir, &e));
@@ -206,16 +212,20 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn two_directories_are_swapped_in_one_step() {
+    fn two_directories_are_swapped_in_one_step_or_left_alone() {
         let base = std::env::temp_dir().join(format!("bfr-exchange-unit-{}", std::process::id()));
         let (new, site) = (base.join("new"), base.join("site"));
         std::fs::create_dir_all(&new).unwrap();
         std::fs::create_dir_all(&site).unwrap();
         std::fs::write(new.join("index.html"), "new").unwrap();
         std::fs::write(site.join("index.html"), "earlier").unwrap();
-        assert!(exchange(&new, &site));
         let read = |dir: &Path| std::fs::read_to_string(dir.join("index.html")).unwrap();
-        assert_eq!((read(&site), read(&new)), ("new".into(), "earlier".into()));
+        // A file system that cannot swap leaves both as they were.
+        if exchange(&new, &site) {
+            assert_eq!((read(&site), read(&new)), ("new".into(), "earlier".into()));
+        } else {
+            assert_eq!((read(&site), read(&new)), ("earlier".into(), "new".into()));
+        }
         assert!(
             !exchange(&new, &base.join("missing")),
             "nothing to swap with"
