@@ -359,11 +359,15 @@ impl Server {
             return Value::Null;
         };
         let analysis = self.store.analysis(&dir);
-        analysis
+        let value = analysis
             .file(&path)
             .and_then(|file| f(analysis, file))
             .and_then(|v| serde_json::to_value(v).ok())
-            .unwrap_or(Value::Null)
+            .unwrap_or(Value::Null);
+        // A request about an edition none of whose files is open: no close
+        // will come to let its analysis go.
+        self.store.forget_if_closed(&dir);
+        value
     }
 }
 
