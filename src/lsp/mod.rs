@@ -405,8 +405,44 @@ fn params_of<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorC
 
 #[cfg(test)]
 mod tests {
-    use super::changed_text;
+    use super::{Server, changed_text, uri};
+    use lsp_server::{Notification, Request, RequestId};
     use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+    use serde_json::json;
+
+    #[test]
+    fn an_editions_analysis_goes_with_its_last_open_file() {
+        let base = std::env::temp_dir().join(format!("bfr-lsp-forget-{}", std::process::id()));
+        let (open, other) = (base.join("open"), base.join("other"));
+        for d in [&open, &other] {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("fee.bfr"), "const fee: number ref X-1 = 5\n").unwrap();
+        }
+        let doc = |d: &std::path::Path| uri::from_path(&d.join("fee.bfr")).unwrap();
+        let mut server = Server::default();
+        let opened = json!({"textDocument": {"uri": doc(&open), "languageId": "bfr",
+            "version": 1, "text": "const fee: number ref X-1 = 6\n"}});
+        server.notification(Notification::new("textDocument/didOpen".into(), opened));
+        assert!(server.store.holds(&open));
+        // A request about a file of an edition with none open: answered, not kept.
+        let hover = json!({"textDocument": {"uri": doc(&other)},
+            "position": {"line": 0, "character": 7}});
+        let answer = server.request(Request::new(
+            RequestId::from(1),
+            "textDocument/hover".into(),
+            hover,
+        ));
+        assert!(
+            answer.response_result.is_ok_and(|r| !r.is_null()),
+            "the hover is answered"
+        );
+        assert!(!server.store.holds(&other));
+        assert!(server.store.holds(&open));
+        let closed = json!({"textDocument": {"uri": doc(&open)}});
+        server.notification(Notification::new("textDocument/didClose".into(), closed));
+        assert!(!server.store.holds(&open));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 
     fn change(
         range: Option<((u32, u32), (u32, u32))>,

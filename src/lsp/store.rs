@@ -146,6 +146,12 @@ impl Store {
         self.analysis(dir)
     }
 
+    /// Whether the store holds an analysis of edition `dir`.
+    #[cfg(test)]
+    pub fn holds(&self, dir: &Path) -> bool {
+        self.editions.contains_key(dir)
+    }
+
     /// How many times an edition was analysed (parsed and checked) since the
     /// store was made.
     #[cfg(test)]
