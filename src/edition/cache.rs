@@ -532,6 +532,13 @@ fn prune(dir: &Path, just_written: &str, keep_entries: usize, keep_bytes: u64) {
 mod tests {
     use super::*;
 
+    /// A new directory of its own for one test.
+    fn unit_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bfr-{tag}-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn entry_names_are_a_digest_in_hex_then_bin() {
         assert!(is_entry_name(&format!("{}.bin", "0a".repeat(32))));
@@ -544,8 +551,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_entry_is_never_written_through_a_link_left_in_its_place() {
-        let dir = std::env::temp_dir().join(format!("bfr-beside-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = unit_dir("beside");
         let other = dir.join("someone-elses.txt");
         std::fs::write(&other, "theirs").unwrap();
         let name = format!("{}.bin", "0b".repeat(32));
@@ -598,8 +604,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_entry_under_another_entrys_name_is_passed_over() {
-        let dir = std::env::temp_dir().join(format!("bfr-named-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = unit_dir("named");
         let (mine, other) = (
             format!("{}.bin", "0d".repeat(32)),
             format!("{}.bin", "0e".repeat(32)),
@@ -654,8 +659,7 @@ mod tests {
     #[test]
     fn only_a_file_this_user_alone_may_write_is_read() {
         use std::os::unix::fs::PermissionsExt as _;
-        let dir = std::env::temp_dir().join(format!("bfr-own-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = unit_dir("own");
         let file = dir.join("entry.bin");
         std::fs::write(&file, b"entry").unwrap();
         let set = |mode: u32| {
@@ -695,8 +699,7 @@ mod tests {
 
     #[test]
     fn pruning_keeps_the_newest_entries_within_the_byte_budget() {
-        let dir = std::env::temp_dir().join(format!("bfr-prune-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = unit_dir("prune");
         let start = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
         let names: Vec<String> = (0..5u64).map(|i| format!("{i:064x}.bin")).collect();
         for (i, name) in names.iter().enumerate() {
