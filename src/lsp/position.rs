@@ -1,7 +1,8 @@
 //! Byte offsets (what spans hold) to LSP positions and back. LSP counts columns
 //! in UTF-16 code units, so `å`, `ä` and `ö` count one each and a character
-//! outside the Basic Multilingual Plane two; a line ends at `\n`, and a `\r`
-//! before it belongs to the line break, not to the line.
+//! outside the Basic Multilingual Plane two; a line ends at `\n`, `\r\n` or a
+//! lone `\r` (the three line breaks LSP counts), and the break belongs to no
+//! line.
 
 use lsp_types::{Position, Range};
 
@@ -14,8 +15,11 @@ pub struct LineIndex<'t> {
     /// How many more UTF-8 bytes than UTF-16 units the text has before each
     /// block of [`BLOCK`] bytes: a column is then found in constant time,
     /// however long the line (a file of one 1 MB line has a token every few
-    /// bytes, each converted), for one number per block.
-    extra_at_block: Vec<u32>,
+    /// bytes, each converted), for one number per block. A block can start
+    /// inside a four-byte character, after its first byte only: the count
+    /// there is one less than before the character, below zero if only ASCII
+    /// came before.
+    extra_at_block: Vec<i64>,
 }
 
 /// The bytes between two of [`LineIndex`]'s counts.
@@ -36,22 +40,19 @@ fn extra_of(b: u8) -> i64 {
 impl<'t> LineIndex<'t> {
     /// Indexes `text`.
     pub fn new(text: &'t str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         let mut extra = 0i64;
         let mut extra_at_block = Vec::with_capacity(text.len() / BLOCK + 1);
         for block in text.as_bytes().chunks(BLOCK) {
-            extra_at_block.push(u32::try_from(extra).unwrap_or(u32::MAX));
+            extra_at_block.push(extra);
             extra += block.iter().map(|b| extra_of(*b)).sum::<i64>();
         }
         // The count before the end too, so every offset up to it has a block.
         if text.len().is_multiple_of(BLOCK) {
-            extra_at_block.push(u32::try_from(extra).unwrap_or(u32::MAX));
+            extra_at_block.push(extra);
         }
         LineIndex {
             text,
-            starts,
+            starts: line_starts(text),
             extra_at_block,
         }
     }
@@ -69,10 +70,12 @@ impl<'t> LineIndex<'t> {
             .iter()
             .map(|b| extra_of(*b))
             .sum();
-        usize::try_from(i64::from(at_block) + inside).unwrap_or(0)
+        usize::try_from(at_block + inside).unwrap_or(0)
     }
 
-    /// The byte range of line `line`, without its line break (`\n` or `\r\n`).
+    /// The byte range of line `line`, without its line break. The byte before
+    /// the next line's start is the break's last; a `\r` before a `\n` is the
+    /// break's too (a `\r` before a lone `\r` would have been a break itself).
     fn line(&self, line: usize) -> Option<(usize, usize)> {
         let start = *self.starts.get(line)?;
         let mut end = self
@@ -133,6 +136,24 @@ impl<'t> LineIndex<'t> {
     }
 }
 
+/// The byte offset of each line's start: 0, and after each `\n`, `\r\n` and
+/// lone `\r`.
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, b) in bytes.iter().enumerate() {
+        let breaks = match b {
+            b'\n' => true,
+            b'\r' => bytes.get(i + 1) != Some(&b'\n'),
+            _ => false,
+        };
+        if breaks {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -190,6 +211,20 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        let text = "ab\rcd\r\rå";
+        let ix = LineIndex::new(text);
+        assert_eq!(ix.position(2), pos(0, 2));
+        assert_eq!(ix.position(3), pos(1, 0));
+        assert_eq!(ix.position(6), pos(2, 0));
+        assert_eq!(ix.position(7), pos(3, 0));
+        assert_eq!(ix.offset(pos(1, 1)), 4);
+        assert_eq!(ix.offset(pos(1, 9)), 5);
+        assert_eq!(ix.offset(pos(3, 1)), text.len());
+        assert_eq!(ix.whole(), Range::new(pos(0, 0), pos(3, 1)));
+    }
+
+    #[test]
     fn positions_past_the_text_are_clamped() {
         let ix = LineIndex::new("abc");
         assert_eq!(ix.offset(pos(7, 0)), 3);
@@ -200,23 +235,36 @@ mod tests {
         assert_eq!(empty.offset(pos(0, 5)), 0);
     }
 
+    /// The lines' byte ranges without their breaks, split character by
+    /// character.
+    fn split_lines(text: &str) -> Vec<(usize, usize)> {
+        let bytes = text.as_bytes();
+        let (mut lines, mut start, mut i) = (Vec::new(), 0, 0);
+        while i < bytes.len() {
+            let width = match (bytes[i], bytes.get(i + 1)) {
+                (b'\r', Some(b'\n')) => 2,
+                (b'\r' | b'\n', _) => 1,
+                _ => 0,
+            };
+            if width == 0 {
+                i += 1;
+            } else {
+                lines.push((start, i));
+                i += width;
+                start = i;
+            }
+        }
+        lines.push((start, bytes.len()));
+        lines
+    }
+
     /// The column as counted character by character from the line's start.
     fn counted(text: &str, offset: usize) -> Position {
-        let bytes = text.as_bytes();
         let offset = offset.min(text.len());
-        let start = bytes[..offset]
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |i| i + 1);
-        let line = bytes[..start].iter().filter(|b| **b == b'\n').count();
-        let mut end = bytes[start..]
-            .iter()
-            .position(|b| *b == b'\n')
-            .map_or(text.len(), |i| start + i);
-        if end > start && bytes[end - 1] == b'\r' {
-            end -= 1;
-        }
-        let column: usize = text[start..]
+        let lines = split_lines(text);
+        let line = lines.iter().rposition(|(s, _)| *s <= offset).unwrap_or(0);
+        let (start, end) = lines[line];
+        let column: usize = text[start..end]
             .char_indices()
             // A character the offset falls inside counts from its start.
             .take_while(|(i, c)| start + i + c.len_utf8() <= offset.min(end))
@@ -227,7 +275,7 @@ mod tests {
 
     #[test]
     fn every_byte_offset_has_the_column_counted_from_the_line_start() {
-        let short = "ä\r\nö😀x\n\nå b\r\n𝄞ab€\r";
+        let short = "ä\r\nö😀x\n\nå b\r\n𝄞ab\r\r\n€\r";
         // Lines across many blocks of the index, ending on a block's edge and not.
         let long = format!(
             "{}\n{}\r\n{}",
@@ -236,7 +284,18 @@ mod tests {
             "ö".repeat(96)
         );
         let on_edge = "ö".repeat(64);
-        for text in [short, &long, &long[..long.len() - 64], &on_edge, ""] {
+        // A block that starts after the first of a character's four bytes,
+        // with only ASCII before: fewer bytes than units there.
+        let split_emoji = format!("{}🏆 cup\n{}", "x".repeat(63), "y".repeat(80));
+        let texts = [
+            short,
+            &long,
+            &long[..long.len() - 64],
+            &on_edge,
+            &split_emoji,
+            "",
+        ];
+        for text in texts {
             let ix = LineIndex::new(text);
             for offset in 0..=text.len() + 2 {
                 assert_eq!(
