@@ -541,6 +541,32 @@ pub fn shown<'d>(
     out
 }
 
+/// The diagnostics to show where each file's are listed apart (an editor's
+/// problems of a file): at most [`MAX_SHOWN_PER_FILE`] for a file, chosen as
+/// [`shown`] chooses them, with no bound across files, and a file with more
+/// gets one `W0002` at its start saying how many were left out. Diagnostics
+/// about no file are kept as they are.
+pub fn shown_per_file(diags: &Diagnostics) -> Vec<Cow<'_, Diagnostic>> {
+    let sorted = diags.sorted();
+    let mut out: Vec<Cow<'_, Diagnostic>> = Vec::new();
+    for group in sorted.chunk_by(|a, b| a.span.file == b.span.file) {
+        let (shown, rest) = chosen(group, MAX_SHOWN_PER_FILE);
+        out.extend(shown.iter().map(|d| Cow::Borrowed(*d)));
+        let file = group.first().map_or(u32::MAX, |d| d.span.file);
+        if !rest.is_empty() && file != u32::MAX {
+            let errors = rest.iter().filter(|d| d.is_error()).count();
+            let mut note = left_out("", errors, rest.len() - errors);
+            note.span = Span {
+                file,
+                start: 0,
+                end: 0,
+            };
+            out.push(Cow::Owned(note));
+        }
+    }
+    out
+}
+
 /// Which of one file's diagnostics (`group`, in their order) fill the `room`
 /// there is, and which are left out, each in that order: the errors first, so
 /// that a file's many warnings never hide the error that refused it.

@@ -47,32 +47,58 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use store::{Analysis, Store};
 
+/// What a document's changes come to.
+#[derive(Debug, PartialEq, Eq)]
+enum Changed {
+    /// Its text after them.
+    Text(String),
+    /// Nothing to apply: no change, or a range of a document whose text is
+    /// unknown here (never opened).
+    Nothing,
+    /// Changes of ranges that would take longer to apply than a server may
+    /// keep its editor waiting (each indexes the text it edits): the text
+    /// before them no longer stands for the document.
+    TooCostly,
+}
+
+/// The bytes one notification's changes of ranges may walk over: four times
+/// the largest file, about a second of work.
+const MAX_CHANGE_WORK: usize = 4 * crate::syntax::MAX_FILE_BYTES;
+
 /// A document's text after its changes, in order, from its text `before` if
 /// it is open. The server asks for whole texts (full synchronisation), but a
 /// client that sends a change of a range anyway has it applied where it says,
-/// not taken for the whole text. No change, or a range of a document whose
-/// text is unknown here (never opened): nothing to apply.
+/// not taken for the whole text, as long as the work stays within
+/// `max_work` bytes walked.
 fn changed_text(
     before: Option<&str>,
     changes: Vec<lsp_types::TextDocumentContentChangeEvent>,
-) -> Option<String> {
-    let first = changes.first()?;
+    max_work: usize,
+) -> Changed {
+    let Some(first) = changes.first() else {
+        return Changed::Nothing;
+    };
     let mut text = match before {
         Some(text) => text.to_string(),
         None if first.range.is_none() => String::new(),
-        None => return None,
+        None => return Changed::Nothing,
     };
+    let mut work = 0usize;
     for change in changes {
         match change.range {
             None => text = change.text,
             Some(range) => {
+                work = work.saturating_add(text.len().saturating_add(change.text.len()));
+                if work > max_work {
+                    return Changed::TooCostly;
+                }
                 let ix = position::LineIndex::new(&text);
                 let (a, b) = (ix.offset(range.start), ix.offset(range.end));
                 text.replace_range(a.min(b)..a.max(b), &change.text);
             }
         }
     }
-    Some(text)
+    Changed::Text(text)
 }
 
 /// How a session with an editor ended; the CLI turns it into an exit status
@@ -148,7 +174,6 @@ fn capabilities() -> ServerCapabilities {
 }
 
 /// The server's state between messages.
-#[derive(Default)]
 struct Server {
     store: Store,
     /// A `shutdown` request came: only `exit` is expected now.
@@ -156,6 +181,19 @@ struct Server {
     /// The files of each edition that were last sent diagnostics, so that a file
     /// whose problems are gone is sent an empty list.
     published: BTreeMap<PathBuf, BTreeSet<String>>,
+    /// The bytes one notification's changes of ranges may walk over.
+    max_change_work: usize,
+}
+
+impl Default for Server {
+    fn default() -> Self {
+        Server {
+            store: Store::default(),
+            shut_down: false,
+            published: BTreeMap::new(),
+            max_change_work: MAX_CHANGE_WORK,
+        }
+    }
 }
 
 impl Server {
@@ -220,7 +258,6 @@ impl Server {
 
     /// Takes in a notification; returns the diagnostics to publish.
     fn notification(&mut self, n: Notification) -> Vec<Notification> {
-        let closed = n.method == DidCloseTextDocument::METHOD;
         let changed = match n.method.as_str() {
             DidOpenTextDocument::METHOD => parse::<lsp_types::DidOpenTextDocumentParams>(n.params)
                 .and_then(|p| {
@@ -231,8 +268,19 @@ impl Server {
             DidChangeTextDocument::METHOD => {
                 parse::<lsp_types::DidChangeTextDocumentParams>(n.params).and_then(|p| {
                     let (path, dir) = store::edition_of(&p.text_document.uri)?;
-                    let text = changed_text(self.store.text(&path), p.content_changes)?;
-                    self.store.set(path, text);
+                    let before = self.store.text(&path);
+                    match changed_text(before, p.content_changes, self.max_change_work) {
+                        Changed::Text(text) => self.store.set(path, text),
+                        Changed::Nothing => return None,
+                        Changed::TooCostly => {
+                            eprintln!(
+                                "bfr lsp: the changes to `{}` were too many to apply; \
+                                 the file on disk counts until the editor sends its whole text",
+                                path.display()
+                            );
+                            self.store.close(&path);
+                        }
+                    }
                     Some(dir)
                 })
             }
@@ -251,9 +299,9 @@ impl Server {
             return Vec::new();
         };
         let published = self.publish(&dir);
-        if closed {
-            self.store.forget_if_closed(&dir);
-        }
+        // A close, or a save of a file of an edition with none open, leaves
+        // an analysis no later close would let go.
+        self.store.forget_closed();
         published
     }
 
@@ -366,7 +414,7 @@ impl Server {
             .unwrap_or(Value::Null);
         // A request about an edition none of whose files is open: no close
         // will come to let its analysis go.
-        self.store.forget_if_closed(&dir);
+        self.store.forget_closed();
         value
     }
 }
@@ -405,7 +453,7 @@ fn params_of<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorC
 
 #[cfg(test)]
 mod tests {
-    use super::{Server, changed_text, uri};
+    use super::{Changed, MAX_CHANGE_WORK, Server, changed_text, uri};
     use lsp_server::{Notification, Request, RequestId};
     use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
     use serde_json::json;
@@ -438,6 +486,10 @@ mod tests {
         );
         assert!(!server.store.holds(&other));
         assert!(server.store.holds(&open));
+        // Nor is one made to publish a save's diagnostics.
+        let saved = json!({"textDocument": {"uri": doc(&other)}});
+        server.notification(Notification::new("textDocument/didSave".into(), saved));
+        assert!(!server.store.holds(&other));
         let closed = json!({"textDocument": {"uri": doc(&open)}});
         server.notification(Notification::new("textDocument/didClose".into(), closed));
         assert!(!server.store.holds(&open));
@@ -457,10 +509,22 @@ mod tests {
         }
     }
 
+    /// The text the changes come to, or `None` if they come to nothing.
+    fn applied(
+        before: Option<&str>,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) -> Option<String> {
+        match changed_text(before, changes, MAX_CHANGE_WORK) {
+            Changed::Text(text) => Some(text),
+            Changed::Nothing => None,
+            Changed::TooCostly => panic!("small changes are never too costly"),
+        }
+    }
+
     #[test]
     fn a_change_of_a_range_is_applied_where_it_says() {
         let before = "const å: number = 1\nconst b: number = 2\n";
-        let after = changed_text(
+        let after = applied(
             Some(before),
             vec![
                 // `1` → `10`, after a letter of two bytes and one unit.
@@ -475,20 +539,67 @@ mod tests {
             Some("const å: number = 10\nconst b: number = 3\n// end\n")
         );
         // A change without a range is the whole text.
-        let whole = changed_text(
+        let whole = applied(
             after.as_deref(),
             vec![change(None, "x"), change(Some(((0, 1), (0, 1))), "y")],
         );
         assert_eq!(whole.as_deref(), Some("xy"));
         // No change at all, or a range of a document never opened: nothing.
-        assert_eq!(changed_text(Some(before), Vec::new()), None);
+        assert_eq!(applied(Some(before), Vec::new()), None);
         assert_eq!(
-            changed_text(None, vec![change(Some(((0, 0), (0, 1))), "z")]),
+            applied(None, vec![change(Some(((0, 0), (0, 1))), "z")]),
             None
         );
+        assert_eq!(applied(None, vec![change(None, "z")]).as_deref(), Some("z"));
+    }
+
+    #[test]
+    fn changes_that_would_walk_too_far_are_refused_whole() {
+        let before = "x".repeat(100);
+        let edit = || change(Some(((0, 0), (0, 0))), "y");
+        // Each change walks the text and what it inserts: 101, then 102 bytes.
         assert_eq!(
-            changed_text(None, vec![change(None, "z")]).as_deref(),
-            Some("z")
+            changed_text(Some(&before), vec![edit(), edit()], 203),
+            Changed::Text(format!("yy{before}"))
         );
+        assert_eq!(
+            changed_text(Some(&before), vec![edit(), edit()], 202),
+            Changed::TooCostly
+        );
+        // A whole text costs no walk, and a range after it walks the new text.
+        assert_eq!(
+            changed_text(Some(&before), vec![change(None, "ab"), edit()], 3),
+            Changed::Text("yab".into())
+        );
+    }
+
+    #[test]
+    fn a_document_whose_changes_are_refused_is_read_from_disk() {
+        let dir = std::env::temp_dir().join(format!("bfr-lsp-costly-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fee.bfr");
+        std::fs::write(&path, "const fee: number ref X-1 = 5\n").unwrap();
+        let doc = uri::from_path(&path).unwrap();
+        // A bound the size of the open text: a second edit passes it.
+        let mut server = Server {
+            max_change_work: 40,
+            ..Server::default()
+        };
+        let opened = json!({"textDocument": {"uri": doc, "languageId": "bfr",
+            "version": 1, "text": "const fee: number ref X-1 = 6\n"}});
+        server.notification(Notification::new("textDocument/didOpen".into(), opened));
+        assert!(server.store.text(&path).is_some());
+        let edits = 2;
+        let one = json!({"range": {"start": {"line": 0, "character": 0},
+            "end": {"line": 0, "character": 0}}, "text": ""});
+        let changed = json!({"textDocument": {"uri": doc, "version": 2},
+            "contentChanges": vec![one; edits]});
+        server.notification(Notification::new("textDocument/didChange".into(), changed));
+        assert_eq!(
+            server.store.text(&path),
+            None,
+            "the open text no longer counts"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -35,7 +35,9 @@ pub struct FileEntry {
 pub struct Analysis {
     /// Its files, sorted by path.
     pub files: Vec<FileEntry>,
-    /// What `bfr check` finds.
+    /// What `bfr check` finds, at most a hundred a file, with one more at the
+    /// file's start saying how many were left out, so that an edition with
+    /// thousands of problems does not cost megabytes a keystroke.
     pub diagnostics: Diagnostics,
     /// Its names and their uses.
     pub index: Index,
@@ -99,17 +101,19 @@ impl Store {
         self.open.remove(path);
     }
 
-    /// Forgets the analysis of edition `dir` once none of its files is open,
-    /// and the last trees of its files that parsed: an editor that visits many
-    /// editions in turn would otherwise keep every analysis it ever made. The
-    /// edition is analysed afresh if a file of it is opened again.
-    pub fn forget_if_closed(&mut self, dir: &Path) {
-        let in_dir = |p: &Path| p.parent() == Some(dir);
-        if self.open.keys().any(|p| in_dir(p)) {
-            return;
-        }
-        self.editions.remove(dir);
-        self.last_good.retain(|p, _| !in_dir(p));
+    /// Forgets the analysis of every edition none of whose files is open (an
+    /// edition's files are those below its directory, as `bfr check` reads
+    /// them), and the last trees that parsed of files no kept edition has: an
+    /// editor that visits many editions in turn would otherwise keep every
+    /// analysis it ever made. An edition is analysed afresh if a file of it is
+    /// opened again.
+    pub fn forget_closed(&mut self) {
+        let open = &self.open;
+        self.editions
+            .retain(|dir, _| open.keys().any(|p| p.starts_with(dir)));
+        let editions = &self.editions;
+        self.last_good
+            .retain(|p, _| editions.keys().any(|dir| p.starts_with(dir)));
     }
 
     /// The analysis of an edition, made now if there is none yet.
@@ -232,9 +236,13 @@ impl Store {
         // An edition that amends another also read the base's files: it is
         // analysed again on every change, as their changes are not followed.
         let amends = loaded.sources.iter().count() > read.len();
+        let mut diagnostics = Diagnostics::default();
+        for d in crate::diag::shown_per_file(&loaded.diagnostics) {
+            diagnostics.push(d.into_owned());
+        }
         Analysis {
             files,
-            diagnostics: loaded.diagnostics,
+            diagnostics,
             index,
             document,
             made_from: (!amends).then_some(Inputs {
@@ -348,11 +356,21 @@ mod tests {
         store.refresh(&two);
         // One file of the first edition closed: the other keeps it.
         store.close(&one.join("fee.bfr"));
-        store.forget_if_closed(&one);
+        store.forget_closed();
         assert!(store.editions.contains_key(&one));
+        // A file below the edition's directory is one of its files too.
+        let nested = one.join("below");
+        std::fs::create_dir_all(&nested).unwrap();
+        store.set(nested.join("fee.bfr"), FEE.to_string());
         store.close(&one.join("edition.bfr"));
-        store.forget_if_closed(&one);
+        store.refresh(&nested);
+        store.forget_closed();
+        assert!(store.editions.contains_key(&one));
+        assert!(store.editions.contains_key(&nested));
+        store.close(&nested.join("fee.bfr"));
+        store.forget_closed();
         assert!(!store.editions.contains_key(&one));
+        assert!(!store.editions.contains_key(&nested));
         assert!(store.last_good.keys().all(|p| !p.starts_with(&one)));
         assert!(store.last_good.contains_key(&two.join("fee.bfr")));
         assert!(store.editions.contains_key(&two));
@@ -363,6 +381,37 @@ mod tests {
         for d in [one, two] {
             std::fs::remove_dir_all(d).unwrap();
         }
+    }
+
+    #[test]
+    fn an_edition_with_many_problems_keeps_what_check_shows() {
+        let d = dir("many");
+        std::fs::write(d.join("edition.bfr"), HEADER).unwrap();
+        let unknown: String = (0..150)
+            .map(|i| format!("/// A fee.\nconst fee{i}: SEK ref X-1 = missing{i}\n"))
+            .collect();
+        std::fs::write(d.join("fees.bfr"), &unknown).unwrap();
+        let mut store = Store::default();
+        let a = store.refresh(&d);
+        let fees = u32::try_from(a.file(&d.join("fees.bfr")).unwrap()).unwrap();
+        let shown: Vec<_> = a
+            .diagnostics
+            .sorted()
+            .into_iter()
+            .filter(|d| d.span.file == fees)
+            .collect();
+        let (left_out, unknowns): (Vec<&&crate::diag::Diagnostic>, Vec<_>) =
+            shown.iter().partition(|d| d.code == "W0002");
+        assert_eq!(unknowns.len(), crate::diag::MAX_SHOWN_PER_FILE);
+        assert_eq!(left_out.len(), 1, "one line says how many more");
+        let note = left_out[0];
+        assert!(note.message.contains("and 50 more"), "{}", note.message);
+        assert_eq!(
+            (note.span.start, note.span.end),
+            (0, 0),
+            "at the file's start"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -51,10 +51,20 @@ fn decode(s: &str) -> Option<Vec<u8>> {
 }
 
 /// The `file:` URI of an absolute path, with every byte outside the unreserved
-/// set and `/` percent-encoded.
+/// set and `/` percent-encoded: a name that is not UTF-8 (Latin-1 from an old
+/// disk) keeps its bytes, so the URI names the file the editor opened.
 pub fn from_path(path: &Path) -> Option<Uri> {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes()
+    };
+    #[cfg(not(unix))]
+    let lossy = path.to_string_lossy();
+    #[cfg(not(unix))]
+    let bytes = lossy.as_bytes();
     let mut s = String::from("file://");
-    for byte in path.to_string_lossy().as_bytes() {
+    for byte in bytes {
         match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
                 s.push(char::from(*byte))
@@ -74,6 +84,16 @@ mod tests {
         let path = Path::new("/tmp/regler 2016/Skåne.bfr");
         let uri = from_path(path).unwrap();
         assert_eq!(uri.as_str(), "file:///tmp/regler%202016/Sk%C3%A5ne.bfr");
+        assert_eq!(to_path(&uri).unwrap(), path);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_keeps_its_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/Sk\xe5ne.bfr"));
+        let uri = from_path(path).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/Sk%E5ne.bfr");
         assert_eq!(to_path(&uri).unwrap(), path);
     }
 
