@@ -212,7 +212,13 @@ fn detail_line(detail: &Detail, colour: Colour) -> String {
             let text = words::inline(words).replace('\n', " ");
             format!("{what}: {text}")
         }
-        Detail::Through { rules } => format!("unchanged, but calls changed {}", rules.join(", ")),
+        Detail::Through { rules, unlisted } => {
+            let more = match unlisted {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            format!("unchanged, but calls changed {}{more}", rules.join(", "))
+        }
         Detail::Answers {
             input,
             sample: None,

@@ -20,6 +20,8 @@ use rust_decimal::Decimal;
 /// One edition's version of the rule.
 pub(super) struct Version<'p> {
     pub(super) program: &'p Program,
+    /// The rule's index in the program.
+    pub(super) index: u32,
     pub(super) rule: &'p Rule,
     pub(super) shower: Shower<'p>,
 }
@@ -32,11 +34,8 @@ impl Version<'_> {
 
     /// The answer for one input per parameter.
     pub(super) fn answer_all(&self, inputs: Vec<Value>) -> String {
-        let Some((i, _)) = self.program.rule(&self.rule.name) else {
-            return "no answer".into();
-        };
         let mut ev = Evaluator::new(self.program);
-        match ev.call(i, inputs, self.rule.span) {
+        match ev.call(self.index, inputs, self.rule.span) {
             Ok(v) => self.shower.value(&v),
             Err(_) => "no answer".into(),
         }

@@ -9,38 +9,29 @@ use super::product;
 use super::show::Shower;
 use crate::ir::{Program, Rule, Type};
 
-/// The inputs where the old and the new rule answer differently.
+/// The inputs where the old and the new rule (each with its index in its
+/// program) answer differently.
 pub fn answers(
     old_program: &Program,
-    old: &Rule,
+    (old_index, old): (u32, &Rule),
     new_program: &Program,
-    new: &Rule,
+    (new_index, new): (u32, &Rule),
     days: i64,
 ) -> Vec<Detail> {
-    let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
-        return product::answers(
-            &Version {
-                program: old_program,
-                rule: old,
-                shower: Shower::shifted(old_program, days),
-            },
-            &Version {
-                program: new_program,
-                rule: new,
-                shower: Shower::new(new_program),
-            },
-            days,
-        );
-    };
     let old_side = Version {
         program: old_program,
+        index: old_index,
         rule: old,
         shower: Shower::shifted(old_program, days),
     };
     let new_side = Version {
         program: new_program,
+        index: new_index,
         rule: new,
         shower: Shower::new(new_program),
+    };
+    let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
+        return product::answers(&old_side, &new_side, days);
     };
     match (old_ty, new_ty) {
         (Type::Enum(a), Type::Enum(b)) => behaviour::by_key(&old_side, *a, &new_side, *b),
@@ -55,7 +46,7 @@ pub fn answers(
 
 /// Unchanged rules of one parameter whose answers change because a rule they
 /// call (directly or not) changed: (rule index in the new program, the changed
-/// rules it calls, the answers).
+/// rules it calls by name, the answers).
 pub fn through(
     old_program: &Program,
     new_program: &Program,
@@ -64,51 +55,76 @@ pub fn through(
     days: i64,
 ) -> Vec<(usize, Vec<String>, Vec<Detail>)> {
     let calls: Vec<Vec<u32>> = new_program.rules.iter().map(|r| called(r)).collect();
+    let is_changed: Vec<bool> = new_program
+        .rules
+        .iter()
+        .map(|r| changed.contains(&r.name))
+        .collect();
+    let old_by_name: std::collections::HashMap<&str, (u32, &Rule)> = (0u32..)
+        .zip(&old_program.rules)
+        .map(|(i, r)| (r.name.as_str(), (i, &**r)))
+        .collect();
     // For every rule, the changed rules it reaches (rules are acyclic: checked).
-    let mut reach: Vec<Option<std::collections::BTreeSet<String>>> =
-        vec![None; new_program.rules.len()];
+    let mut reach: Vec<Option<Reached>> = vec![None; new_program.rules.len()];
     let mut out = Vec::new();
     for (i, rule) in new_program.rules.iter().enumerate() {
-        if changed.contains(&rule.name) || rule.params.is_empty() {
+        if is_changed.get(i).copied().unwrap_or(false) || rule.params.is_empty() {
             continue;
         }
-        let via = reached(i, &calls, new_program, changed, &mut reach);
+        let via = reached(i, &calls, &is_changed, &mut reach);
         if via.is_empty() {
             continue;
         }
-        let Some((_, old)) = old_program.rule(&old_name(&rule.name)) else {
+        let Some(&old) = old_by_name.get(old_name(&rule.name).as_str()) else {
             continue;
         };
-        let details = answers(old_program, old, new_program, rule, days);
+        let index = u32::try_from(i).unwrap_or(u32::MAX);
+        let details = answers(old_program, old, new_program, (index, rule), days);
         if !details.is_empty() {
-            out.push((i, via.into_iter().collect(), details));
+            let mut names: Vec<String> = via
+                .iter()
+                .filter_map(|c| new_program.rules.get(*c as usize))
+                .map(|r| r.name.clone())
+                .collect();
+            names.sort();
+            out.push((i, names, details));
         }
     }
     out
 }
 
+/// The changed rules (indices) a rule reaches. Shared, not copied, between a
+/// rule and those that reach nothing else: a long chain of callers of one rule
+/// that reaches many costs one set, not one each.
+type Reached = std::rc::Rc<std::collections::BTreeSet<u32>>;
+
 fn reached(
     i: usize,
     calls: &[Vec<u32>],
-    program: &Program,
-    changed: &std::collections::BTreeSet<String>,
-    memo: &mut Vec<Option<std::collections::BTreeSet<String>>>,
-) -> std::collections::BTreeSet<String> {
+    is_changed: &[bool],
+    memo: &mut Vec<Option<Reached>>,
+) -> Reached {
     if let Some(Some(done)) = memo.get(i) {
         return done.clone();
     }
-    let mut set = std::collections::BTreeSet::new();
+    let mut set: Reached = Reached::default();
     // Depth is bounded by the edition's call depth; stacker guards it anyway.
     for &c in calls.get(i).map_or(&[][..], |v| v.as_slice()) {
-        let c = c as usize;
-        if let Some(r) = program.rules.get(c) {
-            if changed.contains(&r.name) {
-                set.insert(r.name.clone());
-            }
-            let below = stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
-                reached(c, calls, program, changed, memo)
-            });
-            set.extend(below);
+        let Some(&callee_changed) = is_changed.get(c as usize) else {
+            continue;
+        };
+        let below = stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
+            reached(c as usize, calls, is_changed, memo)
+        });
+        if set.is_empty() && !callee_changed {
+            set = below;
+            continue;
+        }
+        if !below.is_subset(&set) {
+            std::rc::Rc::make_mut(&mut set).extend(below.iter().copied());
+        }
+        if callee_changed && !set.contains(&c) {
+            std::rc::Rc::make_mut(&mut set).insert(c);
         }
     }
     if let Some(slot) = memo.get_mut(i) {

@@ -255,8 +255,12 @@ pub enum Detail {
     },
     /// The answers of an unchanged rule change because rules it calls changed.
     Through {
-        /// The changed rules it calls, directly or not.
+        /// The changed rules it calls, directly or not: the first
+        /// [`product::MAX_LISTED`] by name.
         rules: Vec<String>,
+        /// How many more it calls (not listed).
+        #[serde(skip_serializing_if = "is_zero")]
+        unlisted: usize,
     },
     /// Inputs for which the two editions answer differently.
     Answers {
@@ -350,7 +354,9 @@ fn through(
                 crate::ir::RuleBody::Table { .. } => Kind::Table,
                 crate::ir::RuleBody::Scale { .. } => Kind::Scale,
             };
-            let mut details = vec![Detail::Through { rules: via }];
+            let unlisted = via.len().saturating_sub(product::MAX_LISTED);
+            let rules = via.into_iter().take(product::MAX_LISTED).collect();
+            let mut details = vec![Detail::Through { rules, unlisted }];
             details.extend(answers);
             Some((
                 new.file(rule.span.file),
@@ -385,4 +391,9 @@ fn edition_name(side: &Side) -> String {
         .edition
         .as_ref()
         .map_or_else(|| side.root.clone(), |e| e.name.clone())
+}
+
+/// Whether a count is zero: such a count is left out of the JSON.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -52,18 +52,21 @@ pub(super) fn answers(old: &Version, new: &Version, days: i64) -> Vec<Detail> {
         return Vec::new();
     }
     let mut axes = Vec::new();
+    // The combinations so far, checked after each parameter: a rule of many
+    // parameters is given up once past the bound, before the rest are sampled.
+    let mut count = 1usize;
     for (i, ((_, ot), (name, nt))) in op.iter().zip(np).enumerate() {
         let whole = new.rule.whole.get(i).copied().unwrap_or(false);
         match axis(old, new, name, ot, nt, whole, days) {
-            Some(a) if !a.points.is_empty() => axes.push(a),
+            Some(a) if !a.points.is_empty() => {
+                match count.checked_mul(a.points.len()) {
+                    Some(n) if n <= MAX_COMBINATIONS => count = n,
+                    _ => return Vec::new(),
+                }
+                axes.push(a);
+            }
             _ => return Vec::new(),
         }
-    }
-    let count = axes
-        .iter()
-        .try_fold(1usize, |n, a| n.checked_mul(a.points.len()));
-    if count.is_none_or(|n| n > MAX_COMBINATIONS) {
-        return Vec::new();
     }
     let exact = piecewise_all(old.rule) && piecewise_all(new.rule);
     let differing = evaluate(old, new, &axes);

@@ -187,17 +187,15 @@ pub fn rules(
     let old_shower = Shower::old(old.program, days, renames);
     let new_shower = Shower::new(new.program);
     // Old rules by the name they have in the new edition.
-    let old_by_name: BTreeMap<&str, &Rule> = old
-        .program
-        .rules
-        .iter()
-        .map(|r| (renames.get(&r.name).unwrap_or(&r.name).as_str(), &**r))
+    let old_by_name: BTreeMap<&str, (u32, &Rule)> = (0u32..)
+        .zip(&old.program.rules)
+        .map(|(i, r)| (renames.get(&r.name).unwrap_or(&r.name).as_str(), (i, &**r)))
         .collect();
     let mut out = Vec::new();
-    for rule in &new.program.rules {
+    for (index, rule) in (0u32..).zip(&new.program.rules) {
         let written = Written::of(rule, new_shower);
         let file = new.file(rule.span.file);
-        let Some(was) = old_by_name.get(rule.name.as_str()) else {
+        let Some(&(was_index, was)) = old_by_name.get(rule.name.as_str()) else {
             out.push((file, item(rule, Status::Added, written.kind, Vec::new())));
             continue;
         };
@@ -219,7 +217,13 @@ pub fn rules(
             });
         }
         if behaviour_applies {
-            details.extend(effect::answers(old.program, was, new.program, rule, days));
+            details.extend(effect::answers(
+                old.program,
+                (was_index, was),
+                new.program,
+                (index, rule),
+                days,
+            ));
         }
         if details.is_empty() && status == Status::Changed {
             continue;

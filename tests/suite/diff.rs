@@ -645,3 +645,36 @@ fn written_values_at_the_decimal_edge_are_compared_without_overflow() {
     );
     assert!(text.contains("3 changed items in 1 file"), "{text}");
 }
+
+/// A rule reaching many changed rules lists the first twelve by name and
+/// counts the rest, in text and in JSON.
+#[test]
+fn an_unchanged_rule_through_many_changes_lists_twelve() {
+    let write = |tag: &str, value: u8| {
+        let dir = TempDir::new(tag);
+        let consts: String = (1..=20)
+            .map(|i| format!("const c{i:02}: number = {value}\n"))
+            .collect();
+        let sum: Vec<String> = (1..=20).map(|i| format!("c{i:02}")).collect();
+        let text = format!(
+            "{consts}fn h(x: number) -> number = if x > 0 then {} else 0\n\
+             fn g(x: number) -> number = if x > 0 then h(x) else 0\n",
+            sum.join(" + ")
+        );
+        std::fs::write(dir.0.join("r.bfr"), text).unwrap();
+        dir
+    };
+    let (old, new) = (write("diff-many-old", 1), write("diff-many-new", 2));
+    let (old, new) = (old.0.display().to_string(), new.0.display().to_string());
+    let (code, text, stderr) = bfr(&["diff", "--no-cache", &old, &new]);
+    assert_eq!(code, 1, "{stderr}");
+    let listed: Vec<String> = (1..=12).map(|i| format!("c{i:02}")).collect();
+    let line = format!(
+        "unchanged, but calls changed {} and 8 more",
+        listed.join(", ")
+    );
+    assert_eq!(text.matches(&line).count(), 2, "h and g: {text}");
+    let (code, json, _) = bfr(&["--format", "json", "diff", "--no-cache", &old, &new]);
+    assert_eq!(code, 1);
+    assert_eq!(json.matches(r#""unlisted": 8"#).count(), 2, "{json}");
+}
