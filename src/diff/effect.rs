@@ -8,6 +8,7 @@ use super::behaviour::{self, Line, Version, called};
 use super::product;
 use super::show::Shower;
 use crate::ir::{Program, Rule, Type};
+use std::collections::BTreeSet;
 
 /// The inputs where the old and the new rule (each with its index in its
 /// program) answer differently.
@@ -45,16 +46,18 @@ pub fn answers(
 }
 
 /// Unchanged rules of one parameter whose answers change because a rule they
-/// call (directly or not) changed: (rule index in the new program, the changed
-/// rules it calls by name, the answers).
+/// call (directly or not) changed: (rule index in the new program, its
+/// details: first a [`Detail::Through`] naming the changed rules it calls,
+/// then the answers).
 pub fn through(
     old_program: &Program,
     new_program: &Program,
-    changed: &std::collections::BTreeSet<String>,
+    changed: &BTreeSet<String>,
     old_name: &dyn Fn(&str) -> String,
     days: i64,
-) -> Vec<(usize, Vec<String>, Vec<Detail>)> {
+) -> Vec<(usize, Vec<Detail>)> {
     let calls: Vec<Vec<u32>> = new_program.rules.iter().map(|r| called(r)).collect();
+    let names = NameOrder::of(new_program);
     let is_changed: Vec<bool> = new_program
         .rules
         .iter()
@@ -79,24 +82,69 @@ pub fn through(
             continue;
         };
         let index = u32::try_from(i).unwrap_or(u32::MAX);
-        let details = answers(old_program, old, new_program, (index, rule), days);
-        if !details.is_empty() {
-            let mut names: Vec<String> = via
-                .iter()
-                .filter_map(|c| new_program.rules.get(*c as usize))
-                .map(|r| r.name.clone())
-                .collect();
-            names.sort();
-            out.push((i, names, details));
+        let answers = answers(old_program, old, new_program, (index, rule), days);
+        if !answers.is_empty() {
+            let mut details = vec![Detail::Through {
+                rules: names.first(new_program, &via, product::MAX_LISTED),
+                unlisted: via.len().saturating_sub(product::MAX_LISTED),
+            }];
+            details.extend(answers);
+            out.push((i, details));
         }
     }
     out
 }
 
+/// A program's rules in the order of their names, to name the first few of a
+/// set of rules without naming them all (a rule can reach thousands).
+struct NameOrder {
+    /// Rule indices, by name.
+    by_name: Vec<u32>,
+    /// Each rule's place in `by_name`.
+    place: Vec<u32>,
+}
+
+impl NameOrder {
+    fn of(program: &Program) -> Self {
+        let count = u32::try_from(program.rules.len()).unwrap_or(u32::MAX);
+        let mut by_name: Vec<u32> = (0..count).collect();
+        by_name.sort_by(|a, b| {
+            let name = |i: &u32| program.rules.get(*i as usize).map(|r| r.name.as_str());
+            name(a).cmp(&name(b))
+        });
+        let mut place = vec![0u32; by_name.len()];
+        for (at, &i) in (0u32..).zip(&by_name) {
+            if let Some(slot) = place.get_mut(i as usize) {
+                *slot = at;
+            }
+        }
+        NameOrder { by_name, place }
+    }
+
+    /// The names of the first `n` rules of `rules` by name, in that order.
+    fn first(&self, program: &Program, rules: &BTreeSet<u32>, n: usize) -> Vec<String> {
+        let mut places: Vec<u32> = rules
+            .iter()
+            .filter_map(|r| self.place.get(*r as usize).copied())
+            .collect();
+        if places.len() > n {
+            places.select_nth_unstable(n);
+            places.truncate(n);
+        }
+        places.sort_unstable();
+        places
+            .iter()
+            .filter_map(|p| self.by_name.get(*p as usize))
+            .filter_map(|i| program.rules.get(*i as usize))
+            .map(|r| r.name.clone())
+            .collect()
+    }
+}
+
 /// The changed rules (indices) a rule reaches. Shared, not copied, between a
 /// rule and those that reach nothing else: a long chain of callers of one rule
 /// that reaches many costs one set, not one each.
-type Reached = std::rc::Rc<std::collections::BTreeSet<u32>>;
+type Reached = std::rc::Rc<BTreeSet<u32>>;
 
 fn reached(
     i: usize,

@@ -346,7 +346,7 @@ fn through(
     };
     effect::through(old.program, new.program, &body_changed, &old_name, days)
         .into_iter()
-        .filter_map(|(i, via, answers)| {
+        .filter_map(|(i, details)| {
             let rule = new.program.rules.get(i)?;
             let kind = match rule.body {
                 crate::ir::RuleBody::Const { .. } => Kind::Const,
@@ -354,10 +354,6 @@ fn through(
                 crate::ir::RuleBody::Table { .. } => Kind::Table,
                 crate::ir::RuleBody::Scale { .. } => Kind::Scale,
             };
-            let unlisted = via.len().saturating_sub(product::MAX_LISTED);
-            let rules = via.into_iter().take(product::MAX_LISTED).collect();
-            let mut details = vec![Detail::Through { rules, unlisted }];
-            details.extend(answers);
             Some((
                 new.file(rule.span.file),
                 Item {
