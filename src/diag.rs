@@ -550,10 +550,14 @@ pub fn shown_per_file(diags: &Diagnostics) -> Vec<Cow<'_, Diagnostic>> {
     let sorted = diags.sorted();
     let mut out: Vec<Cow<'_, Diagnostic>> = Vec::new();
     for group in sorted.chunk_by(|a, b| a.span.file == b.span.file) {
+        let file = group.first().map_or(u32::MAX, |d| d.span.file);
+        if file == u32::MAX {
+            out.extend(group.iter().map(|d| Cow::Borrowed(*d)));
+            continue;
+        }
         let (shown, rest) = chosen(group, MAX_SHOWN_PER_FILE);
         out.extend(shown.iter().map(|d| Cow::Borrowed(*d)));
-        let file = group.first().map_or(u32::MAX, |d| d.span.file);
-        if !rest.is_empty() && file != u32::MAX {
+        if !rest.is_empty() {
             let errors = rest.iter().filter(|d| d.is_error()).count();
             let mut note = left_out("", errors, rest.len() - errors);
             note.span = Span {
@@ -561,6 +565,9 @@ pub fn shown_per_file(diags: &Diagnostics) -> Vec<Cow<'_, Diagnostic>> {
                 start: 0,
                 end: 0,
             };
+            note.help = Some(format!(
+                "an editor is sent at most {MAX_SHOWN_PER_FILE} diagnostics per file; fix these first"
+            ));
             out.push(Cow::Owned(note));
         }
     }

@@ -180,9 +180,11 @@ impl Encoder {
     ) {
         let mut from = start;
         while from < end {
+            // A line ends at `\n` or `\r` (a lone one too, as LSP counts lines);
+            // the `\n` of a `\r\n` then gives a piece of no length.
             let line_end = text
                 .get(from..end)
-                .and_then(|s| s.find('\n'))
+                .and_then(|s| s.find(['\r', '\n']))
                 .map_or(end, |i| from + i);
             let (a, b) = (ix.position(from), ix.position(line_end));
             if b.character > a.character {
@@ -211,6 +213,22 @@ impl Encoder {
 mod tests {
     use super::super::store::Store;
     use super::*;
+
+    #[test]
+    fn a_token_over_line_breaks_is_one_token_a_line() {
+        // A comment the scanner reads past a lone `\r`, and one past `\r\n`.
+        for text in ["// ab\rcde", "// ab\r\ncde"] {
+            let ix = LineIndex::new(text);
+            let mut encoder = Encoder::default();
+            encoder.push(&ix, text, 0, text.len(), 1, 0);
+            let pieces: Vec<(u32, u32, u32)> = encoder
+                .tokens
+                .iter()
+                .map(|t| (t.delta_line, t.delta_start, t.length))
+                .collect();
+            assert_eq!(pieces, [(0, 0, 5), (1, 0, 3)], "{text:?}");
+        }
+    }
 
     /// The token types of each `word` in an edition of one file, `text`, in
     /// order (the edition is written to a directory of its own, `tag`).

@@ -274,11 +274,12 @@ impl Server {
                         Changed::Nothing => return None,
                         Changed::TooCostly => {
                             eprintln!(
-                                "bfr lsp: the changes to `{}` were too many to apply; \
-                                 the file on disk counts until the editor sends its whole text",
+                                "bfr lsp: the changes to `{}` were too many to apply; the file \
+                                 on disk counts, and changes of ranges are ignored, until the \
+                                 editor sends its whole text",
                                 path.display()
                             );
-                            self.store.close(&path);
+                            self.store.lose(&path);
                         }
                     }
                     Some(dir)
@@ -600,6 +601,23 @@ mod tests {
             None,
             "the open text no longer counts"
         );
+        assert!(server.store.holds(&dir), "the edition is still open");
+        // A later change of a range has nothing to apply to; a whole text does.
+        let one_more = json!({"textDocument": {"uri": doc, "version": 3},
+            "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                "end": {"line": 0, "character": 0}}, "text": "x"}]});
+        server.notification(Notification::new("textDocument/didChange".into(), one_more));
+        assert_eq!(server.store.text(&path), None);
+        let whole = json!({"textDocument": {"uri": doc, "version": 4},
+            "contentChanges": [{"text": "const fee: number ref X-1 = 7\n"}]});
+        server.notification(Notification::new("textDocument/didChange".into(), whole));
+        assert_eq!(
+            server.store.text(&path),
+            Some("const fee: number ref X-1 = 7\n")
+        );
+        let closed = json!({"textDocument": {"uri": doc}});
+        server.notification(Notification::new("textDocument/didClose".into(), closed));
+        assert!(!server.store.holds(&dir));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn every_offset_of_a_mixed_text_comes_back() {
-        let text = "ä\r\nö😀\n\nå";
+        let text = "ä\r\nö😀\n\nå\rb\r\r\nc";
         let ix = LineIndex::new(text);
         for (i, _) in text.char_indices() {
             let p = ix.position(i);

@@ -15,7 +15,7 @@ use crate::document::Document;
 use crate::source::read_bounded;
 use crate::syntax::{MAX_FILE_BYTES, ast};
 use lsp_types::Uri;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// One file of an analysed edition.
@@ -67,6 +67,10 @@ impl Analysis {
 #[derive(Default)]
 pub struct Store {
     open: BTreeMap<PathBuf, String>,
+    /// Documents open in the editor whose text is not known here (changes
+    /// that could not be followed): they keep their edition as open ones do,
+    /// and their files on disk stand for them.
+    lost: BTreeSet<PathBuf>,
     /// The last tree of each file that parsed, with its text.
     last_good: BTreeMap<PathBuf, (String, ast::File)>,
     editions: BTreeMap<PathBuf, Analysis>,
@@ -88,7 +92,16 @@ pub fn edition_of(uri: &Uri) -> Option<(PathBuf, PathBuf)> {
 impl Store {
     /// Records an opened or changed document's text.
     pub fn set(&mut self, path: PathBuf, text: String) {
+        self.lost.remove(&path);
         self.open.insert(path, text);
+    }
+
+    /// Forgets an open document's text, which no longer stands for it: its
+    /// file on disk counts until its whole text comes again.
+    pub fn lose(&mut self, path: &Path) {
+        if self.open.remove(path).is_some() {
+            self.lost.insert(path.to_path_buf());
+        }
     }
 
     /// The text of an open document.
@@ -99,6 +112,7 @@ impl Store {
     /// Forgets a closed document: its file on disk counts again.
     pub fn close(&mut self, path: &Path) {
         self.open.remove(path);
+        self.lost.remove(path);
     }
 
     /// Forgets the analysis of every edition none of whose files is open (an
@@ -108,9 +122,9 @@ impl Store {
     /// analysis it ever made. An edition is analysed afresh if a file of it is
     /// opened again.
     pub fn forget_closed(&mut self) {
-        let open = &self.open;
+        let (open, lost) = (&self.open, &self.lost);
         self.editions
-            .retain(|dir, _| open.keys().any(|p| p.starts_with(dir)));
+            .retain(|dir, _| open.keys().chain(lost).any(|p| p.starts_with(dir)));
         let editions = &self.editions;
         self.last_good
             .retain(|p, _| editions.keys().any(|dir| p.starts_with(dir)));
@@ -410,6 +424,11 @@ mod tests {
             (note.span.start, note.span.end),
             (0, 0),
             "at the file's start"
+        );
+        let help = note.help.as_deref().unwrap_or_default();
+        assert!(
+            help.contains("per file") && !help.contains("in all"),
+            "{help}"
         );
         std::fs::remove_dir_all(&d).unwrap();
     }
