@@ -16,6 +16,7 @@
 
 mod complete;
 mod diagnostics;
+mod handshake;
 mod highlight;
 mod hover;
 mod index;
@@ -129,15 +130,13 @@ pub fn run() -> Ended {
             version: Some(env!("CARGO_PKG_VERSION").into()),
         },
     });
-    let started = connection
-        .initialize_start()
-        .and_then(|(id, _)| connection.initialize_finish(id, init));
-    let status = match started {
-        Ok(()) => Server::default().serve(&connection),
-        Err(e) => {
-            eprintln!("bfr lsp: {e}");
+    let status = match handshake::handshake(&connection, init) {
+        handshake::Started::Ready => Server::default().serve(&connection),
+        handshake::Started::Refused(why) => {
+            eprintln!("bfr lsp: {why}");
             Ended::WithoutShutdown
         }
+        handshake::Started::Broke => Ended::ConnectionBroke,
     };
     drop(connection);
     match transport.finish() {
