@@ -78,7 +78,7 @@ fn what(message: &Message) -> String {
 }
 
 /// At most [`MAX_QUOTED`] characters of `text`, with `…` if there were more.
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTED) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),

@@ -389,7 +389,10 @@ impl Server {
             _ => {
                 return Err((
                     ErrorCode::MethodNotFound,
-                    format!("bfr lsp does not answer `{}`", req.method),
+                    format!(
+                        "bfr lsp does not answer `{}`",
+                        handshake::quoted(&req.method)
+                    ),
                 ));
             }
         };
