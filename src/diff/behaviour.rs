@@ -24,6 +24,28 @@ pub(super) struct Version<'p> {
     pub(super) index: u32,
     pub(super) rule: &'p Rule,
     pub(super) shower: Shower<'p>,
+    /// One evaluator for all of the rule's answers, so that a const it uses
+    /// is worked out once, not once an answer (each call still counts its
+    /// own steps).
+    pub(super) evaluator: std::cell::RefCell<Evaluator<'p>>,
+}
+
+impl<'p> Version<'p> {
+    /// Rule `index` of `program`, whose values are shown by `shower`.
+    pub(super) fn new(
+        program: &'p Program,
+        index: u32,
+        rule: &'p Rule,
+        shower: Shower<'p>,
+    ) -> Self {
+        Version {
+            program,
+            index,
+            rule,
+            shower,
+            evaluator: std::cell::RefCell::new(Evaluator::new(program)),
+        }
+    }
 }
 
 impl Version<'_> {
@@ -34,8 +56,11 @@ impl Version<'_> {
 
     /// The answer for one input per parameter.
     pub(super) fn answer_all(&self, inputs: Vec<Value>) -> String {
-        let mut ev = Evaluator::new(self.program);
-        match ev.call(self.index, inputs, self.rule.span) {
+        let answer = self
+            .evaluator
+            .borrow_mut()
+            .call(self.index, inputs, self.rule.span);
+        match answer {
             Ok(v) => self.shower.value(&v),
             Err(_) => "no answer".into(),
         }

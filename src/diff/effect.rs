@@ -19,18 +19,13 @@ pub fn answers(
     (new_index, new): (u32, &Rule),
     days: i64,
 ) -> Vec<Detail> {
-    let old_side = Version {
-        program: old_program,
-        index: old_index,
-        rule: old,
-        shower: Shower::shifted(old_program, days),
-    };
-    let new_side = Version {
-        program: new_program,
-        index: new_index,
-        rule: new,
-        shower: Shower::new(new_program),
-    };
+    let old_side = Version::new(
+        old_program,
+        old_index,
+        old,
+        Shower::shifted(old_program, days),
+    );
+    let new_side = Version::new(new_program, new_index, new, Shower::new(new_program));
     let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
         return product::answers(&old_side, &new_side, days);
     };
