@@ -3,7 +3,7 @@
 
 use super::commands::load_cached;
 use super::output::Output;
-use super::output::{json_line, stdout};
+use super::output::{counted, json_line, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::Colour;
 use crate::diff::{self, Detail, Diff, Item, Side, Status, words};
@@ -46,9 +46,15 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
         d.simulated = diff::divergence::simulate(&ca.program, &cb.program, n, opts.teams);
     }
     match (out.format, opts.stat) {
-        (Format::Json, true) => json_line(&serde_json::json!({
-            "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat(), "blocks": d.blocks.len()
-        })),
+        (Format::Json, true) => {
+            let mut counts = serde_json::json!({
+                "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat(), "blocks": d.blocks.len()
+            });
+            if let (Some(u), Some(fields)) = (&d.unfinished, counts.as_object_mut()) {
+                fields.insert("unfinished".into(), serde_json::json!(u));
+            }
+            json_line(&counts)
+        }
         (Format::Json, false) => match serde_json::to_value(&d) {
             Ok(v) => json_line(&v),
             Err(_) => return EXIT_IO,
@@ -129,9 +135,12 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         .collect();
     out.push_str(&format!(
         "\n{outside}{} in {}\n",
-        super::output::counted(items, "changed item"),
-        super::output::counted(stat.len(), "file")
+        counted(items, "changed item"),
+        counted(stat.len(), "file")
     ));
+    if let Some(u) = &d.unfinished {
+        out.push_str(&unfinished_line(u));
+    }
     out
 }
 
@@ -142,13 +151,13 @@ fn outside_files(d: &Diff) -> Vec<String> {
     if !d.header.is_empty() {
         parts.push(format!(
             "{} to the edition header",
-            super::output::counted(d.header.len(), "change")
+            counted(d.header.len(), "change")
         ));
     }
     if !d.blocks.is_empty() {
         parts.push(format!(
             "{} to the entries and federation blocks",
-            super::output::counted(d.blocks.len(), "change")
+            counted(d.blocks.len(), "change")
         ));
     }
     parts
@@ -160,8 +169,8 @@ fn simulated(s: &diff::divergence::Divergence) -> String {
         "simulated {}: {} of {} with {} part (seeds 1–{})",
         s.competition,
         s.diverged,
-        super::output::counted(s.events, "event"),
-        super::output::counted(s.teams, "team"),
+        counted(s.events, "event"),
+        counted(s.teams, "team"),
         s.events
     );
     if let Some(f) = &s.first {
@@ -233,7 +242,29 @@ fn detail_line(detail: &Detail, colour: Colour) -> String {
         } => format!("answers differ {input}, e.g. at {at}: {old} → {new}"),
         Detail::More { answers: 1 } => "and 1 more input combination".to_string(),
         Detail::More { answers } => format!("and {answers} more input combinations"),
+        Detail::Unfinished => {
+            "answers not all compared: the diff ran out of evaluation steps (see the end)".into()
+        }
     }
+}
+
+/// What was not compared when the diff's evaluations ran out of steps.
+fn unfinished_line(u: &diff::Unfinished) -> String {
+    let mut parts = Vec::new();
+    if u.changed > 0 {
+        parts.push(format!("{} (marked)", counted(u.changed, "changed rule")));
+    }
+    if u.callers > 0 {
+        parts.push(format!(
+            "{} calling changed rules",
+            counted(u.callers, "unchanged rule")
+        ));
+    }
+    format!(
+        "not every answer compared: this diff stops evaluating after {} steps, before all the answers of {}\n",
+        crate::eval::show_count(u.steps),
+        parts.join(" and ")
+    )
 }
 
 /// Counts of changed items per file, and a total.
@@ -266,6 +297,9 @@ pub fn stat_text(d: &Diff, old: &Path, new: &Path) -> String {
     if !outside.is_empty() {
         out.push_str(&format!("and {}\n", outside.join(" and ")));
     }
+    if let Some(u) = &d.unfinished {
+        out.push_str(&unfinished_line(u));
+    }
     out
 }
 
@@ -274,4 +308,59 @@ fn stat_row(name: &str, n: [usize; 4], width: usize) -> String {
         "{name:<width$}  {:>5}  {:>7}  {:>7}  {:>7}\n",
         n[0], n[1], n[2], n[3]
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edition::load_texts;
+
+    /// A rule whose every answer takes a few thousand steps, changed.
+    fn edition(values: [u8; 2]) -> crate::edition::Loaded {
+        let [a, b] = values;
+        let text = format!(
+            "fn slow(x: number) -> number = sum(range(1, 2000)) * 0 + (if x < 10 then {a} else {b})\n\
+             fn over(x: number) -> number = if x < 5 then slow(x) else 0\n"
+        );
+        load_texts(vec![("r.bfr".into(), text.into_bytes())])
+    }
+
+    #[test]
+    fn a_diff_cut_short_marks_the_rule_and_says_so_at_the_end() {
+        let (a, b) = (edition([1, 2]), edition([3, 4]));
+        let (Some(ca), Some(cb)) = (&a.checked, &b.checked) else {
+            panic!("both editions check");
+        };
+        let side = |program, sources| Side {
+            program,
+            sources,
+            root: String::new(),
+        };
+        let d = diff::diff_within(
+            &side(&ca.program, &a.sources),
+            &side(&cb.program, &b.sources),
+            5_000,
+        );
+        let (old, new) = (Path::new("old"), Path::new("new"));
+        let shown = text(&d, old, new, Colour::Off);
+        assert!(
+            shown.contains(
+                "      answers not all compared: the diff ran out of evaluation steps (see the end)\n"
+            ),
+            "{shown}"
+        );
+        assert!(
+            shown.ends_with(
+                "not every answer compared: this diff stops evaluating after 5,000 steps, \
+                 before all the answers of 1 changed rule (marked) and 1 unchanged rule \
+                 calling changed rules\n"
+            ),
+            "{shown}"
+        );
+        let counts = stat_text(&d, old, new);
+        assert!(
+            counts.ends_with("and 1 unchanged rule calling changed rules\n"),
+            "{counts}"
+        );
+    }
 }

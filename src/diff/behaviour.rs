@@ -13,9 +13,51 @@
 use super::Detail;
 use super::calendar::children;
 use super::show::Shower;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, MAX_STEPS, TOO_LARGE};
 use crate::ir::{Date, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
 use rust_decimal::Decimal;
+use std::cell::{Cell, RefCell};
+
+/// The evaluation steps one `bfr diff` may take over all the answers it
+/// compares: twenty evaluations at the step limit of one ([`MAX_STEPS`]),
+/// about a minute. A count, not a clock, so a diff stops at the same answer on
+/// every machine.
+pub const MAX_DIFF_STEPS: u64 = 1_000_000_000;
+
+/// The steps left to a diff's evaluations, shared by every rule it compares.
+/// Once they run out, no answer is worked out any more: a rule's comparison
+/// cut short says so ([`Detail::Unfinished`]) instead of listing what it found
+/// as all.
+pub struct Budget {
+    left: Cell<u64>,
+    /// Answers asked for and not worked out, the budget spent.
+    refused: Cell<u64>,
+}
+
+impl Budget {
+    /// A budget of `steps`.
+    pub fn new(steps: u64) -> Self {
+        Budget {
+            left: Cell::new(steps),
+            refused: Cell::new(0),
+        }
+    }
+
+    /// Whether the steps have run out.
+    pub fn spent(&self) -> bool {
+        self.left.get() == 0
+    }
+
+    /// How many answers were refused so far: a rule's comparison was cut short
+    /// when this grew while it was compared.
+    pub(super) fn refused(&self) -> u64 {
+        self.refused.get()
+    }
+
+    fn refuse(&self) {
+        self.refused.set(self.refused.get().saturating_add(1));
+    }
+}
 
 /// One edition's version of the rule.
 pub(super) struct Version<'p> {
@@ -27,42 +69,62 @@ pub(super) struct Version<'p> {
     /// One evaluator for all of the rule's answers, so that a const it uses
     /// is worked out once, not once an answer (each call still counts its
     /// own steps).
-    pub(super) evaluator: std::cell::RefCell<Evaluator<'p>>,
+    pub(super) evaluator: RefCell<Evaluator<'p>>,
+    /// The diff's steps, which every answer draws on.
+    budget: &'p Budget,
 }
 
 impl<'p> Version<'p> {
-    /// Rule `index` of `program`, whose values are shown by `shower`.
+    /// Rule `index` of `program`, whose values are shown by `shower`, its
+    /// answers worked out within `budget`.
     pub(super) fn new(
         program: &'p Program,
-        index: u32,
-        rule: &'p Rule,
+        (index, rule): (u32, &'p Rule),
         shower: Shower<'p>,
+        budget: &'p Budget,
     ) -> Self {
         Version {
             program,
             index,
             rule,
             shower,
-            evaluator: std::cell::RefCell::new(Evaluator::new(program)),
+            evaluator: RefCell::new(Evaluator::new(program)),
+            budget,
         }
     }
 }
 
 impl Version<'_> {
-    /// The answer for one input, as text (`no answer` when there is none).
-    fn answer(&self, input: Value) -> String {
+    /// The answer for one input, as text (`no answer` when there is none);
+    /// `None` once the diff's steps are spent.
+    fn answer(&self, input: Value) -> Option<String> {
         self.answer_all(vec![input])
     }
 
-    /// The answer for one input per parameter.
-    pub(super) fn answer_all(&self, inputs: Vec<Value>) -> String {
-        let answer = self
-            .evaluator
-            .borrow_mut()
-            .call(self.index, inputs, self.rule.span);
+    /// The answer for one input per parameter; `None` once the diff's steps
+    /// are spent, the answer not worked out (or stopped by what was left).
+    pub(super) fn answer_all(&self, inputs: Vec<Value>) -> Option<String> {
+        let left = self.budget.left.get();
+        if left == 0 {
+            self.budget.refuse();
+            return None;
+        }
+        let mut evaluator = self.evaluator.borrow_mut();
+        evaluator.limit_steps(left);
+        let answer = evaluator.call(self.index, inputs, self.rule.span);
+        self.budget
+            .left
+            .set(left.saturating_sub(evaluator.last_cost()));
         match answer {
-            Ok(v) => self.shower.value(&v),
-            Err(_) => "no answer".into(),
+            Ok(v) => Some(self.shower.value(&v)),
+            // Stopped by what was left of the diff's steps, not by the limit
+            // of one evaluation: not an answer.
+            Err(e) if e.code == Some(TOO_LARGE) && left < MAX_STEPS => {
+                self.budget.left.set(0);
+                self.budget.refuse();
+                None
+            }
+            Err(_) => Some("no answer".into()),
         }
     }
 }
@@ -83,8 +145,12 @@ pub(super) fn by_key(old: &Version, old_enum: u32, new: &Version, new_enum: u32)
             // The row's change already says the answer.
             continue;
         }
-        let was = old.answer(Value::Enum(old_enum, ov as u32));
-        let now = new.answer(Value::Enum(new_enum, nv as u32));
+        let (Some(was), Some(now)) = (
+            old.answer(Value::Enum(old_enum, ov as u32)),
+            new.answer(Value::Enum(new_enum, nv as u32)),
+        ) else {
+            break;
+        };
         if was != now {
             out.push(Detail::Answers {
                 input: name.clone(),
@@ -343,8 +409,9 @@ pub(super) fn by_range(old: &Version, new: &Version, line: &Line, days: i64) -> 
             open = false;
             continue;
         };
-        let was = old.answer(old_input);
-        let now = new.answer(input);
+        let (Some(was), Some(now)) = (old.answer(old_input), new.answer(input)) else {
+            break;
+        };
         if was == now {
             open = false;
             continue;

@@ -4,53 +4,67 @@
 //! same, when a rule it calls changed.
 
 use super::Detail;
-use super::behaviour::{self, Line, Version, called};
+use super::behaviour::{self, Budget, Line, Version, called};
 use super::product;
 use super::show::Shower;
 use crate::ir::{Program, Rule, Type};
 use std::collections::BTreeSet;
 
 /// The inputs where the old and the new rule (each with its index in its
-/// program) answer differently.
+/// program) answer differently, worked out within `budget`; those found, then
+/// [`Detail::Unfinished`], when the budget ran out before all were compared.
 pub fn answers(
     old_program: &Program,
-    (old_index, old): (u32, &Rule),
+    old: (u32, &Rule),
     new_program: &Program,
-    (new_index, new): (u32, &Rule),
+    new: (u32, &Rule),
     days: i64,
+    budget: &Budget,
 ) -> Vec<Detail> {
-    let old_side = Version::new(
-        old_program,
-        old_index,
-        old,
-        Shower::shifted(old_program, days),
-    );
-    let new_side = Version::new(new_program, new_index, new, Shower::new(new_program));
+    if budget.spent() {
+        return vec![Detail::Unfinished];
+    }
+    let old_side = Version::new(old_program, old, Shower::shifted(old_program, days), budget);
+    let new_side = Version::new(new_program, new, Shower::new(new_program), budget);
+    let refused = budget.refused();
+    let mut found = compared(&old_side, &new_side, days);
+    if budget.refused() != refused {
+        found.push(Detail::Unfinished);
+    }
+    found
+}
+
+/// [`answers`], as far as the budget goes.
+fn compared(old_side: &Version, new_side: &Version, days: i64) -> Vec<Detail> {
+    let (old, new) = (old_side.rule, new_side.rule);
     let ([(_, old_ty)], [(_, new_ty)]) = (old.params.as_slice(), new.params.as_slice()) else {
-        return product::answers(&old_side, &new_side, days);
+        return product::answers(old_side, new_side, days);
     };
     match (old_ty, new_ty) {
-        (Type::Enum(a), Type::Enum(b)) => behaviour::by_key(&old_side, *a, &new_side, *b),
+        (Type::Enum(a), Type::Enum(b)) => behaviour::by_key(old_side, *a, new_side, *b),
         _ => match Line::of(new_ty, new.whole.first().copied().unwrap_or(false)) {
             Some(line) if Line::of(old_ty, false).map(|l| l.ty) == Some(line.ty.clone()) => {
-                behaviour::by_range(&old_side, &new_side, &line, days)
+                behaviour::by_range(old_side, new_side, &line, days)
             }
             _ => Vec::new(),
         },
     }
 }
 
-/// Unchanged rules of one parameter whose answers change because a rule they
-/// call (directly or not) changed: (rule index in the new program, its
-/// details: first a [`Detail::Through`] naming the changed rules it calls,
-/// then the answers).
+/// Unchanged rules whose answers change because a rule they call (directly or
+/// not) changed: (rule index in the new program, its details: first a
+/// [`Detail::Through`] naming the changed rules it calls, then the answers).
+/// Worked out within `budget`; with them, how many such rules' answers were
+/// not compared (or not all) once it ran out, those without a difference
+/// found before not listed.
 pub fn through(
     old_program: &Program,
     new_program: &Program,
     changed: &BTreeSet<String>,
     old_name: &dyn Fn(&str) -> String,
     days: i64,
-) -> Vec<(usize, Vec<Detail>)> {
+    budget: &Budget,
+) -> (Vec<(usize, Vec<Detail>)>, usize) {
     let calls: Vec<Vec<u32>> = new_program.rules.iter().map(|r| called(r)).collect();
     let names = NameOrder::of(new_program);
     let is_changed: Vec<bool> = new_program
@@ -65,6 +79,7 @@ pub fn through(
     // For every rule, the changed rules it reaches (rules are acyclic: checked).
     let mut reach: Vec<Option<Reached>> = vec![None; new_program.rules.len()];
     let mut out = Vec::new();
+    let mut not_compared = 0usize;
     for (i, rule) in new_program.rules.iter().enumerate() {
         if is_changed.get(i).copied().unwrap_or(false) || rule.params.is_empty() {
             continue;
@@ -77,8 +92,11 @@ pub fn through(
             continue;
         };
         let index = u32::try_from(i).unwrap_or(u32::MAX);
-        let answers = answers(old_program, old, new_program, (index, rule), days);
-        if !answers.is_empty() {
+        let answers = answers(old_program, old, new_program, (index, rule), days, budget);
+        if answers.contains(&Detail::Unfinished) {
+            not_compared += 1;
+        }
+        if answers.iter().any(|d| *d != Detail::Unfinished) {
             let mut details = vec![Detail::Through {
                 rules: names.first(new_program, &via, product::MAX_LISTED),
                 unlisted: via.len().saturating_sub(product::MAX_LISTED),
@@ -87,7 +105,7 @@ pub fn through(
             out.push((i, details));
         }
     }
-    out
+    (out, not_compared)
 }
 
 /// A program's rules in the order of their names, to name the first few of a

@@ -82,6 +82,24 @@ pub struct Diff {
     /// otherwise, and then left out of JSON).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub simulated: Vec<divergence::Divergence>,
+    /// Set when the diff's evaluations ran out of steps before every changed
+    /// answer was compared (left out of JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<Unfinished>,
+}
+
+/// Answers left uncompared: the diff's evaluations passed their bound
+/// ([`behaviour::MAX_DIFF_STEPS`]), and what depended on more was not worked out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unfinished {
+    /// The bound, in evaluation steps.
+    pub steps: u64,
+    /// Changed rules whose answers were not all compared (each listed with
+    /// [`Detail::Unfinished`]).
+    pub changed: usize,
+    /// Unchanged rules calling a changed rule whose answers were not all
+    /// compared (listed only where a difference was found before).
+    pub callers: usize,
 }
 
 impl Diff {
@@ -280,18 +298,37 @@ pub enum Detail {
         /// How many more.
         answers: usize,
     },
+    /// The answers were not all compared: the diff's evaluations ran out of
+    /// steps (see [`Unfinished`]); those listed before it stand.
+    Unfinished,
 }
 
-/// Compares two checked editions.
+/// Compares two checked editions, their answers within
+/// [`behaviour::MAX_DIFF_STEPS`] evaluation steps.
 pub fn diff(old: &Side, new: &Side) -> Diff {
+    diff_within(old, new, behaviour::MAX_DIFF_STEPS)
+}
+
+/// [`diff`] with its answers worked out in at most `steps` evaluation steps.
+pub fn diff_within(old: &Side, new: &Side, steps: u64) -> Diff {
+    let budget = behaviour::Budget::new(steps);
     let shift = calendar::find(old, new);
     let days = shift.as_ref().map_or(0, |s| s.days);
     let renames = rules::renames(old, new, days);
     let mut items: Vec<(String, Item)> = Vec::new();
-    let changed_rules = rules::rules(old, new, days, &renames);
+    let changed_rules = rules::rules(old, new, days, &renames, &budget);
     // Causes before effects: a changed rule is listed before the unchanged
     // rules whose answers change through it.
-    let changed_through = through(old, new, days, &renames, &changed_rules);
+    let (changed_through, callers) = through(old, new, days, &renames, &changed_rules, &budget);
+    let changed = changed_rules
+        .iter()
+        .filter(|(_, i)| i.details.contains(&Detail::Unfinished))
+        .count();
+    let unfinished = (changed + callers > 0).then_some(Unfinished {
+        steps,
+        changed,
+        callers,
+    });
     items.extend(changed_rules);
     items.extend(changed_through);
     items.extend(rules::texts(old, new));
@@ -315,17 +352,20 @@ pub fn diff(old: &Side, new: &Side) -> Diff {
             .map(|((_, file), items)| FileChanges { file, items })
             .collect(),
         simulated: Vec::new(),
+        unfinished,
     }
 }
 
-/// Unchanged rules whose answers change through the rules they call.
+/// Unchanged rules whose answers change through the rules they call; how many
+/// such rules' answers were not all compared, the budget spent.
 fn through(
     old: &Side,
     new: &Side,
     days: i64,
     renames: &BTreeMap<String, String>,
     changed: &[(String, Item)],
-) -> Vec<(String, Item)> {
+    budget: &behaviour::Budget,
+) -> (Vec<(String, Item)>, usize) {
     let body_changed: std::collections::BTreeSet<String> = changed
         .iter()
         .filter(|(_, i)| i.status != Status::Removed)
@@ -344,7 +384,15 @@ fn through(
         back.get(&n.to_string())
             .map_or_else(|| n.to_string(), |o| (*o).clone())
     };
-    effect::through(old.program, new.program, &body_changed, &old_name, days)
+    let (found, not_compared) = effect::through(
+        old.program,
+        new.program,
+        &body_changed,
+        &old_name,
+        days,
+        budget,
+    );
+    let items = found
         .into_iter()
         .filter_map(|(i, details)| {
             let rule = new.program.rules.get(i)?;
@@ -367,7 +415,8 @@ fn through(
                 },
             ))
         })
-        .collect()
+        .collect();
+    (items, not_compared)
 }
 
 /// Files in the new edition's order, then files only the old one has.

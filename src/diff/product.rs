@@ -196,8 +196,12 @@ fn evaluate(old: &Version, new: &Version, axes: &[Axis]) -> Vec<Found> {
                 .map(|(a, &k)| f(&a.points[k]).clone())
                 .collect()
         };
-        let was = old.answer_all(pick(|p| &p.old));
-        let now = new.answer_all(pick(|p| &p.new));
+        let (Some(was), Some(now)) = (
+            old.answer_all(pick(|p| &p.old)),
+            new.answer_all(pick(|p| &p.new)),
+        ) else {
+            return out;
+        };
         if was != now {
             out.push((at.clone(), was, now));
         }

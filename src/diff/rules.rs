@@ -2,6 +2,7 @@
 //! found by inventory ID and body, bodies compared part by part (a const's
 //! value, a table's rows by key, a scale's rows by range).
 
+use super::behaviour::Budget;
 use super::show::Shower;
 use super::{Detail, Item, Kind, Side, Status, effect, words};
 use crate::ir::{Program, Rule, RuleBody, SourceInfo, Type};
@@ -183,6 +184,7 @@ pub fn rules(
     new: &Side,
     days: i64,
     renames: &BTreeMap<String, String>,
+    budget: &Budget,
 ) -> Vec<(String, Item)> {
     let old_shower = Shower::old(old.program, days, renames);
     let new_shower = Shower::new(new.program);
@@ -223,6 +225,7 @@ pub fn rules(
                 new.program,
                 (index, rule),
                 days,
+                budget,
             ));
         }
         if details.is_empty() && status == Status::Changed {

@@ -169,6 +169,28 @@ fn a_const_past_the_step_limit_on_its_own_is_kept_as_failed() {
 }
 
 #[test]
+fn an_evaluations_cost_counts_the_consts_that_failed_in_it() {
+    let l = loaded();
+    let program = &l.checked.as_ref().expect("checks").program;
+    let second = program.rule("second").map(|(i, _)| i).expect("declared");
+    let mut ev = Evaluator::new(program);
+    // A bound of the caller's own is never above one evaluation's limit.
+    ev.limit_steps(u64::MAX);
+    assert_eq!(ev.step_limit, super::MAX_STEPS);
+    ev.limit_steps(1_000);
+    let failed = ev
+        .call(second, Vec::new(), Default::default())
+        .expect_err("too large");
+    assert_eq!(failed.code, Some(TOO_LARGE));
+    // `total` failed on its own count, not the caller's, and its steps are
+    // part of the work the call did all the same.
+    assert!(ev.last_cost() > 1_000, "{}", ev.last_cost());
+    // The next evaluation is counted afresh.
+    assert!(ev.eval_closed(&expr(&l, "1 + 1")).is_ok());
+    assert!(ev.last_cost() < 10, "{}", ev.last_cost());
+}
+
+#[test]
 fn folding_stops_at_the_first_part_past_the_step_limit() {
     let l = loaded();
     let program = &l.checked.as_ref().expect("checks").program;

@@ -119,8 +119,13 @@ pub struct Evaluator<'p> {
     consts: std::collections::HashMap<u32, R>,
     /// The steps taken by the current top-level evaluation (see [`MAX_STEPS`]).
     steps: u64,
-    /// The steps a top-level evaluation may take: [`MAX_STEPS`] but in tests.
+    /// The steps a top-level evaluation may take: [`MAX_STEPS`], or fewer
+    /// where a caller bounds its own work (`bfr diff`) and in tests.
     step_limit: u64,
+    /// The steps of kept consts that failed during the current top-level
+    /// evaluation: not counted in `steps` (a const counts its own), but work
+    /// done all the same (see [`last_cost`](Self::last_cost)).
+    uncharged: u64,
 }
 
 impl<'p> Evaluator<'p> {
@@ -139,6 +144,7 @@ impl<'p> Evaluator<'p> {
             consts: std::collections::HashMap::new(),
             steps: 0,
             step_limit: MAX_STEPS,
+            uncharged: 0,
         }
     }
 
@@ -149,12 +155,26 @@ impl<'p> Evaluator<'p> {
         Evaluator { step_limit, ..self }
     }
 
+    /// Lets each top-level evaluation from now on take at most `step_limit`
+    /// steps (at most [`MAX_STEPS`]): for a caller that shares a bound of its
+    /// own among many evaluations.
+    pub(crate) fn limit_steps(&mut self, step_limit: u64) {
+        self.step_limit = step_limit.min(MAX_STEPS);
+    }
+
+    /// The steps the last top-level evaluation took, those of kept consts that
+    /// failed on their own included.
+    pub(crate) fn last_cost(&self) -> u64 {
+        self.steps.saturating_add(self.uncharged)
+    }
+
     /// Starts the count of steps afresh when an evaluation begins at the top
     /// level (not a call made from inside an evaluation).
     #[inline(always)]
     fn begin(&mut self) {
         if self.depth == 0 && self.nesting == 0 {
             self.steps = 0;
+            self.uncharged = 0;
         }
     }
 
@@ -682,6 +702,8 @@ impl<'p> Evaluator<'p> {
             let own = std::mem::replace(&mut self.steps, before);
             if result.is_ok() {
                 self.charge(own, span)?;
+            } else {
+                self.uncharged = self.uncharged.saturating_add(own);
             }
         }
         result
@@ -868,7 +890,7 @@ pub(crate) fn weight(v: &Value) -> u64 {
 }
 
 /// A count with thousands separated by commas: `20,000,000`.
-fn show_count(n: u64) -> String {
+pub(crate) fn show_count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

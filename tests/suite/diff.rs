@@ -60,6 +60,12 @@ fn shift_dates(text: &str, days: i64) -> String {
 }
 
 fn diff_of(old: &Path, new: &Path) -> diff::Diff {
+    diff_within(old, new, diff::behaviour::MAX_DIFF_STEPS)
+}
+
+/// The diff of the editions at `old` and `new`, its answers worked out in at
+/// most `steps` evaluation steps.
+fn diff_within(old: &Path, new: &Path, steps: u64) -> diff::Diff {
     let a = load(old).unwrap();
     let b = load(new).unwrap();
     let (ca, cb) = (a.checked.unwrap(), b.checked.unwrap());
@@ -68,9 +74,10 @@ fn diff_of(old: &Path, new: &Path) -> diff::Diff {
         sources: s,
         root: r.display().to_string(),
     };
-    diff::diff(
+    diff::diff_within(
         &side(&ca.program, &a.sources, old),
         &side(&cb.program, &b.sources, new),
+        steps,
     )
 }
 
@@ -681,4 +688,93 @@ fn an_unchanged_rule_through_many_changes_lists_twelve() {
     assert_eq!(code, 1);
     assert_eq!(json.matches(r#""unlisted": 8"#).count(), 1, "{json}");
     assert_eq!(json.matches(r#""unlisted": 9"#).count(), 1, "{json}");
+}
+
+/// Two editions whose one changed rule costs a few thousand evaluation steps
+/// an answer, and an unchanged rule that calls it.
+fn heavy_pair() -> (TempDir, TempDir) {
+    let write = |tag: &str, values: [u8; 3]| {
+        let dir = TempDir::new(tag);
+        let [a, b, c] = values;
+        let text = format!(
+            "fn heavy(x: number) -> number = sum(range(1, 2000)) * 0 + \
+             (if x < 10 then {a} else if x < 20 then {b} else {c})\n\
+             fn caller(x: number) -> number = if x < 10 then heavy(x) else heavy(x) + 1\n"
+        );
+        std::fs::write(dir.0.join("r.bfr"), text).unwrap();
+        dir
+    };
+    (
+        write("diff-heavy-old", [1, 2, 3]),
+        write("diff-heavy-new", [4, 5, 6]),
+    )
+}
+
+/// The details of the item named `name`.
+fn details_of(d: &diff::Diff, name: &str) -> Vec<Detail> {
+    d.files
+        .iter()
+        .flat_map(|f| &f.items)
+        .find(|i| i.name == name)
+        .map(|i| i.details.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_diff_stops_evaluating_at_its_step_bound_and_says_what_it_left() {
+    let (old, new) = heavy_pair();
+    let answers = |details: &[Detail]| {
+        details
+            .iter()
+            .filter(|d| matches!(d, Detail::Answers { .. }))
+            .count()
+    };
+    // Within the bound every answer is compared: the rule's three ranges, and
+    // the caller's, through it.
+    let whole = diff_within(&old.0, &new.0, diff::behaviour::MAX_DIFF_STEPS);
+    assert_eq!(whole.unfinished, None);
+    let heavy = details_of(&whole, "heavy");
+    assert_eq!(answers(&heavy), 3, "{heavy:?}");
+    assert!(!heavy.contains(&Detail::Unfinished));
+    let caller = details_of(&whole, "caller");
+    assert!(
+        matches!(caller.first(), Some(Detail::Through { .. })),
+        "{caller:?}"
+    );
+    assert!(answers(&caller) >= 1, "{caller:?}");
+
+    // Room for a few answers: those found stand, the rest is said to be left,
+    // and the caller, never compared, is counted, not listed.
+    let cut = diff_within(&old.0, &new.0, 20_000);
+    let heavy = details_of(&cut, "heavy");
+    assert!((1..3).contains(&answers(&heavy)), "{heavy:?}");
+    assert_eq!(heavy.last(), Some(&Detail::Unfinished));
+    assert!(details_of(&cut, "caller").is_empty());
+    assert_eq!(
+        cut.unfinished,
+        Some(diff::Unfinished {
+            steps: 20_000,
+            changed: 1,
+            callers: 1,
+        })
+    );
+    let json = serde_json::to_value(&cut).unwrap();
+    assert_eq!(
+        json["unfinished"],
+        serde_json::json!({"steps": 20_000, "changed": 1, "callers": 1})
+    );
+    assert!(
+        json.to_string().contains(r#"{"change":"unfinished"}"#),
+        "{json}"
+    );
+    // Where it stops is a count, not a clock: the same every time.
+    assert_eq!(
+        format!("{:?}", diff_within(&old.0, &new.0, 20_000).files),
+        format!("{:?}", cut.files)
+    );
+
+    // No room at all: nothing is evaluated, and nothing is said to differ.
+    let none = diff_within(&old.0, &new.0, 1);
+    assert_eq!(details_of(&none, "heavy").last(), Some(&Detail::Unfinished));
+    assert_eq!(answers(&details_of(&none, "heavy")), 0);
 }
