@@ -46,15 +46,7 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
         d.simulated = diff::divergence::simulate(&ca.program, &cb.program, n, opts.teams);
     }
     match (out.format, opts.stat) {
-        (Format::Json, true) => {
-            let mut counts = serde_json::json!({
-                "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat(), "blocks": d.blocks.len()
-            });
-            if let (Some(u), Some(fields)) = (&d.unfinished, counts.as_object_mut()) {
-                fields.insert("unfinished".into(), serde_json::json!(u));
-            }
-            json_line(&counts)
-        }
+        (Format::Json, true) => json_line(&stat_json(&d)),
         (Format::Json, false) => match serde_json::to_value(&d) {
             Ok(v) => json_line(&v),
             Err(_) => return EXIT_IO,
@@ -67,6 +59,18 @@ pub fn diff(out: &Output, old: &Path, new: &Path, opts: &DiffOptions) -> u8 {
         (Format::Text, false) => stdout(&text(&d, old, new, Colour::Off)),
     }
     if !d.is_empty() { EXIT_FOUND } else { EXIT_OK }
+}
+
+/// The counts per file as JSON (`--stat`), with `unfinished` when the diff's
+/// evaluations ran out of steps.
+fn stat_json(d: &Diff) -> serde_json::Value {
+    let mut counts = serde_json::json!({
+        "old": d.old, "new": d.new, "calendar": d.calendar, "stat": d.stat(), "blocks": d.blocks.len()
+    });
+    if let (Some(u), Some(fields)) = (&d.unfinished, counts.as_object_mut()) {
+        fields.insert("unfinished".into(), serde_json::json!(u));
+    }
+    counts
 }
 
 fn paint(text: &str, code: &str, colour: Colour) -> String {
@@ -362,5 +366,15 @@ mod tests {
             counts.ends_with("and 1 unchanged rule calling changed rules\n"),
             "{counts}"
         );
+        assert_eq!(
+            stat_json(&d)["unfinished"],
+            serde_json::json!({"steps": 5_000, "changed": 1, "callers": 1})
+        );
+        let whole = diff::diff(
+            &side(&ca.program, &a.sources),
+            &side(&cb.program, &b.sources),
+        );
+        assert!(stat_json(&whole).get("unfinished").is_none());
+        assert!(!text(&whole, old, new, Colour::Off).contains("not all compared"));
     }
 }

@@ -27,25 +27,42 @@ pub const MAX_DIFF_STEPS: u64 = 1_000_000_000;
 /// The steps left to a diff's evaluations, shared by every rule it compares.
 /// Once they run out, no answer is worked out any more: a rule's comparison
 /// cut short says so ([`Detail::Unfinished`]) instead of listing what it found
-/// as all.
+/// as all. An evaluation may pass what was left as it may pass its own limit:
+/// a const it works out counts its own steps (see [`MAX_STEPS`]); all of them
+/// are taken from the budget.
 pub struct Budget {
+    total: u64,
     left: Cell<u64>,
     /// Answers asked for and not worked out, the budget spent.
     refused: Cell<u64>,
+    /// The steps one evaluation may take: [`MAX_STEPS`] but in tests.
+    per_evaluation: u64,
 }
 
 impl Budget {
     /// A budget of `steps`.
     pub fn new(steps: u64) -> Self {
         Budget {
+            total: steps,
             left: Cell::new(steps),
             refused: Cell::new(0),
+            per_evaluation: MAX_STEPS,
         }
     }
 
-    /// Whether the steps have run out.
-    pub fn spent(&self) -> bool {
-        self.left.get() == 0
+    /// The same budget with evaluations limited to `steps` each, for tests
+    /// that reach one evaluation's limit quickly.
+    #[cfg(test)]
+    pub(super) fn with_evaluation_limit(self, steps: u64) -> Self {
+        Budget {
+            per_evaluation: steps,
+            ..self
+        }
+    }
+
+    /// The steps it started with.
+    pub fn total(&self) -> u64 {
+        self.total
     }
 
     /// How many answers were refused so far: a rule's comparison was cut short
@@ -109,17 +126,23 @@ impl Version<'_> {
             self.budget.refuse();
             return None;
         }
+        let limit = left.min(self.budget.per_evaluation);
         let mut evaluator = self.evaluator.borrow_mut();
-        evaluator.limit_steps(left);
+        evaluator.limit_steps(limit);
         let answer = evaluator.call(self.index, inputs, self.rule.span);
-        self.budget
-            .left
-            .set(left.saturating_sub(evaluator.last_cost()));
+        let cost = evaluator.last_cost();
+        self.budget.left.set(left.saturating_sub(cost));
         match answer {
             Ok(v) => Some(self.shower.value(&v)),
             // Stopped by what was left of the diff's steps, not by the limit
-            // of one evaluation: not an answer.
-            Err(e) if e.code == Some(TOO_LARGE) && left < MAX_STEPS => {
+            // of one evaluation: not an answer. (A const kept from an earlier
+            // answer, failed at the limit of one evaluation, fails this one
+            // at no cost: that is an answer, `no answer`.)
+            Err(e)
+                if e.code == Some(TOO_LARGE)
+                    && limit < self.budget.per_evaluation
+                    && cost >= limit =>
+            {
                 self.budget.left.set(0);
                 self.budget.refuse();
                 None

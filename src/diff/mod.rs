@@ -22,6 +22,10 @@ pub mod rules;
 pub mod show;
 pub mod words;
 
+#[cfg(test)]
+#[path = "budget_tests.rs"]
+mod budget_tests;
+
 use crate::ir::{Program, SourceInfo};
 use crate::source::Sources;
 use serde::Serialize;
@@ -311,21 +315,25 @@ pub fn diff(old: &Side, new: &Side) -> Diff {
 
 /// [`diff`] with its answers worked out in at most `steps` evaluation steps.
 pub fn diff_within(old: &Side, new: &Side, steps: u64) -> Diff {
-    let budget = behaviour::Budget::new(steps);
+    compare(old, new, &behaviour::Budget::new(steps))
+}
+
+/// [`diff`] with its answers worked out within `budget`.
+fn compare(old: &Side, new: &Side, budget: &behaviour::Budget) -> Diff {
     let shift = calendar::find(old, new);
     let days = shift.as_ref().map_or(0, |s| s.days);
     let renames = rules::renames(old, new, days);
     let mut items: Vec<(String, Item)> = Vec::new();
-    let changed_rules = rules::rules(old, new, days, &renames, &budget);
+    let changed_rules = rules::rules(old, new, days, &renames, budget);
     // Causes before effects: a changed rule is listed before the unchanged
     // rules whose answers change through it.
-    let (changed_through, callers) = through(old, new, days, &renames, &changed_rules, &budget);
+    let (changed_through, callers) = through(old, new, days, &renames, &changed_rules, budget);
     let changed = changed_rules
         .iter()
         .filter(|(_, i)| i.details.contains(&Detail::Unfinished))
         .count();
     let unfinished = (changed + callers > 0).then_some(Unfinished {
-        steps,
+        steps: budget.total(),
         changed,
         callers,
     });
