@@ -53,8 +53,16 @@ pub struct Allocation {
     pub lines: Vec<Line>,
     /// The inventory IDs of every rule that took part.
     pub rule_ids: Vec<String>,
-    /// The rules that took part.
+    /// The rules that took part: the first calls, as `bfr explain` shows them.
     pub trace: Vec<TraceNode>,
+    /// How many calls past those were counted, not recorded (left out of
+    /// JSON when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trace_left_out: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why an allocation could not be made.
@@ -133,7 +141,21 @@ pub fn allocate(
             },
             _ => None,
         })
-        .fold(Decimal::ZERO, |a, b| a + b);
+        .try_fold(Decimal::ZERO, |a, b| a.checked_add(b))
+        .ok_or_else(|| {
+            Error::Diagnostic(
+                Diagnostic::error(
+                    CODES.eval,
+                    format!(
+                        "the places of `{}`'s lines add up to more than a number holds",
+                        rule.name
+                    ),
+                    rule.span,
+                )
+                .with_help("each line's places must be a count of places the rule allocates")
+                .nowhere(),
+            )
+        })?;
     Ok(Allocation {
         discipline: crate::schedule::words(program, &discipline_value),
         places: asked.to_string(),
@@ -143,6 +165,7 @@ pub fn allocate(
         lines,
         rule_ids: called.rule_ids,
         trace: called.trace,
+        trace_left_out: called.trace_left_out,
     })
 }
 

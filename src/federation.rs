@@ -12,13 +12,12 @@
 
 use crate::diag::Diagnostic;
 use crate::eval::Evaluator;
-use crate::eval::trace::TraceNode;
+use crate::eval::trace::{EXPLAIN_CALLS, TraceNode};
 use crate::ir::{Date, Program, Type, Value};
 use crate::source::{FileId, Span};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::ops::Range;
-use std::str::FromStr;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -50,8 +49,11 @@ pub struct Called {
     pub value: Value,
     /// The inventory IDs of every rule that took part, in the order first used.
     pub rule_ids: Vec<String>,
-    /// The rules that took part.
+    /// The rules that took part: the first [`EXPLAIN_CALLS`] calls, as `bfr
+    /// explain` shows them.
     pub trace: Vec<TraceNode>,
+    /// How many calls past those were counted, not recorded.
+    pub trace_left_out: u64,
     /// The arguments read from the file, by parameter name.
     pub read: Vec<(String, Value)>,
 }
@@ -139,7 +141,10 @@ pub fn call(
         read.push((name.clone(), value.clone()));
         args.push(value);
     }
+    // Bounded as `bfr explain`'s: a rule called with the whole field, for
+    // every pair of it, records millions of calls with long inputs.
     let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(EXPLAIN_CALLS);
     let value = ev.call(index, args, span(0..0)).map_err(|e| {
         // The rule's expression that stopped is the place to look; the file
         // is named by its first entry, since no one entry is at fault.
@@ -155,13 +160,14 @@ pub fn call(
         .with_label(format!("stopped here: {}", e.message))
         .with_note(span(file_start), "the file it was computing for")
     })?;
+    let trace_left_out = ev.trace().map_or(0, |t| t.left_out());
+    let rule_ids = ev.trace().map(|t| t.rule_ids(program)).unwrap_or_default();
     let trace = ev.into_trace();
-    let mut rule_ids = Vec::new();
-    collect_ids(&trace, &mut rule_ids);
     Ok(Called {
         value,
         rule_ids,
         trace,
+        trace_left_out,
         read,
     })
 }
@@ -178,17 +184,6 @@ fn first_entry(body: &str) -> Range<usize> {
         at += line.len();
     }
     0..body.len().min(1)
-}
-
-fn collect_ids(nodes: &[TraceNode], ids: &mut Vec<String>) {
-    for n in nodes {
-        if let Some(s) = &n.source
-            && !ids.iter().any(|id| **id == *s.id)
-        {
-            ids.push(s.id.to_string());
-        }
-        collect_ids(&n.children, ids);
-    }
 }
 
 /// Converts TOML values to the edition's types.
@@ -234,6 +229,17 @@ impl Reader<'_> {
             }
             (Type::Record(r), DeValue::Table(t)) => self.record(*r, t, at, name),
             (Type::DateTime, DeValue::Datetime(d)) => match (d.date, d.time, d.offset) {
+                // Times count whole minutes: a second is refused, never dropped.
+                (Some(_), Some(time), None)
+                    if time.second.unwrap_or(0) != 0 || time.nanosecond.unwrap_or(0) != 0 =>
+                {
+                    Err(self.wrong(
+                        name,
+                        at,
+                        "times count whole minutes: write it without seconds, like 2015-07-30T09:00"
+                            .into(),
+                    ))
+                }
                 (Some(date), Some(time), None) => Ok(Value::DateTime(
                     Date {
                         year: i16::try_from(date.year).unwrap_or(i16::MAX),
@@ -336,8 +342,11 @@ fn scalar(program: &Program, ty: &Type, v: &DeValue, written: &str) -> Result<Va
         (Type::Enum(e), DeValue::String(s)) => enum_value(program, *e, s)
             .ok_or_else(|| format!("it must be one of {}", variants(program, *e).join(", "))),
         (Type::Num(unit), DeValue::Integer(_) | DeValue::Float(_)) => {
-            let n = Decimal::from_str(written.trim().replace('_', "").as_str())
-                .map_err(|_| "it must be a number written in decimals".to_string())?;
+            // Exactly as written: a number with more digits than a decimal
+            // holds, or an exponent, is refused, never rounded.
+            let n = Decimal::from_str_exact(written.trim().replace('_', "").as_str()).map_err(
+                |_| "it must be a number written in decimals, with at most 28 digits".to_string(),
+            )?;
             let whole = unit
                 .as_base()
                 .is_some_and(|b| program.units.iter().any(|u| u.name == b && u.whole));

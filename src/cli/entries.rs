@@ -46,13 +46,12 @@ fn load(
     };
     let bytes = edition::read_named(entries_path).map_err(|e| io(entries_path, e.to_string()))?;
     let Ok(text) = String::from_utf8(bytes) else {
-        return Err(io(
-            entries_path,
-            format!(
-                "{}: not UTF-8 text; save the entries file as UTF-8",
-                entries_path.display()
-            ),
-        ));
+        let not_text = edition::IoError {
+            path: entries_path.to_path_buf(),
+            access: edition::Access::Read,
+            reason: "it is not UTF-8 text; save the entries file as UTF-8".into(),
+        };
+        return Err(io(entries_path, not_text.to_string()));
     };
     Ok((checked, loaded.sources, text))
 }

@@ -112,14 +112,18 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
             if csv {
                 super::output::stdout_data(&render_csv(&shown));
             } else if out.format == Format::Json {
-                json_line(&serde_json::json!({
+                let mut v = serde_json::json!({
                     "rule": rule_name,
                     "figures": shown.figures,
                     "tables": shown.tables,
                     "rule_ids": called.rule_ids,
                     "trace": called.trace,
                     "diagnostics": diagnostics_json(&warnings, &loaded.sources),
-                }));
+                });
+                if called.trace_left_out > 0 {
+                    v["trace_left_out"] = called.trace_left_out.into();
+                }
+                json_line(&v);
             } else {
                 let section = program
                     .command_rule(command.key)
@@ -141,8 +145,11 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
 pub fn read_text(out: &Output, path: &Path) -> Result<String, u8> {
     match edition::read_named(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
-            stderr(&format!("error: {} is not UTF-8 text\n", path.display()));
-            EXIT_IO
+            out.io_error(&edition::IoError {
+                path: path.to_path_buf(),
+                access: edition::Access::Read,
+                reason: "it is not UTF-8 text; save it as UTF-8".into(),
+            })
         }),
         Err(e) => Err(out.io_error(&e)),
     }

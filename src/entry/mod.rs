@@ -66,6 +66,14 @@ pub fn invoice(
         return (None, read.diagnostics);
     };
     let mut ctx = Ctx::new(&checked.program, entries);
+    // What the check already said is missing is not said again.
+    ctx.missing = read
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .filter(|d| d.code == "E0802")
+        .map(|d| d.message.clone())
+        .collect();
     let money = money::make(&mut ctx);
     // Rule failures found while invoicing that the check did not already report.
     for d in ctx.diags.sorted() {
@@ -83,6 +91,9 @@ pub(crate) struct Ctx<'a> {
     pub entries: &'a Entries,
     pub diags: Diagnostics,
     season: Option<i64>,
+    /// The messages of the E0802s given so far: a missing rule or period is
+    /// said once, however many entries need it.
+    missing: std::collections::BTreeSet<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -97,6 +108,7 @@ impl<'a> Ctx<'a> {
             entries,
             diags: Diagnostics::default(),
             season,
+            missing: std::collections::BTreeSet::new(),
         }
     }
 
@@ -105,12 +117,7 @@ impl<'a> Ctx<'a> {
         match rules::call(self.program, name, args) {
             Ok(f) => Some(f),
             Err(message) => {
-                if !self
-                    .diags
-                    .sorted()
-                    .iter()
-                    .any(|d| d.code == "E0802" && d.message == message)
-                {
+                if self.missing.insert(message.clone()) {
                     self.diags.push(
                         Diagnostic::error("E0802", message, at)
                             .with_label("checking this entry needs the rule")
@@ -130,15 +137,15 @@ impl<'a> Ctx<'a> {
 
     /// The calendar year classes are counted in: the year the edition's period starts.
     pub fn season(&mut self, at: Span) -> Option<i64> {
-        if self.season.is_none() {
+        const NO_PERIOD: &str =
+            "the edition has no `period`, so the season's year for classes is unknown";
+        if self.season.is_none() && self.missing.insert(NO_PERIOD.to_string()) {
             self.diags.push(
-                Diagnostic::error(
-                    "E0802",
-                    "the edition has no `period`, so the season's year for classes is unknown",
-                    at,
-                )
-                .with_label("classes from birth years need it")
-                .with_help("give the edition a header `period Fri 2015-07-24 .. Sun 2015-08-02`"),
+                Diagnostic::error("E0802", NO_PERIOD, at)
+                    .with_label("classes from birth years need it")
+                    .with_help(
+                        "give the edition a header `period Fri 2015-07-24 .. Sun 2015-08-02`",
+                    ),
             );
         }
         self.season

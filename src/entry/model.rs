@@ -81,6 +81,16 @@ pub enum TeamKind {
 /// Each team role and the form it gives, in the order of `ir::entries::TEAM_ROLES`.
 const FORMS: [(&str, TeamKind); 2] = [("cc_team", TeamKind::Cc), ("lv_team", TeamKind::Lv)];
 
+/// The most players, teams, pairs or districts an entries file may list, each:
+/// the bound on a field ([`crate::ir::MAX_TEAMS`]). A longer list is refused
+/// before anything is checked (E0829), so the checks' work and the
+/// diagnostics they can give stay bounded.
+pub const MAX_LISTED: usize = crate::ir::MAX_TEAMS as usize;
+
+/// The most members one team or pair may name: far above any team the rules
+/// allow, a bound on the work one entry can ask for (E0829).
+pub const MAX_MEMBERS: usize = 100;
+
 /// `[[team]]`
 #[derive(Debug, Clone)]
 pub struct Team {
@@ -241,6 +251,9 @@ pub fn read(
             return (None, r.diags);
         }
     };
+    if !r.within_bounds(&raw) {
+        return (None, r.diags);
+    }
     let Some(enums) = r.enums() else {
         return (None, r.diags);
     };
@@ -257,6 +270,73 @@ struct Reader<'p> {
 impl Reader<'_> {
     fn span(&self, r: &Range<usize>) -> Span {
         Span::new(self.file, r.start, r.end)
+    }
+
+    /// Whether every list of the file is within [`MAX_LISTED`]: each one past it
+    /// is an E0829 at its first entry past the bound.
+    fn within_bounds(&mut self, raw: &RawEntries) -> bool {
+        let lists = [
+            (
+                "player",
+                raw.player.get(MAX_LISTED).map(|p| &p.span),
+                raw.player.len(),
+            ),
+            (
+                "team",
+                raw.team.get(MAX_LISTED).map(|t| &t.span),
+                raw.team.len(),
+            ),
+            (
+                "pair",
+                raw.pair.get(MAX_LISTED).map(|p| &p.span),
+                raw.pair.len(),
+            ),
+            (
+                "district",
+                raw.district.get(MAX_LISTED).map(|d| &d.span),
+                raw.district.len(),
+            ),
+        ];
+        let mut within = true;
+        for (what, past, len) in lists {
+            let Some(past) = past else {
+                continue;
+            };
+            within = false;
+            self.diags.push(
+                Diagnostic::error(
+                    "E0829",
+                    format!("the file lists {len} `[[{what}]]`; an entries file holds at most {MAX_LISTED}"),
+                    self.span(past),
+                )
+                .with_label(format!("`[[{what}]]` number {} of the list", MAX_LISTED + 1))
+                .with_help(format!(
+                    "split the entries into files of at most {MAX_LISTED} of each (the bound on a field)"
+                )),
+            );
+        }
+        within
+    }
+
+    /// Whether a team's or pair's list of members is within [`MAX_MEMBERS`]; an
+    /// E0829 at the first member past it otherwise.
+    fn few_enough(&mut self, list: &Sp<Vec<Sp<u32>>>, id: &str) -> bool {
+        let Some(past) = list.value.get(MAX_MEMBERS) else {
+            return true;
+        };
+        self.diags.push(
+            Diagnostic::error(
+                "E0829",
+                format!(
+                    "`{id}` names {} members; a team or pair names at most {MAX_MEMBERS}",
+                    list.value.len()
+                ),
+                self.span(&past.span),
+            )
+            .with_label(format!("member number {} of the list", MAX_MEMBERS + 1))
+            .with_help("list only the players of this team or pair"),
+        );
+        false
     }
 
     /// The enums playing the roles entries name values of, as the edition's
@@ -505,6 +585,7 @@ impl Reader<'_> {
 
     fn members(&mut self, list: &Sp<Vec<Sp<u32>>>, known: &Entries) -> Vec<(u32, Span)> {
         let mut out = Vec::new();
+        let mut named = std::collections::BTreeSet::new();
         for m in &list.value {
             if !known.players.contains_key(&m.value) {
                 self.diags.push(
@@ -518,7 +599,7 @@ impl Reader<'_> {
                         "add the player as `[[player]]` with `member`, `name` and `birth_year`",
                     ),
                 );
-            } else if out.iter().any(|(x, _)| *x == m.value) {
+            } else if !named.insert(m.value) {
                 self.diags.push(
                     Diagnostic::error(
                         "E0801",
@@ -535,6 +616,9 @@ impl Reader<'_> {
     }
 
     fn team(&mut self, t: RawTeam, span: Span, known: &Entries) -> Option<Team> {
+        if !self.few_enough(&t.players, &t.id.value) {
+            return None;
+        }
         let (kind, competition) = self.team_competition(&t.competition)?;
         let flag = |b: &Option<Sp<bool>>| b.as_ref().filter(|b| b.value).map(|b| b.span.clone());
         Some(Team {
@@ -555,6 +639,26 @@ impl Reader<'_> {
     }
 
     fn pair(&mut self, p: RawPair, span: Span, known: &Entries) -> Option<Pair> {
+        if !self.few_enough(&p.players, &p.id.value) {
+            return None;
+        }
+        if p.players.value.len() != 2 {
+            self.diags.push(
+                Diagnostic::error(
+                    "E0830",
+                    format!(
+                        "pair `{}` names {}; a pair is two players",
+                        p.id.value,
+                        crate::diag::counted(p.players.value.len(), "member")
+                    ),
+                    self.span(&p.players.span),
+                )
+                .with_label("the pair's players")
+                .with_help(
+                    "name the pair's two players by member number: `players = [1001, 1002]`",
+                ),
+            );
+        }
         let enums = known.enums;
         let event = self.variant(enums.event, "an SM pair discipline", &p.event);
         let district = self.variant(enums.district, "a district", &p.district);

@@ -100,7 +100,10 @@ pub fn call(program: &Program, key: &str, args: &[(&str, Arg)]) -> Result<Figure
             )
         })?);
     }
+    // Bounded as `bfr explain`'s: the call and the rule IDs come from the
+    // first calls recorded.
     let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(crate::eval::trace::EXPLAIN_CALLS);
     let nowhere = Span {
         file: u32::MAX,
         start: 0,
@@ -109,9 +112,8 @@ pub fn call(program: &Program, key: &str, args: &[(&str, Arg)]) -> Result<Figure
     let value = ev
         .call(index, values, nowhere)
         .map_err(|e| format!("`{name}` cannot be evaluated: {}", e.message))?;
+    let rule_ids = ev.trace().map(|t| t.rule_ids(program)).unwrap_or_default();
     let trace = ev.into_trace();
-    let mut rule_ids = Vec::new();
-    collect_ids(&trace, &mut rule_ids);
     let call = trace.first().map_or_else(
         || name.to_string(),
         |node| {
@@ -155,16 +157,5 @@ fn value_of(arg: &Arg, ty: &Type) -> Option<Value> {
         (Arg::Stamp(d, _), Type::Date) => Some(Value::Date(*d)),
         (Arg::Variant(v), Type::Enum(e)) => Some(Value::Enum(*e, *v)),
         _ => None,
-    }
-}
-
-fn collect_ids(nodes: &[TraceNode], out: &mut Vec<String>) {
-    for n in nodes {
-        if let Some(s) = &n.source
-            && !out.iter().any(|id| **id == *s.id)
-        {
-            out.push(s.id.to_string());
-        }
-        collect_ids(&n.children, out);
     }
 }

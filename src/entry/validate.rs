@@ -8,32 +8,37 @@ use super::{Ctx, count};
 use crate::diag::Diagnostic;
 use crate::ir::Value;
 use crate::source::Span;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs every check.
 pub(crate) fn all(ctx: &mut Ctx) {
     let entries = ctx.entries;
+    let playing = Playing::of(ctx);
     for team in &entries.teams {
         team_size(ctx, team);
         match team.kind {
             TeamKind::Cc => {
                 cc_members(ctx, team);
                 cc_district(ctx, team);
-                cc_late_start(ctx, team);
+                cc_late_start(ctx, team, &playing);
                 registered(ctx, team, "cc_registration_in_time");
             }
             TeamKind::Lv => {
                 lv_birth_years(ctx, team);
-                lv_late_start(ctx, team);
+                lv_late_start(ctx, team, &playing);
                 registered(ctx, team, "lv_registration_in_time");
             }
         }
     }
-    for (i, pair) in entries.pairs.iter().enumerate() {
+    let mut starts = Starts::default();
+    let last_chance_entries = Starts::last_chance(entries.pairs.iter());
+    for pair in &entries.pairs {
         let before = ctx.diags.error_count();
         sm_members(ctx, pair);
         sm_class(ctx, pair);
-        one_start(ctx, pair, &entries.pairs[..i]);
-        last_chance(ctx, pair);
+        one_start(ctx, pair, &starts);
+        starts.add(pair, EnteredBy::District);
+        last_chance(ctx, pair, &last_chance_entries);
         qualifier_sessions(ctx, pair);
         double_qualification(ctx, pair);
         reserves(ctx, pair);
@@ -232,22 +237,41 @@ enum Elsewhere {
     Knockout,
 }
 
+/// Who plays where else in this file, as the late-start questions count it:
+/// found once, not once a team's player.
+struct Playing {
+    /// Members of a pair of the veterans' discipline.
+    veteran_pairs: BTreeSet<u32>,
+    /// Members of a `cc_team` team that plays on (`knockout = true`).
+    knockout_teams: BTreeSet<u32>,
+}
+
+impl Playing {
+    fn of(ctx: &Ctx) -> Self {
+        let entries = ctx.entries;
+        let veteran = entries.enums.veteran;
+        let members = |players: &[(u32, Span)]| players.iter().map(|(m, _)| *m).collect::<Vec<_>>();
+        Playing {
+            veteran_pairs: entries
+                .pairs
+                .iter()
+                .filter(|p| p.event.0 == veteran)
+                .flat_map(|p| members(&p.players))
+                .collect(),
+            knockout_teams: entries
+                .teams
+                .iter()
+                .filter(|t| t.kind == TeamKind::Cc && t.knockout)
+                .flat_map(|t| members(&t.players))
+                .collect(),
+        }
+    }
+}
+
 /// Players of a team who are not in `elsewhere`.
-fn players_not_in(ctx: &Ctx, team: &Team, elsewhere: Elsewhere) -> usize {
+fn players_not_in(ctx: &Ctx, team: &Team, elsewhere: Elsewhere, playing: &Playing) -> usize {
     let entries = ctx.entries;
     let veteran = entries.enums.veteran;
-    let in_pair = |m: u32| {
-        entries
-            .pairs
-            .iter()
-            .any(|p| p.players.iter().any(|(x, _)| *x == m) && p.event.0 == veteran)
-    };
-    let in_knockout = |m: u32| {
-        entries
-            .teams
-            .iter()
-            .any(|t| t.kind == TeamKind::Cc && t.knockout && t.players.iter().any(|(x, _)| *x == m))
-    };
     team.players
         .iter()
         .filter(|(m, _)| {
@@ -259,8 +283,8 @@ fn players_not_in(ctx: &Ctx, team: &Team, elsewhere: Elsewhere) -> usize {
                 })
             });
             let in_file = match elsewhere {
-                Elsewhere::Veterans => in_pair(*m),
-                Elsewhere::Knockout => in_knockout(*m),
+                Elsewhere::Veterans => playing.veteran_pairs.contains(m),
+                Elsewhere::Knockout => playing.knockout_teams.contains(m),
             };
             !(listed || in_file)
         })
@@ -272,11 +296,11 @@ fn veterans(ctx: &Ctx) -> String {
     ctx.label(ctx.entries.enums.event, ctx.entries.enums.veteran)
 }
 
-fn cc_late_start(ctx: &mut Ctx, team: &Team) {
+fn cc_late_start(ctx: &mut Ctx, team: &Team, playing: &Playing) {
     let Some(at) = team.late_start else {
         return;
     };
-    let n = players_not_in(ctx, team, Elsewhere::Veterans);
+    let n = players_not_in(ctx, team, Elsewhere::Veterans, playing);
     let args = [
         ("players_not_in_sm_par_veteran", count(n)),
         ("pre_registered", Arg::Bool(true)),
@@ -297,11 +321,11 @@ fn cc_late_start(ctx: &mut Ctx, team: &Team) {
     }
 }
 
-fn lv_late_start(ctx: &mut Ctx, team: &Team) {
+fn lv_late_start(ctx: &mut Ctx, team: &Team, playing: &Playing) {
     let Some(at) = team.late_start else {
         return;
     };
-    let n = players_not_in(ctx, team, Elsewhere::Knockout);
+    let n = players_not_in(ctx, team, Elsewhere::Knockout, playing);
     let args = [
         ("players_not_in_cc_bc_playoff", count(n)),
         ("pre_registered", Arg::Bool(true)),
@@ -449,14 +473,53 @@ fn sm_class(ctx: &mut Ctx, pair: &Pair) {
     }
 }
 
-fn shares_player(a: &Pair, b: &Pair) -> Option<(u32, Span)> {
-    a.players
-        .iter()
-        .find(|(m, _)| b.players.iter().any(|(x, _)| x == m))
-        .copied()
+/// The first pair (its index) of each discipline and member among the pairs
+/// entered one way: each pair is compared with these, not with every pair
+/// before it, so a file of many pairs sharing a player is checked in linear
+/// time and gives one diagnostic a pair and player, not one a pair of pairs.
+#[derive(Default)]
+struct Starts {
+    first: BTreeMap<(u32, u32), usize>,
+    pairs: usize,
 }
 
-fn one_start(ctx: &mut Ctx, pair: &Pair, earlier: &[Pair]) {
+impl Starts {
+    /// Counts `pair`, and keeps its players' first start when it was entered
+    /// `by` that way.
+    fn add(&mut self, pair: &Pair, by: EnteredBy) {
+        if pair.entered_by.0 == by {
+            for (m, _) in &pair.players {
+                self.first.entry((pair.event.0, *m)).or_insert(self.pairs);
+            }
+        }
+        self.pairs += 1;
+    }
+
+    /// The last-chance entries of `pairs`.
+    fn last_chance<'a>(pairs: impl Iterator<Item = &'a Pair>) -> Self {
+        let mut starts = Starts::default();
+        for p in pairs {
+            starts.add(p, EnteredBy::LastChance);
+        }
+        starts
+    }
+
+    /// The earlier starts of `pair`'s players in its discipline: each pair
+    /// once, with the first of `pair`'s players it shares, in `pair`'s order.
+    fn of(&self, pair: &Pair) -> Vec<(usize, u32, Span)> {
+        let mut out: Vec<(usize, u32, Span)> = Vec::new();
+        for (m, at) in &pair.players {
+            if let Some(&first) = self.first.get(&(pair.event.0, *m))
+                && !out.iter().any(|(i, _, _)| *i == first)
+            {
+                out.push((first, *m, *at));
+            }
+        }
+        out
+    }
+}
+
+fn one_start(ctx: &mut Ctx, pair: &Pair, earlier: &Starts) {
     if pair.entered_by.0 == EnteredBy::LastChance {
         let args = [("event", Arg::Variant(pair.event.0))];
         if let Some((false, f)) = ctx.holds("sm_has_last_chance", &args, pair.entered_by.1) {
@@ -478,11 +541,8 @@ fn one_start(ctx: &mut Ctx, pair: &Pair, earlier: &[Pair]) {
     if pair.entered_by.0 != EnteredBy::District {
         return;
     }
-    for other in earlier {
-        if other.event.0 != pair.event.0 || other.entered_by.0 != EnteredBy::District {
-            continue;
-        }
-        let Some((m, at)) = shares_player(pair, other) else {
+    for (first, m, at) in earlier.of(pair) {
+        let Some(other) = ctx.entries.pairs.get(first) else {
             continue;
         };
         if let Some((false, f)) = ctx.holds(
@@ -509,16 +569,12 @@ fn one_start(ctx: &mut Ctx, pair: &Pair, earlier: &[Pair]) {
     }
 }
 
-fn last_chance(ctx: &mut Ctx, pair: &Pair) {
+fn last_chance(ctx: &mut Ctx, pair: &Pair, last_chance_entries: &Starts) {
     if pair.entered_by.0 != EnteredBy::District {
         return;
     }
-    let entries = ctx.entries;
-    for other in &entries.pairs {
-        if other.entered_by.0 != EnteredBy::LastChance || other.event.0 != pair.event.0 {
-            continue;
-        }
-        let Some((m, _)) = shares_player(other, pair) else {
+    for (first, m, _) in last_chance_entries.of(pair) {
+        let Some(other) = ctx.entries.pairs.get(first) else {
             continue;
         };
         let args = [("entered_last_chance", Arg::Bool(true))];

@@ -246,6 +246,32 @@ fn a_limited_trace_records_the_first_calls_and_counts_the_rest() {
 }
 
 #[test]
+fn a_limited_trace_names_every_rule_that_took_part() {
+    let l = load_texts(vec![(
+        "t.bfr".into(),
+        "fn early(x: number) -> number ref T-EARLY = x + 1\n\
+         fn late(x: number) -> number ref T-LATE = x + 2\n"
+            .as_bytes()
+            .to_vec(),
+    )]);
+    let program = &l.checked.as_ref().expect("checks").program;
+    // `late` is called only after the five calls recorded.
+    let calls = expr(&l, "sum(map(range(1, 10), i => early(i))) + late(1)");
+    let mut ev = Evaluator::tracing(program);
+    ev.limit_trace(5);
+    assert!(ev.eval_closed(&calls).is_ok());
+    let trace = ev.trace().expect("tracing");
+    assert_eq!(trace.left_out(), 6);
+    assert_eq!(trace.rule_ids(program), vec!["T-EARLY", "T-LATE"]);
+    ev.clear_trace();
+    assert!(ev.eval_closed(&expr(&l, "early(1)")).is_ok());
+    assert_eq!(
+        ev.trace().map(|t| t.rule_ids(program)),
+        Some(vec!["T-EARLY".to_string()])
+    );
+}
+
+#[test]
 fn a_limited_trace_also_stops_at_the_values_it_keeps() {
     let l = loaded();
     let program = &l.checked.as_ref().expect("checks").program;

@@ -121,6 +121,11 @@ pub struct Trace<'p> {
     kept: u64,
     /// How many calls were not recorded, the trace being full.
     left_out: u64,
+    /// The rules of the calls not recorded, each once, in the order first
+    /// called: what took part is known whole even when the calls are not.
+    rules_left_out: Vec<u32>,
+    /// The same rules, to find one quickly.
+    rules_left_out_seen: std::collections::BTreeSet<u32>,
 }
 
 /// The calls `bfr explain` shows at most. The longest explanation of an
@@ -179,17 +184,37 @@ impl<'p> Trace<'p> {
         self.open.clear();
         self.kept = 0;
         self.left_out = 0;
+        self.rules_left_out.clear();
+        self.rules_left_out_seen.clear();
     }
 
-    /// Whether the trace is limited and full: a call is then counted, not
-    /// recorded.
+    /// The inventory IDs of every rule that took part, in the order first
+    /// called (each once): those of the calls recorded, then those of rules
+    /// called only past the limit.
+    pub fn rule_ids(&self, program: &Program) -> Vec<String> {
+        let mut seen = std::collections::BTreeSet::new();
+        self.calls
+            .iter()
+            .map(|c| c.rule)
+            .chain(self.rules_left_out.iter().copied())
+            .filter_map(|r| program.rules.get(r as usize)?.source.as_ref())
+            .filter(|s| seen.insert(&*s.id))
+            .map(|s| s.id.to_string())
+            .collect()
+    }
+
+    /// Whether the trace is limited and full: a call of `rule` is then
+    /// counted, not recorded (its rule is kept once).
     #[inline(always)]
-    fn full(&mut self) -> bool {
+    fn full(&mut self, rule: u32) -> bool {
         let full = self
             .limit
             .is_some_and(|calls| self.calls.len() >= calls || self.kept >= KEPT_VALUES);
         if full {
             self.left_out = self.left_out.saturating_add(1);
+            if self.rules_left_out_seen.insert(rule) {
+                self.rules_left_out.push(rule);
+            }
         }
         full
     }
@@ -207,7 +232,7 @@ impl<'p> Trace<'p> {
     /// Records the start of a call of rule `rule` with `args` (one per
     /// parameter it shows).
     pub(super) fn enter(&mut self, rule: u32, args: &[Value]) {
-        if self.full() {
+        if self.full(rule) {
             self.open.push(LEFT_OUT);
             return;
         }
@@ -246,7 +271,7 @@ impl<'p> Trace<'p> {
         detail: Option<Detail>,
         output: &'p Value,
     ) {
-        if self.full() {
+        if self.full(rule) {
             return;
         }
         self.keep(args);
@@ -281,7 +306,7 @@ impl<'p> Trace<'p> {
     /// call's record rather than apart.
     #[inline(always)]
     pub(super) fn record_row(&mut self, rule: u32, of: u32, variant: u32, output: &'p Value) {
-        if self.full() {
+        if self.full(rule) {
             return;
         }
         let Ok(depth) = u32::try_from(self.open.len()) else {

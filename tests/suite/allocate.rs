@@ -215,3 +215,46 @@ fn every_federation_case_gives_its_code() {
         }
     }
 }
+
+#[test]
+fn places_that_add_up_past_what_a_number_holds_are_refused_not_a_crash() {
+    // A variant allocation rule that gives every district all the places: the
+    // lines' sum passes the largest decimal.
+    let dir = TempDir::new("allocate-overflow");
+    std::fs::write(
+        dir.0.join("r.bfr"),
+        "unit place whole \"places\"\n\
+         enum Ev { A \"a\" }\n\
+         enum D { X \"x\", Y \"y\" }\n\
+         record Starts { district: D }\n\
+         record Places { district: D, places: place }\n\
+         fn alloc(event: Ev, places: place, district: [Starts]) -> [Places] =\n\
+           map(district, s => Places { district: s.district, places: places })\n\
+         federation { allocation = alloc }\n",
+    )
+    .unwrap();
+    let starts = dir.0.join("starts.toml");
+    std::fs::write(
+        &starts,
+        "places = 79228162514264337593543950335\n\n\
+         [[district]]\ndistrict = \"X\"\n\n[[district]]\ndistrict = \"Y\"\n",
+    )
+    .unwrap();
+    let (edition, starts) = (dir.0.join("r.bfr"), starts.display().to_string());
+    let edition = edition.display().to_string();
+    let (code, stdout, stderr) = bfr(&["allocate", "--color", "never", &edition, "A", &starts]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("[E1103]")
+            && stderr.contains("the places of `alloc`'s lines add up to more than a number holds"),
+        "{stderr}"
+    );
+    // One district fewer, and the same places fit.
+    std::fs::write(
+        dir.0.join("starts.toml"),
+        "places = 79228162514264337593543950335\n\n[[district]]\ndistrict = \"X\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = bfr(&["allocate", &edition, "A", &starts]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}

@@ -617,3 +617,105 @@ fn entries_check_shows_at_most_a_hundred_problems_of_a_file() {
         "{stdout}"
     );
 }
+
+/// `n` players, each a senior of Skåne who paid.
+fn players(n: u32) -> String {
+    (1..=n)
+        .map(|m| {
+            format!(
+                "[[player]]\nmember = {m}\nname = \"P{m}\"\nbirth_year = 1960\ndistrict = \"Skåne\"\n\
+                 membership_paid_at = \"2014-09-01 10:00\"\n\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn many_pairs_sharing_a_player_give_one_problem_a_pair_not_one_a_pair_of_pairs() {
+    // 2,000 pairs of the Open, each with member 1: every pair after the first
+    // starts member 1 a second time, once (comparing every pair with every
+    // pair before it gave two million problems, and as many rule calls).
+    let pairs = 2_000u32;
+    let mut text = players(pairs + 1 + 1_000);
+    for k in 1..=pairs {
+        text.push_str(&format!(
+            "[[pair]]\nid = \"P{k}\"\nevent = \"Open\"\nplayers = [1, {}]\ndistrict = \"Skåne\"\n\n",
+            k + 1
+        ));
+    }
+    // One district pair whose player also entered the last-chance qualifier in
+    // a thousand pairs: it loses its place once, naming the first of them.
+    for k in 1..=1_000u32 {
+        text.push_str(&format!(
+            "[[pair]]\nid = \"L{k}\"\nevent = \"Open\"\nplayers = [2, {}]\ndistrict = \"Skåne\"\n\
+             entered_by = \"last_chance\"\n\n",
+            pairs + 1 + k
+        ));
+    }
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let read = bfr::entry::check(checked, &mut sources, "many.toml", &text);
+    let sorted = read.diagnostics.sorted();
+    let count = |code: &str| sorted.iter().filter(|d| d.code == code).count();
+    assert_eq!(count("E0815"), (pairs - 1) as usize);
+    assert_eq!(count("E0816"), 1);
+    let lost = sorted.iter().find(|d| d.code == "E0816").unwrap();
+    assert!(
+        lost.message.contains("pair `P1` loses its district place")
+            && lost.message.contains("(pair `L1`)"),
+        "{}",
+        lost.message
+    );
+}
+
+#[test]
+fn an_entries_file_past_ten_thousand_pairs_is_refused_before_it_is_checked() {
+    let mut text = players(2);
+    let pair = "[[pair]]\nid = \"P\"\nevent = \"Open\"\nplayers = [1, 2]\ndistrict = \"Skåne\"\n\n";
+    text.push_str(&pair.repeat(10_001));
+    let (codes, rendered) = check_text("long.toml", &text);
+    assert_eq!(codes, vec!["E0829"], "{rendered}");
+    assert!(
+        rendered.contains("the file lists 10001 `[[pair]]`; an entries file holds at most 10000"),
+        "{rendered}"
+    );
+    // At the bound, the file is read and its ten thousand pairs checked (the
+    // same two players each time: an id and a start twice, 9,999 times each).
+    let mut text = players(2);
+    text.push_str(&pair.repeat(10_000));
+    let (checked, sources) = edition();
+    let read = bfr::entry::check(checked, &mut sources.clone(), "long.toml", &text);
+    let sorted = read.diagnostics.sorted();
+    assert!(!sorted.iter().any(|d| d.code == "E0829"));
+    assert_eq!(sorted.iter().filter(|d| d.code == "E0815").count(), 9_999);
+}
+
+#[test]
+fn a_rule_the_edition_leaves_out_is_said_once_by_the_check_and_the_invoice() {
+    let dir = variant(
+        "entries-e0802-once",
+        "entries.bfr",
+        "  cc_is_district_team = cc_is_district_team\n",
+        "",
+    );
+    let text = cc_team(4, 2, "2015-07-25 12:00")
+        .replace("fee_paid_at", "district_team = true\nfee_paid_at");
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, &text).unwrap();
+    let (dir_arg, file_arg) = (dir.0.display().to_string(), file.display().to_string());
+    for command in ["check", "invoice"] {
+        let args: Vec<&str> = match command {
+            "check" => vec!["entries", "check", "--color", "never", &dir_arg, &file_arg],
+            _ => vec!["invoice", "--color", "never", &dir_arg, &file_arg],
+        };
+        let (code, _, stderr) = bfr(&args);
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(
+            stderr
+                .matches("the edition does not say which rule answers `cc_is_district_team`")
+                .count(),
+            1,
+            "{command}: {stderr}"
+        );
+    }
+}

@@ -498,3 +498,45 @@ fn a_hidden_direction_control_in_a_federation_file_is_warned_about() {
     let error = stderr.find("[E1111] Error").expect("the error");
     assert!(warning < error, "in the order of the file: {stderr}");
 }
+
+#[test]
+fn a_seedings_explanation_is_bounded_as_explains_is() {
+    // Thirty pairs: the seeding calls its rules some 22,000 times, each with
+    // the whole field as an input. The JSON keeps the first 10,000 calls,
+    // each value in at most 200 characters, and counts the rest.
+    let dir = TempDir::new("seed-thirty");
+    let file = dir.0.join("pairs.toml");
+    let pairs: String = (1..=30)
+        .map(|i| {
+            format!(
+                "[[pair]]\npair = \"Par {i}\"\nmaster_points = {}\nhandicap = {}\nranking_points = {}\n\n",
+                1000 - i * 3,
+                i % 17,
+                500 - i
+            )
+        })
+        .collect();
+    std::fs::write(&file, pairs).unwrap();
+    let v = json(&["seed", "rules/2015", file.to_str().unwrap()]);
+    fn walk(node: &serde_json::Value, calls: &mut usize, longest: &mut usize) {
+        *calls += 1;
+        for value in node["inputs"].as_array().into_iter().flatten() {
+            *longest = (*longest).max(value[1].as_str().map_or(0, |s| s.chars().count()));
+        }
+        for child in node["children"].as_array().into_iter().flatten() {
+            walk(child, calls, longest);
+        }
+    }
+    let (mut calls, mut longest) = (0, 0);
+    for node in v["trace"].as_array().unwrap() {
+        walk(node, &mut calls, &mut longest);
+    }
+    assert_eq!(calls, 10_000);
+    assert!(
+        v["trace_left_out"].as_u64().unwrap() > 10_000,
+        "{}",
+        v["trace_left_out"]
+    );
+    // 200 characters, the ellipsis and the count of values.
+    assert!(longest <= 220, "{longest}");
+}
