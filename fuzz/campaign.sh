@@ -5,6 +5,7 @@
 #   RUNS=100000 fuzz/campaign.sh event    # one target, fewer executions
 #   SECONDS_EACH=20 fuzz/campaign.sh      # a time budget per target instead (.ci/run)
 #   JOBS=2 fuzz/campaign.sh               # targets side by side
+#   WORKERS=2 fuzz/campaign.sh cup        # two processes on each target
 #   PROFILE=release fuzz/campaign.sh      # the quicker build (CI's short runs)
 #
 # Each target starts from its committed seeds (fuzz/seeds/TARGET) and keeps the
@@ -18,7 +19,10 @@
 # ended (libFuzzer's exit status: 0 done, 72 interrupted by Ctrl-C or SIGINT,
 # anything else a finding). A campaign can be run in parts, each resuming from
 # the corpus the last grew; the totals over the ledger are printed last. The
-# script exits 1 on a finding only: an interrupted part is a part.
+# script exits 1 on a finding only: an interrupted part is a part. WORKERS
+# processes of one target share its corpus (libFuzzer reloads what the others
+# add), each with its own log (work/TARGET.log, work/TARGET.2.log, …) and its
+# own line in the ledger, each with RUNS (or SECONDS_EACH) of its own.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -26,7 +30,8 @@ all=(edition expression read event desk simulate cup)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 RUNS="${RUNS:-10000000}"
-JOBS="${JOBS:-1}"
+WORKERS="${WORKERS:-1}"
+JOBS="${JOBS:-$WORKERS}"
 LEDGER="${LEDGER:-ledger.tsv}"
 commit="$(git describe --always --dirty 2>/dev/null || echo unknown)"
 [ -s "$LEDGER" ] || printf 'finished\tcommit\ttarget\texecutions\tseconds\texit\n' >"$LEDGER"
@@ -54,7 +59,9 @@ time_limit() {
 }
 
 one() {
-  local t="$1"
+  local t="$1" worker="$2"
+  local log="work/$t.log"
+  [ "$worker" -gt 1 ] && log="work/$t.$worker.log"
   mkdir -p "work/$t" "artifacts/$t"
   local started=$SECONDS
   local budget=(-runs="$RUNS")
@@ -62,17 +69,17 @@ one() {
   "$bin_dir/$t" "work/$t" "seeds/$t" "${budget[@]}" \
     -max_len="$(max_len "$t")" -timeout="$(time_limit "$t")" -rss_limit_mb=2048 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 \
-    >"work/$t.log" 2>&1
+    >"$log" 2>&1
   local rc=$?
   local execs
-  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "work/$t.log" | tail -1)"
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
   printf '%-10s exit %s, %s executions, corpus %s inputs\n' \
     "$t" "$rc" "${execs:-?}" "$(find "work/$t" -type f | wc -l)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$t" \
     "${execs:-0}" "$((SECONDS - started))" "$rc" >>"$LEDGER"
   # Interrupted (72) is a part of a campaign, not a finding.
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 72 ]; then
-    tail -40 "work/$t.log"
+    tail -40 "$log"
     return 1
   fi
 }
@@ -80,12 +87,14 @@ one() {
 failed=0
 running=0
 for t in "${targets[@]}"; do
-  one "$t" &
-  running=$((running + 1))
-  if [ "$running" -ge "$JOBS" ]; then
-    wait -n || failed=1
-    running=$((running - 1))
-  fi
+  for worker in $(seq "$WORKERS"); do
+    one "$t" "$worker" &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+  done
 done
 while [ "$running" -gt 0 ]; do
   wait -n || failed=1

@@ -7,7 +7,9 @@
 //!
 //! Checked at each step: a file made only of what the run asked for (results,
 //! choices, corrections, late arrivals) has no error, but for a choice that a
-//! later correction of a qualification result no longer fits; a draw once recorded is
+//! later correction of a qualification result no longer fits, and a recorded
+//! draw whose teams a correction changed after a knockout match it follows
+//! was decided (a tie goes to the qualification placement); a draw once recorded is
 //! the draw the run plays (a correction changes nothing already drawn). At the
 //! end, the last file, run once more, prints what its step's run printed, byte
 //! for byte: it replays every step before it, and running each step's file
@@ -80,6 +82,11 @@ struct Event {
     /// draw was recorded: a choice made may no longer fit the positions
     /// (E0708, E0709), and the director makes them again.
     choices_may_break: bool,
+    /// A result was corrected after a knockout match was played and another
+    /// stage's draw recorded: a tie decided by the qualification placement
+    /// may now go the other way, and a draw made from its winner or loser no
+    /// longer fits (E0720); the director draws that stage again.
+    draws_may_break: bool,
 }
 
 fn list<T: std::fmt::Display>(items: &[T], quote: bool) -> String {
@@ -281,6 +288,17 @@ fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
             {
                 ev.choices_may_break = true;
             }
+            let played = |s: &Stage| !s.results.is_empty();
+            if ev.stages.iter().enumerate().any(|(i, s)| {
+                played(s)
+                    && ev
+                        .stages
+                        .iter()
+                        .enumerate()
+                        .any(|(j, later)| j != i && later.draw.is_some())
+            }) {
+                ev.draws_may_break = true;
+            }
         }
         Step::Late { team, minutes } => {
             if let Some(r) = ev.rounds.last().map(|r| r.number) {
@@ -346,6 +364,7 @@ fuzz_target!(|plan: Plan| {
         incidents: Vec::new(),
         irregular: false,
         choices_may_break: false,
+        draws_may_break: false,
     };
     let mut last = run(&ev.toml());
     for step in plan.steps.iter().take(40) {
@@ -360,9 +379,12 @@ fuzz_target!(|plan: Plan| {
         let ran = &last.0;
         // A late arrival may be a forfeit or a referral, which stops the run
         // (E0713); a correction may break a choice made before it (E0708,
-        // E0709); any other error in a file of regular steps is a finding.
+        // E0709) or a draw made from a knockout tie it turns (E0720); any
+        // other error in a file of regular steps is a finding.
         let allowed = |code: &str| {
-            code == "E0713" || (ev.choices_may_break && matches!(code, "E0708" | "E0709"))
+            code == "E0713"
+                || (ev.choices_may_break && matches!(code, "E0708" | "E0709"))
+                || (ev.draws_may_break && code == "E0720")
         };
         let errors = ran
             .diagnostics

@@ -1043,3 +1043,49 @@ fn recorded_draws_change_nothing_shown_and_a_stage_records_its_bye() {
     let (ran, _) = run_text("event.toml", &wrong);
     assert_eq!(codes(&ran), ["E0720", "E0720"]);
 }
+
+#[test]
+fn a_correction_that_turns_a_knockout_tie_breaks_the_draw_made_from_it() {
+    let text = std::fs::read_to_string(
+        root().join("tests/fixtures/events/tie-turned-by-a-correction.toml"),
+    )
+    .unwrap();
+    let run_2015 = |text: &str| {
+        let loaded = crate::support::edition_2015();
+        let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
+        let mut sources = loaded.sources.clone();
+        bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
+    };
+    let ran = run_2015(&text);
+    let sorted = ran.diagnostics.sorted();
+    let errors: Vec<&str> = sorted
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
+        .collect();
+    // The tie goes to the Gröna Hissen place as the results stand now; the
+    // draw made from the old winner is not changed behind the director's back.
+    assert_eq!(
+        errors,
+        [
+            "team 68 plays in BC32-B, but the draw as recorded leaves it out",
+            "team 37 does not play in BC32-B, but the draw as recorded has it",
+        ]
+    );
+    assert!(ran.unrecorded.is_empty());
+    // As the help says, the director deletes BC32-B's draw and draws it again:
+    // team 68 is drawn, team 37 is not.
+    let drawn_line = text
+        .lines()
+        .find(|l| l.starts_with("draw = [\"20-61\""))
+        .unwrap();
+    let again = run_2015(&text.replace(&format!("{drawn_line}\n"), ""));
+    assert!(!again.diagnostics.has_errors(), "{:?}", codes(&again));
+    let bc32_b = again
+        .unrecorded
+        .iter()
+        .find(|d| d.stage.as_deref() == Some("bc32_b"))
+        .unwrap();
+    let teams: Vec<u32> = bc32_b.pairs.iter().flat_map(|&(h, a)| [h, a]).collect();
+    assert!(teams.contains(&68) && !teams.contains(&37), "{teams:?}");
+}
