@@ -117,6 +117,16 @@ impl Diagnostics {
         self.items.iter().any(Diagnostic::is_error)
     }
 
+    /// How many were added so far: a mark for [`added_since`](Self::added_since).
+    pub fn mark(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Those added since `mark`, in the order added.
+    pub fn added_since(&self, mark: usize) -> &[Diagnostic] {
+        self.items.get(mark..).unwrap_or_default()
+    }
+
     /// Number of errors.
     pub fn error_count(&self) -> usize {
         self.items.iter().filter(|d| d.is_error()).count()

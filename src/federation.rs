@@ -336,17 +336,21 @@ pub fn variants(program: &Program, e: u32) -> Vec<String> {
         .map_or_else(Vec::new, |i| i.variants.clone())
 }
 
+/// Why a number is refused: it is read exactly as written or not at all.
+const EXACT_NUMBER: &str = "it must be a number written in decimals, without an exponent, \
+     that a decimal holds exactly (at most 28 places after the point)";
+
 /// A scalar TOML value as a value of type `ty`; the reason in words if it is not one.
 fn scalar(program: &Program, ty: &Type, v: &DeValue, written: &str) -> Result<Value, String> {
     match (ty, v) {
         (Type::Enum(e), DeValue::String(s)) => enum_value(program, *e, s)
             .ok_or_else(|| format!("it must be one of {}", variants(program, *e).join(", "))),
         (Type::Num(unit), DeValue::Integer(_) | DeValue::Float(_)) => {
-            // Exactly as written: a number with more digits than a decimal
-            // holds, or an exponent, is refused, never rounded.
-            let n = Decimal::from_str_exact(written.trim().replace('_', "").as_str()).map_err(
-                |_| "it must be a number written in decimals, with at most 28 digits".to_string(),
-            )?;
+            // Exactly as written: a number a decimal would round (more than
+            // 28 places after the point, or past its range), or an exponent,
+            // is refused.
+            let n = Decimal::from_str_exact(written.trim().replace('_', "").as_str())
+                .map_err(|_| EXACT_NUMBER.to_string())?;
             let whole = unit
                 .as_base()
                 .is_some_and(|b| program.units.iter().any(|u| u.name == b && u.whole));

@@ -33,7 +33,7 @@ pub(crate) fn all(ctx: &mut Ctx) {
     let mut starts = Starts::default();
     let last_chance_entries = Starts::last_chance(entries.pairs.iter());
     for pair in &entries.pairs {
-        let before = ctx.diags.error_count();
+        let mark = ctx.diags.mark();
         sm_members(ctx, pair);
         sm_class(ctx, pair);
         one_start(ctx, pair, &starts);
@@ -44,7 +44,14 @@ pub(crate) fn all(ctx: &mut Ctx) {
         reserves(ctx, pair);
         // The reserve standing in for a deceased player must meet the other
         // criteria: no problem found so far with this pair's players.
-        deceased(ctx, pair, ctx.diags.error_count() == before);
+        // A rule or period the edition lacks (E0802) is no problem of the
+        // players, and is said only once: it does not count.
+        let clean = ctx
+            .diags
+            .added_since(mark)
+            .iter()
+            .all(|d| !d.is_error() || d.code == "E0802");
+        deceased(ctx, pair, clean);
         table_fee(ctx, pair);
     }
     first_allotment(ctx);

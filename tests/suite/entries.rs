@@ -719,3 +719,15 @@ fn a_rule_the_edition_leaves_out_is_said_once_by_the_check_and_the_invoice() {
         );
     }
 }
+
+#[test]
+fn a_pair_of_one_player_is_e0830_and_still_checked() {
+    let mut text = players(1);
+    text.push_str("[[pair]]\nid = \"P\"\nevent = \"Open\"\nplayers = [1]\ndistrict = \"Skåne\"\n");
+    let (codes, rendered) = check_text("one.toml", &text);
+    assert_eq!(codes, vec!["E0830"], "{rendered}");
+    assert!(
+        rendered.contains("pair `P` names 1 member; a pair is two players"),
+        "{rendered}"
+    );
+}

@@ -540,3 +540,22 @@ fn a_seedings_explanation_is_bounded_as_explains_is() {
     // 200 characters, the ellipsis and the count of values.
     assert!(longest <= 220, "{longest}");
 }
+
+#[test]
+fn a_pairs_file_that_is_not_utf8_is_an_io_error_in_every_format() {
+    let dir = TempDir::new("seed-latin1");
+    let file = dir.0.join("pairs.toml");
+    std::fs::write(&file, b"[[pair]]\npair = \"\xd6st\"\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (code, stdout, stderr) = bfr(&["seed", "rules/2015", path]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stderr.contains("cannot read `") && stderr.contains("it is not UTF-8 text"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = bfr(&["--format", "json", "seed", "rules/2015", path]);
+    assert_eq!(code, 3);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["error"], "io");
+    assert!(v["message"].as_str().unwrap().contains("not UTF-8"), "{v}");
+}
