@@ -128,6 +128,14 @@ pub fn invoice(out: &Output, edition_path: &Path, entries_path: &Path, csv: bool
     }
 }
 
+/// A total as shown: past the largest amount (E0831), no figure at all.
+fn total(a: Option<rust_decimal::Decimal>, unit: &str) -> String {
+    a.map_or_else(|| TOO_LARGE.to_string(), |a| amount(a, unit))
+}
+
+/// What a total past the largest amount shows instead of a figure.
+const TOO_LARGE: &str = "too large (E0831)";
+
 fn amount(a: rust_decimal::Decimal, unit: &str) -> String {
     let n = a.normalize().to_string();
     if unit.is_empty() {
@@ -183,7 +191,7 @@ fn invoice_text(inv: &Invoice, out: &mut String) {
     out.push_str(&format!(
         "  {:<58} {:>12}\n\n",
         "total",
-        amount(inv.total, &inv.unit)
+        total(inv.total, &inv.unit)
     ));
 }
 
@@ -197,7 +205,7 @@ fn statement_text(st: &Statement, out: &mut String) {
         ("charges owed by the district", st.charges),
         ("set aside for the EM fund", st.set_aside),
     ] {
-        out.push_str(&format!("  {what:<58} {:>12}\n", amount(a, &st.unit)));
+        out.push_str(&format!("  {what:<58} {:>12}\n", total(a, &st.unit)));
     }
     out.push('\n');
 }
@@ -236,11 +244,13 @@ fn render_csv(m: &Money) -> String {
             &inv.name,
             "total",
             "total",
-            &inv.total.normalize().to_string(),
+            &inv.total
+                .map(|t| t.normalize().to_string())
+                .unwrap_or_default(),
             &inv.unit,
             "",
             "",
-            "",
+            if inv.total.is_none() { TOO_LARGE } else { "" },
         ]);
     }
     for st in &m.districts {

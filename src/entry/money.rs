@@ -6,6 +6,8 @@
 use super::model::{EnteredBy, Pair, Team, TeamKind};
 use super::rules::{Arg, Figure};
 use super::{Ctx, count};
+use crate::diag::Diagnostic;
+use crate::source::Span;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,8 +49,9 @@ pub struct Invoice {
     pub name: String,
     /// The lines.
     pub lines: Vec<Line>,
-    /// The sum of the charges.
-    pub total: Decimal,
+    /// The sum of the charges; `None` when they add up past the largest
+    /// amount a number holds (E0831, reported with the invoice).
+    pub total: Option<Decimal>,
     /// The unit the amounts are in (`SEK`).
     pub unit: String,
 }
@@ -60,12 +63,13 @@ pub struct Statement {
     pub district: String,
     /// The lines.
     pub lines: Vec<Line>,
-    /// Subsidies paid to the district.
-    pub subsidies: Decimal,
-    /// Charges the district owes.
-    pub charges: Decimal,
-    /// Set aside for the EM fund from its pairs.
-    pub set_aside: Decimal,
+    /// Subsidies paid to the district (`None` past the largest amount, E0831).
+    pub subsidies: Option<Decimal>,
+    /// Charges the district owes (`None` past the largest amount, E0831).
+    pub charges: Option<Decimal>,
+    /// Set aside for the EM fund from its pairs (`None` past the largest
+    /// amount, E0831).
+    pub set_aside: Option<Decimal>,
     /// The unit the amounts are in.
     pub unit: String,
 }
@@ -119,11 +123,34 @@ fn unit_of(lines: &[Line]) -> String {
         .unwrap_or_default()
 }
 
-fn sum(lines: &[Line], kind: LineKind) -> Decimal {
-    lines
+/// The sum of the lines of one kind, or E0831 at `at` when it is past the
+/// largest amount a number holds: a total is never shown short of its lines.
+fn total(ctx: &mut Ctx, lines: &[Line], kind: LineKind, whose: &str, at: Span) -> Option<Decimal> {
+    let sum = lines
         .iter()
         .filter(|l| l.kind == kind)
-        .fold(Decimal::ZERO, |acc, l| acc.saturating_add(l.amount))
+        .try_fold(Decimal::ZERO, |acc, l| acc.checked_add(l.amount));
+    if sum.is_none() {
+        let what = match kind {
+            LineKind::Charge => "charges",
+            LineKind::Subsidy => "subsidies",
+            LineKind::SetAside => "amounts set aside",
+        };
+        ctx.diags.push(
+            Diagnostic::error(
+                "E0831",
+                format!(
+                    "adding up the {what} of {whose} passes the largest amount a number holds \
+                     ({}, either side of zero)",
+                    Decimal::MAX
+                ),
+                at,
+            )
+            .with_label("its lines come from this entry")
+            .with_help("the edition's rules give amounts this large: check the figures of the lines shown, and the rules they name"),
+        );
+    }
+    sum
 }
 
 fn paid_note(paid: Option<&(super::model::Stamp, crate::source::Span)>) -> Option<String> {
@@ -155,10 +182,11 @@ fn team_invoice(ctx: &mut Ctx, team: &Team) -> Invoice {
             }
         }
     }
+    let whose = format!("team `{}`", team.id);
     Invoice {
         id: team.id.clone(),
         name: team.name.0.clone(),
-        total: sum(&lines, LineKind::Charge),
+        total: total(ctx, &lines, LineKind::Charge, &whose, team.span),
         unit: unit_of(&lines),
         lines,
     }
@@ -327,7 +355,13 @@ fn pair_invoice(ctx: &mut Ctx, pair: &Pair) -> Invoice {
             names.join(" & "),
             ctx.label(ctx.entries.enums.event, pair.event.0)
         ),
-        total: sum(&lines, LineKind::Charge),
+        total: total(
+            ctx,
+            &lines,
+            LineKind::Charge,
+            &format!("pair `{}`", pair.id),
+            pair.span,
+        ),
         unit: unit_of(&lines),
         lines,
     }
@@ -338,7 +372,15 @@ fn pair_invoice(ctx: &mut Ctx, pair: &Pair) -> Invoice {
 /// report a replacement pair for.
 fn statements(ctx: &mut Ctx) -> Vec<Statement> {
     let entries = ctx.entries;
-    let mut by: BTreeMap<u32, Vec<Line>> = BTreeMap::new();
+    // Each district's lines, with the entry its first line came from (where a
+    // total past the largest amount is reported).
+    let mut by: BTreeMap<u32, (Span, Vec<Line>)> = BTreeMap::new();
+    let mut add = |district: u32, at: Span, l: Line| {
+        by.entry(district)
+            .or_insert_with(|| (at, Vec::new()))
+            .1
+            .push(l);
+    };
     for pair in &entries.pairs {
         let Some((stage, _)) = pair.stage else {
             continue;
@@ -361,9 +403,7 @@ fn statements(ctx: &mut Ctx) -> Vec<Statement> {
                 pair.id,
                 ctx.label(entries.enums.stage, stage)
             );
-            by.entry(district)
-                .or_default()
-                .push(line(item, LineKind::Subsidy, f));
+            add(district, pair.span, line(item, LineKind::Subsidy, f));
         }
     }
     // EM fund: the district's pairs at the festival, in a discipline with one.
@@ -380,11 +420,8 @@ fn statements(ctx: &mut Ctx) -> Vec<Statement> {
         if let Some(at) = at
             && let Some(f) = ctx.call("sm_emfund_contribution", &[("pairs", count(n))], at)
         {
-            by.entry(district).or_default().push(line(
-                format!("EM fund, {n} pair{}", plural(n)),
-                LineKind::SetAside,
-                f,
-            ));
+            let item = format!("EM fund, {n} pair{}", plural(n));
+            add(district, at, line(item, LineKind::SetAside, f));
         }
     }
     for d in &entries.districts {
@@ -401,20 +438,22 @@ fn statements(ctx: &mut Ctx) -> Vec<Statement> {
                     "no replacement pair reported, {}",
                     ctx.label(entries.enums.event, *event)
                 );
-                by.entry(d.district)
-                    .or_default()
-                    .push(line(item, LineKind::Charge, f));
+                add(d.district, *at, line(item, LineKind::Charge, f));
             }
         }
     }
     by.into_iter()
-        .map(|(district, lines)| Statement {
-            district: ctx.label(entries.enums.district, district),
-            subsidies: sum(&lines, LineKind::Subsidy),
-            charges: sum(&lines, LineKind::Charge),
-            set_aside: sum(&lines, LineKind::SetAside),
-            unit: unit_of(&lines),
-            lines,
+        .map(|(district, (at, lines))| {
+            let name = ctx.label(entries.enums.district, district);
+            let whose = format!("district {name}");
+            Statement {
+                subsidies: total(ctx, &lines, LineKind::Subsidy, &whose, at),
+                charges: total(ctx, &lines, LineKind::Charge, &whose, at),
+                set_aside: total(ctx, &lines, LineKind::SetAside, &whose, at),
+                district: name,
+                unit: unit_of(&lines),
+                lines,
+            }
         })
         .collect()
 }

@@ -171,7 +171,7 @@ fn cc_team(seniors: u32, juniors: u32, paid: &str) -> String {
 fn four_seniors_and_two_juniors_pay_2000_sek_and_200_more_after_saturday_noon() {
     let on_time = money_of("t.toml", &cc_team(4, 2, "2015-07-25 12:00"));
     let t = invoice(&on_time, "T");
-    assert_eq!(t.total, Decimal::from(2000));
+    assert_eq!(t.total, Some(Decimal::from(2000)));
     assert_eq!(t.unit, "SEK");
     // The fee is the district-team rule's, which calls the fee rule.
     assert_eq!(t.lines[0].figure.rule_ids, ["CC-DISTRICT", "CC-FEE"]);
@@ -191,26 +191,26 @@ fn four_seniors_and_two_juniors_pay_2000_sek_and_200_more_after_saturday_noon() 
             ),
         ]
     );
-    assert_eq!(t.total, Decimal::from(2200));
+    assert_eq!(t.total, Some(Decimal::from(2200)));
 }
 
 #[test]
 fn the_cc_fee_at_both_sides_of_the_cap() {
     // 3 seniors + 3 juniors: 1,875 SEK, under the cap; 4 + 1: 2,125 capped at 2,000.
     let under = money_of("t.toml", &cc_team(3, 3, "2015-07-25 09:00"));
-    assert_eq!(invoice(&under, "T").total, Decimal::from(1875));
+    assert_eq!(invoice(&under, "T").total, Some(Decimal::from(1875)));
     let over = money_of("t.toml", &cc_team(4, 1, "2015-07-25 09:00"));
-    assert_eq!(invoice(&over, "T").total, Decimal::from(2000));
+    assert_eq!(invoice(&over, "T").total, Some(Decimal::from(2000)));
     // Born 1990: a junior in 2015 (the year of the 25th birthday); 1989: a senior.
     let edge = cc_team(0, 1, "2015-07-25 09:00").replace("1995", "1990");
     assert_eq!(
         invoice(&money_of("t.toml", &edge), "T").total,
-        Decimal::from(125)
+        Some(Decimal::from(125))
     );
     let edge = cc_team(0, 1, "2015-07-25 09:00").replace("1995", "1989");
     assert_eq!(
         invoice(&money_of("t.toml", &edge), "T").total,
-        Decimal::from(500)
+        Some(Decimal::from(500))
     );
 }
 
@@ -219,11 +219,11 @@ fn the_festival_invoices_and_district_statements() {
     let text = std::fs::read_to_string(root().join(VALID)).unwrap();
     let money = money_of(VALID, &text);
     let cc1 = invoice(&money, "CC-1");
-    assert_eq!(cc1.total, Decimal::from(2700));
+    assert_eq!(cc1.total, Some(Decimal::from(2700)));
     // The district team plays Gröna Hissen free.
-    assert_eq!(invoice(&money, "CC-2").total, Decimal::ZERO);
-    assert_eq!(invoice(&money, "LV-1").total, Decimal::from(1500));
-    assert_eq!(invoice(&money, "DAM-1").total, Decimal::from(800));
+    assert_eq!(invoice(&money, "CC-2").total, Some(Decimal::ZERO));
+    assert_eq!(invoice(&money, "LV-1").total, Some(Decimal::from(1500)));
+    assert_eq!(invoice(&money, "DAM-1").total, Some(Decimal::from(800)));
     // A Skåne pair in a final: 1,400 SEK to the district, and one in the Open's
     // first allotment of the semifinal another 1,400.
     let skane = money
@@ -233,15 +233,15 @@ fn the_festival_invoices_and_district_statements() {
         .unwrap();
     assert_eq!(skane.lines[0].amount, Decimal::from(1400));
     assert_eq!(skane.lines[0].figure.rule_ids, ["SM-TRAVEL"]);
-    assert_eq!(skane.subsidies, Decimal::from(2800));
-    assert_eq!(skane.set_aside, Decimal::from(20));
+    assert_eq!(skane.subsidies, Some(Decimal::from(2800)));
+    assert_eq!(skane.set_aside, Some(Decimal::from(20)));
     let medelpad = money
         .districts
         .iter()
         .find(|d| d.district == "Medelpad")
         .unwrap();
-    assert_eq!(medelpad.subsidies, Decimal::from(1200));
-    assert_eq!(medelpad.charges, Decimal::from(600));
+    assert_eq!(medelpad.subsidies, Some(Decimal::from(1200)));
+    assert_eq!(medelpad.charges, Some(Decimal::from(600)));
     let (code, stdout, stderr) = bfr(&["invoice", EDITION, VALID]);
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!("festival-invoice", trim_lines(&stdout));
@@ -262,7 +262,7 @@ fn a_district_written_with_a_combining_ring_is_the_same_district() {
         .iter()
         .find(|d| d.district == "Skåne")
         .unwrap();
-    assert_eq!(skane.subsidies, Decimal::from(2800));
+    assert_eq!(skane.subsidies, Some(Decimal::from(2800)));
 }
 
 #[test]
@@ -293,9 +293,9 @@ fn the_first_62_rule_and_the_footnotes() {
             .subsidies
     };
     // Norrbotten 2,700 + the footnote's 500 for the first-allotment pair, none for the second.
-    assert_eq!(of("Norrbotten"), Decimal::from(3200));
+    assert_eq!(of("Norrbotten"), Some(Decimal::from(3200)));
     // Gotland 600 + footnote 1's 1,000 (the edition's reading of the marker).
-    assert_eq!(of("Gotland"), Decimal::from(1600));
+    assert_eq!(of("Gotland"), Some(Decimal::from(1600)));
 }
 
 #[test]
@@ -304,7 +304,7 @@ fn json_entries_give_the_same_money_and_spans_into_the_json() {
     let value: toml::Value = toml::from_str(&toml_text).unwrap();
     let json_text = serde_json::to_string_pretty(&value).unwrap();
     let from_json = money_of("t.json", &json_text);
-    assert_eq!(invoice(&from_json, "T").total, Decimal::from(2200));
+    assert_eq!(invoice(&from_json, "T").total, Some(Decimal::from(2200)));
     // A problem in JSON points at the value at fault, not the whole file.
     let bad = json_text
         .replace("1995", "1960")
@@ -729,5 +729,57 @@ fn a_pair_of_one_player_is_e0830_and_still_checked() {
     assert!(
         rendered.contains("pair `P` names 1 member; a pair is two players"),
         "{rendered}"
+    );
+}
+
+#[test]
+fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_total() {
+    let dir = variant(
+        "entries-e0831",
+        "chairmans_cup.bfr",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 200 SEK",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 79228162514264337593543950335 SEK",
+    );
+    let file = dir.0.join("entries.toml");
+    let (dir_arg, file_arg) = (dir.0.display().to_string(), file.display().to_string());
+    let run = |format: &[&str]| {
+        let mut args = vec!["invoice", "--color", "never"];
+        args.extend_from_slice(format);
+        args.extend([dir_arg.as_str(), file_arg.as_str()]);
+        bfr(&args)
+    };
+    // Paid at the deadline: no surcharge, and the total stands.
+    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:00")).unwrap();
+    let (code, stdout, stderr) = run(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2000 SEK\n\n"), "{stdout}");
+    // A minute late: 2,000 SEK and the largest amount a number holds.
+    std::fs::write(&file, cc_team(4, 2, "2015-07-25 12:01")).unwrap();
+    let (code, stdout, stderr) = run(&[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("[E0831]").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "adding up the charges of team `T` passes the largest amount a number holds \
+             (79228162514264337593543950335, either side of zero)"
+        ),
+        "{stderr}"
+    );
+    // Each line is shown; the total is not, rather than a figure short of them.
+    assert!(
+        stdout.contains("79228162514264337593543950335 SEK"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("too large (E0831)"), "{stdout}");
+    let (code, stdout, _) = run(&["--format", "json"]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(json["money"]["invoices"][0]["total"].is_null(), "{stdout}");
+    assert_eq!(json["diagnostics"][0]["code"], "E0831", "{stdout}");
+    let (code, stdout, _) = run(&["--format", "csv"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("invoice,T,Team,total,total,,SEK,,,too large (E0831)\n"),
+        "{stdout}"
     );
 }
