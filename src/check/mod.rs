@@ -7,11 +7,14 @@
 //! every problem it finds and never panics; an expression that fails gets the
 //! `Error` type so one mistake yields one diagnostic.
 
+#[cfg(test)]
+mod budget_tests;
 mod call;
 mod collect;
 mod commands;
 mod competition;
 mod compound;
+mod compute;
 mod consumed;
 mod cycles;
 mod dates;
@@ -32,9 +35,12 @@ mod typing;
 mod vocabulary;
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::eval::TOO_LARGE;
 use crate::ir::{self, Program, RuleBody, SourceInfo, Type, Unit};
 use crate::source::Span;
 use crate::syntax::ast;
+use compute::Computer;
+pub use compute::MAX_CHECK_STEPS;
 use names::{BUILTIN_TYPES, Names, TypeName, did_you_mean};
 use std::collections::BTreeMap;
 
@@ -84,6 +90,8 @@ pub(crate) struct Checker {
     /// The consts whose written type counts whole things (`integer`, a `whole`
     /// unit), noted when they are declared, since their written types are freed then.
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
+    /// What the check computes, within [`MAX_CHECK_STEPS`].
+    pub(crate) computer: Computer,
 }
 
 /// Checks the parsed files of one edition.
@@ -96,6 +104,12 @@ pub(crate) struct Checker {
 /// their findings are added where they always were, so the diagnostics come in
 /// the same order.
 pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
+    check_within(files, MAX_CHECK_STEPS)
+}
+
+/// [`check`] with `steps` for all its computations together (tests reach the
+/// bound with small editions).
+pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked>, Diagnostics) {
     let mut c = Checker {
         program: Program::default(),
         names: Names::default(),
@@ -107,6 +121,7 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
         whole_consts: std::collections::BTreeSet::new(),
+        computer: Computer::new(steps),
     };
     // The first file's list of items becomes the checker's in place (an item and
     // an optional item are laid out alike), so the two are never held at once.
@@ -143,9 +158,10 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
     drop(scales);
     // A route whose places could not be computed would only mislead the graph.
     if c.resolve_places() {
-        routing::check_routing(&c.program, &c.declared, &mut c.diags);
+        routing::check_routing(&c.program, &c.declared, &mut c.diags, &c.computer);
     }
-    check_consts(&c.program, &mut c.diags);
+    check_consts(&c.program, &mut c.diags, &c.computer);
+    c.computer.report(&mut c.diags);
     let left: Vec<&ast::Item> = items.iter().flatten().collect();
     let (rules, roles) = entries::check(&c.program, &c.declared, &left, &mut c.diags);
     c.program.entry_rules = rules;
@@ -156,7 +172,9 @@ pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
     if c.diags.has_errors() {
         return (None, c.diags);
     }
-    c.program.competitions = typing::type_competitions(&c.program, &c.declared, &mut c.diags);
+    c.program.competitions =
+        typing::type_competitions(&c.program, &c.declared, &mut c.diags, &c.computer);
+    c.computer.report(&mut c.diags);
     consumed::report_unused_readings(&c.program, &c.declared, &mut c.diags);
     if c.diags.has_errors() {
         return (None, c.diags);
@@ -230,14 +248,20 @@ fn lower_all(
 /// One evaluator computes them all and keeps each value, so a chain of 20,000
 /// consts is 20,000 steps, not 200 million. Evaluated in the order written, as
 /// `bfr eval` would: a chain nested deeper than the interpreter allows is
-/// reported here, not first found by whoever evaluates it later.
-fn check_consts(program: &Program, diags: &mut Diagnostics) {
-    let mut ev = crate::eval::Evaluator::new(program);
+/// reported here, not first found by whoever evaluates it later. The consts
+/// worked out earlier in the check (by a property, a bound) are not computed
+/// again; once the check's steps are spent, the rest are not computed at all.
+fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer) {
     for (index, rule) in program.rules.iter().enumerate() {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
-        if let RuleBody::Const { .. } = &rule.body
-            && let Err(e) = ev.call(index, Vec::new(), rule.span)
-        {
+        if !matches!(rule.body, RuleBody::Const { .. }) {
+            continue;
+        }
+        // No room left: said once, where the steps ran out.
+        let Some(result) = computer.constant(program, index, rule.span) else {
+            return;
+        };
+        if let Err(e) = result {
             diags.push(
                 Diagnostic::error(
                     e.code.unwrap_or("E0602"),
@@ -245,7 +269,7 @@ fn check_consts(program: &Program, diags: &mut Diagnostics) {
                     e.span,
                 )
                 .with_note(rule.span, "in this const")
-                .with_help(if e.code == Some(crate::eval::TOO_LARGE) {
+                .with_help(if e.code == Some(TOO_LARGE) {
                     "compute it with fewer or shorter lists: no rule of a competition needs this many steps"
                 } else {
                     "change the value so it can be computed"
@@ -277,6 +301,7 @@ impl Checked {
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
             whole_consts: std::collections::BTreeSet::new(),
+            computer: Computer::new(MAX_CHECK_STEPS),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);

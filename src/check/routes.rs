@@ -7,11 +7,11 @@
 //! routing is checked as a graph.
 
 use super::Checker;
+use super::compute::Computer;
 use super::declared::{Route, RouteFrom, RouteTarget};
 use super::expr::Scope;
 use super::names::{TypeName, did_you_mean};
 use crate::diag::Diagnostic;
-use crate::eval::Evaluator;
 use crate::ir::{self, ExprKind, Program, Type, Value};
 use crate::source::Span;
 use crate::syntax::ast;
@@ -222,7 +222,8 @@ impl Checker {
             .chain(to.iter())
             .all(|(a, b)| literal(a) && literal(b));
         if all {
-            settle(&self.program, route, from, to, span, &mut self.diags);
+            let at = (&self.program, &self.computer);
+            settle(at, route, (from, to), span, &mut self.diags);
         }
         all
     }
@@ -245,8 +246,15 @@ impl Checker {
             else {
                 continue;
             };
-            settle(&self.program, route, &p.from, &p.to, p.span, &mut diags);
-            settled &= !diags.has_errors();
+            settle(
+                (&self.program, &self.computer),
+                route,
+                (&p.from, &p.to),
+                p.span,
+                &mut diags,
+            );
+            // A place number refused by the check's steps leaves the route unsettled.
+            settled &= !diags.has_errors() && !self.computer.refused_any();
             if !quiet {
                 self.diags.extend(diags);
             }
@@ -263,23 +271,25 @@ impl Checker {
     }
 }
 
+/// Both ends of a range of places, as written.
+type Ends = (ir::Expr, ir::Expr);
+
 /// Computes a route's place numbers into it. A bound that fails leaves the
 /// route as it is, with a diagnostic.
 fn settle(
-    program: &Program,
+    at: (&Program, &Computer),
     route: &mut Route,
-    from: &Option<(ir::Expr, ir::Expr)>,
-    to: &Option<(ir::Expr, ir::Expr)>,
+    (from, to): (&Option<Ends>, &Option<Ends>),
     span: Span,
     diags: &mut crate::diag::Diagnostics,
 ) {
     if let Some((a, b)) = from
-        && let Some((a, b)) = range(program, (a, b), false, span, diags)
+        && let Some((a, b)) = range(at, (a, b), false, span, diags)
     {
         route.from = RouteFrom::Places(a, b);
     }
     if let Some((a, b)) = to
-        && let Some((a, b)) = range(program, (a, b), true, span, diags)
+        && let Some((a, b)) = range(at, (a, b), true, span, diags)
     {
         route.to = RouteTarget::Place(a, b);
     }
@@ -288,14 +298,14 @@ fn settle(
 /// Both ends of a range (`places A..B`, or the `place A..B` a route goes to),
 /// computed; an empty range is E0306.
 fn range(
-    program: &Program,
+    at: (&Program, &Computer),
     (a, b): (&ir::Expr, &ir::Expr),
     target: bool,
     span: Span,
     diags: &mut crate::diag::Diagnostics,
 ) -> Option<(u32, u32)> {
-    let lo = place_number(program, a, diags);
-    let hi = place_number(program, b, diags);
+    let lo = place_number(at, a, diags);
+    let hi = place_number(at, b, diags);
     let (lo, hi) = (lo?, hi?);
     if lo > hi {
         diags.push(
@@ -318,14 +328,15 @@ fn range(
 /// One place number, computed: a whole number from 1 (E0412 otherwise). A bound
 /// of the wrong type was reported when it was read.
 fn place_number(
-    program: &Program,
+    (program, computer): (&Program, &Computer),
     e: &ir::Expr,
     diags: &mut crate::diag::Diagnostics,
 ) -> Option<u32> {
     if e.ty == Type::Error {
         return None;
     }
-    let problem = match Evaluator::new(program).eval_closed(e) {
+    // No room left in the check's steps: said once, by the check.
+    let problem = match computer.value(program, e)? {
         Err(err) => format!("this place number cannot be computed: {}", err.message),
         Ok(Value::Num(n, unit)) => {
             let shown = Value::Num(n, unit).show(program);

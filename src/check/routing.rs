@@ -1,16 +1,30 @@
 //! Checking a competition's routing as a graph: no cycles, team counts that add
 //! up, no stage fed by one played after it, stage orders and places.
 
+use super::compute::Computer;
 use super::declared::{Declared, DeclaredStage, Property, RouteFrom, RouteTarget};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::eval::Evaluator;
 use crate::ir::{self, Program, Value};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 
-fn number_prop(program: &Program, stage: &DeclaredStage, key: &str) -> Option<Decimal> {
-    let p = Property::find(&stage.properties, key)?;
-    match Evaluator::new(program).eval_closed(&p.value).ok()? {
+/// The edition, and what the check computes of it.
+#[derive(Clone, Copy)]
+struct Edition<'a> {
+    program: &'a Program,
+    computer: &'a Computer,
+}
+
+impl Edition<'_> {
+    /// A property's value; `None` when it cannot be computed (reported where the
+    /// property is typed, or by the check as its steps spent).
+    fn value(self, p: &Property) -> Option<Value> {
+        self.computer.value(self.program, &p.value)?.ok()
+    }
+}
+
+fn number_prop(ed: Edition, stage: &DeclaredStage, key: &str) -> Option<Decimal> {
+    match ed.value(Property::find(&stage.properties, key)?)? {
         Value::Num(n, _) => Some(n),
         _ => None,
     }
@@ -18,13 +32,11 @@ fn number_prop(program: &Program, stage: &DeclaredStage, key: &str) -> Option<De
 
 /// When a stage starts: its day, and the index of its part of the day when the
 /// part is an enum value (the edition declares the parts in time order).
-fn start_of(program: &Program, stage: &DeclaredStage) -> Option<(ir::Date, Option<(u32, u32)>)> {
-    let day = date_prop(program, stage)?;
-    let part = Property::find(&stage.properties, "part").and_then(|p| {
-        match Evaluator::new(program).eval_closed(&p.value).ok()? {
-            Value::Enum(en, v) => Some((en, v)),
-            _ => None,
-        }
+fn start_of(ed: Edition, stage: &DeclaredStage) -> Option<(ir::Date, Option<(u32, u32)>)> {
+    let day = date_prop(ed, stage)?;
+    let part = Property::find(&stage.properties, "part").and_then(|p| match ed.value(p)? {
+        Value::Enum(en, v) => Some((en, v)),
+        _ => None,
     });
     Some((day, part))
 }
@@ -37,12 +49,12 @@ fn when(program: &Program, day: ir::Date, part: Option<(u32, u32)>) -> String {
     }
 }
 
-fn date_prop(program: &Program, stage: &DeclaredStage) -> Option<ir::Date> {
+fn date_prop(ed: Edition, stage: &DeclaredStage) -> Option<ir::Date> {
     let p = stage
         .properties
         .iter()
         .find(|p| p.key == "day" || p.key == "first_day")?;
-    match Evaluator::new(program).eval_closed(&p.value).ok()? {
+    match ed.value(p)? {
         Value::Date(d) => Some(d),
         _ => None,
     }
@@ -50,7 +62,13 @@ fn date_prop(program: &Program, stage: &DeclaredStage) -> Option<ir::Date> {
 
 /// Routing as a graph: no cycles, team counts that add up, no stage fed by a
 /// stage played after it.
-pub(crate) fn check_routing(program: &Program, declared: &[Declared], diags: &mut Diagnostics) {
+pub(crate) fn check_routing(
+    program: &Program,
+    declared: &[Declared],
+    diags: &mut Diagnostics,
+    computer: &Computer,
+) {
+    let ed = Edition { program, computer };
     for comp in declared {
         if let Some(cycle) = first_cycle(comp) {
             if let Some(d) = cycle_error(comp, &cycle) {
@@ -62,10 +80,10 @@ pub(crate) fn check_routing(program: &Program, declared: &[Declared], diags: &mu
         let teams: Vec<Option<Decimal>> = comp
             .stages
             .iter()
-            .map(|s| number_prop(program, s, "teams"))
+            .map(|s| number_prop(ed, s, "teams"))
             .collect();
-        check_feeding_order(program, comp, diags);
-        check_orders_and_places(program, comp, &teams, diags);
+        check_feeding_order(ed, comp, diags);
+        check_orders_and_places(ed, comp, &teams, diags);
         check_team_counts(comp, &teams, diags);
     }
 }
@@ -122,9 +140,9 @@ fn group_size(from: &RouteFrom, from_teams: Option<Decimal>) -> Option<Decimal> 
 
 /// No stage is played before (or, on the same day, in the same or an earlier
 /// part of the day than) a stage that feeds it.
-fn check_feeding_order(program: &Program, comp: &Declared, diags: &mut Diagnostics) {
+fn check_feeding_order(ed: Edition, comp: &Declared, diags: &mut Diagnostics) {
     for s in &comp.stages {
-        let Some((day, part)) = start_of(program, s) else {
+        let Some((day, part)) = start_of(ed, s) else {
             continue;
         };
         for r in &s.routes {
@@ -134,7 +152,7 @@ fn check_feeding_order(program: &Program, comp: &Declared, diags: &mut Diagnosti
             let Some(target) = comp.stages.get(t as usize) else {
                 continue;
             };
-            let Some((tday, tpart)) = start_of(program, target) else {
+            let Some((tday, tpart)) = start_of(ed, target) else {
                 continue;
             };
             let same_day_but_earlier = tday == day
@@ -146,9 +164,9 @@ fn check_feeding_order(program: &Program, comp: &Declared, diags: &mut Diagnosti
                         format!(
                             "`{}` ({}) is played before `{}` ({}), which feeds it",
                             target.name,
-                            when(program, tday, tpart),
+                            when(ed.program, tday, tpart),
                             s.name,
-                            when(program, day, part)
+                            when(ed.program, day, part)
                         ),
                         target.span,
                     )
@@ -240,7 +258,7 @@ fn find_cycle(
 /// Stage numbers are unique; qualification places and final places are given
 /// once each, and a group shares exactly as many places as it has teams.
 fn check_orders_and_places(
-    program: &Program,
+    ed: Edition,
     comp: &Declared,
     teams: &[Option<Decimal>],
     diags: &mut Diagnostics,
@@ -248,7 +266,7 @@ fn check_orders_and_places(
     let mut orders: BTreeMap<Decimal, &DeclaredStage> = BTreeMap::new();
     let mut finals: Vec<(u32, u32, &DeclaredStage)> = Vec::new();
     for (i, s) in comp.stages.iter().enumerate() {
-        if let Some(order) = number_prop(program, s, "order")
+        if let Some(order) = number_prop(ed, s, "order")
             && let Some(first) = orders.insert(order, s)
         {
             diags.push(

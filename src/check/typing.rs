@@ -5,10 +5,10 @@
 //! Runs after the consts are known to be computable, so a property that names a
 //! const is computed here and never again.
 
+use super::compute::Computer;
 use super::declared::{Declared, DeclaredStage, Property, RouteFrom, RouteTarget};
 use super::names::did_you_mean;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::eval::Evaluator;
 use crate::ir::competition::{
     Chosen, Competition, Count, KnockoutReadings, Qualification, Quantity, RankingCriterion,
     RuleOf, Schedule, Seating, SegmentRights, Stage, Target,
@@ -29,11 +29,16 @@ pub(crate) fn type_competitions(
     program: &Program,
     declared: &[Declared],
     diags: &mut Diagnostics,
+    computer: &Computer,
 ) -> Vec<Competition> {
     declared
         .iter()
         .map(|d| {
-            let mut t = Typer { program, diags };
+            let mut t = Typer {
+                program,
+                diags,
+                computer,
+            };
             t.competition(d)
         })
         .collect()
@@ -42,6 +47,8 @@ pub(crate) fn type_competitions(
 struct Typer<'a> {
     program: &'a Program,
     diags: &'a mut Diagnostics,
+    /// What the check computes, within its steps.
+    computer: &'a Computer,
 }
 
 /// A block's properties and where the block is, for "missing" errors.
@@ -320,7 +327,8 @@ impl Typer<'_> {
     /// A property's value, computed; a value that cannot be computed is an error.
     fn value(&mut self, block: &Block, key: &str) -> Option<Value> {
         let p = block.get(key)?;
-        match Evaluator::new(self.program).eval_closed(&p.value) {
+        // No room left in the check's steps: said once, by the check.
+        match self.computer.value(self.program, &p.value)? {
             Ok(v) => Some(v),
             Err(e) => {
                 self.diags.push(

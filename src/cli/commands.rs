@@ -56,43 +56,103 @@ pub fn test(out: &Output, path: &Path) -> u8 {
     let Some(checked) = &loaded.checked else {
         return EXIT_IO;
     };
-    let program = &checked.program;
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let budget = crate::eval::Budget::new(examples::MAX_EXAMPLE_STEPS);
+    let tested = test_examples(&checked.program, &loaded.sources, &budget);
     let mut results = Vec::new();
-    let mut failures = Diagnostics::default();
-    for ex in &program.examples {
-        let outcome = examples::run(program, ex);
-        let (line, col) = loaded.sources.line_col(ex.span.file, ex.span.start);
-        let place = format!("{}:{line}:{col}", loaded.sources.name(ex.span.file));
-        let source = ex
-            .source
-            .as_ref()
-            .map_or("-".to_string(), |s| s.id.to_string());
-        let (ok, detail, failure) = judge_example(ex, &outcome);
-        if let Some(d) = failure {
-            failures.push(d);
-        }
-        if ok {
-            passed += 1;
-        } else {
-            failed += 1;
-        }
+    for row in &tested.rows {
         match out.format {
-            Format::Text => stdout(&format!("{place} [{source}] {} ... {detail}\n", ex.title)),
+            Format::Text => stdout(&format!(
+                "{} [{}] {} ... {}\n",
+                row.place, row.source, row.title, row.detail
+            )),
             Format::Json => results.push(serde_json::json!({
-                "example": ex.title, "at": place, "source": ex.source, "ok": ok, "detail": detail,
+                "example": row.title, "at": row.place, "source": row.cited,
+                "ok": row.ok, "detail": row.detail,
             })),
         }
     }
-    out.diagnostics(&failures, &loaded.sources);
+    out.diagnostics(&tested.failures, &loaded.sources);
+    let (passed, failed) = (tested.passed(), tested.rows.len() - tested.passed());
     match out.format {
         Format::Text => stdout(&format!("{passed} passed, {failed} failed\n")),
         Format::Json => json_line(&serde_json::json!({
             "passed": passed, "failed": failed, "examples": results,
-            "failures": diagnostics_json(&failures, &loaded.sources),
+            "failures": diagnostics_json(&tested.failures, &loaded.sources),
         })),
     }
     if failed > 0 { EXIT_FOUND } else { EXIT_OK }
+}
+
+/// What `bfr test` found: a row per example, and the errors of those that failed.
+struct Tested<'p> {
+    rows: Vec<TestedRow<'p>>,
+    failures: Diagnostics,
+}
+
+/// One example's line of `bfr test`.
+struct TestedRow<'p> {
+    /// `file:line:col`.
+    place: String,
+    title: &'p str,
+    /// The rule ID it cites, `-` for none.
+    source: String,
+    cited: &'p Option<crate::ir::SourceInfo>,
+    ok: bool,
+    detail: String,
+}
+
+impl Tested<'_> {
+    fn passed(&self) -> usize {
+        self.rows.iter().filter(|r| r.ok).count()
+    }
+}
+
+/// Runs every example of `program` within `budget`. The examples the budget
+/// had no room for fail, with one error for all of them, at the first.
+fn test_examples<'p>(
+    program: &'p crate::ir::Program,
+    sources: &Sources,
+    budget: &crate::eval::Budget,
+) -> Tested<'p> {
+    let mut rows = Vec::new();
+    let mut failures = Diagnostics::default();
+    let mut not_run = Vec::new();
+    for ex in &program.examples {
+        let outcome = examples::run_within(program, ex, budget);
+        if matches!(outcome, Outcome::NotRun) {
+            not_run.push(ex.span);
+        }
+        let (line, col) = sources.line_col(ex.span.file, ex.span.start);
+        let (ok, detail, failure) = judge_example(ex, &outcome);
+        if let Some(d) = failure {
+            failures.push(d);
+        }
+        rows.push(TestedRow {
+            place: format!("{}:{line}:{col}", sources.name(ex.span.file)),
+            title: &ex.title,
+            source: ex
+                .source
+                .as_ref()
+                .map_or("-".to_string(), |s| s.id.to_string()),
+            cited: &ex.source,
+            ok,
+            detail,
+        });
+    }
+    if let Some(first) = not_run.first() {
+        failures.push(
+            Diagnostic::error(
+                "E0503",
+                examples::not_run_message(not_run.len(), budget),
+                *first,
+            )
+            .with_label("the first example not run")
+            .with_help(
+                "make the examples cheaper to evaluate: no edition's examples need this many steps",
+            ),
+        );
+    }
+    Tested { rows, failures }
 }
 
 /// Whether an example passed given how it came out, what to print after it,
@@ -132,6 +192,11 @@ fn judge_example(ex: &Example, outcome: &Outcome) -> (bool, String, Option<Diagn
                 Some(d.with_note(ex.span, "in this example")),
             )
         }
+        (Outcome::NotRun, _) => (
+            false,
+            "FAILED (not run: the examples' steps were spent)".to_string(),
+            None,
+        ),
         (Outcome::Error(e), _) => (
             false,
             format!("FAILED ({})", e.message),
@@ -311,5 +376,50 @@ pub fn simulate(
             }
             EXIT_FOUND
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_examples;
+    use crate::eval::Budget;
+    use crate::eval::examples::MAX_EXAMPLE_STEPS;
+
+    #[test]
+    fn examples_past_the_steps_of_bfr_test_fail_with_one_error_for_all() {
+        let mut text = String::new();
+        for k in 1..=20 {
+            text.push_str(&format!(
+                "example \"sum {k}\" ref T-1 {{\n  sum(range(1, 1000)) == 500500\n}}\n"
+            ));
+        }
+        let loaded = crate::edition::load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+        let program = &loaded.checked.as_ref().expect("checks").program;
+        let all = test_examples(program, &loaded.sources, &Budget::new(MAX_EXAMPLE_STEPS));
+        assert_eq!(all.passed(), 20);
+        assert!(all.failures.sorted().is_empty());
+        // Each makes a list of a thousand numbers: 1,000 to 2,000 steps (about
+        // 1,006 as counted now). Five to ten pass; the rest fail as not run,
+        // with one error at the first of them.
+        let cut = test_examples(program, &loaded.sources, &Budget::new(10_000));
+        let passed = cut.passed();
+        assert!((5..=10).contains(&passed), "{passed}");
+        assert!(cut.rows[..passed].iter().all(|r| r.detail == "ok"));
+        assert!(
+            cut.rows[passed..]
+                .iter()
+                .all(|r| r.detail == "FAILED (not run: the examples' steps were spent)")
+        );
+        let failures = cut.failures.sorted();
+        assert_eq!(failures.len(), 1);
+        assert_eq!(failures[0].code, "E0503");
+        assert_eq!(
+            failures[0].message,
+            format!(
+                "{} examples not run: the examples together take more than the 10,000 steps they may take",
+                20 - passed
+            )
+        );
+        assert_eq!(failures[0].span.start, program.examples[passed].span.start);
     }
 }

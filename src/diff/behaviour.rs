@@ -13,68 +13,18 @@
 use super::Detail;
 use super::calendar::children;
 use super::show::Shower;
-use crate::eval::{Evaluator, MAX_STEPS, TOO_LARGE};
+pub use crate::eval::Budget;
+use crate::eval::Evaluator;
 use crate::ir::{Date, Expr, ExprKind, Program, Rule, RuleBody, Type, Unit, Value};
 use rust_decimal::Decimal;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 /// The evaluation steps one `bfr diff` may take over all the answers it
-/// compares: twenty evaluations at the step limit of one ([`MAX_STEPS`]),
+/// compares: twenty evaluations at the step limit of one
+/// ([`MAX_STEPS`](crate::eval::MAX_STEPS)),
 /// about a minute. A count, not a clock, so a diff stops at the same answer on
 /// every machine.
 pub const MAX_DIFF_STEPS: u64 = 1_000_000_000;
-
-/// The steps left to a diff's evaluations, shared by every rule it compares.
-/// Once they run out, no answer is worked out any more: a rule's comparison
-/// cut short says so ([`Detail::Unfinished`]) instead of listing what it found
-/// as all. An evaluation may pass what was left as it may pass its own limit:
-/// a const it works out counts its own steps (see [`MAX_STEPS`]); all of them
-/// are taken from the budget.
-pub struct Budget {
-    total: u64,
-    left: Cell<u64>,
-    /// Answers asked for and not worked out, the budget spent.
-    refused: Cell<u64>,
-    /// The steps one evaluation may take: [`MAX_STEPS`] but in tests.
-    per_evaluation: u64,
-}
-
-impl Budget {
-    /// A budget of `steps`.
-    pub fn new(steps: u64) -> Self {
-        Budget {
-            total: steps,
-            left: Cell::new(steps),
-            refused: Cell::new(0),
-            per_evaluation: MAX_STEPS,
-        }
-    }
-
-    /// The same budget with evaluations limited to `steps` each, for tests
-    /// that reach one evaluation's limit quickly.
-    #[cfg(test)]
-    pub(super) fn with_evaluation_limit(self, steps: u64) -> Self {
-        Budget {
-            per_evaluation: steps,
-            ..self
-        }
-    }
-
-    /// The steps it started with.
-    pub fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// How many answers were refused so far: a rule's comparison was cut short
-    /// when this grew while it was compared.
-    pub(super) fn refused(&self) -> u64 {
-        self.refused.get()
-    }
-
-    fn refuse(&self) {
-        self.refused.set(self.refused.get().saturating_add(1));
-    }
-}
 
 /// One edition's version of the rule.
 pub(super) struct Version<'p> {
@@ -121,34 +71,14 @@ impl Version<'_> {
     /// The answer for one input per parameter; `None` once the diff's steps
     /// are spent, the answer not worked out (or stopped by what was left).
     pub(super) fn answer_all(&self, inputs: Vec<Value>) -> Option<String> {
-        let left = self.budget.left.get();
-        if left == 0 {
-            self.budget.refuse();
-            return None;
-        }
-        let limit = left.min(self.budget.per_evaluation);
         let mut evaluator = self.evaluator.borrow_mut();
-        evaluator.limit_steps(limit);
-        let answer = evaluator.call(self.index, inputs, self.rule.span);
-        let cost = evaluator.last_cost();
-        self.budget.left.set(left.saturating_sub(cost));
-        match answer {
-            Ok(v) => Some(self.shower.value(&v)),
-            // Stopped by what was left of the diff's steps, not by the limit
-            // of one evaluation: not an answer. (A const kept from an earlier
-            // answer, failed at the limit of one evaluation, fails this one
-            // at no cost: that is an answer, `no answer`.)
-            Err(e)
-                if e.code == Some(TOO_LARGE)
-                    && limit < self.budget.per_evaluation
-                    && cost >= limit =>
-            {
-                self.budget.left.set(0);
-                self.budget.refuse();
-                None
-            }
-            Err(_) => Some("no answer".into()),
-        }
+        let answer = self.budget.run(&mut evaluator, |ev| {
+            ev.call(self.index, inputs, self.rule.span)
+        })?;
+        Some(match answer {
+            Ok(v) => self.shower.value(&v),
+            Err(_) => "no answer".into(),
+        })
     }
 }
 

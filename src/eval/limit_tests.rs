@@ -323,3 +323,40 @@ fn counts_are_shown_with_thousands_separated() {
     assert_eq!(show_count(1_000), "1,000");
     assert_eq!(show_count(50_000_000), "50,000,000");
 }
+
+#[test]
+fn examples_past_their_steps_together_are_one_warning_not_one_each() {
+    let mut text = String::from(PROGRAM);
+    for k in 1..=20 {
+        text.push_str(&format!(
+            "example \"sum {k}\" ref T-1 {{\n  sum(range(1, 1000)) == 500500\n}}\n"
+        ));
+    }
+    let l = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+    let program = &l.checked.as_ref().expect("checks").program;
+    let all = super::examples::warnings_within(program, super::examples::MAX_EXAMPLE_STEPS);
+    assert!(all.sorted().is_empty(), "every example holds");
+    // Each makes a list of a thousand numbers: 1,000 to 2,000 steps (about
+    // 1,006 as counted now). Five to ten run; the rest are one warning at the
+    // first not run.
+    let cut = super::examples::warnings_within(program, 10_000);
+    let found = cut.sorted();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].code, "W0502");
+    let not_run: usize = found[0]
+        .message
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", found[0].message));
+    assert!((10..=15).contains(&not_run), "{}", found[0].message);
+    assert!(
+        found[0].message.ends_with(
+            "examples not run: the examples together take more than the 10,000 steps they may take"
+        ),
+        "{}",
+        found[0].message
+    );
+    let first_not_run = &program.examples[20 - not_run];
+    assert_eq!(found[0].span.start, first_not_run.span.start);
+}

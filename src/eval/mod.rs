@@ -6,6 +6,7 @@
 //! the expression that failed, never a panic.
 
 pub mod arith;
+pub mod budget;
 mod code;
 pub mod examples;
 mod fold;
@@ -21,6 +22,7 @@ use crate::ir::{
     BinOp, Builtin, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type, Unit, Value,
 };
 use crate::source::Span;
+pub use budget::Budget;
 pub use handle::{Answer, RuleHandle};
 pub use prepared::Prepared;
 use prepared::{Answers, Folded};
@@ -61,6 +63,10 @@ const MAX_CALL_DEPTH: usize = 10_000;
 /// The heaviest evaluation of the 2015 edition,
 /// seeding 169 pairs, takes about 10 million.
 pub const MAX_STEPS: u64 = 50_000_000;
+
+/// The consts an evaluator has worked out, by rule index: their values, or why
+/// they failed.
+pub(crate) type Kept = std::collections::HashMap<u32, EvalResult>;
 
 /// The code of an evaluation stopped at [`MAX_STEPS`].
 pub const TOO_LARGE: &str = "E0606";
@@ -116,7 +122,7 @@ pub struct Evaluator<'p> {
     /// closed and pure, so its value never changes; a chain of consts
     /// (`c2 = c1 + 1`, …) is computed once, not once per use. Not used while tracing, so
     /// a trace shows every rule that took part.
-    consts: std::collections::HashMap<u32, R>,
+    consts: Kept,
     /// The steps taken by the current top-level evaluation (see [`MAX_STEPS`]).
     steps: u64,
     /// The steps a top-level evaluation may take: [`MAX_STEPS`], or fewer
@@ -160,6 +166,18 @@ impl<'p> Evaluator<'p> {
     /// own among many evaluations.
     pub(crate) fn limit_steps(&mut self, step_limit: u64) {
         self.step_limit = step_limit.min(MAX_STEPS);
+    }
+
+    /// The consts this evaluator has worked out, taken out of it, for another
+    /// evaluator of the same program to start from ([`with_kept`](Self::with_kept)).
+    pub(crate) fn take_kept(&mut self) -> Kept {
+        std::mem::take(&mut self.consts)
+    }
+
+    /// This evaluator, starting from the consts another evaluator of the same
+    /// program worked out ([`take_kept`](Self::take_kept)).
+    pub(crate) fn with_kept(self, consts: Kept) -> Self {
+        Evaluator { consts, ..self }
     }
 
     /// The steps the last top-level evaluation took, those of kept consts that
