@@ -7,9 +7,10 @@
 //!
 //! Checked at each step: a file made only of what the run asked for (results,
 //! choices, corrections, late arrivals) has no error, but for a choice that a
-//! later correction of a qualification result no longer fits, and a recorded
-//! draw whose teams a correction changed after a knockout match it follows
-//! was decided (a tie goes to the qualification placement); a draw once recorded is
+//! later change of the qualification's standings (a result corrected, a late
+//! arrival's deduction) no longer fits, and a recorded draw whose teams such a
+//! change turned after a knockout match it follows was decided (a tie goes to
+//! the qualification placement); a draw once recorded is
 //! the draw the run plays (a correction changes nothing already drawn). At the
 //! end, the last file, run once more, prints what its step's run printed, byte
 //! for byte: it replays every step before it, and running each step's file
@@ -78,12 +79,12 @@ struct Event {
     /// Something was written that the rules may refuse (a withdrawal, an
     /// absent captain): errors are then allowed.
     irregular: bool,
-    /// A result was corrected after a stage's choices began and before its
-    /// draw was recorded: a choice made may no longer fit the positions
-    /// (E0708, E0709), and the director makes them again.
+    /// A result was corrected (or a late arrival recorded) after a stage's
+    /// choices began and before its draw was recorded: a choice made may no
+    /// longer fit the positions (E0708, E0709), and the director makes them again.
     choices_may_break: bool,
-    /// A result was corrected after a knockout match was played and another
-    /// stage's draw recorded: a tie decided by the qualification placement
+    /// A result was corrected (or a late arrival recorded) after a knockout
+    /// match was played and another stage's draw recorded: a tie decided by the qualification placement
     /// may now go the other way, and a draw made from its winner or loser no
     /// longer fits (E0720); the director draws that stage again.
     draws_may_break: bool,
@@ -170,6 +171,30 @@ impl Event {
         });
         let last = self.stages.len() - 1;
         &mut self.stages[last]
+    }
+
+    /// The qualification's standings may have changed (a result corrected, a
+    /// late arrival's deduction) after the knockout began: a choice made or a
+    /// draw recorded from the old standings may no longer fit.
+    fn qualification_changed(&mut self) {
+        if self
+            .stages
+            .iter()
+            .any(|s| s.draw.is_none() && !s.choices.is_empty())
+        {
+            self.choices_may_break = true;
+        }
+        let played = |s: &Stage| !s.results.is_empty();
+        if self.stages.iter().enumerate().any(|(i, s)| {
+            played(s)
+                && self
+                    .stages
+                    .iter()
+                    .enumerate()
+                    .any(|(j, later)| j != i && later.draw.is_some())
+        }) {
+            self.draws_may_break = true;
+        }
     }
 
     /// Writes the draws the run made into the file, as `--write-draw` does.
@@ -281,30 +306,16 @@ fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
             let teams = old.split(' ').next().unwrap_or("").to_string();
             let (h, a) = imps(*pair);
             ev.rounds[r].results[i] = format!("{teams} {h}:{a}");
-            if ev
-                .stages
-                .iter()
-                .any(|s| s.draw.is_none() && !s.choices.is_empty())
-            {
-                ev.choices_may_break = true;
-            }
-            let played = |s: &Stage| !s.results.is_empty();
-            if ev.stages.iter().enumerate().any(|(i, s)| {
-                played(s)
-                    && ev
-                        .stages
-                        .iter()
-                        .enumerate()
-                        .any(|(j, later)| j != i && later.draw.is_some())
-            }) {
-                ev.draws_may_break = true;
-            }
+            ev.qualification_changed();
         }
         Step::Late { team, minutes } => {
             if let Some(r) = ev.rounds.last().map(|r| r.number) {
                 let team = 1 + u32::from(*team) % ev.teams;
                 // Late means at least a minute: the scale has no row for 0 min.
                 ev.incidents.push((team, r, 1 + u32::from(*minutes % 90)));
+                // Its deduction moves the team in the qualification, as a
+                // correction does.
+                ev.qualification_changed();
             }
         }
         Step::Absent { team, from_turn } => {
@@ -378,9 +389,9 @@ fuzz_target!(|plan: Plan| {
         last = run(&ev.toml());
         let ran = &last.0;
         // A late arrival may be a forfeit or a referral, which stops the run
-        // (E0713); a correction may break a choice made before it (E0708,
-        // E0709) or a draw made from a knockout tie it turns (E0720); any
-        // other error in a file of regular steps is a finding.
+        // (E0713); a correction or a late arrival may break a choice made
+        // before it (E0708, E0709) or a draw made from a knockout tie it turns
+        // (E0720); any other error in a file of regular steps is a finding.
         let allowed = |code: &str| {
             code == "E0713"
                 || (ev.choices_may_break && matches!(code, "E0708" | "E0709"))

@@ -1089,3 +1089,54 @@ fn a_correction_that_turns_a_knockout_tie_breaks_the_draw_made_from_it() {
     let teams: Vec<u32> = bc32_b.pairs.iter().flat_map(|&(h, a)| [h, a]).collect();
     assert!(teams.contains(&68) && !teams.contains(&37), "{teams:?}");
 }
+
+#[test]
+fn a_late_arrival_recorded_after_a_knockout_tie_breaks_the_draw_made_from_it() {
+    let text = std::fs::read_to_string(
+        root().join("tests/fixtures/events/tie-turned-by-a-late-arrival.toml"),
+    )
+    .unwrap();
+    let run_2015 = |text: &str| {
+        let loaded = crate::support::edition_2015();
+        let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
+        let mut sources = loaded.sources.clone();
+        bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
+    };
+    let errors = |ran: &bfr::event::Ran| -> Vec<String> {
+        let sorted = ran.diagnostics.sorted();
+        sorted
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    // Without the incident the recorded draws fit the results.
+    let incident =
+        "[[incident]]\nteam = 38\nround = 13\nrule = \"late_arrival_qualification(21 min)\"\n";
+    assert!(text.contains(incident));
+    let before = run_2015(&text.replace(incident, ""));
+    assert!(errors(&before).is_empty(), "{:?}", errors(&before));
+    // With it, team 38 drops below team 47 and loses the tie it won.
+    let ran = run_2015(&text);
+    assert_eq!(
+        errors(&ran),
+        [
+            "team 38 plays in BC32-B, but the draw as recorded leaves it out",
+            "team 47 does not play in BC32-B, but the draw as recorded has it",
+        ]
+    );
+    // As the help says: delete BC32-B's draw and draw it again.
+    let drawn_line = text
+        .lines()
+        .find(|l| l.starts_with("draw = [\"31-18\""))
+        .unwrap();
+    let again = run_2015(&text.replace(&format!("{drawn_line}\n"), ""));
+    assert!(errors(&again).is_empty(), "{:?}", errors(&again));
+    let bc32_b = again
+        .unrecorded
+        .iter()
+        .find(|d| d.stage.as_deref() == Some("bc32_b"))
+        .unwrap();
+    let teams: Vec<u32> = bc32_b.pairs.iter().flat_map(|&(h, a)| [h, a]).collect();
+    assert!(teams.contains(&38) && !teams.contains(&47), "{teams:?}");
+}
