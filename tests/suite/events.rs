@@ -38,6 +38,14 @@ fn run_text(name: &str, text: &str) -> (Ran, Sources) {
     (ran, sources)
 }
 
+/// `text` run as an event file of the bundled 2015 edition.
+fn run_2015_text(text: &str) -> Ran {
+    let loaded = crate::support::edition_2015();
+    let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
+    let mut sources = loaded.sources.clone();
+    bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
+}
+
 fn run_file(relative: &str) -> (Ran, Sources) {
     let text = std::fs::read_to_string(root().join(relative)).unwrap();
     run_text(relative, &text)
@@ -1050,13 +1058,7 @@ fn a_correction_that_turns_a_knockout_tie_breaks_the_draw_made_from_it() {
         root().join("tests/fixtures/events/tie-turned-by-a-correction.toml"),
     )
     .unwrap();
-    let run_2015 = |text: &str| {
-        let loaded = crate::support::edition_2015();
-        let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
-        let mut sources = loaded.sources.clone();
-        bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
-    };
-    let ran = run_2015(&text);
+    let ran = run_2015_text(&text);
     let sorted = ran.diagnostics.sorted();
     let errors: Vec<&str> = sorted
         .iter()
@@ -1079,7 +1081,7 @@ fn a_correction_that_turns_a_knockout_tie_breaks_the_draw_made_from_it() {
         .lines()
         .find(|l| l.starts_with("draw = [\"20-61\""))
         .unwrap();
-    let again = run_2015(&text.replace(&format!("{drawn_line}\n"), ""));
+    let again = run_2015_text(&text.replace(&format!("{drawn_line}\n"), ""));
     assert!(!again.diagnostics.has_errors(), "{:?}", codes(&again));
     let bc32_b = again
         .unrecorded
@@ -1096,12 +1098,6 @@ fn a_late_arrival_recorded_after_a_knockout_tie_breaks_the_draw_made_from_it() {
         root().join("tests/fixtures/events/tie-turned-by-a-late-arrival.toml"),
     )
     .unwrap();
-    let run_2015 = |text: &str| {
-        let loaded = crate::support::edition_2015();
-        let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
-        let mut sources = loaded.sources.clone();
-        bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", text)
-    };
     let errors = |ran: &bfr::event::Ran| -> Vec<String> {
         let sorted = ran.diagnostics.sorted();
         sorted
@@ -1114,10 +1110,10 @@ fn a_late_arrival_recorded_after_a_knockout_tie_breaks_the_draw_made_from_it() {
     let incident =
         "[[incident]]\nteam = 38\nround = 13\nrule = \"late_arrival_qualification(21 min)\"\n";
     assert!(text.contains(incident));
-    let before = run_2015(&text.replace(incident, ""));
+    let before = run_2015_text(&text.replace(incident, ""));
     assert!(errors(&before).is_empty(), "{:?}", errors(&before));
     // With it, team 38 drops below team 47 and loses the tie it won.
-    let ran = run_2015(&text);
+    let ran = run_2015_text(&text);
     assert_eq!(
         errors(&ran),
         [
@@ -1130,7 +1126,7 @@ fn a_late_arrival_recorded_after_a_knockout_tie_breaks_the_draw_made_from_it() {
         .lines()
         .find(|l| l.starts_with("draw = [\"31-18\""))
         .unwrap();
-    let again = run_2015(&text.replace(&format!("{drawn_line}\n"), ""));
+    let again = run_2015_text(&text.replace(&format!("{drawn_line}\n"), ""));
     assert!(errors(&again).is_empty(), "{:?}", errors(&again));
     let bc32_b = again
         .unrecorded
