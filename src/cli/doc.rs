@@ -124,6 +124,14 @@ fn site_place(named: &Path) -> Result<Place, Unfit> {
                     named.display()
                 )));
             }
+            if let Some(own) =
+                not_of_a_site(&dir).map_err(|e| Unfit::Io(fail("read", named, &e)))?
+            {
+                return Err(Unfit::Usage(format!(
+                    "`{}` holds `{own}`, which `bfr doc` did not write; move it out of the site, or name another directory (nothing is deleted)",
+                    named.display()
+                )));
+            }
             true
         }
         Ok(_) => {
@@ -135,6 +143,23 @@ fn site_place(named: &Path) -> Result<Place, Unfit> {
         Err(_) => false,
     };
     Ok(Place { dir, replaces })
+}
+
+/// The first entry of the earlier site `dir` that `bfr doc` does not write (a
+/// site is flat: pages, its style sheet and the marker), in name order; such an
+/// entry (an edition kept inside the site, a note) would go with the old site.
+fn not_of_a_site(dir: &Path) -> std::io::Result<Option<String>> {
+    let mut foreign = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = entry.file_type()?.is_file()
+            && (name == MARKER || name == "style.css" || name.ends_with(".html"));
+        if !ours {
+            foreign.push(name);
+        }
+    }
+    Ok(foreign.into_iter().min())
 }
 
 /// Writes the site into a new directory beside the place's, then puts it in

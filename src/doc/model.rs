@@ -301,16 +301,20 @@ fn page_name(name: &str, taken: &mut BTreeSet<String>) -> String {
         cut -= 1;
     }
     stem.truncate(cut);
+    // Names are compared without case: on a file system that ignores case
+    // (macOS's, Windows'), `SCORING.html` and `scoring.html` are one file.
     let mut page = format!("{stem}.html");
-    if page == "index.html" || page == PAGES {
-        page = format!("chapter-{page}");
+    let lower = page.to_lowercase();
+    if lower == "index.html" || lower == PAGES {
+        stem = format!("chapter-{stem}");
+        page = format!("{stem}.html");
     }
     let mut n = 2;
-    while taken.contains(&page) {
+    while taken.contains(&page.to_lowercase()) {
         page = format!("{stem}-{n}.html");
         n += 1;
     }
-    taken.insert(page.clone());
+    taken.insert(page.to_lowercase());
     page
 }
 
@@ -575,6 +579,15 @@ mod tests {
         assert_eq!(page_name("index.bfr", &mut taken), "chapter-index.html");
         assert_eq!(page_name("a/b.bfr", &mut taken), "a.b.html");
         assert_eq!(page_name("a.b.bfr", &mut taken), "a.b-2.html");
+    }
+
+    #[test]
+    fn page_names_differing_only_in_case_are_two_files_everywhere() {
+        let mut taken = BTreeSet::new();
+        assert_eq!(page_name("scoring.bfr", &mut taken), "scoring.html");
+        assert_eq!(page_name("SCORING.bfr", &mut taken), "SCORING-2.html");
+        assert_eq!(page_name("Index.bfr", &mut taken), "chapter-Index.html");
+        assert_eq!(page_name("index.bfr", &mut taken), "chapter-index-2.html");
     }
 
     #[test]

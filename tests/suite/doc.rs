@@ -5,7 +5,7 @@
 //! loaded in headless Chromium (skipped only without Chromium and without `CI`).
 
 use crate::support::{
-    SHOWN_TEXT_PROBE, TempDir, bfr, chromium, edition_2015, program_2015, run_chromium,
+    SHOWN_TEXT_PROBE, TempDir, bfr, chromium, edition_2015, program_2015, root, run_chromium,
     shown_text_at,
 };
 use bfr::ir::competition::{Competition, Target};
@@ -450,6 +450,44 @@ fn a_directory_bfr_doc_did_not_write_or_a_file_is_refused_and_left_alone() {
     let (code, _, _) = bfr(&["doc", bad.to_str().unwrap(), "-o", site.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(!site.exists());
+}
+
+#[test]
+fn an_earlier_site_holding_files_of_its_users_is_not_replaced() {
+    let dir = TempDir::new("doc-foreign");
+    let site = dir.0.join("site");
+    let s = site.to_str().unwrap();
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", s]);
+    assert_eq!(code, 0, "{stderr}");
+    // The edition kept inside the site it documents: replacing the site
+    // would delete the edition.
+    let edition = site.join("myedition");
+    std::fs::create_dir(&edition).unwrap();
+    for path in bfr::edition::edition_files(&root().join("rules/2015")).unwrap() {
+        std::fs::copy(&path, edition.join(path.file_name().unwrap())).unwrap();
+    }
+    let (code, stdout, stderr) = bfr(&["doc", edition.to_str().unwrap(), "-o", s]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("holds `myedition`, which `bfr doc` did not write"),
+        "{stderr}"
+    );
+    assert!(edition.join("scoring.bfr").is_file());
+    assert!(site.join("index.html").is_file());
+    // So is a note of the user's beside the pages, once the edition is out.
+    std::fs::remove_dir_all(&edition).unwrap();
+    std::fs::write(site.join("notes.txt"), "keep me").unwrap();
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", s]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("holds `notes.txt`"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(site.join("notes.txt")).unwrap(),
+        "keep me"
+    );
+    // Without it the site is replaced as before.
+    std::fs::remove_file(site.join("notes.txt")).unwrap();
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", s]);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]
