@@ -210,8 +210,9 @@ impl Names<'_> {
 }
 
 /// Keys whose number is the index of a rule.
-const RULE_KEYS: [&str; 5] = [
+const RULE_KEYS: [&str; 6] = [
     "vp_scale",
+    "imp_scale",
     "trophy_points",
     "trophy_player_points",
     "picks_valid",

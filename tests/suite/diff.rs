@@ -102,6 +102,31 @@ fn every_edition_against_itself_has_no_differences() {
     assert!(editions >= 1);
 }
 
+#[test]
+fn a_rule_added_before_the_rules_a_competition_names_changes_no_competition() {
+    // Every rule after the new const moves one place in the edition's list of
+    // rules; a competition names its rules (VP and IMP scales, trophy points,
+    // …) by that place, and the diff must compare them by name.
+    let new = variant("diff-one-more-const", |name, text| {
+        if name == "chairmans_cup.bfr" {
+            format!("const aa_extra: SEK ref CC-FEE p.14 \"Startavgifter\" = 1 SEK\n{text}")
+        } else {
+            text
+        }
+    });
+    let d = diff_of(&root().join(EDITION_2015), &new.0);
+    let items: Vec<String> = d
+        .files
+        .iter()
+        .flat_map(|f| {
+            f.items
+                .iter()
+                .map(|i| format!("{}: {:?} {}", f.file, i.status, i.name))
+        })
+        .collect();
+    assert_eq!(items, ["chairmans_cup.bfr: Added aa_extra"], "{items:#?}");
+}
+
 /// The 2015 edition with one change of each kind: a scale row, a fee, a routing
 /// and a new stage, a removed rule, a renamed rule, a calendar shift (+364 days)
 /// with one deadline moved otherwise, and a changed reading.
