@@ -43,6 +43,7 @@ pub fn check(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -
     let (entries, mut diagnostics) = model::read(text, file, crate::event::is_json(name), program);
     if let Some(entries) = &entries {
         let mut ctx = Ctx::new(program, entries);
+        ctx.birth_years();
         validate::all(&mut ctx);
         diagnostics.extend(ctx.diags);
     }
@@ -81,6 +82,11 @@ pub fn invoice(
         read.diagnostics.push(d.clone());
     }
     (Some(money), read.diagnostics)
+}
+
+/// Whether a player born in `year` can play in the season of `season`.
+fn born_by(year: i32, season: i64) -> bool {
+    year >= 1 && i64::from(year) <= season
 }
 
 /// What the checks and the invoices share: the edition, the entries, the season's
@@ -150,11 +156,40 @@ impl<'a> Ctx<'a> {
         self.season
     }
 
+    /// An error for each player born before the year 1 or after the season's
+    /// year: no player of the season was born then, and the player has no class.
+    pub fn birth_years(&mut self) {
+        let Some(season) = self.season else { return };
+        for (member, p) in &self.entries.players {
+            let Some((year, at)) = p.birth_year else {
+                continue;
+            };
+            if born_by(year, season) {
+                continue;
+            }
+            let message = if year < 1 {
+                format!("member {member}'s birth year {year} is not a year")
+            } else {
+                format!("member {member}'s birth year {year} is after the season's year, {season}")
+            };
+            self.diags.push(
+                Diagnostic::error("E0801", message, at)
+                    .with_label("no player of this season was born then")
+                    .with_help("write the year the player was born, like 1950; until then the player has no class"),
+            );
+        }
+    }
+
     /// Whether a player is a junior (SM-CLASS); `None` without a birth year.
     pub fn junior(&mut self, member: u32) -> Option<(bool, Figure)> {
         let p = self.entries.players.get(&member)?;
         let (year, at) = p.birth_year?;
         let season = self.season(at)?;
+        // A year no player of the season can be born in gives no class (and
+        // no junior's discount); `birth_years` has said so.
+        if !born_by(year, season) {
+            return None;
+        }
         self.holds(
             "is_junior",
             &[

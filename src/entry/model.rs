@@ -453,7 +453,7 @@ impl Reader<'_> {
                         self.span(&s.span),
                     )
                     .with_label("not a date and time")
-                    .with_help("write `YYYY-MM-DD HH:MM`, e.g. \"2015-07-25 12:00\""),
+                    .with_help("write `YYYY-MM-DD HH:MM` in the festival's local time, without a time zone, e.g. \"2015-07-25 12:00\""),
                 );
                 None
             }
@@ -516,15 +516,45 @@ impl Reader<'_> {
             let Some(district) = self.variant(enums.district, "a district", &d.value.name) else {
                 continue;
             };
-            let missed = d
-                .value
-                .missed_replacements
-                .iter()
-                .filter_map(|m| {
-                    let v = self.variant(enums.event, "an SM pair discipline", m)?;
-                    Some((v, self.span(&m.span)))
-                })
-                .collect();
+            // A district's charges are made once: listed again (under its
+            // name or its label), it would be charged again.
+            if let Some(first) = out.districts.iter().find(|e| e.district == district) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0801",
+                        format!(
+                            "the district `{}` is listed twice",
+                            d.value.name.value.trim()
+                        ),
+                        self.span(&d.value.name.span),
+                    )
+                    .with_label("listed again here; this entry is left out")
+                    .with_note(first.span, "first listed here")
+                    .with_help("give each district one `[[district]]`, with all it missed"),
+                );
+                continue;
+            }
+            let mut missed: Vec<(u32, Span)> = Vec::new();
+            for m in &d.value.missed_replacements {
+                let Some(v) = self.variant(enums.event, "an SM pair discipline", m) else {
+                    continue;
+                };
+                let at = self.span(&m.span);
+                if let Some((_, first)) = missed.iter().find(|(seen, _)| *seen == v) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0801",
+                            format!("`{}` is named twice in one district's missed replacements", m.value.trim()),
+                            at,
+                        )
+                        .with_label("named again here; left out")
+                        .with_note(*first, "first named here")
+                        .with_help("a district reports one replacement pair per final: name each discipline once"),
+                    );
+                } else {
+                    missed.push((v, at));
+                }
+            }
             out.districts.push(DistrictEntry {
                 district,
                 missed_replacements: missed,
@@ -767,11 +797,28 @@ impl Reader<'_> {
 
 /// `2015-07-25 12:00` (or with a `T`) as a date and minutes since midnight.
 pub fn parse_stamp(text: &str) -> Option<Stamp> {
-    if !text.contains(':') {
+    // Exactly `YYYY-MM-DD HH:MM` (seconds of `:00` allowed): the parser below
+    // also reads an offset or a time zone, which it would drop, and years
+    // before 1 or of six digits.
+    let t = text.trim().as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| t.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let shaped = matches!(t.len(), 16 | 19)
+        && digits(0..4)
+        && t.get(4) == Some(&b'-')
+        && digits(5..7)
+        && t.get(7) == Some(&b'-')
+        && digits(8..10)
+        && matches!(t.get(10), Some(b' ' | b'T'))
+        && digits(11..13)
+        && t.get(13) == Some(&b':')
+        && digits(14..16)
+        && (t.len() == 16 || (t.get(16) == Some(&b':') && digits(17..19)));
+    if !shaped {
         return None;
     }
     let dt: jiff::civil::DateTime = text.trim().replace(' ', "T").parse().ok()?;
-    if dt.second() != 0 || dt.subsec_nanosecond() != 0 {
+    if dt.second() != 0 || dt.subsec_nanosecond() != 0 || dt.year() < 1 {
         return None;
     }
     let minutes = u16::try_from(i32::from(dt.hour()) * 60 + i32::from(dt.minute())).ok()?;
@@ -794,5 +841,16 @@ mod tests {
         assert!(parse_stamp("2015-07-25").is_none());
         assert!(parse_stamp("2015-02-30 10:00").is_none());
         assert!(parse_stamp("Saturday noon").is_none());
+        // An offset or a zone would be dropped, not honoured: refused.
+        assert!(parse_stamp("2015-07-25 12:01+05:00").is_none());
+        assert!(parse_stamp("2015-07-25T12:01[Europe/Stockholm]").is_none());
+        assert!(parse_stamp("0000-01-01 00:00").is_none());
+        assert!(parse_stamp("-000100-01-01 00:00").is_none());
+        assert!(parse_stamp("2015-07-25 12:01:30").is_none());
+        assert_eq!(
+            parse_stamp(" 2015-07-25T12:01:00 "),
+            parse_stamp("2015-07-25 12:01")
+        );
+        assert!(parse_stamp("9999-12-31 23:59").is_some());
     }
 }
