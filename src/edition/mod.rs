@@ -185,6 +185,9 @@ fn load_read(
     let empty = texts.is_empty();
     let mut loaded = load_keeping_trees(texts, bases, None, examples);
     if empty {
+        // Nothing to check is not an edition: no command may take it for one
+        // that has no rules.
+        loaded.checked = None;
         loaded.diagnostics.push(
             Diagnostic::error(
                 "E0005",
@@ -418,6 +421,9 @@ fn parse_input(
         return None;
     }
     for warning in syntax::direction_warnings(text, id) {
+        diagnostics.push(warning);
+    }
+    if let Some(warning) = syntax::lone_return_warning(text, id) {
         diagnostics.push(warning);
     }
     match syntax::parse_file(text, id) {

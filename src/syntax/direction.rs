@@ -1,4 +1,6 @@
-//! Warnings for the invisible characters that reorder what an editor shows.
+//! Warnings for characters that make an editor show a file otherwise than bfr
+//! reads it: the invisible characters that reorder text, and a line end bfr
+//! does not take for one.
 //!
 //! A right-to-left override in a comment or a quoted text makes an editor show
 //! the rest of its line backwards, so a file can read one way on screen and
@@ -53,9 +55,50 @@ pub fn direction_warnings(text: &str, file: FileId) -> Vec<Diagnostic> {
     warnings
 }
 
+/// One `W0004` for a `.bfr` text holding a carriage return that no line feed
+/// follows (the line end of old Macs), at the first, counting the rest. bfr
+/// ends a line, and so a `//` comment, only at a line feed; an editor ends it
+/// at a lone carriage return too, so a rule written after one in a comment is
+/// shown on a line of its own and never read.
+pub fn lone_return_warning(text: &str, file: FileId) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut lone = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+        .map(|(i, _)| i);
+    let first = lone.next()?;
+    let more = lone.count();
+    Some(
+        Diagnostic::warning(
+            "W0004",
+            "a carriage return without a line feed: an editor starts a new line here, bfr does not, so a comment before it runs on over what follows",
+            Span::new(file, first, first + 1),
+        )
+        .with_label(match more {
+            0 => "here".to_string(),
+            n => format!("here, and {n} more in this file"),
+        })
+        .with_help("save the file with Unix (LF) or Windows (CRLF) line ends"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::direction_warnings;
+    use super::{direction_warnings, lone_return_warning};
+
+    #[test]
+    fn a_lone_carriage_return_is_one_warning_for_the_file() {
+        let text = "// a note\rexample \"x\" ref X { 1 == 1 }\r\nconst a: number = 1\r";
+        let w = lone_return_warning(text, 0).unwrap();
+        assert_eq!(
+            (w.code, w.span.start),
+            ("W0004", text.find('\r').unwrap() as u32)
+        );
+        assert_eq!(w.label, "here, and 1 more in this file");
+        // Windows line ends are line ends.
+        assert!(lone_return_warning("// a\r\nconst a: number = 1\r\n", 0).is_none());
+    }
 
     #[test]
     fn each_line_holding_a_reordering_character_gets_one_warning() {

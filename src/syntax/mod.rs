@@ -9,7 +9,7 @@
 
 pub mod ast;
 mod direction;
-pub use direction::direction_warnings;
+pub use direction::{direction_warnings, lone_return_warning};
 pub mod format;
 mod lower;
 mod read;
