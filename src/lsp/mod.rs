@@ -451,12 +451,49 @@ fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Option<T> {
 }
 
 fn params_of<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorCode, String)> {
-    serde_json::from_value(params).map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+    serde_json::from_value(params).map_err(|e| (ErrorCode::InvalidParams, params_problem(&e)))
+}
+
+/// serde's words for params that do not fit, without the names of bfr's types
+/// (`expected struct HoverParams`): what was found, and the field at fault.
+fn params_problem(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    if message.contains("missing field") {
+        return format!(
+            "the params lack a {}",
+            message.trim_start_matches("missing ")
+        );
+    }
+    let found = message
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.split_once(", expected"))
+        .map(|(found, _)| found);
+    match found {
+        Some(found) => {
+            format!("the params or one of their fields is of the wrong kind: found {found}")
+        }
+        None => "the params do not have this request's shape (see the LSP specification)".into(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Changed, MAX_CHANGE_WORK, Server, changed_text, uri};
+    use super::{Changed, MAX_CHANGE_WORK, Server, changed_text, params_of, uri};
+
+    #[test]
+    fn params_that_do_not_fit_are_said_without_bfrs_type_names() {
+        let said = |v: serde_json::Value| params_of::<lsp_types::HoverParams>(v).unwrap_err().1;
+        let null = said(serde_json::Value::Null);
+        assert_eq!(
+            null,
+            "the params or one of their fields is of the wrong kind: found null"
+        );
+        let lacking = said(serde_json::json!({"position": {"line": 0, "character": 0}}));
+        assert_eq!(lacking, "the params lack a field `textDocument`");
+        for m in [null, lacking] {
+            assert!(!m.contains("struct") && !m.contains("Params"), "{m}");
+        }
+    }
     use lsp_server::{Notification, Request, RequestId};
     use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
     use serde_json::json;

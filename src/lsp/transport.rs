@@ -88,14 +88,33 @@ fn read_frame(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Frame> {
     if (bytes.len() as u64) < length {
         return Ok(Frame::End);
     }
-    Ok(match serde_json::from_slice::<Message>(&bytes) {
-        Ok(message) => Frame::Message(message),
-        Err(e) => Frame::Skipped(format!(
+    let not_json_rpc = |e: serde_json::Error| {
+        Frame::Skipped(format!(
             "a message that is not a JSON-RPC request, response or notification (line {}, column {})",
             e.line(),
             e.column()
-        )),
-    })
+        ))
+    };
+    let value = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(v) => v,
+        Err(e) => return Ok(not_json_rpc(e)),
+    };
+    if let Some(id) = unanswerable_id(&value) {
+        return Ok(Frame::Skipped(format!(
+            "a request with the id {id}, which cannot be answered: bfr answers requests whose id is a text or a whole number from -2147483648 to 2147483647"
+        )));
+    }
+    Ok(serde_json::from_value::<Message>(value).map_or_else(not_json_rpc, Frame::Message))
+}
+
+/// The id of a request whose id a response cannot carry (a number past 32
+/// bits, a fraction, `null`, an object): read as a notification, it would
+/// never be answered and its sender would wait for ever.
+fn unanswerable_id(value: &serde_json::Value) -> Option<String> {
+    let id = value.get("id")?;
+    value.get("method")?;
+    let answerable = id.is_string() || id.as_i64().is_some_and(|n| i32::try_from(n).is_ok());
+    (!answerable).then(|| crate::diag::bounded(&id.to_string()))
 }
 
 /// The threads that read stdin and write stdout for a [`Connection`].
@@ -233,6 +252,26 @@ mod tests {
             read_frame(&mut input, 1000).unwrap(),
             Frame::Message(_)
         ));
+    }
+
+    #[test]
+    fn a_request_whose_id_no_response_can_carry_is_said_not_taken_for_a_notification() {
+        for id in ["2147483648", "3.0", "null", "{\"a\":1}", "-2147483649"] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
+            let read = read_frame(&mut Cursor::new(frame(&body)), 1000).unwrap();
+            assert!(
+                matches!(&read, Frame::Skipped(why) if why.contains(&format!("the id {id}, which cannot be answered"))),
+                "{id}: {read:?}"
+            );
+        }
+        for id in ["2147483647", "-2147483648", "\"x\""] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
+            let read = read_frame(&mut Cursor::new(frame(&body)), 1000).unwrap();
+            assert!(
+                matches!(&read, Frame::Message(lsp_server::Message::Request(_))),
+                "{id}: {read:?}"
+            );
+        }
     }
 
     #[test]
