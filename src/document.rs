@@ -85,7 +85,15 @@ pub struct Document {
 impl Document {
     /// Reads document data (TOML); the error says what is wrong, in words.
     pub fn parse(text: &str) -> Result<Document, String> {
-        let mut doc: Document = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        use crate::spanned::bound;
+        if bound::past(text, bound::Notation::Toml, bound::MAX_VALUES).is_some() {
+            return Err(format!(
+                "it holds more than {} values; bfr reads files of at most that many",
+                bound::MAX_VALUES
+            ));
+        }
+        let mut doc: Document =
+            toml::from_str(text).map_err(|e| crate::spanned::plain_depth(e.message().trim()))?;
         if doc.pages == 0 {
             return Err("`pages` must be at least 1".into());
         }

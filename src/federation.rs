@@ -15,6 +15,7 @@ use crate::eval::Evaluator;
 use crate::eval::trace::{EXPLAIN_CALLS, TraceNode};
 use crate::ir::{Date, Program, Type, Value};
 use crate::source::{FileId, Span};
+use crate::spanned::bound;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use std::ops::Range;
@@ -92,10 +93,20 @@ pub fn call(
         .command_rule(call.key)
         .ok_or_else(|| no_rule(call.key, call.doc, codes.rule))?;
     let body = crate::spanned::without_bom(text);
+    if let Some(at) = bound::past(&body, bound::Notation::Toml, bound::MAX_VALUES) {
+        let e = crate::spanned::too_many_values(at);
+        return Err(Diagnostic::error(codes.syntax, e.message, span(e.span))
+            .with_label("this value is one too many")
+            .with_help("a festival's file holds far fewer; check that this is the file meant"));
+    }
     let table = DeTable::parse(&body).map_err(|e| {
         Diagnostic::error(
             codes.syntax,
-            format!("this is not {}: {}", call.what, e.message().trim()),
+            format!(
+                "this is not {}: {}",
+                call.what,
+                crate::spanned::plain_depth(e.message().trim())
+            ),
             span(e.span().unwrap_or(0..0)),
         )
         .with_label("here")
@@ -228,6 +239,12 @@ impl Reader<'_> {
                 Ok(Value::List(out))
             }
             (Type::Record(r), DeValue::Table(t)) => self.record(*r, t, at, name),
+            // TOML writes years 0000 to 9999; the calendar starts at year 1.
+            (Type::DateTime | Type::Date, DeValue::Datetime(d))
+                if d.date.is_some_and(|date| date.year == 0) =>
+            {
+                Err(self.wrong(name, at, "there is no year 0: write a year from 0001".into()))
+            }
             (Type::DateTime, DeValue::Datetime(d)) => match (d.date, d.time, d.offset) {
                 // Times count whole minutes: a second is refused, never dropped.
                 (Some(_), Some(time), None)

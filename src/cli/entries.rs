@@ -8,6 +8,7 @@ use crate::diag::Diagnostics;
 use crate::edition;
 use crate::entry::{Invoice, Line, LineKind, Money, Statement};
 use crate::source::Sources;
+use crate::source::printable_name;
 use std::path::Path;
 
 /// The edition checked and the entries file's text, or the exit code.
@@ -154,17 +155,17 @@ fn line_text(l: &Line, unit: &str, out: &mut String) {
     let note = l
         .note
         .as_ref()
-        .map(|n| format!("  ({n})"))
+        .map(|n| format!("  ({})", printable_name(n)))
         .unwrap_or_default();
     out.push_str(&format!(
         "  {:<58} {:>12}{note}\n",
-        format!("{sign}{}", l.item),
+        format!("{sign}{}", printable_name(&l.item)),
         amount(l.amount, unit)
     ));
     out.push_str(&format!(
         "      = {} = {}  [{}]\n",
-        l.figure.call,
-        l.figure.shown,
+        printable_name(&l.figure.call),
+        printable_name(&l.figure.shown),
         l.figure.ids()
     ));
 }
@@ -184,7 +185,13 @@ fn render_text(m: &Money) -> String {
 }
 
 fn invoice_text(inv: &Invoice, out: &mut String) {
-    out.push_str(&format!("Invoice {}: {}\n", inv.id, inv.name));
+    // A name is the entries file's, written by anyone: a line break in it is
+    // shown escaped, never as a line of the invoice.
+    out.push_str(&format!(
+        "Invoice {}: {}\n",
+        printable_name(&inv.id),
+        printable_name(&inv.name)
+    ));
     for l in &inv.lines {
         line_text(l, &inv.unit, out);
     }
@@ -196,7 +203,7 @@ fn invoice_text(inv: &Invoice, out: &mut String) {
 }
 
 fn statement_text(st: &Statement, out: &mut String) {
-    out.push_str(&format!("District {}\n", st.district));
+    out.push_str(&format!("District {}\n", printable_name(&st.district)));
     for l in &st.lines {
         line_text(l, &st.unit, out);
     }

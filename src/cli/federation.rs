@@ -179,30 +179,12 @@ fn render(title: &str, shown: &Shown, rule_ids: &[String]) -> String {
     s
 }
 
-/// Columns aligned, one line per row.
+/// The header and rows as text columns ([`super::table::render`]).
 pub fn render_table(columns: &[String], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = columns.iter().map(|c| c.chars().count()).collect();
-    for row in rows {
-        for (i, v) in row.iter().enumerate() {
-            if let Some(w) = widths.get_mut(i) {
-                *w = (*w).max(v.chars().count());
-            }
-        }
-    }
-    let line = |cells: &[String]| {
-        let mut s = String::from(" ");
-        for (i, c) in cells.iter().enumerate() {
-            let w = widths.get(i).copied().unwrap_or(0);
-            let pad = w.saturating_sub(c.chars().count());
-            let _ = write!(s, " {c}{}", " ".repeat(pad));
-        }
-        format!("{}\n", s.trim_end())
-    };
-    let mut s = line(columns);
-    for row in rows {
-        s.push_str(&line(row));
-    }
-    s
+    let mut all = Vec::with_capacity(rows.len() + 1);
+    all.push(columns.to_vec());
+    all.extend(rows.iter().cloned());
+    super::table::render(&all, "  ", " ")
 }
 
 /// CSV (RFC 4180): each table with its header; figures after a blank line as

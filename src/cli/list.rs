@@ -254,30 +254,7 @@ fn count(program: &Program, c: &Count) -> String {
 
 /// Columns padded to their widest cell, two spaces apart.
 fn table(rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = Vec::new();
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            let w = cell.chars().count();
-            match widths.get_mut(i) {
-                Some(x) => *x = (*x).max(w),
-                None => widths.push(w),
-            }
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::from("  ");
-        for (i, cell) in row.iter().enumerate() {
-            line.push_str(cell);
-            if i + 1 < row.len() {
-                let pad = widths.get(i).copied().unwrap_or(0) - cell.chars().count();
-                line.push_str(&" ".repeat(pad + 2));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    super::table::render(rows, "  ", "  ")
 }
 
 /// name, kind, source, section, type: the type last, as it can be long.

@@ -20,6 +20,7 @@ pub mod render;
 mod replace;
 mod run;
 mod schedule;
+mod table;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -8,6 +8,7 @@ use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::schedule::{self, Item, Programme};
+use crate::source::printable_name;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -90,7 +91,13 @@ fn render(p: &Programme) -> String {
                 .source
                 .as_ref()
                 .map_or_else(String::new, |x| x.to_string());
-            let _ = writeln!(s, "  {}  {:<10} {}  [{source}]", d.at_shown, d.kind, d.what);
+            let _ = writeln!(
+                s,
+                "  {}  {:<10} {}  [{source}]",
+                d.at_shown,
+                d.kind,
+                printable_name(&d.what)
+            );
         }
     }
     if !p.time_limits.is_empty() {
@@ -103,7 +110,9 @@ fn render(p: &Programme) -> String {
             let _ = writeln!(
                 s,
                 "  {}: within {} after {}  [{source}]",
-                t.what, t.within, t.after
+                printable_name(&t.what),
+                t.within,
+                t.after
             );
         }
     }
@@ -129,8 +138,8 @@ fn line(item: &Item) -> String {
         .map_or_else(String::new, |x| format!("  [{x}]"));
     format!(
         "{}: {} — {}{source}",
-        item.competition_title,
-        item.title,
+        printable_name(&item.competition_title),
+        printable_name(&item.title),
         how.join(", ")
     )
 }

@@ -3,6 +3,7 @@
 //! JSON by taking each value's own text (a slice of the file) and measuring where it
 //! lies. A byte-order mark at the start is accepted in both formats.
 
+pub mod bound;
 pub mod words;
 
 use serde::de::{DeserializeOwned, Error as _};
@@ -93,10 +94,35 @@ pub fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {
         }
         None => text,
     };
+    if let Some(span) = bound::past(body, bound::Notation::Toml, bound::MAX_VALUES) {
+        return Err(too_many_values(span));
+    }
     toml::from_str(body).map_err(|e| ReadError {
-        message: e.message().trim().to_string(),
+        message: plain_depth(e.message().trim()),
         span: e.span().unwrap_or(0..0),
     })
+}
+
+/// The error for a file holding more than [`bound::MAX_VALUES`] values, at the
+/// sign that passes the bound.
+pub fn too_many_values(span: Range<usize>) -> ReadError {
+    ReadError {
+        message: format!(
+            "the file holds more than {} values; bfr reads files of at most that many",
+            bound::MAX_VALUES
+        ),
+        span,
+    }
+}
+
+/// A reader's words for values nested past its depth, in a director's words;
+/// other messages as they are.
+pub fn plain_depth(message: &str) -> String {
+    if message.contains("recursion") || message.contains("recurse") {
+        "the values are nested too deeply (brackets or tables inside one another)".into()
+    } else {
+        message.to_string()
+    }
 }
 
 /// Reads a JSON file; spans point at each value's own text in `text`.
@@ -104,6 +130,18 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
     // A byte-order mark is not part of the JSON text.
     let skip = if text.starts_with(BOM) { BOM.len() } else { 0 };
     let body = text.get(skip..).unwrap_or_default();
+    if let Some(span) = bound::past(body, bound::Notation::Json, bound::MAX_VALUES) {
+        return Err(too_many_values(skip + span.start..skip + span.end));
+    }
+    // serde reads a record from a list too, field by field in order: a file
+    // that is a list is refused before it is read so.
+    let first = body.len() - body.trim_start().len();
+    if body[first..].starts_with('[') {
+        return Err(ReadError {
+            message: "the file must be one JSON object, `{ … }`, not a list `[ … ]`".into(),
+            span: skip + first..skip + first + 1,
+        });
+    }
     JSON_TEXT.with(|w| w.set(Some((text.as_ptr() as usize, text.len()))));
     JSON_ERROR.with(|c| c.set(None));
     let out = serde_json::from_str::<T>(body);
@@ -118,7 +156,7 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
             }
         };
         ReadError {
-            message: strip_position(&e.to_string()),
+            message: plain_depth(&strip_position(&e.to_string())),
             span,
         }
     })

@@ -1248,3 +1248,122 @@ fn an_editions_texts_reach_the_terminal_escaped_from_every_command() {
     assert!(!err.contains(['\u{1b}', '\u{7}']), "{err}");
     assert!(err.contains("Chairman␛[2J's␇ Cup\" ␛[2J!"), "{err}");
 }
+
+// ── director's files: values, names, editions ────────────────────────────────
+
+#[test]
+fn a_directors_file_of_a_million_values_is_refused_before_it_is_read() {
+    let dir = TempDir::new("hostile-values");
+    let limit = bfr::spanned::bound::MAX_VALUES;
+    // `order = [` is two signs; the commas make up the rest.
+    let numbers = |signs: usize| format!("order = [{}0]\n", "0,".repeat(signs - 2));
+    let over = dir.0.join("over.toml");
+    std::fs::write(&over, numbers(limit + 1)).unwrap();
+    let at = dir.0.join("at.toml");
+    std::fs::write(&at, numbers(limit)).unwrap();
+    let json = dir.0.join("over.json");
+    std::fs::write(
+        &json,
+        format!("{{\"competition\": [{}0]}}", "0,".repeat(limit)),
+    )
+    .unwrap();
+    let path = |p: &PathBuf| p.display().to_string();
+    let run = |args: &[&str]| run_within(&debug_bin(), args, &root(), SECONDS);
+    let refused = "holds more than 1000000 values; bfr reads files of at most that many";
+    for (args, code) in [
+        (
+            vec!["vacancies", "rules/2015", "Open", &path(&over)],
+            "E1110",
+        ),
+        (
+            vec!["entries", "check", "rules/2015", &path(&over)],
+            "E0800",
+        ),
+        (vec!["run", "rules/2015", &path(&json)], "E0700"),
+    ] {
+        let (exit, _, err) = run(&args);
+        assert_eq!(exit, 1, "{args:?}: {err}");
+        assert!(
+            err.contains(code) && err.contains(refused),
+            "{args:?}: {err}"
+        );
+    }
+    // At the bound the file is read, and its values judged.
+    let (exit, _, err) = run(&["vacancies", "rules/2015", "Open", &path(&at)]);
+    assert_eq!(exit, 1, "{err}");
+    assert!(err.contains("E1111") && !err.contains(refused), "{err}");
+}
+
+#[test]
+fn a_line_break_in_a_name_cannot_forge_a_line_of_the_output() {
+    let dir = TempDir::new("hostile-names");
+    let entries = dir.0.join("entries.toml");
+    std::fs::write(
+        &entries,
+        r#"
+[[player]]
+member = 1
+name = "A\nInvoice FAKE: B"
+membership_paid_at = "2014-09-01 10:00"
+[[player]]
+member = 2
+name = "C"
+membership_paid_at = "2014-09-01 10:00"
+[[pair]]
+id = "P\n  total 0 SEK"
+event = "Dam"
+players = [1, 2]
+district = "Skåne"
+stage = "DamFinal"
+first_stage_at = "2015-03-14 10:00"
+table_fee_paid_at = "2015-06-20 12:00"
+"#,
+    )
+    .unwrap();
+    let pairs = dir.0.join("pairs.toml");
+    let seed16 = std::fs::read_to_string(root().join("tests/fixtures/federation/seed16.toml"))
+        .unwrap()
+        .replacen("pair = \"Par 01\"", "pair = \"Par 01\\n  1  Par FAKE\"", 1);
+    std::fs::write(&pairs, seed16).unwrap();
+    let (_, out, err) =
+        crate::support::bfr(&["invoice", "rules/2015", &entries.display().to_string()]);
+    assert!(!out.is_empty(), "{err}");
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("Invoice FAKE") || l.trim_start().starts_with("total 0 SEK")),
+        "{out}"
+    );
+    assert!(out.contains("P\\n  total 0 SEK"), "{out}");
+    let (code, out, err) =
+        crate::support::bfr(&["seed", "rules/2015", &pairs.display().to_string()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !out.lines()
+            .any(|l| l.trim_start().starts_with("1  Par FAKE")),
+        "{out}"
+    );
+    assert!(out.contains("Par 01\\n  1  Par FAKE"), "{out}");
+}
+
+#[test]
+fn an_empty_directory_is_no_edition_for_any_command() {
+    let dir = TempDir::new("hostile-empty-edition");
+    let empty = dir.0.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let e = empty.display().to_string();
+    let site = dir.0.join("site").display().to_string();
+    for args in [
+        vec!["check", &e],
+        vec!["schedule", &e],
+        vec!["list", &e],
+        vec!["test", &e],
+        vec!["eval", &e, "1 + 1"],
+        vec!["diff", "rules/2015", &e],
+        vec!["doc", &e, "-o", &site],
+    ] {
+        let (code, out, err) = crate::support::bfr(&args);
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(err.contains("E0005"), "{args:?}: {err}");
+    }
+    assert!(!Path::new(&site).exists());
+}
