@@ -89,7 +89,7 @@ impl Document {
         if bound::past(text, bound::Notation::Toml, bound::MAX_VALUES).is_some() {
             return Err(format!(
                 "it holds more than {} values; bfr reads files of at most that many",
-                bound::MAX_VALUES
+                bound::MAX_VALUES_SHOWN
             ));
         }
         let mut doc: Document =

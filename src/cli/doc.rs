@@ -124,9 +124,12 @@ fn site_place(named: &Path) -> Result<Place, Unfit> {
                     named.display()
                 )));
             }
-            if let Some(own) =
+            let foreign = if empty {
+                None
+            } else {
                 not_of_a_site(&dir).map_err(|e| Unfit::Io(fail("read", named, &e)))?
-            {
+            };
+            if let Some(own) = foreign {
                 return Err(Unfit::Usage(format!(
                     "`{}` holds `{own}`, which `bfr doc` did not write; move it out of the site, or name another directory (nothing is deleted)",
                     named.display()
@@ -145,16 +148,37 @@ fn site_place(named: &Path) -> Result<Place, Unfit> {
     Ok(Place { dir, replaces })
 }
 
-/// The first entry of the earlier site `dir` that `bfr doc` does not write (a
-/// site is flat: pages, its style sheet and the marker), in name order; such an
-/// entry (an edition kept inside the site, a note) would go with the old site.
+/// Files a desktop leaves in a directory it has shown (macOS's Finder,
+/// Windows' Explorer): made by the system, not the user, they go with the site.
+const DESKTOP_FILES: [&str; 3] = [".DS_Store", "Thumbs.db", "desktop.ini"];
+
+/// The first entry of the earlier site `dir` that `bfr doc` did not write, in
+/// name order: a file its marker does not list (an edition kept inside the
+/// site, a note, a page of the user's own), or a directory. Such an entry
+/// would go with the old site. A marker from before the list was kept lets
+/// the site's pages and style sheet go, as its run wrote them.
 fn not_of_a_site(dir: &Path) -> std::io::Result<Option<String>> {
+    // A marker is a short list; one past a file's limit is not one bfr wrote.
+    let marker = match crate::source::read_bounded(
+        &dir.join(MARKER),
+        crate::syntax::MAX_FILE_BYTES as u64,
+    ) {
+        Ok(bytes) => bytes,
+        Err(crate::source::Refusal::Io(e)) => return Err(e),
+        Err(_) => return Ok(Some(MARKER.to_string())),
+    };
+    let marker = String::from_utf8_lossy(&marker);
+    let listed = crate::doc::marked_files(&marker);
     let mut foreign = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = entry.file_type()?.is_file()
-            && (name == MARKER || name == "style.css" || name.ends_with(".html"));
+        let written = match &listed {
+            Some(files) => files.contains(&name.as_str()),
+            None => name == MARKER || name == "style.css" || name.ends_with(".html"),
+        };
+        let ours =
+            entry.file_type()?.is_file() && (written || DESKTOP_FILES.contains(&name.as_str()));
         if !ours {
             foreign.push(name);
         }

@@ -24,16 +24,20 @@ enum Outcome {
 /// syntax tree; a file with errors is left as it is.
 pub fn fmt(out: &Output, paths: &[PathBuf], check: bool) -> u8 {
     let mut files = Vec::new();
+    let mut diags = Diagnostics::default();
+    let mut status = EXIT_OK;
     for path in paths {
         match edition::edition_files(path) {
+            Ok(f) if f.is_empty() => {
+                diags.push(edition::no_files(path));
+                status = EXIT_FOUND;
+            }
             Ok(f) => files.extend(f),
             Err(e) => return out.io_error(&e),
         }
     }
     let mut sources = Sources::new();
-    let mut diags = Diagnostics::default();
     let mut changed = Vec::new();
-    let mut status = EXIT_OK;
     for file in &files {
         match fmt_file(file, check, &mut sources, &mut diags) {
             Ok(Outcome::Unchanged) => {}

@@ -64,10 +64,26 @@ pub fn site(
         name: "style.css".into(),
         text: STYLE.into(),
     });
+    let mut marker = String::from(MARKER_HEADING);
+    for f in &files {
+        marker.push_str(&f.name);
+        marker.push('\n');
+    }
     files.push(SiteFile {
         name: MARKER.into(),
-        text: "This directory is a site written by `bfr doc`; the next run replaces it whole.\n"
-            .into(),
+        text: marker,
     });
     files
+}
+
+/// The first line of the marker; the files the site holds follow, one a line.
+const MARKER_HEADING: &str = "This directory is a site written by `bfr doc`. The next run replaces it, \
+unless it holds a file other than these:\n";
+
+/// The files a site's marker text lists as the site's own (the marker too).
+/// A marker written before it listed them lists none: the site's own are then
+/// its pages and style sheet, as they were named then.
+pub fn marked_files(marker: &str) -> Option<Vec<&str>> {
+    let listed = marker.strip_prefix(MARKER_HEADING)?;
+    Some(listed.lines().chain([MARKER]).collect())
 }

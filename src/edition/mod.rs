@@ -188,17 +188,20 @@ fn load_read(
         // Nothing to check is not an edition: no command may take it for one
         // that has no rules.
         loaded.checked = None;
-        loaded.diagnostics.push(
-            Diagnostic::error(
-                "E0005",
-                format!("`{}` holds no `.bfr` files", path.display()),
-                Default::default(),
-            )
-            .nowhere()
-            .with_help("an edition is a directory of `.bfr` files; check the path"),
-        );
+        loaded.diagnostics.push(no_files(path));
     }
     loaded
+}
+
+/// E0005: the directory `path` holds no `.bfr` files.
+pub fn no_files(path: &Path) -> Diagnostic {
+    Diagnostic::error(
+        "E0005",
+        format!("`{}` holds no `.bfr` files", path.display()),
+        Default::default(),
+    )
+    .nowhere()
+    .with_help("an edition is a directory of `.bfr` files; check the path")
 }
 
 /// Reads an edition's files, each within the size bound; a file that cannot be

@@ -167,10 +167,11 @@ impl<'a> Ctx<'a> {
             if born_by(year, season) {
                 continue;
             }
+            let who = self.who(*member);
             let message = if year < 1 {
-                format!("member {member}'s birth year {year} is not a year")
+                format!("the birth year of {who}, {year}, is not a year")
             } else {
-                format!("member {member}'s birth year {year} is after the season's year, {season}")
+                format!("the birth year of {who}, {year}, is after the season's year, {season}")
             };
             self.diags.push(
                 Diagnostic::error("E0801", message, at)
@@ -180,6 +181,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether a player born in `year` can play this season (as far as the
+    /// season is known): one who cannot has no class, and
+    /// [`birth_years`](Self::birth_years) says so.
+    pub fn born_in_time(&self, year: i32) -> bool {
+        self.season
+            .map_or(year >= 1, |season| born_by(year, season))
+    }
+
     /// Whether a player is a junior (SM-CLASS); `None` without a birth year.
     pub fn junior(&mut self, member: u32) -> Option<(bool, Figure)> {
         let p = self.entries.players.get(&member)?;
@@ -187,7 +196,7 @@ impl<'a> Ctx<'a> {
         let season = self.season(at)?;
         // A year no player of the season can be born in gives no class (and
         // no junior's discount); `birth_years` has said so.
-        if !born_by(year, season) {
+        if !self.born_in_time(year) {
             return None;
         }
         self.holds(

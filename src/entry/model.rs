@@ -519,18 +519,30 @@ impl Reader<'_> {
             // A district's charges are made once: listed again (under its
             // name or its label), it would be charged again.
             if let Some(first) = out.districts.iter().find(|e| e.district == district) {
+                let written = d.value.name.value.trim();
+                let shown = self
+                    .program
+                    .enums
+                    .get(enums.district as usize)
+                    .and_then(|e| {
+                        let i = district as usize;
+                        e.labels
+                            .get(i)
+                            .cloned()
+                            .flatten()
+                            .or_else(|| e.variants.get(i).cloned())
+                    })
+                    .unwrap_or_else(|| written.to_string());
+                let message = if shown == written {
+                    format!("the district `{shown}` is listed twice")
+                } else {
+                    format!("`{written}` is the district `{shown}`, listed already")
+                };
                 self.diags.push(
-                    Diagnostic::error(
-                        "E0801",
-                        format!(
-                            "the district `{}` is listed twice",
-                            d.value.name.value.trim()
-                        ),
-                        self.span(&d.value.name.span),
-                    )
-                    .with_label("listed again here; this entry is left out")
-                    .with_note(first.span, "first listed here")
-                    .with_help("give each district one `[[district]]`, with all it missed"),
+                    Diagnostic::error("E0801", message, self.span(&d.value.name.span))
+                        .with_label("listed again here; this entry is left out")
+                        .with_note(first.span, "first listed here")
+                        .with_help("give each district one `[[district]]`, with all it missed"),
                 );
                 continue;
             }

@@ -164,6 +164,9 @@ fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
             needs_birth_year(ctx, *m, *at, &competition);
             continue;
         };
+        if !ctx.born_in_time(year) {
+            continue;
+        }
         if let Some((false, f)) = ctx.holds(
             "lv_player_eligible",
             &[("birth_year", Arg::Count(i64::from(year)))],
@@ -452,6 +455,9 @@ fn sm_class(ctx: &mut Ctx, pair: &Pair) {
             needs_birth_year(ctx, *m, *at, &veterans(ctx));
             continue;
         };
+        if !ctx.born_in_time(year) {
+            continue;
+        }
         let Some(season) = ctx.season(year_at) else {
             return;
         };

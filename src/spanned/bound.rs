@@ -5,8 +5,11 @@
 //! bytes each: `order = [0,0,0,…]` in a file under the 64 MiB limit is thirty
 //! million values, more memory than a machine has. Every value after a file's
 //! first is introduced by a sign (a comma, `=` or `:`, an opening bracket or
-//! brace), so counting those signs outside quotes and comments, in one pass
-//! over the bytes, bounds the values before the reader builds any.
+//! brace, and in TOML the `.` of a dotted key, `a.b.c = 1`, each part of which
+//! makes a table), so counting those signs outside quotes and comments, in one
+//! pass over the bytes, bounds the values before the reader builds any. A
+//! decimal point counts too: at most one more sign for a number, harmless at
+//! this bound.
 
 use std::ops::Range;
 
@@ -15,6 +18,9 @@ use std::ops::Range;
 /// 10,000 players, teams and pairs, each with its fields, has about 300,000),
 /// far below what exhausts memory.
 pub const MAX_VALUES: usize = 1_000_000;
+
+/// [`MAX_VALUES`] as messages write it.
+pub const MAX_VALUES_SHOWN: &str = "1,000,000";
 
 /// The notation of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +45,7 @@ pub fn past(text: &str, notation: Notation, limit: usize) -> Option<Range<usize>
                 .get(i..)
                 .and_then(|rest| rest.iter().position(|&c| c == b'\n'))
                 .map_or(bytes.len(), |n| i + n),
-            (b',' | b'[' | b'{', _) | (b'=', Notation::Toml) | (b':', Notation::Json) => {
+            (b',' | b'[' | b'{', _) | (b'=' | b'.', Notation::Toml) | (b':', Notation::Json) => {
                 count += 1;
                 if count > limit {
                     return Some(i..i + 1);
@@ -106,6 +112,19 @@ mod tests {
             past(json, Notation::Json, 6).map(|r| r.start),
             json.rfind('{')
         );
+    }
+
+    #[test]
+    fn each_part_of_a_dotted_key_is_a_value() {
+        // Each `.` makes a table: `k.a.b = 1` is three tables and a value.
+        let wide = "k1.a.b = 1\nk2.a.b = 1\n[t.u]\n";
+        assert_eq!(past(wide, Notation::Toml, 8), None);
+        assert_eq!(
+            past(wide, Notation::Toml, 7).map(|r| r.start),
+            wide.rfind('.')
+        );
+        // A dot in a quoted key is not a sign.
+        assert_eq!(past("\"a.b\" = 1", Notation::Toml, 1), None);
     }
 
     #[test]

@@ -109,16 +109,20 @@ pub fn too_many_values(span: Range<usize>) -> ReadError {
     ReadError {
         message: format!(
             "the file holds more than {} values; bfr reads files of at most that many",
-            bound::MAX_VALUES
+            bound::MAX_VALUES_SHOWN
         ),
         span,
     }
 }
 
-/// A reader's words for values nested past its depth, in a director's words;
-/// other messages as they are.
+/// A reader's words for values nested past its depth (TOML's and JSON's, as
+/// each says it), in a director's words; other messages as they are.
 pub fn plain_depth(message: &str) -> String {
-    if message.contains("recursion") || message.contains("recurse") {
+    const TOO_DEEP: [&str; 2] = [
+        "cannot recurse further; max recursion depth met",
+        "recursion limit exceeded",
+    ];
+    if TOO_DEEP.iter().any(|m| message.starts_with(m)) {
         "the values are nested too deeply (brackets or tables inside one another)".into()
     } else {
         message.to_string()
@@ -289,6 +293,36 @@ fn strip_position(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_readers_own_depth_messages_read_as_too_deep() {
+        let deep = "the values are nested too deeply (brackets or tables inside one another)";
+        assert_eq!(
+            plain_depth("cannot recurse further; max recursion depth met"),
+            deep
+        );
+        assert_eq!(plain_depth("recursion limit exceeded"), deep);
+        // A key or a text of the user's that holds the word is not.
+        for other in [
+            "unknown field `recursion`",
+            "invalid type: string \"recurse\"",
+        ] {
+            assert_eq!(plain_depth(other), other);
+        }
+    }
+
+    #[test]
+    fn a_json_file_is_refused_one_sign_past_the_bound_and_read_at_it() {
+        // `{`, `"k":`, `[` and the commas: four signs short of the values.
+        let file = |signs: usize| format!("{{\"k\": [{}0]}}", "0,".repeat(signs - 3));
+        let over = from_json::<serde_json::Value>(&file(bound::MAX_VALUES + 1)).unwrap_err();
+        assert!(
+            over.message.contains("more than 1,000,000 values"),
+            "{}",
+            over.message
+        );
+        assert!(from_json::<serde_json::Value>(&file(bound::MAX_VALUES)).is_ok());
+    }
 
     #[derive(Debug, Deserialize)]
     struct Doc {

@@ -372,8 +372,22 @@ fn the_checks_warnings_stand_on_the_declarations_they_point_into() {
 #[test]
 fn two_runs_write_the_same_bytes_and_a_later_run_replaces_the_site_whole() {
     let (dir, out, first) = site_of("rules/2015", "doc-twice");
-    // A file left in the site by hand goes when the site is replaced.
-    std::fs::write(out.join("stray.html"), "old").unwrap();
+    // A chapter of an earlier run that the edition no longer has goes when
+    // the site is replaced: the earlier run's marker lists its page.
+    let more = dir.0.join("more");
+    std::fs::create_dir(&more).unwrap();
+    for path in bfr::edition::edition_files(&root().join("rules/2015")).unwrap() {
+        std::fs::copy(&path, more.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(
+        more.join("stray.bfr"),
+        "const stray: number ref CC-FEE p.14 \"Startavgifter\" = 1\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = bfr(&["doc", more.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.join("stray.html").is_file());
+    std::fs::remove_dir_all(&more).unwrap();
     let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(read_site(&out), first);
@@ -484,10 +498,24 @@ fn an_earlier_site_holding_files_of_its_users_is_not_replaced() {
         std::fs::read_to_string(site.join("notes.txt")).unwrap(),
         "keep me"
     );
-    // Without it the site is replaced as before.
+    // And a page of the user's own: the marker lists the pages the site has.
     std::fs::remove_file(site.join("notes.txt")).unwrap();
+    std::fs::write(site.join("mine.html"), "<p>keep me</p>").unwrap();
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", s]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("holds `mine.html`"), "{stderr}");
+    // Without it the site is replaced as before; what a desktop leaves in a
+    // folder it has shown goes with the site.
+    std::fs::remove_file(site.join("mine.html")).unwrap();
+    std::fs::write(site.join(".DS_Store"), "finder").unwrap();
     let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", s]);
     assert_eq!(code, 0, "{stderr}");
+    assert!(!site.join(".DS_Store").exists());
+    let marker = std::fs::read_to_string(site.join(".bfr-doc")).unwrap();
+    assert!(
+        marker.lines().any(|l| l == "index.html") && marker.lines().any(|l| l == "style.css"),
+        "{marker}"
+    );
 }
 
 #[test]

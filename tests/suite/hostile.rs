@@ -1269,7 +1269,7 @@ fn a_directors_file_of_a_million_values_is_refused_before_it_is_read() {
     .unwrap();
     let path = |p: &PathBuf| p.display().to_string();
     let run = |args: &[&str]| run_within(&debug_bin(), args, &root(), SECONDS);
-    let refused = "holds more than 1000000 values; bfr reads files of at most that many";
+    let refused = "holds more than 1,000,000 values; bfr reads files of at most that many";
     for (args, code) in [
         (
             vec!["vacancies", "rules/2015", "Open", &path(&over)],
@@ -1360,6 +1360,7 @@ fn an_empty_directory_is_no_edition_for_any_command() {
         vec!["eval", &e, "1 + 1"],
         vec!["diff", "rules/2015", &e],
         vec!["doc", &e, "-o", &site],
+        vec!["fmt", &e],
     ] {
         let (code, out, err) = crate::support::bfr(&args);
         assert_eq!(code, 1, "{args:?}: {out}{err}");
