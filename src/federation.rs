@@ -13,11 +13,13 @@
 use crate::diag::Diagnostic;
 use crate::eval::Evaluator;
 use crate::eval::trace::{EXPLAIN_CALLS, TraceNode};
+use crate::ir::commands::Unique;
 use crate::ir::{Date, Program, Type, Value};
 use crate::source::{FileId, Span};
 use crate::spanned::bound;
 use rust_decimal::Decimal;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -152,6 +154,9 @@ pub fn call(
         read.push((name.clone(), value.clone()));
         args.push(value);
     }
+    for unique in program.command_unique(call.key) {
+        repeated(&reader, unique, table.get_ref(), &read, call.what)?;
+    }
     // Bounded as `bfr explain`'s: a rule called with the whole field, for
     // every pair of it, records millions of calls with long inputs.
     let mut ev = Evaluator::tracing(program);
@@ -180,6 +185,90 @@ pub fn call(
         trace,
         trace_left_out,
         read,
+    })
+}
+
+/// The first entry of the file that names again what an earlier entry named,
+/// where the edition says the file names it once (`vacancies_unique`).
+fn repeated(
+    reader: &Reader,
+    unique: &Unique,
+    table: &DeTable,
+    read: &[(String, Value)],
+    what: &str,
+) -> Result<(), Diagnostic> {
+    let Some((_, Value::List(items))) = read.iter().find(|(n, _)| *n == unique.list) else {
+        return Ok(());
+    };
+    let written = match table.get(unique.list.as_str()).map(Spanned::get_ref) {
+        Some(DeValue::Array(written)) => written,
+        _ => return Ok(()),
+    };
+    let mut first: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    for (j, item) in items.iter().enumerate() {
+        let Some(key) = compared(reader.program, item, unique.field.as_deref()) else {
+            continue;
+        };
+        let Some(&i) = first.get(&key) else {
+            first.insert(key, j);
+            continue;
+        };
+        let at = |k: usize| -> Range<usize> {
+            let entry = written.get(k);
+            let field = unique
+                .field
+                .as_deref()
+                .and_then(|f| match entry?.get_ref() {
+                    DeValue::Table(t) => t.get(f),
+                    _ => None,
+                });
+            field.or(entry).map_or(0..0, Spanned::span)
+        };
+        let place = |k: usize| match &unique.field {
+            Some(f) => format!("{}[{}].{f}", unique.list, k + 1),
+            None => format!("{}[{}]", unique.list, k + 1),
+        };
+        let shown: String = reader
+            .text
+            .get(at(j))
+            .unwrap_or_default()
+            .chars()
+            .take(40)
+            .collect();
+        let each = match &unique.field {
+            Some(f) => format!("each `{f}` of `{}`", unique.list),
+            None => format!("each value of `{}`", unique.list),
+        };
+        return Err(Diagnostic::error(
+            reader.code,
+            format!("`{}` names {shown} again, as `{}` did", place(j), place(i)),
+            (reader.span)(at(j)),
+        )
+        .with_label("a second time")
+        .with_note((reader.span)(at(i)), "the first time")
+        .with_help(format!(
+            "{what} names {each} once (the edition's `federation` block says so): remove the repeat or correct it"
+        )));
+    }
+    Ok(())
+}
+
+/// What `item` (or its `field`) is compared by: equal values, equal keys (`1.0`
+/// and `1`, an enum by its name and by its label).
+fn compared(program: &Program, item: &Value, field: Option<&str>) -> Option<String> {
+    let value = match (field, item) {
+        (None, v) => v,
+        (Some(f), Value::Record(r, values)) => {
+            let info = program.records.get(*r as usize)?;
+            let i = info.fields.iter().position(|(n, _)| n == f)?;
+            values.get(i)?
+        }
+        (Some(_), _) => return None,
+    };
+    Some(match value {
+        Value::Num(n, _) | Value::Duration(n) => n.normalize().to_string(),
+        Value::Text(t) => t.clone(),
+        other => format!("{other:?}"),
     })
 }
 
@@ -482,4 +571,52 @@ pub fn no_rule(key: &str, doc: &str, code: &'static str) -> Diagnostic {
     .with_help(format!(
         "add `{key} = RULE` to the edition's `federation` block; see {doc} for the rule's parameters"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compared;
+    use crate::ir::{Program, RecordInfo, Type, Unit, Value};
+    use rust_decimal::Decimal;
+
+    fn program() -> Program {
+        let mut p = Program::default();
+        p.records.push(RecordInfo {
+            name: "Entry".into(),
+            fields: vec![
+                ("name".into(), Type::Text),
+                ("score".into(), Type::Num(Unit::none())),
+            ],
+            source: None,
+            span: Default::default(),
+        });
+        p
+    }
+
+    fn entry(name: &str, score: Decimal) -> Value {
+        Value::Record(
+            0,
+            vec![Value::Text(name.into()), Value::Num(score, Unit::none())].into(),
+        )
+    }
+
+    #[test]
+    fn values_equal_as_the_rules_compare_them_have_one_key() {
+        let p = program();
+        let key = |v: &Value, f: Option<&str>| compared(&p, v, f);
+        // 1.0 and 1 are one number; a name's case makes another name.
+        assert_eq!(
+            key(&entry("Ek", Decimal::new(10, 1)), Some("score")),
+            key(&entry("Holm", Decimal::ONE), Some("score"))
+        );
+        assert_ne!(
+            key(&entry("Ek", Decimal::ONE), Some("name")),
+            key(&entry("EK", Decimal::ONE), Some("name"))
+        );
+        assert_eq!(key(&Value::Enum(3, 1), None), key(&Value::Enum(3, 1), None));
+        assert_ne!(key(&Value::Enum(3, 1), None), key(&Value::Enum(3, 2), None));
+        // A field the record lacks, or a field of a single value, compares nothing.
+        assert_eq!(key(&entry("Ek", Decimal::ONE), Some("team")), None);
+        assert_eq!(key(&Value::Text("Ek".into()), Some("name")), None);
+    }
 }

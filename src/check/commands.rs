@@ -2,46 +2,93 @@
 //! command calls (`ir::commands`). A key that is no command (or one given twice)
 //! is E1114, a value that is no rule of the edition E1115, a rule that does not
 //! take what the command passes or give what it reads back E1116, here at `bfr
-//! check` rather than when the command runs.
+//! check` rather than when the command runs. `command_unique = [list, list.field]`
+//! names what the command's file may name once; a name that is no list the file
+//! gives, or no field of its records, is E1117.
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::Program;
-use crate::ir::commands::{self, COMMANDS};
+use crate::ir::commands::{self, COMMANDS, UNIQUE_SUFFIX, Unique};
+use crate::ir::{Program, Rule, Type};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind};
 use std::collections::BTreeMap;
 
-/// The rule each command calls, from every `federation` block of the edition.
+/// What the `federation` blocks give: the rule each command calls, and what each
+/// command's file names once.
+pub(super) struct Federation {
+    pub rules: BTreeMap<String, u32>,
+    pub unique: BTreeMap<String, Vec<Unique>>,
+}
+
+/// The rule each command calls and what its file names once, from every
+/// `federation` block of the edition.
 pub(super) fn check(
     program: &Program,
     items: &[&ast::Item],
     diags: &mut Diagnostics,
-) -> BTreeMap<String, u32> {
+) -> Federation {
+    let properties: Vec<&ast::Property> = items
+        .iter()
+        .filter_map(|item| match &item.decl {
+            ast::Decl::Federation(block) => Some(block.properties.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let mut at: BTreeMap<String, Span> = BTreeMap::new();
-    let mut out = BTreeMap::new();
-    for item in items {
-        let ast::Decl::Federation(block) = &item.decl else {
+    let mut once = |p: &ast::Property, what: &str, diags: &mut Diagnostics| {
+        let key = p.key.text.as_str();
+        if let Some(first) = at.get(key) {
+            diags.push(
+                Diagnostic::error("E1114", format!("`{key}` is given twice"), p.key.span)
+                    .with_label(format!("a second {what}"))
+                    .with_note(*first, "the first")
+                    .with_help(format!("keep one {what} for each command")),
+            );
+            return false;
+        }
+        at.insert(key.to_string(), p.key.span);
+        true
+    };
+    let mut out = Federation {
+        rules: BTreeMap::new(),
+        unique: BTreeMap::new(),
+    };
+    // The rules first: a `_unique` line may come before its command's line.
+    let mut lists = Vec::new();
+    for p in properties {
+        let key = p.key.text.as_str();
+        if let Some(c) = key.strip_suffix(UNIQUE_SUFFIX).and_then(commands::command) {
+            if once(p, "list", diags) {
+                lists.push((c, p));
+            }
+            continue;
+        }
+        let Some(c) = commands::command(key) else {
+            unknown_command(p, diags);
             continue;
         };
-        for p in &block.properties {
-            let key = p.key.text.as_str();
-            let Some(c) = commands::command(key) else {
-                unknown_command(p, diags);
-                continue;
-            };
-            if let Some(first) = at.get(key) {
-                diags.push(
-                    Diagnostic::error("E1114", format!("`{key}` is given twice"), p.key.span)
-                        .with_label("a second rule")
-                        .with_note(*first, "the first")
-                        .with_help("keep one rule for each command"),
-                );
-                continue;
-            }
-            at.insert(key.to_string(), p.key.span);
-            if let Some(rule) = rule_of(program, c, p, diags) {
-                out.insert(key.to_string(), rule);
-            }
+        if once(p, "rule", diags)
+            && let Some(rule) = rule_of(program, c, p, diags)
+        {
+            out.rules.insert(key.to_string(), rule);
+        }
+    }
+    for (c, p) in lists {
+        if !at.contains_key(c.key) {
+            diags.push(unique_error(
+                p.key.span,
+                format!(
+                    "`{}` lists what `{}` reads, but the block names no rule for it",
+                    p.key.text, c.command
+                ),
+                "no rule to read for",
+                format!("add `{} = RULE`, or leave this line out", c.key),
+            ));
+            continue;
+        }
+        if let Some(unique) = unique_of(program, c, out.rules.get(c.key), p, diags) {
+            out.unique.insert(c.key.to_string(), unique);
         }
     }
     out
@@ -53,14 +100,21 @@ fn unknown_command(p: &ast::Property, diags: &mut Diagnostics) {
         .iter()
         .map(|c| format!("`{}` ({})", c.key, c.command))
         .collect();
+    // `seeds_unique`: the slip is in the command's part.
+    let (stem, suffix) = key
+        .strip_suffix(UNIQUE_SUFFIX)
+        .map_or((key, ""), |stem| (stem, UNIQUE_SUFFIX));
     // `seed` for `seeding`: the command's own word is the likeliest slip.
     let by_command = COMMANDS
         .iter()
-        .find(|c| c.command.rsplit(' ').next() == Some(key))
+        .find(|c| c.command.rsplit(' ').next() == Some(stem))
         .map(|c| c.key);
     let help =
-        match by_command.or_else(|| super::names::nearest(key, COMMANDS.iter().map(|c| c.key))) {
-            Some(n) => format!("did you mean `{n}`? The commands: {}", keys.join(", ")),
+        match by_command.or_else(|| super::names::nearest(stem, COMMANDS.iter().map(|c| c.key))) {
+            Some(n) => format!(
+                "did you mean `{n}{suffix}`? The commands: {}",
+                keys.join(", ")
+            ),
             None => format!("the commands: {}", keys.join(", ")),
         };
     diags.push(
@@ -70,8 +124,164 @@ fn unknown_command(p: &ast::Property, diags: &mut Diagnostics) {
             p.key.span,
         )
         .with_label("unknown command")
-        .with_help(help),
+        .with_help(format!(
+            "{help}; `COMMAND{UNIQUE_SUFFIX}` lists what a command's file names once"
+        )),
     );
+}
+
+/// What `p` (`vacancies_unique = [declined.pair, pot]`) says command `c`'s file
+/// names once, if every name is a list the file gives (or a field of its records)
+/// of values that can be compared.
+fn unique_of(
+    program: &Program,
+    c: &commands::Command,
+    rule: Option<&u32>,
+    p: &ast::Property,
+    diags: &mut Diagnostics,
+) -> Option<Vec<Unique>> {
+    let ExprKind::List(names, _) = &p.value.kind else {
+        diags.push(unique_error(
+            p.value.span,
+            format!(
+                "`{}` must list what the file of `{}` names once",
+                p.key.text, c.command
+            ),
+            "not a list",
+            format!("write `{} = [LIST, LIST.FIELD, …]`", p.key.text),
+        ));
+        return None;
+    };
+    // Without its rule (E1115, E1116) there is nothing to name.
+    let rule = program.rules.get(*rule? as usize)?;
+    let mut out: Vec<Unique> = Vec::new();
+    let mut fine = true;
+    for name in names {
+        match unique_name(program, c, rule, name) {
+            Ok(u) if out.contains(&u) => {
+                diags.push(unique_error(
+                    name.span,
+                    format!("`{u}` is listed twice"),
+                    "listed again",
+                    "list each once".to_string(),
+                ));
+                fine = false;
+            }
+            Ok(u) => out.push(u),
+            Err(d) => {
+                diags.push(d);
+                fine = false;
+            }
+        }
+    }
+    fine.then_some(out)
+}
+
+/// The list (or field) `name` stands for among `rule`'s parameters from the file.
+fn unique_name(
+    program: &Program,
+    c: &commands::Command,
+    rule: &Rule,
+    name: &ast::Expr,
+) -> Result<Unique, Diagnostic> {
+    let from_file: Vec<&(String, Type)> = rule.params.iter().skip(c.given).collect();
+    let lists: Vec<String> = from_file
+        .iter()
+        .filter(|(_, t)| matches!(t, Type::List(_)))
+        .map(|(n, _)| format!("`{n}`"))
+        .collect();
+    let gives = if lists.is_empty() {
+        format!("`{}` reads no list from the file", rule.name)
+    } else {
+        format!("the file's lists: {}", lists.join(", "))
+    };
+    let parts: Vec<&str> = match &name.kind {
+        ExprKind::Path(parts) => parts.iter().map(|p| p.text.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let (list, field) = match parts.as_slice() {
+        [list] => (*list, None),
+        [list, field] => (*list, Some(*field)),
+        _ => {
+            return Err(unique_error(
+                name.span,
+                format!("the file of `{}` has no list written like this", c.command),
+                "not a list's name, or a list's name and a field",
+                gives,
+            ));
+        }
+    };
+    let Some((_, Type::List(item))) = from_file.iter().copied().find(|(n, _)| n == list) else {
+        let near = super::names::nearest(
+            list,
+            from_file
+                .iter()
+                .filter(|(_, t)| matches!(t, Type::List(_)))
+                .map(|(n, _)| n.as_str()),
+        );
+        return Err(unique_error(
+            name.span,
+            format!(
+                "`{list}` is not a list that the file of `{}` gives to `{}`",
+                c.command, rule.name
+            ),
+            "no such list",
+            match near {
+                // A near name is a list: `gives` names the lists.
+                Some(n) => format!("did you mean `{n}`? The file's lists: {}", lists.join(", ")),
+                None => gives,
+            },
+        ));
+    };
+    let compared = match (field, &**item) {
+        (None, t) => t.clone(),
+        (Some(field), Type::Record(r)) => {
+            let info = program.records.get(*r as usize);
+            let fields = info.map(|i| i.fields.as_slice()).unwrap_or_default();
+            let Some((_, t)) = fields.iter().find(|(n, _)| n == field) else {
+                let names: Vec<String> = fields.iter().map(|(n, _)| format!("`{n}`")).collect();
+                return Err(unique_error(
+                    name.span,
+                    format!(
+                        "the records of `{list}` ({}) have no field `{field}`",
+                        info.map_or("?", |i| i.name.as_str())
+                    ),
+                    "no such field",
+                    format!("the fields: {}", names.join(", ")),
+                ));
+            };
+            t.clone()
+        }
+        (Some(_), _) => {
+            return Err(unique_error(
+                name.span,
+                format!("`{list}` is a list of single values, not of records with fields"),
+                "no fields",
+                format!("write `{list}` alone"),
+            ));
+        }
+    };
+    if matches!(compared, Type::List(_) | Type::Record(_)) {
+        return Err(unique_error(
+            name.span,
+            format!(
+                "`{}` holds lists or records, which are not compared",
+                parts.join(".")
+            ),
+            "name a field of single values",
+            "name the field that identifies each entry (`declined.pair`)".to_string(),
+        ));
+    }
+    Ok(Unique {
+        list: list.to_string(),
+        field: field.map(str::to_string),
+    })
+}
+
+fn unique_error(span: Span, message: String, label: &str, help: String) -> Diagnostic {
+    Diagnostic::error("E1117", message, span)
+        .with_label(label)
+        .with_help(help)
 }
 
 /// The rule `p` names, if it is one.

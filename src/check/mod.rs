@@ -166,7 +166,9 @@ pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked
     let (rules, roles) = entries::check(&c.program, &c.declared, &left, &mut c.diags);
     c.program.entry_rules = rules;
     c.program.entry_roles = roles;
-    c.program.command_rules = commands::check(&c.program, &left, &mut c.diags);
+    let federation = commands::check(&c.program, &left, &mut c.diags);
+    c.program.command_rules = federation.rules;
+    c.program.command_unique = federation.unique;
     drop(left);
     drop(items);
     if c.diags.has_errors() {

@@ -26,7 +26,24 @@ pub fn blocks(old: &Side, new: &Side) -> Vec<Detail> {
         &named_rules(b, &b.command_rules),
         &mut out,
     );
+    compare("federation", &uniques(a), &uniques(b), &mut out);
     out
+}
+
+/// What each command's file names once, by the block's key
+/// (`vacancies_unique`): `[declined.pair, pot]`.
+fn uniques(program: &Program) -> BTreeMap<String, String> {
+    program
+        .command_unique
+        .iter()
+        .map(|(key, list)| {
+            let names: Vec<String> = list.iter().map(ToString::to_string).collect();
+            (
+                format!("{key}{}", crate::ir::commands::UNIQUE_SUFFIX),
+                format!("[{}]", names.join(", ")),
+            )
+        })
+        .collect()
 }
 
 /// Each key's rule, by name.

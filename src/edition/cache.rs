@@ -28,7 +28,7 @@ use borsh::{BorshDeserialize, BorshSerialize};
 use std::path::{Path, PathBuf};
 
 /// The first bytes of an entry file: what it is and the layout's version.
-const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x03";
+const MAGIC: &[u8; 8] = b"BFRC\x00\x00\x00\x04";
 
 /// A file's digest.
 type Hash = [u8; 32];

@@ -6,8 +6,14 @@
 //! the command line (a discipline, for `allocation` and `vacancies`), the others
 //! from the file, by name; what the file supplies is checked when the command
 //! runs (E1104, E1111, E1112).
+//!
+//! The block also says what a command's file may name only once
+//! (`vacancies_unique = [declined.pair, pot]`): a list the file gives, or a field
+//! of its records. The checker finds each name among the rule's parameters
+//! (E1117); the command refuses a file that repeats one (E1103, E1111).
 
 use super::{Rule, Type};
+use serde::Serialize;
 
 /// One command whose rule the edition names.
 #[derive(Debug, Clone, Copy)]
@@ -18,6 +24,35 @@ pub struct Command {
     pub command: &'static str,
     /// What the rule does, in words.
     pub what: &'static str,
+    /// How many of the rule's first parameters the command line gives; the file
+    /// gives the rest.
+    pub given: usize,
+}
+
+/// The suffix of a block key that lists what a command's file names once:
+/// `vacancies_unique`.
+pub const UNIQUE_SUFFIX: &str = "_unique";
+
+/// Something a command's file may name only once: a list the file gives (`pot`),
+/// or one field of the records of such a list (`declined.pair`).
+#[derive(
+    Debug, Clone, PartialEq, Eq, Serialize, borsh::BorshSerialize, borsh::BorshDeserialize,
+)]
+pub struct Unique {
+    /// The rule's parameter, which is the file's key.
+    pub list: String,
+    /// The field of the list's records, if the records are compared by one field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+impl std::fmt::Display for Unique {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{}.{field}", self.list),
+            None => f.write_str(&self.list),
+        }
+    }
 }
 
 /// Every command, in the order docs/federation.md lists them.
@@ -26,16 +61,19 @@ pub const COMMANDS: &[Command] = &[
         key: "allocation",
         command: "bfr allocate",
         what: "allocates a discipline's places to the districts",
+        given: 2,
     },
     Command {
         key: "seeding",
         command: "bfr seed",
         what: "seeds a field of pairs",
+        given: 0,
     },
     Command {
         key: "vacancies",
         command: "bfr vacancies",
         what: "gives declined places to others",
+        given: 1,
     },
 ];
 

@@ -391,6 +391,10 @@ pub struct Program {
     /// by the command's key (`ir::commands`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub command_rules: std::collections::BTreeMap<String, u32>,
+    /// What each command's file may name only once (`federation {
+    /// vacancies_unique = [declined.pair, pot] }`), by the command's key.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub command_unique: std::collections::BTreeMap<String, Vec<commands::Unique>>,
 }
 
 impl Program {
@@ -403,6 +407,11 @@ impl Program {
     pub fn command_rule(&self, key: &str) -> Option<(u32, &Rule)> {
         let index = *self.command_rules.get(key)?;
         self.rules.get(index as usize).map(|r| (index, &**r))
+    }
+
+    /// What the file of command `key` may name only once.
+    pub fn command_unique(&self, key: &str) -> &[commands::Unique] {
+        self.command_unique.get(key).map_or(&[], Vec::as_slice)
     }
 
     fn rule_named(&self, name: &str) -> Option<(u32, &Rule)> {

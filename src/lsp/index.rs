@@ -460,9 +460,14 @@ impl Walker<'_> {
             }
             Decl::Example(e) => e.assertions.iter().for_each(|a| self.expr(a)),
             Decl::Competition(c) => self.competition(c),
-            Decl::Entries(e) | Decl::Federation(e) => {
-                e.properties.iter().for_each(|p| self.expr(&p.value));
-            }
+            Decl::Entries(e) => e.properties.iter().for_each(|p| self.expr(&p.value)),
+            // `vacancies_unique = [declined.pair]` names the command's file's
+            // keys, not the edition's declarations.
+            Decl::Federation(e) => e
+                .properties
+                .iter()
+                .filter(|p| !p.key.text.ends_with(crate::ir::commands::UNIQUE_SUFFIX))
+                .for_each(|p| self.expr(&p.value)),
             // The names a `remove` line gives are the base edition's, not this one's.
             Decl::Remove(_) => {}
         }

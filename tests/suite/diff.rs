@@ -562,7 +562,8 @@ fn the_entries_and_federation_blocks_are_compared_key_by_key() {
             "  sm_open_first_allotment = sm_open_first_allotment\n",
             "",
         );
-        once(text, "  seeding = sm_seeding\n", "")
+        let text = once(text, "  seeding = sm_seeding\n", "");
+        once(text, "  seeding_unique = [pair.pair]\n", "")
     });
     let d = diff_of(&root().join(EDITION_2015), &dir.0);
     assert!(d.files.is_empty(), "{:?}", d.files);
@@ -582,6 +583,10 @@ fn the_entries_and_federation_blocks_are_compared_key_by_key() {
                 what: "federation seeding".into(),
                 value: "sm_seeding".into(),
             },
+            Detail::Removed {
+                what: "federation seeding_unique".into(),
+                value: "[pair.pair]".into(),
+            },
         ]
     );
     // The CLI says so, and its exit status counts it as a difference.
@@ -596,7 +601,7 @@ fn the_entries_and_federation_blocks_are_compared_key_by_key() {
     assert!(
         text.contains("entries and federation blocks\n")
             && text.contains("entries lv_team: [lv_series, lv_ko] → lv_series")
-            && text.contains("3 changes to the entries and federation blocks, 0 changed items"),
+            && text.contains("4 changes to the entries and federation blocks, 0 changed items"),
         "{text}"
     );
 }

@@ -422,12 +422,10 @@ fn the_commands_call_the_rules_the_federation_block_names() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(renamed, allocate("rules/2015").1);
     // Without the line, the command says where the edition must name its rule.
-    let dir = crate::entries::variant(
-        "federation-no-seeding",
-        "entries.bfr",
-        "  seeding = sm_seeding\n",
-        "",
-    );
+    let dir = variant(&[
+        ("entries.bfr", "  seeding = sm_seeding\n", ""),
+        ("entries.bfr", "  seeding_unique = [pair.pair]\n", ""),
+    ]);
     let (code, _, stderr) = bfr(&[
         "seed",
         &dir.0.display().to_string(),
@@ -558,4 +556,111 @@ fn a_pairs_file_that_is_not_utf8_is_an_io_error_in_every_format() {
     let v: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["error"], "io");
     assert!(v["message"].as_str().unwrap().contains("not UTF-8"), "{v}");
+}
+
+// ── what a file names once (`COMMAND_unique`) ─────────────────────────────────
+
+/// A vacancies file: `declined` (district, pair) and `pot`, the rest empty.
+fn vacancies_file(dir: &TempDir, declined: &[(&str, &str)], pot: &[&str]) -> String {
+    let file = dir
+        .0
+        .join(format!("v{}.toml", declined.len() * 10 + pot.len()));
+    let pot: Vec<String> = pot.iter().map(|p| format!("{p:?}")).collect();
+    let mut text = format!("order = [\"Stockholm\"]\npot = [{}]\n", pot.join(", "));
+    for (district, pair) in declined {
+        text.push_str(&format!(
+            "\n[[declined]]\ndistrict = {district:?}\npair = {pair:?}\n"
+        ));
+    }
+    std::fs::write(&file, text).unwrap();
+    file.display().to_string()
+}
+
+#[test]
+fn a_file_naming_again_what_the_edition_says_it_names_once_is_refused() {
+    let dir = TempDir::new("unique");
+    let twice = vacancies_file(&dir, &[("Stockholm", "S 1"), ("Stockholm", "S 1")], &[]);
+    let (code, _, stderr) = bfr(&["vacancies", "rules/2015", "Open", &twice]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[E1111]")
+            && stderr.contains("`declined[2].pair` names \"S 1\" again, as `declined[1].pair` did"),
+        "{stderr}"
+    );
+    // Two pairs, one pot pair twice; a district in the order by name and label.
+    let pot = vacancies_file(&dir, &[("Stockholm", "S 1")], &["SC 1", "SC 2", "SC 1"]);
+    let (code, _, stderr) = bfr(&["vacancies", "rules/2015", "Open", &pot]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`pot[3]` names \"SC 1\" again, as `pot[1]` did"),
+        "{stderr}"
+    );
+    let order = dir.0.join("order.toml");
+    std::fs::write(&order, "order = [\"Skane\", \"Stockholm\", \"Skåne\"]\n").unwrap();
+    let (code, _, stderr) = bfr(&["vacancies", "rules/2015", "Open", order.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`order[3]` names \"Skåne\" again"),
+        "{stderr}"
+    );
+    // Two pairs whose names differ only in case are two pairs.
+    let seed = std::fs::read_to_string(root().join("tests/fixtures/federation/seed16.toml"))
+        .unwrap()
+        .replace("pair = \"Par 02\"", "pair = \"PAR 01\"");
+    let seed_file = dir.0.join("seed.toml");
+    std::fs::write(&seed_file, &seed).unwrap();
+    assert_eq!(
+        bfr(&["seed", "rules/2015", seed_file.to_str().unwrap()]).0,
+        0
+    );
+    std::fs::write(&seed_file, seed.replace("PAR 01", "Par 01")).unwrap();
+    let (code, _, stderr) = bfr(&["seed", "rules/2015", seed_file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`pair[2].pair` names \"Par 01\" again"),
+        "{stderr}"
+    );
+    // `champions` is not listed: a district may hold two titles.
+    let open = std::fs::read_to_string(root().join("tests/fixtures/federation/open.toml"))
+        .unwrap()
+        .replace(
+            "champions = [\"Uppland\"]",
+            "champions = [\"Uppland\", \"Uppland\"]",
+        );
+    let open_file = dir.0.join("open.toml");
+    std::fs::write(&open_file, open).unwrap();
+    let (code, _, stderr) = bfr(&[
+        "allocate",
+        "rules/2015",
+        "Open",
+        open_file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn what_a_file_names_once_is_the_editions_to_say() {
+    let dir = crate::entries::variant(
+        "unique-variant",
+        "entries.bfr",
+        "  vacancies_unique = [declined.pair, waiting.pair, pot, order]\n",
+        "  vacancies_unique = [waiting.pair, pot, order]\n",
+    );
+    let edition = dir.0.display().to_string();
+    let files = TempDir::new("unique-variant-files");
+    let twice = vacancies_file(&files, &[("Stockholm", "S 1"), ("Stockholm", "S 1")], &[]);
+    // Without `declined.pair`, the repeat is a second declined place: two go to the pot.
+    let v = json(&["vacancies", &edition, "Open", &twice]);
+    assert_eq!(rows(&v).len(), 2);
+    assert_eq!(figure(&v, "to_pot"), "2 pairs");
+    assert_eq!(bfr(&["vacancies", "rules/2015", "Open", &twice]).0, 1);
+    // The diff says what the file may now repeat.
+    let (code, out, stderr) = bfr(&["diff", "rules/2015", &edition]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        out.contains("federation vacancies_unique")
+            && out.contains("[declined.pair, waiting.pair, pot, order]")
+            && out.contains("[waiting.pair, pot, order]"),
+        "{out}"
+    );
 }
