@@ -193,14 +193,15 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| fail("create", parent, &e))?;
     }
+    sweep_stale(dir);
     let pid = std::process::id();
-    let fresh = beside(dir, &format!(".bfr-doc-new-{pid}"));
+    let fresh = beside(dir, &format!("{NEW_SUFFIX}{pid}"));
     let written = write_all(&fresh, files);
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&fresh);
         return Err(e);
     }
-    let old = beside(dir, &format!(".bfr-doc-old-{pid}"));
+    let old = beside(dir, &format!("{OLD_SUFFIX}{pid}"));
     if replaces && exchange(&fresh, dir) {
         // The earlier site now has the new one's name; named as what it is
         // before it goes, should removing it be cut short.
@@ -230,6 +231,78 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
     Ok(())
 }
 
+/// What a run's new site is called beside the place's until it is moved in
+/// (`site.bfr-doc-new-PID`), and the earlier site once it is moved out.
+const NEW_SUFFIX: &str = ".bfr-doc-new-";
+const OLD_SUFFIX: &str = ".bfr-doc-old-";
+
+/// Removes what an earlier run that was killed left beside `dir`: a new site
+/// it was writing, or the earlier site it was removing. Only a directory of a
+/// run that is over, holding nothing but the files its marker lists (or
+/// nothing at all), goes; anything else stays, and nothing here is an error.
+fn sweep_stale(dir: &Path) {
+    let Some(name) = dir.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = [NEW_SUFFIX, OLD_SUFFIX].iter().find_map(|suffix| {
+            entry_name
+                .strip_prefix(name.as_str())?
+                .strip_prefix(suffix)?
+                .parse::<u32>()
+                .ok()
+        }) else {
+            continue;
+        };
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && !running(pid) && only_bfr_wrote(&path) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// Whether `dir` is empty, or holds only the files of a site whose marker lists
+/// them (a run writes the marker first).
+fn only_bfr_wrote(dir: &Path) -> bool {
+    let empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none());
+    empty || matches!(not_of_a_site(dir), Ok(None))
+}
+
+/// Whether process `pid` may still be running: this process, or one the system
+/// knows. Where it cannot tell, a process is taken to be running.
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    // Signal 0 tests the process without signalling it; only "no such process"
+    // says it is gone (another user's process answers "not permitted").
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(e) if e == rustix::io::Errno::SRCH
+    )
+}
+
+#[cfg(not(unix))]
+fn running(_: u32) -> bool {
+    true
+}
+
 /// Swaps directories `a` and `b` in one step, where the system can (Linux, on
 /// most file systems): the site's directory then always holds a whole site,
 /// the earlier or the new, even if bfr is killed. `false` when it cannot; the
@@ -248,7 +321,11 @@ fn exchange(_: &Path, _: &Path) -> bool {
 /// Writes every file of the site into the new directory `fresh`.
 fn write_all(fresh: &Path, files: &[SiteFile]) -> Result<(), String> {
     std::fs::create_dir(fresh).map_err(|e| fail("create", fresh, &e))?;
-    for f in files {
+    // The marker first: a run killed while writing leaves a directory whose
+    // every file the marker lists, which the next run removes.
+    let (marker, pages): (Vec<&SiteFile>, Vec<&SiteFile>) =
+        files.iter().partition(|f| f.name == MARKER);
+    for f in marker.into_iter().chain(pages) {
         let path = fresh.join(&f.name);
         std::fs::write(&path, &f.text).map_err(|e| fail("write", &path, &e))?;
     }

@@ -399,6 +399,55 @@ fn two_runs_write_the_same_bytes_and_a_later_run_replaces_the_site_whole() {
     assert_eq!(beside, ["site"]);
 }
 
+/// What a run killed while it wrote or removed a site leaves beside it goes
+/// with the next run, if that run is over and the directory holds only what
+/// its marker lists; a live run's directory, or one holding a user's file, stays.
+#[test]
+fn a_killed_runs_leftovers_beside_the_site_go_with_the_next_run() {
+    let (dir, out, first) = site_of("rules/2015", "doc-leftovers");
+    // A process that has ended: its id is free.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    child.wait().unwrap();
+    let gone = child.id();
+    let alive = std::process::id();
+    let left = |suffix: &str, pid: u32, files: &[(&str, &str)]| {
+        let path = dir.0.join(format!("site.bfr-doc-{suffix}-{pid}"));
+        std::fs::create_dir(&path).unwrap();
+        for (name, text) in files {
+            std::fs::write(path.join(name), text).unwrap();
+        }
+        path
+    };
+    let marker = first[".bfr-doc"].as_str();
+    // Killed after the marker and one page; killed before the marker; the
+    // earlier site of a run killed while it removed it.
+    let half = left("new", gone, &[(".bfr-doc", marker), ("index.html", "<")]);
+    let empty = left("old", gone + 1_000_000, &[]);
+    let earlier: Vec<(&str, &str)> = first
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let old = left("old", gone, &earlier);
+    // Another run still writing; a directory holding a note of the user's.
+    let live = left("new", alive, &[(".bfr-doc", marker)]);
+    let noted = left(
+        "new",
+        gone + 2_000_000,
+        &[(".bfr-doc", marker), ("notes.txt", "mine")],
+    );
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read_site(&out), first);
+    for path in [&half, &empty, &old] {
+        assert!(!path.exists(), "{} stayed", path.display());
+    }
+    assert!(live.join(".bfr-doc").is_file());
+    assert_eq!(
+        std::fs::read_to_string(noted.join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
 #[test]
 fn a_link_to_a_site_directory_has_the_site_replaced_behind_it_and_stays_a_link() {
     let dir = TempDir::new("doc-link");
