@@ -114,6 +114,14 @@ pub fn call(
         .with_label("here")
         .with_help(format!("write the file as {} shows", call.doc))
     })?;
+    // The checker read the edition's `_unique` names with the same count.
+    debug_assert_eq!(
+        crate::ir::commands::command(call.key).map(|c| c.given),
+        Some(call.given.len()),
+        "the command line gives {} values to `{}`",
+        call.given.len(),
+        call.key
+    );
     let from_file: Vec<&(String, Type)> = rule.params.iter().skip(call.given.len()).collect();
     let names: Vec<&str> = from_file.iter().map(|(n, _)| n.as_str()).collect();
     if let Some((key, value)) = table
@@ -228,26 +236,34 @@ fn repeated(
             Some(f) => format!("{}[{}].{f}", unique.list, k + 1),
             None => format!("{}[{}]", unique.list, k + 1),
         };
-        let shown: String = reader
-            .text
-            .get(at(j))
-            .unwrap_or_default()
-            .chars()
-            .take(40)
-            .collect();
-        let each = match &unique.field {
-            Some(f) => format!("each `{f}` of `{}`", unique.list),
-            None => format!("each value of `{}`", unique.list),
+        let written = |k: usize| -> String {
+            let text = reader.text.get(at(k)).unwrap_or_default();
+            text.chars().take(40).collect()
+        };
+        let (again, first_written) = (written(j), written(i));
+        // `Skåne` after `Skane`: one district by its label and its name.
+        let same = if again == first_written {
+            String::new()
+        } else {
+            format!(" (the same as {first_written})")
+        };
+        let entries = match &unique.field {
+            Some(f) => format!("two entries of `{}` the same `{f}`", unique.list),
+            None => format!("the same value twice in `{}`", unique.list),
         };
         return Err(Diagnostic::error(
             reader.code,
-            format!("`{}` names {shown} again, as `{}` did", place(j), place(i)),
+            format!(
+                "`{}` names {again}{same}, which `{}` names already",
+                place(j),
+                place(i)
+            ),
             (reader.span)(at(j)),
         )
         .with_label("a second time")
         .with_note((reader.span)(at(i)), "the first time")
         .with_help(format!(
-            "{what} names {each} once (the edition's `federation` block says so): remove the repeat or correct it"
+            "the edition says {what} never gives {entries}: remove the repeat or, if they are two, write them so they differ (an initial, a club)"
         )));
     }
     Ok(())

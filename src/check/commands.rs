@@ -54,6 +54,9 @@ pub(super) fn check(
         rules: BTreeMap::new(),
         unique: BTreeMap::new(),
     };
+    // Where each command's rule is named: an edition that amends another may
+    // name a rule the base's `_unique` line does not fit.
+    let mut named_at: BTreeMap<&str, Span> = BTreeMap::new();
     // The rules first: a `_unique` line may come before its command's line.
     let mut lists = Vec::new();
     for p in properties {
@@ -72,6 +75,7 @@ pub(super) fn check(
             && let Some(rule) = rule_of(program, c, p, diags)
         {
             out.rules.insert(key.to_string(), rule);
+            named_at.insert(c.key, p.value.span);
         }
     }
     for (c, p) in lists {
@@ -87,7 +91,8 @@ pub(super) fn check(
             ));
             continue;
         }
-        if let Some(unique) = unique_of(program, c, out.rules.get(c.key), p, diags) {
+        let rule = out.rules.get(c.key).zip(named_at.get(c.key));
+        if let Some(unique) = unique_of(program, c, rule, p, diags) {
             out.unique.insert(c.key.to_string(), unique);
         }
     }
@@ -136,7 +141,7 @@ fn unknown_command(p: &ast::Property, diags: &mut Diagnostics) {
 fn unique_of(
     program: &Program,
     c: &commands::Command,
-    rule: Option<&u32>,
+    rule: Option<(&u32, &Span)>,
     p: &ast::Property,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Unique>> {
@@ -153,28 +158,45 @@ fn unique_of(
         return None;
     };
     // Without its rule (E1115, E1116) there is nothing to name.
-    let rule = program.rules.get(*rule? as usize)?;
-    let mut out: Vec<Unique> = Vec::new();
+    let (index, named_at) = rule?;
+    let rule = program.rules.get(*index as usize)?;
+    let mut out: Vec<(Unique, Span)> = Vec::new();
     let mut fine = true;
     for name in names {
         match unique_name(program, c, rule, name) {
-            Ok(u) if out.contains(&u) => {
-                diags.push(unique_error(
-                    name.span,
-                    format!("`{u}` is listed twice"),
-                    "listed again",
-                    "list each once".to_string(),
-                ));
-                fine = false;
+            Ok(u) => {
+                if let Some((_, first)) = out.iter().find(|(listed, _)| *listed == u) {
+                    diags.push(
+                        unique_error(
+                            name.span,
+                            format!("`{u}` is listed twice"),
+                            "listed again",
+                            "list each once".to_string(),
+                        )
+                        .with_note(*first, "listed first here"),
+                    );
+                    fine = false;
+                } else {
+                    out.push((u, name.span));
+                }
             }
-            Ok(u) => out.push(u),
             Err(d) => {
+                let mut d = d.with_note(
+                    *named_at,
+                    format!("`{}` is the rule whose file this reads", rule.name),
+                );
+                // An amendment that names another rule inherits the base's line.
+                d.help = Some(format!(
+                    "{}; an edition that names another rule for `{}` restates this line",
+                    d.help.unwrap_or_default(),
+                    c.key
+                ));
                 diags.push(d);
                 fine = false;
             }
         }
     }
-    fine.then_some(out)
+    fine.then(|| out.into_iter().map(|(u, _)| u).collect())
 }
 
 /// The list (or field) `name` stands for among `rule`'s parameters from the file.
@@ -211,6 +233,17 @@ fn unique_name(
             ));
         }
     };
+    if rule.params.iter().take(c.given).any(|(n, _)| n == list) {
+        return Err(unique_error(
+            name.span,
+            format!(
+                "`{list}` comes from the command line of `{}`, not from its file",
+                c.command
+            ),
+            "not in the file",
+            gives,
+        ));
+    }
     let Some((_, Type::List(item))) = from_file.iter().copied().find(|(n, _)| n == list) else {
         let near = super::names::nearest(
             list,

@@ -37,7 +37,9 @@ fn uniques(program: &Program) -> BTreeMap<String, String> {
         .command_unique
         .iter()
         .map(|(key, list)| {
-            let names: Vec<String> = list.iter().map(ToString::to_string).collect();
+            // In name order: the order says only which repeat is reported first.
+            let mut names: Vec<String> = list.iter().map(ToString::to_string).collect();
+            names.sort();
             (
                 format!("{key}{}", crate::ir::commands::UNIQUE_SUFFIX),
                 format!("[{}]", names.join(", ")),

@@ -61,7 +61,7 @@ pub const COMMANDS: &[Command] = &[
         key: "allocation",
         command: "bfr allocate",
         what: "allocates a discipline's places to the districts",
-        given: 2,
+        given: 1,
     },
     Command {
         key: "seeding",

@@ -584,7 +584,9 @@ fn a_file_naming_again_what_the_edition_says_it_names_once_is_refused() {
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains("[E1111]")
-            && stderr.contains("`declined[2].pair` names \"S 1\" again, as `declined[1].pair` did"),
+            && stderr.contains(
+                "`declined[2].pair` names \"S 1\", which `declined[1].pair` names already"
+            ),
         "{stderr}"
     );
     // Two pairs, one pot pair twice; a district in the order by name and label.
@@ -592,7 +594,7 @@ fn a_file_naming_again_what_the_edition_says_it_names_once_is_refused() {
     let (code, _, stderr) = bfr(&["vacancies", "rules/2015", "Open", &pot]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.contains("`pot[3]` names \"SC 1\" again, as `pot[1]` did"),
+        stderr.contains("`pot[3]` names \"SC 1\", which `pot[1]` names already"),
         "{stderr}"
     );
     let order = dir.0.join("order.toml");
@@ -600,7 +602,7 @@ fn a_file_naming_again_what_the_edition_says_it_names_once_is_refused() {
     let (code, _, stderr) = bfr(&["vacancies", "rules/2015", "Open", order.to_str().unwrap()]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.contains("`order[3]` names \"Skåne\" again"),
+        stderr.contains("`order[3]` names \"Skåne\" (the same as \"Skane\")"),
         "{stderr}"
     );
     // Two pairs whose names differ only in case are two pairs.
@@ -617,7 +619,7 @@ fn a_file_naming_again_what_the_edition_says_it_names_once_is_refused() {
     let (code, _, stderr) = bfr(&["seed", "rules/2015", seed_file.to_str().unwrap()]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.contains("`pair[2].pair` names \"Par 01\" again"),
+        stderr.contains("`pair[2].pair` names \"Par 01\", which"),
         "{stderr}"
     );
     // `champions` is not listed: a district may hold two titles.
@@ -659,8 +661,115 @@ fn what_a_file_names_once_is_the_editions_to_say() {
     assert_eq!(code, 1, "{stderr}");
     assert!(
         out.contains("federation vacancies_unique")
-            && out.contains("[declined.pair, waiting.pair, pot, order]")
-            && out.contains("[waiting.pair, pot, order]"),
+            && out
+                .contains("[declined.pair, order, pot, waiting.pair] → [order, pot, waiting.pair]"),
         "{out}"
+    );
+    // The order of the list says only which repeat is reported first.
+    let reordered = crate::entries::variant(
+        "unique-reordered",
+        "entries.bfr",
+        "  vacancies_unique = [declined.pair, waiting.pair, pot, order]\n",
+        "  vacancies_unique = [order, pot, waiting.pair, declined.pair]\n",
+    );
+    let (code, out, stderr) = bfr(&["diff", "rules/2015", reordered.0.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{stderr}");
+}
+
+#[test]
+fn a_unique_line_naming_what_the_file_does_not_give_is_refused_by_the_check() {
+    let dir = TempDir::new("unique-check");
+    let file = dir.0.join("r.bfr");
+    std::fs::write(
+        &file,
+        "enum Discipline ref SM-VACANCY p.7 \"Reserver m m\" { Open, Mixed }\n\
+         record Inner ref SM-VACANCY p.7 \"Reserver m m\" { x: text }\n\
+         record Declined ref SM-VACANCY p.7 \"Reserver m m\" { pair: text, inner: Inner }\n\
+         fn declined(discipline: Discipline, declined: [Declined], pot: [text]) -> integer\n\
+         \x20 ref SM-VACANCY p.7 \"Reserver m m\"\n\
+         = len(declined) + len(pot)\n\
+         federation {\n\
+         \x20 vacancies_unique = [pot, discipline, pot, declined.inner, declined.inner.x]\n\
+         \x20 vacancies = declined\n\
+         \x20 seeding_unique = [pair]\n\
+         }\n\
+         federation {\n\
+         \x20 allocation = declined\n\
+         \x20 allocation_unique = [pot]\n\
+         }\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = bfr(&["--color", "never", "check", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    for expected in [
+        "`discipline` comes from the command line of `bfr vacancies`, not from its file",
+        "`pot` is listed twice",
+        "listed first here",
+        "`declined.inner` holds lists or records, which are not compared",
+        "the file of `bfr vacancies` has no list written like this",
+        "`declined` is the rule whose file this reads",
+        "`seeding_unique` lists what `bfr seed` reads, but the block names no rule for it",
+    ] {
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+    }
+    // `allocation = declined` is of the wrong shape (E1116): its list is not
+    // checked against it too.
+    assert!(stderr.contains("[E1116]"), "{stderr}");
+    assert!(
+        !stderr.contains("`allocation_unique` must list"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("[E1117]").count(), 5, "{stderr}");
+}
+
+#[test]
+fn an_amending_edition_that_calls_another_rule_says_again_what_its_file_names_once() {
+    let dir = TempDir::new("unique-amend");
+    let base = root().join("rules/2015");
+    let write = |unique: &str| {
+        std::fs::write(
+            dir.0.join("edition.bfr"),
+            format!(
+                "edition \"Declines\" {{\n  amends {:?}\n}}\n\n\
+                 fn my_vacancies(event: SmQuotaEvent, order: [District], declines: [SmDeclinedPlace], waiting: [SmWaitingPair], pot: [text]) -> SmVacancies\n\
+                 \x20 ref SM-VACANCY p.7 \"Reserver m m\"\n\
+                 = sm_vacancies(event, order, declines, waiting, pot)\n\n\
+                 federation {{\n  vacancies = my_vacancies\n{unique}}}\n",
+                base.display().to_string()
+            ),
+        )
+        .unwrap();
+    };
+    let edition = dir.0.display().to_string();
+    // The base's line names `declined`, which the new rule does not read: the
+    // error stands on the base's line, with a note on the amendment's.
+    write("");
+    let (code, _, stderr) = bfr(&["--color", "never", "check", &edition]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "`declined` is not a list that the file of `bfr vacancies` gives to `my_vacancies`"
+        ) && stderr.contains("did you mean `declines`?")
+            && stderr.contains("`my_vacancies` is the rule whose file this reads")
+            && stderr.contains("edition.bfr:10")
+            && stderr.contains("restates this line"),
+        "{stderr}"
+    );
+    // Restated, it holds for the new rule's file.
+    write("  vacancies_unique = [declines.pair, pot]\n");
+    let (code, _, stderr) = bfr(&["check", &edition]);
+    assert_eq!(code, 0, "{stderr}");
+    let file = dir.0.join("v.toml");
+    std::fs::write(
+        &file,
+        "order = [\"Stockholm\"]\n\n[[declines]]\ndistrict = \"Stockholm\"\npair = \"S 1\"\n\n\
+         [[declines]]\ndistrict = \"Stockholm\"\npair = \"S 1\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = bfr(&["vacancies", &edition, "Open", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`declines[2].pair` names \"S 1\", which `declines[1].pair` names already"),
+        "{stderr}"
     );
 }
