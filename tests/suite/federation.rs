@@ -310,6 +310,43 @@ fn the_open_allots_62_then_106_with_the_champions_among_the_first() {
     assert_eq!(second, ["48 places", "26 places", "22 places", "10 places"]);
 }
 
+/// Last year's champions from a district with no starts in the file hold their
+/// place on a line of their own, and the places still add up.
+#[test]
+fn champions_from_a_district_without_starts_hold_their_place() {
+    let dir = TempDir::new("champions-elsewhere");
+    let file = dir.0.join("open.toml");
+    let text = std::fs::read_to_string(root().join("tests/fixtures/federation/open.toml"))
+        .unwrap()
+        .replace("champions = [\"Uppland\"]", "champions = [\"Halland\"]");
+    std::fs::write(&file, text).unwrap();
+    let v = json(&["allocate", "rules/2015", "Open", file.to_str().unwrap()]);
+    assert_eq!(v["total"], "168 places");
+    assert_eq!(v["complete"], true);
+    let lines = v["lines"].as_array().unwrap();
+    let halland: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["fields"][0][1] == "Halland")
+        .collect();
+    assert_eq!(halland.len(), 1, "{lines:?}");
+    let fields = halland[0]["fields"].as_array().unwrap();
+    let get = |name: &str| fields.iter().find(|f| f[0] == name).unwrap()[1].clone();
+    assert_eq!(
+        (
+            get("starts"),
+            get("places"),
+            get("champions"),
+            get("allotment")
+        ),
+        (
+            "0 starts".into(),
+            "1 place".into(),
+            "1 place".into(),
+            "1".into()
+        )
+    );
+}
+
 #[test]
 fn the_allocation_reads_as_csv() {
     let (code, csv, stderr) = bfr(&[
