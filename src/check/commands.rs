@@ -185,12 +185,15 @@ fn unique_of(
                     *named_at,
                     format!("`{}` is the rule whose file this reads", rule.name),
                 );
-                // An amendment that names another rule inherits the base's line.
-                d.help = Some(format!(
-                    "{}; an edition that names another rule for `{}` restates this line",
-                    d.help.unwrap_or_default(),
-                    c.key
-                ));
+                // The rule named in another file than the line: most likely an
+                // amendment naming another rule, which inherits the base's line.
+                if named_at.file != p.key.span.file {
+                    d.help = Some(format!(
+                        "{}; an edition that names another rule for `{}` restates this line",
+                        d.help.unwrap_or_default(),
+                        c.key
+                    ));
+                }
                 diags.push(d);
                 fine = false;
             }

@@ -749,6 +749,8 @@ fn a_unique_line_naming_what_the_file_does_not_give_is_refused_by_the_check() {
     ] {
         assert!(stderr.contains(expected), "{expected}: {stderr}");
     }
+    // Rule and line in one file: no amendment to restate it in.
+    assert!(!stderr.contains("restates this line"), "{stderr}");
     // `allocation = declined` is of the wrong shape (E1116): its list is not
     // checked against it too.
     assert!(stderr.contains("[E1116]"), "{stderr}");
