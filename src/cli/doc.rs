@@ -187,13 +187,21 @@ fn not_of_a_site(dir: &Path) -> std::io::Result<Option<String>> {
 }
 
 /// Writes the site into a new directory beside the place's, then puts it in
-/// its place. The error names the file or directory and says what went wrong.
+/// its place; then removes what killed runs left beside it. The error names
+/// the file or directory and says what went wrong.
 fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
+    put_site(place, files)?;
+    // Only once the new site stands: a leftover may be the only earlier site.
+    sweep_stale(&place.dir);
+    Ok(())
+}
+
+/// Writes the site beside the place's directory and moves it in.
+fn put_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
     let (dir, replaces) = (place.dir.as_path(), place.replaces);
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| fail("create", parent, &e))?;
     }
-    sweep_stale(dir);
     let pid = std::process::id();
     let fresh = beside(dir, &format!("{NEW_SUFFIX}{pid}"));
     let written = write_all(&fresh, files);
@@ -236,12 +244,18 @@ fn write_site(place: &Place, files: &[SiteFile]) -> Result<(), String> {
 const NEW_SUFFIX: &str = ".bfr-doc-new-";
 const OLD_SUFFIX: &str = ".bfr-doc-old-";
 
+/// How long a leftover is left alone after its last change: a run writes its
+/// site in seconds, and a run of another machine or container, whose process
+/// this one cannot see, is still writing only while its directory changes.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
 /// Removes what an earlier run that was killed left beside `dir`: a new site
-/// it was writing, or the earlier site it was removing. Only a directory of a
-/// run that is over, holding nothing but the files its marker lists (or
-/// nothing at all), goes; anything else stays, and nothing here is an error.
+/// it was writing, or the earlier site it was removing. Only a directory
+/// untouched for [`STALE_AFTER`], of a run whose process is gone, holding
+/// nothing but the files its marker lists (or nothing at all), goes; anything
+/// else stays, and nothing here is an error.
 fn sweep_stale(dir: &Path) {
-    let Some(name) = dir.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+    let Some(name) = dir.file_name() else {
         return;
     };
     let parent = match dir.parent() {
@@ -252,29 +266,55 @@ fn sweep_stale(dir: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let entry_name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = [NEW_SUFFIX, OLD_SUFFIX].iter().find_map(|suffix| {
-            entry_name
-                .strip_prefix(name.as_str())?
-                .strip_prefix(suffix)?
-                .parse::<u32>()
-                .ok()
-        }) else {
+        let Some(pid) = leftover_pid(name, &entry.file_name()) else {
             continue;
         };
+        // Not followed: a link named like a leftover is not one.
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|at| at.elapsed().ok())
+            .is_some_and(|age| age >= STALE_AFTER);
         let path = entry.path();
-        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        if is_dir && !running(pid) && only_bfr_wrote(&path) {
+        if meta.is_dir() && stale && !running(pid) && only_bfr_wrote(&path) {
             let _ = std::fs::remove_dir_all(&path);
         }
     }
 }
 
+/// The process id in `entry`'s name if it is a leftover of site `name`
+/// (`name.bfr-doc-new-PID`, `-old-`), compared byte for byte, the id written
+/// as a run writes it (digits, no leading zero).
+fn leftover_pid(name: &std::ffi::OsStr, entry: &std::ffi::OsStr) -> Option<u32> {
+    let rest = entry
+        .as_encoded_bytes()
+        .strip_prefix(name.as_encoded_bytes())?;
+    let digits = [NEW_SUFFIX, OLD_SUFFIX]
+        .iter()
+        .find_map(|suffix| rest.strip_prefix(suffix.as_bytes()))?;
+    if digits.first().is_none_or(|d| *d == b'0') || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
 /// Whether `dir` is empty, or holds only the files of a site whose marker lists
-/// them (a run writes the marker first).
+/// them (a run writes the marker first). A marker that lists nothing (cut
+/// short, or of a bfr from before the list) lets nothing go.
 fn only_bfr_wrote(dir: &Path) -> bool {
     let empty = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none());
-    empty || matches!(not_of_a_site(dir), Ok(None))
+    if empty {
+        return true;
+    }
+    let listed =
+        crate::source::read_bounded(&dir.join(MARKER), crate::syntax::MAX_FILE_BYTES as u64)
+            .is_ok_and(|bytes| {
+                crate::doc::marked_files(&String::from_utf8_lossy(&bytes)).is_some()
+            });
+    listed && matches!(not_of_a_site(dir), Ok(None))
 }
 
 /// Whether process `pid` may still be running: this process, or one the system
@@ -335,6 +375,29 @@ fn write_all(fresh: &Path, files: &[SiteFile]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leftover_is_known_by_its_sites_name_and_a_run_id_as_written() {
+        let pid = |name: &str, entry: &str| {
+            leftover_pid(std::ffi::OsStr::new(name), std::ffi::OsStr::new(entry))
+        };
+        assert_eq!(pid("site", "site.bfr-doc-new-4021"), Some(4021));
+        assert_eq!(pid("site", "site.bfr-doc-old-7"), Some(7));
+        // Another site's, or not as a run writes the id.
+        for other in [
+            "sitex.bfr-doc-new-4021",
+            "ite.bfr-doc-new-4021",
+            "site.bfr-doc-new-",
+            "site.bfr-doc-new-0",
+            "site.bfr-doc-new-04021",
+            "site.bfr-doc-new-+4021",
+            "site.bfr-doc-new-4021x",
+            "site.bfr-doc-new-99999999999",
+            "site.bfr-doc-gone-4021",
+        ] {
+            assert_eq!(pid("site", other), None, "{other}");
+        }
+    }
 
     #[cfg(target_os = "linux")]
     #[test]

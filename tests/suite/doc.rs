@@ -400,8 +400,9 @@ fn two_runs_write_the_same_bytes_and_a_later_run_replaces_the_site_whole() {
 }
 
 /// What a run killed while it wrote or removed a site leaves beside it goes
-/// with the next run, if that run is over and the directory holds only what
-/// its marker lists; a live run's directory, or one holding a user's file, stays.
+/// with the next run, if that run is over, the directory has not changed for
+/// ten minutes and holds only what its marker lists; a live run's directory,
+/// a recent one, or one holding a user's file stays.
 #[test]
 fn a_killed_runs_leftovers_beside_the_site_go_with_the_next_run() {
     let (dir, out, first) = site_of("rules/2015", "doc-leftovers");
@@ -410,30 +411,52 @@ fn a_killed_runs_leftovers_beside_the_site_go_with_the_next_run() {
     child.wait().unwrap();
     let gone = child.id();
     let alive = std::process::id();
-    let left = |suffix: &str, pid: u32, files: &[(&str, &str)]| {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let left = |suffix: &str, pid: u32, files: &[(&str, &str)], old: bool| {
         let path = dir.0.join(format!("site.bfr-doc-{suffix}-{pid}"));
         std::fs::create_dir(&path).unwrap();
         for (name, text) in files {
             std::fs::write(path.join(name), text).unwrap();
+        }
+        if old {
+            std::fs::File::open(&path)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
         }
         path
     };
     let marker = first[".bfr-doc"].as_str();
     // Killed after the marker and one page; killed before the marker; the
     // earlier site of a run killed while it removed it.
-    let half = left("new", gone, &[(".bfr-doc", marker), ("index.html", "<")]);
-    let empty = left("old", gone + 1_000_000, &[]);
+    let half = left(
+        "new",
+        gone,
+        &[(".bfr-doc", marker), ("index.html", "<")],
+        true,
+    );
+    let empty = left("old", gone + 1_000_000, &[], true);
     let earlier: Vec<(&str, &str)> = first
         .iter()
         .map(|(n, t)| (n.as_str(), t.as_str()))
         .collect();
-    let old = left("old", gone, &earlier);
-    // Another run still writing; a directory holding a note of the user's.
-    let live = left("new", alive, &[(".bfr-doc", marker)]);
+    let old = left("old", gone, &earlier, true);
+    // Another run still writing; one whose process this one may not see,
+    // changed a moment ago; one holding a note of the user's; one whose
+    // marker lists nothing.
+    let live = left("new", alive, &[(".bfr-doc", marker)], true);
+    let recent = left("new", gone + 3_000_000, &[(".bfr-doc", marker)], false);
     let noted = left(
         "new",
         gone + 2_000_000,
         &[(".bfr-doc", marker), ("notes.txt", "mine")],
+        true,
+    );
+    let unlisted = left(
+        "old",
+        gone + 2_000_000,
+        &[(".bfr-doc", ""), ("report.html", "mine")],
+        true,
     );
     let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{stderr}");
@@ -441,9 +464,15 @@ fn a_killed_runs_leftovers_beside_the_site_go_with_the_next_run() {
     for path in [&half, &empty, &old] {
         assert!(!path.exists(), "{} stayed", path.display());
     }
-    assert!(live.join(".bfr-doc").is_file());
+    for path in [&live, &recent] {
+        assert!(path.join(".bfr-doc").is_file(), "{} went", path.display());
+    }
     assert_eq!(
         std::fs::read_to_string(noted.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(
+        std::fs::read_to_string(unlisted.join("report.html")).unwrap(),
         "mine"
     );
 }

@@ -345,6 +345,21 @@ fn champions_from_a_district_without_starts_hold_their_place() {
             "1".into()
         )
     );
+    assert_eq!(
+        get("decided_by"),
+        "regerande svenska mästarna från fjolåret"
+    );
+    // A file of champions alone: their line, and the places that do not add up
+    // said as such (no division by the field's zero starts).
+    std::fs::write(&file, "places = 168\nchampions = [\"Halland\"]\n").unwrap();
+    let (code, stdout, stderr) = bfr(&["allocate", "rules/2015", "Open", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(
+        stdout.contains("total: 1 place\n")
+            && stdout.contains("the districts' places do not add up to the 168 places asked for"),
+        "{stdout}"
+    );
 }
 
 #[test]
