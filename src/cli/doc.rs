@@ -105,7 +105,9 @@ enum Unfit {
 
 /// Decides where the site named `named` goes, or why it cannot go there.
 fn site_place(named: &Path) -> Result<Place, Unfit> {
-    let dir = resolve_links(named).map_err(|e| Unfit::Io(fail("read", named, &e)))?;
+    // `site/.` is `site`: a directory cannot be renamed by a path ending in `.`.
+    let plain: PathBuf = named.components().collect();
+    let dir = resolve_links(&plain).map_err(|e| Unfit::Io(fail("read", named, &e)))?;
     if dir.file_name().is_none() || named.file_name().is_none() {
         return Err(Unfit::Usage(format!(
             "`{}` cannot be the site's directory; name a new or an earlier site's directory",

@@ -475,6 +475,11 @@ fn a_killed_runs_leftovers_beside_the_site_go_with_the_next_run() {
         std::fs::read_to_string(unlisted.join("report.html")).unwrap(),
         "mine"
     );
+    // `site/.` names the site (a path ending in `.` cannot be renamed).
+    let dotted = format!("{}/.", out.display());
+    let (code, _, stderr) = bfr(&["doc", "rules/2015", "-o", &dotted]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read_site(&out), first);
 }
 
 #[test]
