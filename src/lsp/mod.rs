@@ -320,8 +320,12 @@ impl Server {
         for (uri, diagnostics) in now.values() {
             out.push(published(uri.clone(), diagnostics.clone()));
         }
-        self.published
-            .insert(dir.to_path_buf(), now.into_keys().collect());
+        // An edition without problems is not kept: every edition the session
+        // has seen would stay for good.
+        if !now.is_empty() {
+            self.published
+                .insert(dir.to_path_buf(), now.into_keys().collect());
+        }
         out
     }
 
@@ -534,6 +538,32 @@ mod tests {
         server.notification(Notification::new("textDocument/didClose".into(), closed));
         assert!(!server.store.holds(&open));
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn problems_gone_are_cleared_once_and_their_edition_not_kept() {
+        let dir = std::env::temp_dir().join(format!("bfr-lsp-cleared-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("fee.bfr"), "const fee: number ref X-1 = 5\n").unwrap();
+        let doc = uri::from_path(&dir.join("fee.bfr")).unwrap();
+        let mut server = Server::default();
+        let mut send = |text: &str, version: i32| {
+            let opened = json!({"textDocument": {"uri": doc, "languageId": "bfr",
+                "version": version, "text": text}});
+            let sent =
+                server.notification(Notification::new("textDocument/didOpen".into(), opened));
+            let lists: Vec<usize> = sent
+                .iter()
+                .map(|n| n.params["diagnostics"].as_array().unwrap().len())
+                .collect();
+            (lists, server.published.len())
+        };
+        assert_eq!(send("const fee: number ref X-1 = \n", 1), (vec![1], 1));
+        // Put right: the file is sent an empty list, and nothing is kept.
+        assert_eq!(send("const fee: number ref X-1 = 6\n", 2), (vec![0], 0));
+        // Nothing to clear any more.
+        assert_eq!(send("const fee: number ref X-1 = 7\n", 3), (vec![], 0));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn change(

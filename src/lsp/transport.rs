@@ -6,8 +6,8 @@
 //! joined at the end, so a client that never closed its output kept the
 //! server from exiting.
 
-use lsp_server::{Connection, Message};
-use std::io::{self, BufRead, Read};
+use lsp_server::{Connection, ErrorCode, Message};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -29,9 +29,53 @@ enum Frame {
     /// A message.
     Message(Message),
     /// A body that is not a message, or one too long: skipped, and why.
-    Skipped(String),
+    Skipped(Skip),
     /// The input ended.
     End,
+}
+
+/// A message skipped: the JSON-RPC error it is answered with, and why.
+#[derive(Debug)]
+struct Skip {
+    /// `-32700` for a body that is not JSON, `-32600` for one that is not a
+    /// request bfr can answer.
+    code: ErrorCode,
+    /// The message's id as it was written, where one could be read (a number
+    /// or a text); else `null`, as JSON-RPC has it.
+    id: serde_json::Value,
+    why: String,
+}
+
+impl Skip {
+    /// A message that is not a request bfr can answer, with the id `value` gives
+    /// if it is a request (a response of the editor's is never answered by id).
+    fn invalid(value: Option<&serde_json::Value>, why: String) -> Frame {
+        let id = value
+            .filter(|v| v.get("method").is_some())
+            .and_then(|v| v.get("id"))
+            .filter(|id| id.is_number() || id.is_string())
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        Frame::Skipped(Skip {
+            code: ErrorCode::InvalidRequest,
+            id,
+            why,
+        })
+    }
+
+    /// The error response, framed, so the editor can show why its message went
+    /// unanswered and, where the id was read, stop waiting for it.
+    fn response(&self) -> Vec<u8> {
+        let body = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": self.id,
+            "error": {"code": self.code as i32, "message": format!("bfr skipped {}", self.why)},
+        })
+        .to_string();
+        let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        framed.extend_from_slice(body.as_bytes());
+        framed
+    }
 }
 
 /// Reads one message of at most `max_bytes` from `input`. An error is a frame
@@ -78,9 +122,10 @@ fn read_frame(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Frame> {
         if skipped < length {
             return Ok(Frame::End);
         }
-        return Ok(Frame::Skipped(format!(
-            "a message of {length} bytes; bfr reads messages of at most {max_bytes} bytes"
-        )));
+        return Ok(Skip::invalid(
+            None,
+            format!("a message of {length} bytes; bfr reads messages of at most {max_bytes} bytes"),
+        ));
     }
     // Grown as the bytes arrive, not to the length the header claims.
     let mut bytes = Vec::new();
@@ -88,23 +133,35 @@ fn read_frame(input: &mut impl BufRead, max_bytes: usize) -> io::Result<Frame> {
     if (bytes.len() as u64) < length {
         return Ok(Frame::End);
     }
-    let not_json_rpc = |e: serde_json::Error| {
-        Frame::Skipped(format!(
+    let not_json_rpc = |e: &serde_json::Error| {
+        format!(
             "a message that is not a JSON-RPC request, response or notification (line {}, column {})",
             e.line(),
             e.column()
-        ))
+        )
     };
     let value = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(v) => v,
-        Err(e) => return Ok(not_json_rpc(e)),
+        Err(e) => {
+            return Ok(Frame::Skipped(Skip {
+                code: ErrorCode::ParseError,
+                id: serde_json::Value::Null,
+                why: not_json_rpc(&e),
+            }));
+        }
     };
     if let Some(id) = unanswerable_id(&value) {
-        return Ok(Frame::Skipped(format!(
-            "a request with the id {id}, which cannot be answered: bfr answers requests whose id is a text or a whole number from -2147483648 to 2147483647"
-        )));
+        return Ok(Skip::invalid(
+            Some(&value),
+            format!(
+                "a request with the id {id}, which cannot be answered: bfr answers requests whose id is a text or a whole number from -2147483648 to 2147483647"
+            ),
+        ));
     }
-    Ok(serde_json::from_value::<Message>(value).map_or_else(not_json_rpc, Frame::Message))
+    match serde_json::from_value::<Message>(value.clone()) {
+        Ok(message) => Ok(Frame::Message(message)),
+        Err(e) => Ok(Skip::invalid(Some(&value), not_json_rpc(&e))),
+    }
 }
 
 /// The id of a request whose id a response cannot carry (a number past 32
@@ -134,7 +191,14 @@ pub fn stdio() -> (Connection, Transport) {
     // Not joined: it may wait on an input the client never closes.
     std::thread::spawn(move || {
         let stdin = io::stdin();
-        if let Err(e) = read_all(&mut stdin.lock(), |m| sender.send(m).is_ok())
+        let answer = |skip: &Skip| {
+            let mut output = io::stdout().lock();
+            output
+                .write_all(&skip.response())
+                .and_then(|()| output.flush())
+                .is_ok()
+        };
+        if let Err(e) = read_all(&mut stdin.lock(), |m| sender.send(m).is_ok(), answer)
             && let Ok(mut slot) = told.lock()
         {
             *slot = Some(e.to_string());
@@ -143,10 +207,9 @@ pub fn stdio() -> (Connection, Transport) {
         drop(sender);
     });
     let writer = std::thread::spawn(move || {
-        let stdout = io::stdout();
-        let mut output = stdout.lock();
         for message in receiver {
-            message.write(&mut output)?;
+            // Locked message by message: the reader answers what it skipped.
+            message.write(&mut io::stdout().lock())?;
         }
         Ok(())
     });
@@ -154,9 +217,14 @@ pub fn stdio() -> (Connection, Transport) {
 }
 
 /// Passes every message of `input` on (`pass` says whether the server still
-/// listens) until the input ends, `exit` comes or the server stops listening;
-/// an error is a broken frame.
-fn read_all(input: &mut impl BufRead, mut pass: impl FnMut(Message) -> bool) -> io::Result<()> {
+/// listens) and answers every one skipped (`answer` says whether the editor
+/// still listens), until the input ends, `exit` comes or the server or the
+/// editor stops listening; an error is a broken frame.
+fn read_all(
+    input: &mut impl BufRead,
+    mut pass: impl FnMut(Message) -> bool,
+    mut answer: impl FnMut(&Skip) -> bool,
+) -> io::Result<()> {
     loop {
         match read_frame(input, MAX_MESSAGE_BYTES)? {
             Frame::Message(message) => {
@@ -165,7 +233,12 @@ fn read_all(input: &mut impl BufRead, mut pass: impl FnMut(Message) -> bool) -> 
                     return Ok(());
                 }
             }
-            Frame::Skipped(why) => eprintln!("bfr lsp: skipped {why}"),
+            Frame::Skipped(skip) => {
+                eprintln!("bfr lsp: skipped {}", skip.why);
+                if !answer(&skip) {
+                    return Ok(());
+                }
+            }
             Frame::End => return Ok(()),
         }
     }
@@ -192,7 +265,8 @@ impl Transport {
 
 #[cfg(test)]
 mod tests {
-    use super::{Frame, read_frame};
+    use super::{Frame, Skip, read_all, read_frame};
+    use lsp_server::ErrorCode;
     use std::io::Cursor;
 
     fn frame(body: &str) -> String {
@@ -210,7 +284,7 @@ mod tests {
         let mut input = Cursor::new(format!("{}{}", frame(&long), frame(EXIT)));
         let skipped = read_frame(&mut input, 40).unwrap();
         assert!(
-            matches!(&skipped, Frame::Skipped(why) if why.contains("of at most 40 bytes")),
+            matches!(&skipped, Frame::Skipped(Skip { code: ErrorCode::InvalidRequest, why, .. }) if why.contains("of at most 40 bytes")),
             "{skipped:?}"
         );
         assert!(matches!(
@@ -245,7 +319,7 @@ mod tests {
         let mut input = Cursor::new(format!("{}{}", frame("{not json"), frame(EXIT)));
         let skipped = read_frame(&mut input, 1000).unwrap();
         assert!(
-            matches!(&skipped, Frame::Skipped(why) if why.contains("line 1, column 2")),
+            matches!(&skipped, Frame::Skipped(Skip { code: ErrorCode::ParseError, why, .. }) if why.contains("line 1, column 2")),
             "{skipped:?}"
         );
         assert!(matches!(
@@ -255,12 +329,81 @@ mod tests {
     }
 
     #[test]
+    fn a_skipped_message_is_answered_with_an_error_and_the_id_it_could_read() {
+        let bodies = [
+            "{not json",
+            r#"{"jsonrpc":"2.0","method":1}"#,
+            r#"{"jsonrpc":"2.0","id":3.5,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":1}"#,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            EXIT,
+            "{not json",
+        ];
+        let input: String = bodies.iter().map(|b| frame(b)).collect();
+        let (mut passed, mut answered) = (0, Vec::new());
+        read_all(
+            &mut Cursor::new(input),
+            |_| {
+                passed += 1;
+                true
+            },
+            |skip| {
+                answered.push(skip.response());
+                true
+            },
+        )
+        .unwrap();
+        // `exit` ends the reading: the last body is never read.
+        assert_eq!(passed, 2);
+        let codes: Vec<_> = answered
+            .iter()
+            .map(|framed| {
+                // Read as JSON: lsp-server has no response without an id.
+                let text = String::from_utf8(framed.clone()).unwrap();
+                let (header, body) = text.split_once("\r\n\r\n").unwrap();
+                assert_eq!(header, format!("Content-Length: {}", body.len()));
+                let value: serde_json::Value = serde_json::from_str(body).unwrap();
+                assert_eq!(value["jsonrpc"], "2.0", "{value}");
+                let message = value["error"]["message"].as_str().unwrap();
+                assert!(message.starts_with("bfr skipped a "), "{message}");
+                (
+                    value["error"]["code"].as_i64().unwrap(),
+                    value["id"].clone(),
+                )
+            })
+            .collect();
+        // The id as written where one could be read, so the sender stops waiting.
+        assert_eq!(
+            codes,
+            [
+                (-32700, serde_json::Value::Null),
+                (-32600, serde_json::Value::Null),
+                (-32600, serde_json::json!(3.5)),
+                (-32600, serde_json::json!(9)),
+            ]
+        );
+        // An editor that no longer listens ends the reading.
+        let input = format!("{}{}", frame("{not json"), frame(EXIT));
+        let mut passed = 0;
+        read_all(
+            &mut Cursor::new(input),
+            |_| {
+                passed += 1;
+                true
+            },
+            |_| false,
+        )
+        .unwrap();
+        assert_eq!(passed, 0);
+    }
+
+    #[test]
     fn a_request_whose_id_no_response_can_carry_is_said_not_taken_for_a_notification() {
         for id in ["2147483648", "3.0", "null", "{\"a\":1}", "-2147483649"] {
             let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"shutdown"}}"#);
             let read = read_frame(&mut Cursor::new(frame(&body)), 1000).unwrap();
             assert!(
-                matches!(&read, Frame::Skipped(why) if why.contains(&format!("the id {id}, which cannot be answered"))),
+                matches!(&read, Frame::Skipped(Skip { code: ErrorCode::InvalidRequest, why, .. }) if why.contains(&format!("the id {id}, which cannot be answered"))),
                 "{id}: {read:?}"
             );
         }

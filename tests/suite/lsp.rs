@@ -757,14 +757,26 @@ fn bad_input_gets_an_answer_and_never_a_crash() {
     assert_eq!(list[0]["code"], "E0001");
     assert_eq!(c.shutdown(), 0);
 
-    // A body that is not JSON is skipped, said on stderr, and the session goes
-    // on. After `shutdown` a request is refused; `exit` ends the server with 0
-    // even while the client keeps its end open.
+    // A body that is not JSON is skipped, answered with JSON-RPC's parse error
+    // (its id null: none could be read), said on stderr, and the session goes
+    // on; so is JSON that is no message (an invalid request). After `shutdown`
+    // a request is refused; `exit` ends the server with 0 even while the client
+    // keeps its end open.
     let mut c = Client::start();
     initialize(&mut c);
     c.send_raw(b"{not json");
+    c.send_raw(br#"{"jsonrpc":"2.0","method":7}"#);
     let hover = json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 0, "character": 0}});
     assert_eq!(c.result("textDocument/hover", hover.clone()), Value::Null);
+    let answered: Vec<_> = c
+        .notifications
+        .drain(..)
+        .map(|m| (m["id"].clone(), m["error"]["code"].clone()))
+        .collect();
+    assert_eq!(
+        answered,
+        [(Value::Null, json!(-32700)), (Value::Null, json!(-32600))]
+    );
     assert_eq!(c.result("shutdown", Value::Null), Value::Null);
     let refused = c.request("textDocument/hover", hover);
     assert_eq!(refused["error"]["code"], json!(-32600), "{refused}");
