@@ -212,7 +212,7 @@ fn repeated(
         Some(DeValue::Array(written)) => written,
         _ => return Ok(()),
     };
-    let mut first: HashMap<String, usize> = HashMap::with_capacity(items.len());
+    let mut first: HashMap<Key, usize> = HashMap::with_capacity(items.len());
     for (j, item) in items.iter().enumerate() {
         let Some(key) = compared(reader.program, item, unique.field.as_deref()) else {
             continue;
@@ -269,9 +269,26 @@ fn repeated(
     Ok(())
 }
 
-/// What `item` (or its `field`) is compared by: equal values, equal keys (`1.0`
-/// and `1`, an enum by its name and by its label).
-fn compared(program: &Program, item: &Value, field: Option<&str>) -> Option<String> {
+/// What a value of a list the file names once is compared by: equal values,
+/// equal keys.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Key {
+    /// A number or a length of time, normalised: `1.0` is `1`.
+    Number(Decimal),
+    Text(String),
+    Bool(bool),
+    Date(Date),
+    /// Minutes since midnight.
+    Time(u16),
+    DateTime(Date, u16),
+    /// An enum's value, however the file wrote it (by its name or its label).
+    Enum(u32, u32),
+}
+
+/// What `item` (or its `field`) is compared by; `None` for a field the record
+/// lacks, or a value a federation file cannot give (the check refuses a list
+/// or a record compared).
+fn compared(program: &Program, item: &Value, field: Option<&str>) -> Option<Key> {
     let value = match (field, item) {
         (None, v) => v,
         (Some(f), Value::Record(r, values)) => {
@@ -282,9 +299,14 @@ fn compared(program: &Program, item: &Value, field: Option<&str>) -> Option<Stri
         (Some(_), _) => return None,
     };
     Some(match value {
-        Value::Num(n, _) | Value::Duration(n) => n.normalize().to_string(),
-        Value::Text(t) => t.clone(),
-        other => format!("{other:?}"),
+        Value::Num(n, _) | Value::Duration(n) => Key::Number(n.normalize()),
+        Value::Text(t) => Key::Text(t.clone()),
+        Value::Bool(b) => Key::Bool(*b),
+        Value::Date(d) => Key::Date(*d),
+        Value::Time(t) => Key::Time(*t),
+        Value::DateTime(d, t) => Key::DateTime(*d, *t),
+        Value::Enum(e, v) => Key::Enum(*e, *v),
+        _ => return None,
     })
 }
 

@@ -160,22 +160,30 @@ const DESKTOP_FILES: [&str; 3] = [".DS_Store", "Thumbs.db", "desktop.ini"];
 /// would go with the old site. A marker from before the list was kept lets
 /// the site's pages and style sheet go, as its run wrote them.
 fn not_of_a_site(dir: &Path) -> std::io::Result<Option<String>> {
-    // A marker is a short list; one past a file's limit is not one bfr wrote.
-    let marker = match crate::source::read_bounded(
-        &dir.join(MARKER),
-        crate::syntax::MAX_FILE_BYTES as u64,
-    ) {
-        Ok(bytes) => bytes,
-        Err(crate::source::Refusal::Io(e)) => return Err(e),
-        Err(_) => return Ok(Some(MARKER.to_string())),
+    let Some(marker) = read_marker(dir)? else {
+        return Ok(Some(MARKER.to_string()));
     };
-    let marker = String::from_utf8_lossy(&marker);
-    let listed = crate::doc::marked_files(&marker);
+    first_not_written(dir, crate::doc::marked_files(&marker).as_deref())
+}
+
+/// The text of the marker in `dir`, or `None` if it is past a file's limit (a
+/// marker is a short list: such a file is not one bfr wrote).
+fn read_marker(dir: &Path) -> std::io::Result<Option<String>> {
+    match crate::source::read_bounded(&dir.join(MARKER), crate::syntax::MAX_FILE_BYTES as u64) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(crate::source::Refusal::Io(e)) => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The first entry of `dir`, in name order, that is not a file a run wrote:
+/// one of `listed`, or without a list, the marker, a page or the style sheet.
+fn first_not_written(dir: &Path, listed: Option<&[&str]>) -> std::io::Result<Option<String>> {
     let mut foreign = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let written = match &listed {
+        let written = match listed {
             Some(files) => files.contains(&name.as_str()),
             None => name == MARKER || name == "style.css" || name.ends_with(".html"),
         };
@@ -311,12 +319,11 @@ fn only_bfr_wrote(dir: &Path) -> bool {
     if empty {
         return true;
     }
-    let listed =
-        crate::source::read_bounded(&dir.join(MARKER), crate::syntax::MAX_FILE_BYTES as u64)
-            .is_ok_and(|bytes| {
-                crate::doc::marked_files(&String::from_utf8_lossy(&bytes)).is_some()
-            });
-    listed && matches!(not_of_a_site(dir), Ok(None))
+    let Ok(Some(marker)) = read_marker(dir) else {
+        return false;
+    };
+    crate::doc::marked_files(&marker)
+        .is_some_and(|listed| matches!(first_not_written(dir, Some(&listed)), Ok(None)))
 }
 
 /// Whether process `pid` may still be running: this process, or one the system
