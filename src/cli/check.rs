@@ -121,7 +121,18 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
             Some(file) => only_file(&loaded, &loaded.diagnostics, file),
             None => loaded.diagnostics.clone(),
         };
-        if let Some(w) = &opts.write_baseline {
+        // Errors stop the check before some warnings are looked for (the
+        // examples, a stopped file's rules): what it found is not all there is.
+        let errors_in_edition = loaded.diagnostics.error_count();
+        if let Some(w) = &opts.write_baseline
+            && errors_in_edition > 0
+        {
+            super::output::stderr(&format!(
+                "error: {} is left as it was: the check found {}, and an edition's warnings are all known only once it has none; fix the errors, then write the baseline\n",
+                w.display(),
+                counted(errors_in_edition, "error"),
+            ));
+        } else if let Some(w) = &opts.write_baseline {
             match Baseline::write(w, &all, &loaded.sources, &t.edition) {
                 Ok(n) => super::output::stderr(&format!(
                     "wrote {} to {}\n",
@@ -131,12 +142,14 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
                 Err(e) => return out.io_error(&e),
             }
         }
+        // An entry not found by a check that stopped early may still be found.
         let (mut diags, accepted, stale) = match &baseline {
             Some(b) => {
                 let s = b.sift(&all, &loaded.sources, &t.edition);
-                (s.kept, s.accepted, s.stale)
+                let stale = (errors_in_edition == 0).then_some(s.stale);
+                (s.kept, s.accepted, stale)
             }
-            None => (all, 0, Vec::new()),
+            None => (all, 0, Some(Vec::new())),
         };
         let allowed = diags.drop_warnings(|d| opts.allow.iter().any(|c| c == d.code));
         let (errors, warnings) = (diags.error_count(), diags.warning_count());
@@ -151,7 +164,7 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
             warnings,
             accepted,
             allowed,
-            stale: &stale,
+            stale: stale.as_deref(),
             deny: opts.deny_warnings,
         };
         match out.format {
@@ -160,7 +173,7 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
                 // is what an editor looks for.
                 stdout(&summary.line());
                 out.diagnostics(&diags, &loaded.sources);
-                for s in &stale {
+                for s in stale.iter().flatten() {
                     stdout(&format!(
                         "  no longer found (remove from the baseline): {s}\n"
                     ));
@@ -184,7 +197,8 @@ struct Summary<'a> {
     accepted: usize,
     /// Warnings left out by `--allow`.
     allowed: usize,
-    stale: &'a [String],
+    /// Baseline entries the check did not find; `None` when errors stopped it.
+    stale: Option<&'a [String]>,
     deny: bool,
 }
 
@@ -226,11 +240,15 @@ impl Summary<'_> {
         if self.allowed > 0 {
             tail.push_str(&format!(" ({} allowed)", self.allowed));
         }
-        if !self.stale.is_empty() {
-            tail.push_str(&format!(
+        match self.stale {
+            Some(stale) if !stale.is_empty() => tail.push_str(&format!(
                 " ({} no longer found)",
-                counted(self.stale.len(), "baseline entry")
-            ));
+                counted(stale.len(), "baseline entry")
+            )),
+            None => tail.push_str(
+                " (whether every baseline entry is still found is known once the errors are fixed)",
+            ),
+            Some(_) => {}
         }
         if self.deny && self.warnings > 0 {
             tail.push_str(" (warnings denied)");

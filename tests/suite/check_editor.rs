@@ -124,6 +124,47 @@ fn a_baseline_survives_edits_elsewhere_and_reports_fixed_defects() {
         ),
         "{stdout}"
     );
+    // An error stops the check before the examples' warnings are looked for:
+    // the baseline is not written over with the few found, and none of its
+    // entries is called stale.
+    let broken = dir.0.join("broken.bfr");
+    std::fs::write(&broken, "const broken: number ref X-1 = \n").unwrap();
+    let (code, stdout, stderr) = bfr(&["check", "--write-baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("is left as it was: the check found 1 error"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&baseline).unwrap(), before);
+    let (code, stdout, _) = bfr(&["check", "--baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(!stdout.contains("no longer found"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "(whether every baseline entry is still found is known once the errors are fixed)"
+        ),
+        "{stdout}"
+    );
+    let stale_in_json = || {
+        let (_, json, _) = bfr(&[
+            "check",
+            "--format",
+            "json",
+            "--baseline",
+            &s(&baseline),
+            &s(&dir.0),
+        ]);
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        report[0]["stale_baseline"].clone()
+    };
+    assert_eq!(stale_in_json(), serde_json::Value::Null);
+    std::fs::remove_file(&broken).unwrap();
+    assert_eq!(
+        stale_in_json().as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        stale_in_json()
+    );
 }
 
 #[test]
