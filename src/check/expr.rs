@@ -398,6 +398,23 @@ impl Checker {
     pub(super) fn unknown_name(&mut self, name: &ast::Name, scope: &Scope) {
         let mut d = Diagnostic::error("E0101", format!("unknown name `{}`", name.text), name.span)
             .with_label("not defined in this edition");
+        // A unit or a record type where a value goes: "did you mean" would name
+        // it again. (An enum's name alone is E0201, found before.)
+        let kind = match self.names.types.get(&name.text) {
+            Some(TypeName::Unit { .. }) => Some(format!(
+                "`{0}` is a unit, not a value: write it after a number or a unit, with no spaces around `/` (`550 SEK/{0}`)",
+                name.text
+            )),
+            Some(TypeName::Record(_)) => Some(format!(
+                "`{0}` is a record type, not a value: make one with `{0} {{ field: value, … }}`",
+                name.text
+            )),
+            Some(TypeName::Enum(_)) | None => None,
+        };
+        if let Some(help) = kind {
+            self.diags.push(d.with_help(help));
+            return;
+        }
         if self.suggestions_left > 0 {
             self.suggestions_left -= 1;
             let locals = scope.locals.iter().map(|(n, _, _)| n.as_str());

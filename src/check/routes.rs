@@ -86,7 +86,12 @@ impl Checker {
                 ("winners", RouteFrom::Winners),
                 ("losers", RouteFrom::Losers),
             ] {
-                if !routes.iter().any(|r| r.from == from) {
+                // A route written with a target that failed was reported there.
+                let written = s
+                    .routes
+                    .iter()
+                    .any(|r| matches!(&r.from, ast::RouteFrom::Group(g) if g.text == group));
+                if !written && !routes.iter().any(|r| r.from == from) {
                     self.diags.push(
                         Diagnostic::error(
                             "E0404",

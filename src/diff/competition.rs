@@ -245,7 +245,13 @@ fn flatten(prefix: &str, v: &Json, names: &Names, out: &mut BTreeMap<String, Str
         }
         Json::Null => {}
         Json::Array(items) => {
-            let shown: Vec<String> = items.iter().map(scalar).collect();
+            let shown: Vec<String> = items
+                .iter()
+                .map(|x| match x {
+                    Json::Object(m) => leaf(m, names).unwrap_or_else(|| scalar(x)),
+                    other => scalar(other),
+                })
+                .collect();
             out.insert(prefix.to_string(), shown.join(", "));
         }
         other => {
@@ -260,6 +266,14 @@ fn leaf(m: &Map<String, Json>, names: &Names) -> Option<String> {
         return Some(match written {
             Json::String(w) => format!("{} ({w})", scalar(meaning)),
             _ => format!("{} (default)", scalar(meaning)),
+        });
+    }
+    // A tie-break criterion: the document's words for it, or without them its
+    // meaning.
+    if let (Some(label), Some(meaning), 2) = (m.get("label"), m.get("meaning"), m.len()) {
+        return Some(match label {
+            Json::String(label) => label.clone(),
+            _ => scalar(meaning),
         });
     }
     if let (Some(Json::String(shown)), true) = (m.get("shown"), m.contains_key("amount")) {

@@ -104,6 +104,32 @@ pub fn parse_file_by_pest(text: &str, file: FileId) -> Result<ast::File, Diagnos
     parse_file_with(text, file, false)
 }
 
+/// Where a term that ends with an operand ends, brackets included: `from` is the
+/// end of the operand's own span (a bracketed operand spans what is inside the
+/// brackets) and `text[from..]` holds the layout and closing brackets after it;
+/// the term ends after the last of those brackets, not after the layout.
+pub(crate) fn after_closing_brackets(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut at, mut end) = (from, from);
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b')' => {
+                at += 1;
+                end = at;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' => at += 1,
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at += bytes[at..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .unwrap_or(bytes.len() - at);
+            }
+            _ => break,
+        }
+    }
+    end
+}
+
 /// [`parse_file`], with the direct reader (`direct`) or with pest alone.
 fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, Diagnostic> {
     precheck(text, file, Whole::File)?;

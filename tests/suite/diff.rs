@@ -182,6 +182,44 @@ fn deliberate_changes() -> TempDir {
 }
 
 #[test]
+fn a_reordered_tie_break_chain_is_shown_in_the_documents_words() {
+    let dir = variant("diff-tie-break", |name, text| {
+        if name != "chairmans_cup.bfr" {
+            return text;
+        }
+        let swapped = once(
+            text,
+            "[cc_gh_tie_break_1, cc_gh_tie_break_2, cc_gh_tie_break_3, cc_gh_tie_break_4]",
+            "[cc_gh_tie_break_1, cc_gh_tie_break_3, cc_gh_tie_break_2, cc_gh_tie_break_4]",
+        );
+        let swapped = once(
+            swapped,
+            "cc_gh_tie_break_chain[2] == CcTieBreak.SwissPoints",
+            "cc_gh_tie_break_chain[2] == CcTieBreak.ImpQuotient",
+        );
+        once(
+            swapped,
+            "cc_gh_tie_break_chain[3] == CcTieBreak.ImpQuotient",
+            "cc_gh_tie_break_chain[3] == CcTieBreak.SwissPoints",
+        )
+    });
+    let (code, out, err) = bfr(&["diff", EDITION_2015, &dir.0.display().to_string()]);
+    assert_eq!(code, 1, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("qualification.tie_break"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // Each criterion by its label, as the report shows it; no JSON.
+    assert!(!line.contains('{') && !line.contains("meaning"), "{line}");
+    assert_eq!(
+        line.trim(),
+        "qualification.tie_break: VP, Swiss Points (SP), kvoten av vunna och förlorade IMP, \
+         lägre lagnummer (ej i texten) → VP, kvoten av vunna och förlorade IMP, \
+         Swiss Points (SP), lägre lagnummer (ej i texten)"
+    );
+}
+
+#[test]
 fn a_variant_with_one_change_of_each_kind() {
     let dir = deliberate_changes();
     let new = dir.0.display().to_string();

@@ -220,14 +220,25 @@ impl Lower {
     /// `not not a == b`: the comparison sits one level deeper per `not`, and
     /// each `not` wraps it once with the whole term's span.
     fn not_term(&self, p: P) -> R<Expr> {
-        let span = self.span(&p);
+        let outer = self.span(&p);
+        let text = p.as_str();
         let mut parts: Vec<P> = p.into_inner().collect();
         let nots = parts
             .iter()
             .take_while(|c| c.as_rule() == Rule::not_op)
             .count();
         let comparison = parts.split_off(nots);
-        let mut e = self.nested(nots, span, || self.operator_run(comparison, span))?;
+        let mut e = self.nested(nots, outer, || self.operator_run(comparison, outer))?;
+        // To the end of its comparison and the brackets it closes: the term's
+        // own span takes the layout after it, and a failing `not` line would be
+        // marked with the next.
+        let term_start = outer.start as usize;
+        let operand_end = (e.span.end as usize).saturating_sub(term_start);
+        let end = crate::syntax::after_closing_brackets(text, operand_end);
+        let span = Span {
+            end: outer.start + u32::try_from(end).unwrap_or(0),
+            ..outer
+        };
         for _ in 0..nots {
             e = Expr {
                 kind: ExprKind::Not(Box::new(e)),

@@ -154,7 +154,14 @@ impl Reader<'_> {
             }
         }
         self.nest(nots)?;
-        let span = self.span(start, self.pos);
+        // To the end of its comparison and the brackets it closes, not past the
+        // layout after it: a failing `not` line is marked alone.
+        let operand_end = (e.span.end as usize).saturating_sub(self.base);
+        let within = self.text.get(..self.pos).unwrap_or_default();
+        let span = self.span(
+            start,
+            crate::syntax::after_closing_brackets(within, operand_end),
+        );
         for _ in 0..nots {
             e = Expr {
                 kind: ExprKind::Not(Box::new(e)),

@@ -341,3 +341,30 @@ fn every_word_of_the_grammar_is_guarded_as_a_whole_word() {
     );
     assert!(unguarded.is_empty(), "words not guarded: {unguarded:?}");
 }
+
+#[test]
+fn a_not_spans_its_comparison_not_the_layout_after_it() {
+    let text = "example \"e\" ref X-1 {\n  not f(6) == 2\n  not g\n  not (a == (b))\n  \
+                not ((g)) // (a note)\n  h(1)\n}\n";
+    let (direct, pest) = both(text);
+    assert_eq!(direct, pest);
+    let file = parse_file_with(text, 7, true).unwrap();
+    let crate::syntax::ast::Decl::Example(example) = &file.items[0].decl else {
+        panic!("{file:?}")
+    };
+    let spanned: Vec<&str> = example
+        .assertions
+        .iter()
+        .map(|a| &text[a.span.start as usize..a.span.end as usize])
+        .collect();
+    assert_eq!(
+        spanned,
+        [
+            "not f(6) == 2",
+            "not g",
+            "not (a == (b))",
+            "not ((g))",
+            "h(1)"
+        ]
+    );
+}
