@@ -23,7 +23,7 @@ mod schedule;
 mod table;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Exit status: everything is fine.
 pub const EXIT_OK: u8 = 0;
@@ -383,9 +383,80 @@ pub fn run(cli: &Cli) -> u8 {
     }
 }
 
+/// Whether `path` names a data file (an event, entries or federation file) by
+/// its extension.
+fn data_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("toml") || x.eq_ignore_ascii_case("json"))
+}
+
+/// The usage line of a command given its arguments in the wrong order (a data
+/// file where the edition goes and a directory where the file goes; for
+/// `allocate` and `vacancies`, the file where the discipline goes and a file
+/// that is not there after it), and what was given: a usage error, not an
+/// attempt to read an event file as rules.
+fn swapped(command: &Command) -> Option<(&'static str, String)> {
+    let (usage, edition, discipline, file) = match command {
+        Command::Run { edition, event, .. } => ("bfr run EDITION EVENT", edition, None, event),
+        Command::Entries {
+            what: EntriesCommand::Check { edition, entries },
+        } => ("bfr entries check EDITION ENTRIES", edition, None, entries),
+        Command::Invoice { edition, entries } => {
+            ("bfr invoice EDITION ENTRIES", edition, None, entries)
+        }
+        Command::Seed { edition, pairs } => ("bfr seed EDITION PAIRS", edition, None, pairs),
+        Command::Allocate {
+            edition,
+            discipline,
+            starts,
+        } => (
+            "bfr allocate EDITION DISCIPLINE STARTS",
+            edition,
+            Some(discipline),
+            starts,
+        ),
+        Command::Vacancies {
+            edition,
+            discipline,
+            file,
+        } => (
+            "bfr vacancies EDITION DISCIPLINE FILE",
+            edition,
+            Some(discipline),
+            file,
+        ),
+        _ => return None,
+    };
+    if data_file(edition) && !edition.is_dir() && file.is_dir() {
+        return Some((
+            usage,
+            format!(
+                "`{}` looks like the data file and `{}` is a directory",
+                edition.display(),
+                file.display()
+            ),
+        ));
+    }
+    let discipline = discipline.map(Path::new)?;
+    (data_file(discipline) && discipline.is_file() && !file.exists()).then(|| {
+        (
+            usage,
+            format!(
+                "`{}` looks like the file and `{}` is not one",
+                discipline.display(),
+                file.display()
+            ),
+        )
+    })
+}
+
 /// Runs one subcommand and returns its exit status.
 fn dispatch(cli: &Cli, out: &output::Output) -> u8 {
     let html = cli.format == FormatArg::Html;
+    if let Some((usage, given)) = swapped(&cli.command) {
+        eprintln!("error: the arguments are in another order: `{usage}` ({given})");
+        return 2;
+    }
     match &cli.command {
         Command::Check {
             editions,

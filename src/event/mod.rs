@@ -131,7 +131,8 @@ pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str)
     let prepared = Prepared::new(&checked.program);
     let (plan, diags) = resolve::resolve(&mut event, checked, &prepared, text);
     ran.diagnostics.extend(diags);
-    ran.incidents = render::incident_lines(&event);
+    // Until the run says which it applied, none is.
+    ran.incidents = render::incident_lines(&event, &[]);
     let Some(plan) = plan else {
         return ran;
     };
@@ -154,6 +155,7 @@ pub fn run(checked: &mut Checked, sources: &mut Sources, name: &str, text: &str)
         &mut report,
     ));
     ran.unrecorded = source.unrecorded();
+    ran.incidents = render::incident_lines(&event, &source.incidents_applied());
     match pending {
         Ok(pending) => {
             let halted = source.halted();

@@ -8,7 +8,8 @@ use super::span;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{FileId, Span};
 use rust_decimal::Decimal;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A team.
 #[derive(Debug, Clone)]
@@ -211,6 +212,18 @@ pub struct ImpCap {
     pub row: Span,
 }
 
+/// A qualification's VP scale whose margin counts whole IMPs: a result whose
+/// margin has a fraction cannot be scored.
+#[derive(Debug, Clone)]
+pub struct WholeMargin {
+    /// The VP scale's name.
+    pub scale: String,
+    /// Its margin parameter's name.
+    pub param: String,
+    /// The VP scale, in the edition.
+    pub at: Span,
+}
+
 /// A whole event file.
 #[derive(Debug, Clone)]
 pub struct Event {
@@ -236,6 +249,9 @@ pub struct Event {
     /// The most IMPs one board gives, from the top row of the edition's IMP table
     /// (set when the event is resolved against the edition, if the competition names one).
     pub imp_cap: Option<ImpCap>,
+    /// The qualification's VP scale, if its margin counts whole IMPs (set when
+    /// the event is resolved against the edition).
+    pub whole_margin: Option<WholeMargin>,
     /// The qualification's title (set when the event is resolved against the edition).
     pub qualification_title: String,
     /// Stage titles by name (set when the event is resolved against the edition).
@@ -250,6 +266,41 @@ impl Event {
             .cloned()
             .unwrap_or_else(|| name.to_string())
     }
+}
+
+/// What an incident says: the team, the round or stage, the rule (spaces
+/// aside) and the note. Two incidents with one key say the same.
+type IncidentKey = (u32, Option<u32>, Option<String>, String, Option<String>);
+
+fn incident_key(i: &Incident) -> IncidentKey {
+    let (round, stage) = match &i.at {
+        At::Round(r) => (Some(*r), None),
+        At::Stage(s) => (None, Some(s.clone())),
+    };
+    let rule = i.rule.split_whitespace().collect::<Vec<_>>().join(" ");
+    (i.team, round, stage, rule, i.note.clone())
+}
+
+/// W0722: an incident written again, likely pasted twice. Both stand: two
+/// penalties for one team in one round are possible, and a director's entry is
+/// never dropped on a guess.
+fn incident_twice(first: &Incident, again: &Incident) -> Diagnostic {
+    let place = match &again.at {
+        At::Round(r) => format!("round {r}"),
+        At::Stage(s) => format!("stage `{s}`"),
+    };
+    Diagnostic::warning(
+        "W0722",
+        format!(
+            "team {}'s incident in {place} is written twice, `{}` each time: both apply",
+            again.team,
+            again.rule.split_whitespace().collect::<Vec<_>>().join(" ")
+        ),
+        again.span,
+    )
+    .with_label("the same incident again")
+    .with_note(first.span, "first written here")
+    .with_help("remove one if it was entered twice; if the team had two incidents there, give each its own `note`")
 }
 
 fn err(code: &'static str, file: FileId, at: &std::ops::Range<usize>, msg: String) -> Diagnostic {
@@ -493,6 +544,7 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
         stages,
         incidents,
         imp_cap: None,
+        whole_margin: None,
         qualification_title: "the qualification".into(),
         stage_titles: BTreeMap::new(),
     };
@@ -787,7 +839,10 @@ impl Parser<'_> {
     /// Incidents: a team, a round or a stage, and a rule.
     fn incidents(&mut self, raw: &[Sp<RawIncident>]) -> Vec<Incident> {
         let file = self.file;
-        let mut incidents = Vec::new();
+        let mut incidents: Vec<Incident> = Vec::new();
+        // Each incident's first writing, by what it says (one pass: a file may
+        // hold many incidents).
+        let mut written: HashMap<IncidentKey, usize> = HashMap::new();
         for i in raw {
             let v = &i.value;
             let known = self.known(v.team.value, &v.team.span, "this incident");
@@ -811,7 +866,7 @@ impl Parser<'_> {
             if !known {
                 continue;
             }
-            incidents.push(Incident {
+            let incident = Incident {
                 team: v.team.value,
                 at,
                 rule: v.rule.value.clone(),
@@ -820,7 +875,18 @@ impl Parser<'_> {
                 note: v.note.as_ref().map(|n| n.value.clone()),
                 penalty: None,
                 effect: None,
-            });
+            };
+            match written.entry(incident_key(&incident)) {
+                Entry::Occupied(first) => {
+                    if let Some(first) = incidents.get(*first.get()) {
+                        self.diags.push(incident_twice(first, &incident));
+                    }
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(incidents.len());
+                }
+            }
+            incidents.push(incident);
         }
         incidents
     }

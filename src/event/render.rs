@@ -81,12 +81,15 @@ pub struct IncidentLine {
     pub note: Option<String>,
 }
 
-/// The incidents of an event, as evaluated.
-pub fn incident_lines(event: &Event) -> Vec<IncidentLine> {
+/// The incidents of an event, as evaluated, and whether the run applied each
+/// (`applied`, in the file's order: one the run did not reach, or that applies
+/// to nothing, is "not applied").
+pub fn incident_lines(event: &Event, applied: &[bool]) -> Vec<IncidentLine> {
     event
         .incidents
         .iter()
-        .map(|i| IncidentLine {
+        .zip(applied.iter().copied().chain(std::iter::repeat(false)))
+        .map(|(i, used)| IncidentLine {
             team: i.team,
             round: match &i.at {
                 At::Round(r) => Some(*r),
@@ -99,10 +102,10 @@ pub fn incident_lines(event: &Event) -> Vec<IncidentLine> {
             rule: i.rule.clone(),
             penalty: i.penalty.clone(),
             applied: match &i.effect {
-                Some(Effect::Deduct(_)) => "deducted".into(),
+                Some(Effect::Deduct(_)) if used => "deducted".into(),
                 Some(Effect::Warning) => "warning: nothing applies".into(),
-                Some(Effect::Halt(_)) => "stops the run".into(),
-                None => "not applied".into(),
+                Some(Effect::Halt(_)) if used => "stops the run".into(),
+                _ => "not applied".into(),
             },
             note: i.note.clone(),
         })

@@ -1,7 +1,7 @@
 //! Checking a parsed event against the edition: its competition, VP scale, rounds
 //! and stages, every incident's rule, and board scores turned into IMPs.
 
-use super::model::{At, Effect, Event, ImpCap, Incident};
+use super::model::{At, Effect, Event, ImpCap, Incident, WholeMargin};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Evaluator, Prepared};
@@ -96,6 +96,21 @@ pub fn resolve(
     }
     if let Some(q) = &plan.qualification {
         event.qualification_title = q.title.clone();
+        let scale = match &event.vp_scale {
+            Some((name, _)) => program.rule(name).map(|(_, r)| r),
+            None => q
+                .scale
+                .and_then(|i| program.rules.get(i as usize))
+                .map(|r| &**r),
+        };
+        event.whole_margin = scale.and_then(|r| {
+            let (param, _) = r.params.first()?;
+            r.whole.first().copied()?.then(|| WholeMargin {
+                scale: r.name.clone(),
+                param: param.clone(),
+                at: r.span,
+            })
+        });
     }
     for s in &plan.stages {
         event.stage_titles.insert(s.name.clone(), s.title.clone());

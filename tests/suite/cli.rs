@@ -44,6 +44,47 @@ fn exit_0_with_warnings_only() {
 }
 
 #[test]
+fn arguments_in_another_order_are_a_usage_error_that_gives_the_order() {
+    let event = "tests/fixtures/events/full.toml";
+    let edition = "tests/fixtures/events";
+    for (args, usage) in [
+        (vec!["run", event, edition], "`bfr run EDITION EVENT`"),
+        (
+            vec![
+                "invoice",
+                "tests/cases/entries/E0800-date-not-quoted.toml",
+                "rules/2015",
+            ],
+            "`bfr invoice EDITION ENTRIES`",
+        ),
+        (
+            vec![
+                "allocate",
+                "rules/2015",
+                "tests/fixtures/allocate/hand.toml",
+                "Dam",
+            ],
+            "`bfr allocate EDITION DISCIPLINE STARTS`",
+        ),
+    ] {
+        let out = bfr(&args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        let said = stderr(&out);
+        assert!(
+            said.starts_with(&format!(
+                "error: the arguments are in another order: {usage}"
+            )),
+            "{said}"
+        );
+    }
+    // The right order runs; a file where a directory goes that is no data file
+    // is read as an edition of one file, as before.
+    assert_eq!(code(&bfr(&["run", edition, event])), 0);
+    let out = bfr(&["run", BROKEN, event]);
+    assert_ne!(code(&out), 2, "{}", stderr(&out));
+}
+
+#[test]
 fn exit_1_for_errors() {
     let out = bfr(&["check", "--color", "never", BROKEN]);
     assert_eq!(code(&out), 1);

@@ -783,6 +783,45 @@ fn codes_in_variant(from: &str, to: &str, event: &str) -> Vec<&'static str> {
 }
 
 #[test]
+fn a_round_scored_in_whole_imps_refuses_a_margin_with_a_fraction_at_the_result() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let with = |result: &str| text.replace("\"4-2 40:20\"", &format!("\"{result}\""));
+    let whole = |result: &str| {
+        codes_in_variant(
+            "unit IMP \"international match points\"",
+            "unit IMP \"international match points\" whole",
+            &with(result),
+        )
+    };
+    assert_eq!(whole("4-2 40.5:20"), ["E0730"]);
+    assert_eq!(whole("4-2 40:20.25"), ["E0730"]);
+    // A whole margin stands, fractions and all.
+    assert!(whole("4-2 40.5:20.5").is_empty());
+    // The edition's IMP does not count whole IMPs: a fraction is a margin like another.
+    assert!(codes(&run_text("e.toml", &with("4-2 40.5:20")).0).is_empty());
+    // The knockout is decided by its IMPs, not by the VP scale.
+    let fin = text.replace("\"1-4 70:81\"", "\"1-4 70.5:81\"");
+    assert!(
+        codes_in_variant(
+            "unit IMP \"international match points\"",
+            "unit IMP \"international match points\" whole",
+            &fin,
+        )
+        .is_empty()
+    );
+    // The refused result is not used: the round waits for it.
+    let (ran, sources) = run_text("e.toml", &with("4-2 40:20 /9"));
+    assert_eq!(codes(&ran), ["E0722"], "{}", rendered(&ran, &sources));
+    assert!(
+        matches!(ran.next, Some(Next::Results { round: Some(1), .. })),
+        "{:?}",
+        ran.next
+    );
+    // All 8 boards counted, written out: the match has them.
+    assert!(codes(&run_text("e.toml", &with("4-2 40:20 /8")).0).is_empty());
+}
+
+#[test]
 fn a_result_has_at_most_the_imps_its_boards_give_by_the_editions_imp_table() {
     let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
     let with = |result: &str| text.replace("\"4-2 40:20\"", &format!("\"{result}\""));
@@ -966,6 +1005,70 @@ fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
     );
     let (ran, _) = run_text("incident.toml", &text);
     assert!(codes(&ran).contains(&"E0712"), "{:?}", codes(&ran));
+    assert_eq!(ran.incidents.last().unwrap().applied, "not applied");
+    // Nor does an incident that would stop the run (a referral) stop it; the
+    // referral itself is still said (E0713: a person decides it).
+    let text = text.replace("(7 min)", "(30 min)");
+    let (ran, sources) = run_text("referred.toml", &text);
+    assert_eq!(
+        codes(&ran),
+        ["E0712", "E0713"],
+        "{}",
+        rendered(&ran, &sources)
+    );
+    assert!(
+        !matches!(ran.next, Some(Next::Halt { .. })),
+        "{:?}",
+        ran.next
+    );
+    assert_eq!(ran.incidents.last().unwrap().applied, "not applied");
+}
+
+#[test]
+fn a_knockout_deduction_is_applied_when_the_teams_match_is_scored() {
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = format!(
+        "{text}\n[[incident]]\nteam = 8\nstage = \"sf\"\nrule = \"late_arrival_knockout(7 min)\"\n"
+    );
+    let (ran, sources) = run_text("scored.toml", &text);
+    assert!(codes(&ran).is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(ran.incidents.last().unwrap().applied, "deducted");
+    // Its result not in yet: the run waits for it, and nothing is deducted yet.
+    let cut = text.find("[[stage]]\nname = \"final\"").unwrap();
+    let waiting = format!(
+        "{}{}",
+        text[..cut].replace("\"1-7 41:38\", \"8-4 30:44\"", "\"1-7 41:38\""),
+        &text[text.find("[[incident]]\nteam = 8").unwrap()..]
+    );
+    let (ran, sources) = run_text("waiting.toml", &waiting);
+    assert!(codes(&ran).is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(ran.incidents.last().unwrap().applied, "not applied");
+}
+
+#[test]
+fn a_draw_recorded_under_a_round_never_reached_is_reported_not_dropped() {
+    // Round 2's draw written under `number = 3` (a slip), with no results yet:
+    // the run waits for round 2 and draws it afresh; the draw under round 3 is
+    // an entry it never used, said, never silently passed over.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let cut = text.find("[[round]]\nnumber = 2").unwrap();
+    let text = format!(
+        "{}[[round]]\nnumber = 3\ndraw = [\"1-4\", \"7-6\", \"8-3\", \"2-5\"]\n",
+        &text[..cut]
+    );
+    let (ran, sources) = run_text("slip.toml", &text);
+    assert_eq!(codes(&ran), ["E0710"], "{}", rendered(&ran, &sources));
+    let shown = rendered(&ran, &sources);
+    assert!(shown.contains("round 3 was never drawn"), "{shown}");
+    assert!(shown.contains("its recorded draw is not used"), "{shown}");
+    assert!(
+        matches!(ran.next, Some(Next::Results { round: Some(2), .. })),
+        "{:?}",
+        ran.next
+    );
+    // Written under its own number, the draw is the round's and nothing is said.
+    let (ran, _) = run_text("right.toml", &text.replace("number = 3", "number = 2"));
+    assert!(codes(&ran).is_empty(), "{:?}", codes(&ran));
 }
 
 #[test]

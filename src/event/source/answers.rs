@@ -4,7 +4,7 @@
 use super::{EventSource, Status, Waiting, describe_draw, list, pair};
 use crate::diag::Diagnostics;
 use crate::diag::{Diagnostic, counted};
-use crate::event::model::{At, ImpCap, MatchResult};
+use crate::event::model::{At, ImpCap, MatchResult, WholeMargin};
 use crate::runner::{DrawAt, Source, Verdict};
 use rust_decimal::Decimal;
 
@@ -35,6 +35,7 @@ impl Source for EventSource<'_> {
                 (home, away, boards),
                 &mut Check {
                     cap: event.imp_cap.as_ref(),
+                    whole_margin: event.whole_margin.as_ref(),
                     place: format!("in round {round}"),
                     diags: &mut self.diags,
                 },
@@ -141,6 +142,8 @@ impl Source for EventSource<'_> {
                 (home, away, boards),
                 &mut Check {
                     cap: event.imp_cap.as_ref(),
+                    // A knockout match is decided by its IMPs, not a VP scale.
+                    whole_margin: None,
                     place: format!("in {}", event.stage_title(stage)),
                     diags: &mut self.diags,
                 },
@@ -233,22 +236,8 @@ impl Source for EventSource<'_> {
 
     fn round_drawn(&mut self, round: u32, pairs: &[(u32, u32)], bye: Option<u32>) {
         self.rounds_drawn.insert(round, (pairs.to_vec(), bye));
-        for inc in &self.event.incidents {
-            if inc.at == At::Round(round)
-                && bye != Some(inc.team)
-                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
-            {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0712",
-                        format!("team {} does not play in round {round}: this incident applies to nothing", inc.team),
-                        inc.span,
-                    )
-                    .with_label("no match of this team in the round")
-                    .with_help("name the round in which the team played"),
-                );
-            }
-        }
+        let plays = |t: u32| bye == Some(t) || pairs.iter().any(|(h, a)| *h == t || *a == t);
+        self.incidents_of_absent_teams(&At::Round(round), plays);
         if let Some(i) = self.round_index(round)
             && let Some(entry) = self.event.rounds.get(i)
         {
@@ -295,22 +284,8 @@ impl Source for EventSource<'_> {
             .insert(stage.to_string(), (pairs.to_vec(), bye));
         self.stage_order.push(stage.to_string());
         // A penalty for a team that does not play here would silently apply to nothing.
-        let title = self.event.stage_title(stage);
-        for inc in &self.event.incidents {
-            if inc.at == At::Stage(stage.to_string())
-                && !pairs.iter().any(|(h, a)| *h == inc.team || *a == inc.team)
-            {
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0712",
-                        format!("team {} does not play a match in {title}: this incident applies to nothing", inc.team),
-                        inc.span,
-                    )
-                    .with_label("no match of this team in the stage")
-                    .with_help("name the stage or round in which the team played"),
-                );
-            }
-        }
+        let plays = |t: u32| pairs.iter().any(|(h, a)| *h == t || *a == t);
+        self.incidents_of_absent_teams(&At::Stage(stage.to_string()), plays);
         let Some(i) = self.stage_index(stage) else {
             return;
         };
@@ -352,15 +327,36 @@ impl Source for EventSource<'_> {
 /// gives, where the match is played, and where problems go.
 struct Check<'a> {
     cap: Option<&'a ImpCap>,
+    /// The VP scale that scores the match, if its margin counts whole IMPs.
+    whole_margin: Option<&'a WholeMargin>,
     place: String,
     diags: &'a mut Diagnostics,
 }
 
 impl Check<'_> {
-    /// A problem with result `r` for a match of `boards` boards: board scores for
-    /// another number of boards (E0722), or more IMPs than the boards give (E0721).
+    /// A problem with result `r` for a match of `boards` boards: more boards
+    /// counted than the match has, board scores for another number of boards
+    /// (E0722), a margin the VP scale cannot score (E0730), or more IMPs than
+    /// the boards give (E0721).
     fn problem(&self, r: &MatchResult, scheduled: Decimal) -> Option<Diagnostic> {
         let place = &self.place;
+        if let Some(counted_boards) = r.boards
+            && counted_boards > scheduled
+        {
+            let (n, of) = (counted_boards.normalize(), scheduled.normalize());
+            return Some(
+                Diagnostic::error(
+                    "E0722",
+                    format!("this result counts {}, but the match {place} is of {}", counted(n, "board"), counted(of, "board")),
+                    r.span,
+                )
+                .with_label(format!("/{n}: more than the {of} the match has"))
+                .with_help(format!("`/N` is for a match that counted fewer boards than its {of}; without it, the match counts all {of}")),
+            );
+        }
+        if let Some(d) = self.fraction_of_imp(r) {
+            return Some(d);
+        }
         // A result that counts fewer boards (`/7`) is bound by those.
         let boards = r.boards.unwrap_or(scheduled);
         let n = boards.normalize();
@@ -406,6 +402,33 @@ impl Check<'_> {
             .with_note(cap.row, format!("the top row of `{}`: {per} IMPs a board", cap.scale))
             .with_help("check the IMPs as scored (a typing error such as `4500` for `45`?); a match that counts fewer boards ends with `/N`")
         })
+    }
+
+    /// E0730: a margin with a fraction of an IMP, where the VP scale counts
+    /// whole IMPs: the match could not be scored.
+    fn fraction_of_imp(&self, r: &MatchResult) -> Option<Diagnostic> {
+        let whole = self.whole_margin?;
+        let margin = r.a_imps.checked_sub(r.b_imps)?.abs();
+        if margin.fract().is_zero() {
+            return None;
+        }
+        Some(
+            Diagnostic::error(
+                "E0730",
+                format!(
+                    "{}:{} is a margin of {} IMP, but the VP scale `{}` counts its `{}` in whole IMPs",
+                    r.a_imps.normalize(),
+                    r.b_imps.normalize(),
+                    margin.normalize(),
+                    whole.scale,
+                    whole.param
+                ),
+                r.span,
+            )
+            .with_label("a fraction of an IMP")
+            .with_note(whole.at, "the VP scale")
+            .with_help("this edition's VP scale takes a whole margin: check the IMPs as scored, and round an adjusted score as the regulations say"),
+        )
     }
 }
 

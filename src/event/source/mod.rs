@@ -54,7 +54,9 @@ pub struct EventSource<'e> {
     withdrawn: Vec<Vec<Status>>,
     choices_made: Vec<usize>,
     choices_blocked: Vec<bool>,
-    incidents: Vec<bool>,
+    /// Each incident: applied (`Used`), found to apply to nothing (`Reported`),
+    /// or not reached.
+    incidents: Vec<Status>,
     rounds_drawn: BTreeMap<u32, Drawn>,
     stages_drawn: BTreeMap<String, Drawn>,
     /// The stages in the order they were drawn.
@@ -103,7 +105,7 @@ impl<'e> EventSource<'e> {
                 .collect(),
             choices_made: vec![0; event.stages.len()],
             choices_blocked: vec![false; event.stages.len()],
-            incidents: vec![false; event.incidents.len()],
+            incidents: vec![Status::Unseen; event.incidents.len()],
             rounds_drawn: BTreeMap::new(),
             stages_drawn: BTreeMap::new(),
             stage_order: Vec::new(),
@@ -131,14 +133,16 @@ impl<'e> EventSource<'e> {
         self.event.stages.iter().position(|s| s.name == stage)
     }
 
-    /// A halting incident at `at`, if any (marked as used).
+    /// A halting incident at `at`, if any (marked as used). One of a team that
+    /// does not play there was reported and stops nothing.
     fn halt(&mut self, at: &At) -> Option<String> {
         for (i, inc) in self.event.incidents.iter().enumerate() {
             if &inc.at == at
+                && self.incidents.get(i) != Some(&Status::Reported)
                 && let Some(Effect::Halt(m)) = &inc.effect
             {
                 if let Some(u) = self.incidents.get_mut(i) {
-                    *u = true;
+                    *u = Status::Used;
                 }
                 return Some(format!("team {}'s incident: {m}", inc.team));
             }
@@ -146,11 +150,16 @@ impl<'e> EventSource<'e> {
         None
     }
 
-    /// Deductions at `at` (marking every applicable incident there as used).
+    /// Deductions at `at` (marking every applicable incident there as used). An
+    /// incident of a team that does not play there was reported and deducts
+    /// nothing.
     fn deductions(&mut self, at: &At) -> Vec<(u32, Decimal)> {
         let mut out = Vec::new();
         for (i, inc) in self.event.incidents.iter().enumerate() {
-            if &inc.at != at {
+            let Some(status) = self.incidents.get_mut(i) else {
+                continue;
+            };
+            if &inc.at != at || *status == Status::Reported {
                 continue;
             }
             match &inc.effect {
@@ -158,11 +167,83 @@ impl<'e> EventSource<'e> {
                 Some(Effect::Warning) => {}
                 _ => continue,
             }
-            if let Some(u) = self.incidents.get_mut(i) {
-                *u = true;
-            }
+            *status = Status::Used;
         }
         out
+    }
+
+    /// Which incidents the run applied (a deduction made, a stop made, a
+    /// warning that applies nothing reached), in the file's order. A knockout
+    /// deduction comes off the team's IMPs when its match is scored: until its
+    /// result is in (and in a walkover, never) it is not applied.
+    pub fn incidents_applied(&self) -> Vec<bool> {
+        self.event
+            .incidents
+            .iter()
+            .zip(&self.incidents)
+            .map(|(inc, status)| {
+                *status == Status::Used
+                    && match (&inc.at, &inc.effect) {
+                        (At::Stage(stage), Some(Effect::Deduct(_))) => {
+                            self.stage_result_used(stage, inc.team)
+                        }
+                        _ => true,
+                    }
+            })
+            .collect()
+    }
+
+    /// Whether the run took a result of `team`'s match in `stage`.
+    fn stage_result_used(&self, stage: &str, team: u32) -> bool {
+        let Some(i) = self.stage_index(stage) else {
+            return false;
+        };
+        let (Some(entry), Some(statuses)) = (self.event.stages.get(i), self.stages.get(i)) else {
+            return false;
+        };
+        entry
+            .results
+            .iter()
+            .zip(statuses)
+            .any(|(r, s)| *s == Status::Used && (r.a == team || r.b == team))
+    }
+
+    /// Reports each incident at `at` of a team that does not play there (`plays`
+    /// says who does): it applies to nothing, and deducts nothing.
+    fn incidents_of_absent_teams(&mut self, at: &At, plays: impl Fn(u32) -> bool) {
+        let event = self.event;
+        for (i, inc) in event.incidents.iter().enumerate() {
+            if inc.at != *at || plays(inc.team) {
+                continue;
+            }
+            if let Some(status) = self.incidents.get_mut(i) {
+                *status = Status::Reported;
+            }
+            let (message, label, help) = match at {
+                At::Round(round) => (
+                    format!(
+                        "team {} does not play in round {round}: this incident applies to nothing",
+                        inc.team
+                    ),
+                    "no match of this team in the round",
+                    "name the round in which the team played",
+                ),
+                At::Stage(stage) => (
+                    format!(
+                        "team {} does not play a match in {}: this incident applies to nothing",
+                        inc.team,
+                        event.stage_title(stage)
+                    ),
+                    "no match of this team in the stage",
+                    "name the stage or round in which the team played",
+                ),
+            };
+            self.diags.push(
+                Diagnostic::error("E0712", message, inc.span)
+                    .with_label(label)
+                    .with_help(help),
+            );
+        }
     }
 
     /// The round or stage whose recorded draw has the match of `a` and `b`, if any:
@@ -434,4 +515,39 @@ fn describe_draw(pairs: &[(u32, u32)], bye: Option<u32>) -> String {
         parts.push(format!("bye {b}"));
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{super::model, EventSource};
+    use crate::event::model::Effect;
+    use crate::runner::Source as _;
+    use rust_decimal::Decimal;
+
+    #[test]
+    fn an_incident_of_a_team_not_in_the_round_deducts_nothing_and_is_not_applied() {
+        let text = "competition = \"mini\"\nseed = 1\nteam = [{ id = 1 }, { id = 2 }, { id = 3 }]\n\
+                    [[incident]]\nteam = 3\nround = 1\nrule = \"deduct 2 VP\"\n\
+                    [[incident]]\nteam = 1\nround = 1\nrule = \"deduct 2 VP\"\n";
+        let mut sources = crate::source::Sources::new();
+        let file = sources.add("event.toml", text);
+        let (event, diags) = model::parse(text, file, false);
+        assert!(diags.is_empty(), "{diags:?}");
+        let mut event = event.unwrap();
+        for incident in &mut event.incidents {
+            incident.effect = Some(Effect::Deduct(Decimal::TWO));
+        }
+        let mut source = EventSource::new(&event);
+        // Team 3 sits out round 1 (no bye: it is not in the draw at all).
+        source.round_drawn(1, &[(1, 2)], None);
+        assert_eq!(source.qualification_deductions(1), [(1, Decimal::TWO)]);
+        assert_eq!(source.incidents_applied(), [false, true]);
+        let codes: Vec<_> = source.diags.sorted().iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0712"]);
+        // The bye's team plays the round: its incident applies.
+        let mut source = EventSource::new(&event);
+        source.round_drawn(1, &[(1, 2)], Some(3));
+        assert_eq!(source.qualification_deductions(1).len(), 2);
+        assert_eq!(source.incidents_applied(), [true, true]);
+    }
 }

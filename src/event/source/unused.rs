@@ -13,24 +13,33 @@ impl EventSource<'_> {
         self.unused_incidents(why);
     }
 
-    /// Rounds with results that were never drawn.
+    /// Rounds with results, or a recorded draw, that were never drawn: a round
+    /// number written wrongly leaves its draw unused, never silently.
     fn unused_rounds(&mut self, why: &str) {
         let event = self.event;
         for (i, r) in event.rounds.iter().enumerate() {
-            if self.rounds_drawn.contains_key(&r.number) || r.results.is_empty() {
+            if self.rounds_drawn.contains_key(&r.number)
+                || (r.results.is_empty() && r.draw.is_none())
+            {
                 continue;
             }
+            let results = self.rounds.get(i).map_or(0, Vec::len);
+            let label = match (results, &r.draw) {
+                (0, _) => "its recorded draw is not used".to_string(),
+                (n, None) => format!("{} not used", crate::diag::counted(n, "result")),
+                (n, Some(_)) => format!(
+                    "its recorded draw and {} are not used",
+                    crate::diag::counted(n, "result")
+                ),
+            };
             self.diags.push(
                 Diagnostic::error(
                     "E0710",
                     format!("round {} was never drawn: {why}", r.number),
                     r.span,
                 )
-                .with_label(format!(
-                    "{} not used",
-                    crate::diag::counted(self.rounds.get(i).map_or(0, Vec::len), "result")
-                ))
-                .with_help("a round's draw depends on the results before it: give the earlier results first"),
+                .with_label(label)
+                .with_help("a round's draw depends on the results before it: give the earlier results first, and check the round's `number`"),
             );
         }
     }
@@ -107,7 +116,7 @@ impl EventSource<'_> {
     fn unused_incidents(&mut self, why: &str) {
         let event = self.event;
         for (i, inc) in event.incidents.iter().enumerate() {
-            if self.incidents.get(i).copied().unwrap_or(true) || inc.effect.is_none() {
+            if self.incidents.get(i) != Some(&Status::Unseen) || inc.effect.is_none() {
                 continue;
             }
             let (reached, place) = match &inc.at {
