@@ -262,7 +262,9 @@ fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
                     let Some(results) = ev.results_list(*round, stage) else {
                         continue;
                     };
-                    let open = matches.iter().filter(|m| m.result.is_none());
+                    let open = matches
+                        .iter()
+                        .filter(|m| m.result.is_none() && m.withdrawn.is_none());
                     for (k, m) in open.enumerate() {
                         let (h, a) = imps(
                             given

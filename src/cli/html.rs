@@ -241,9 +241,10 @@ fn next(page: &Page) -> Markup {
                                         td.num { (m.table) }
                                         td { (team_with_id(page, m.home)) }
                                         td { (team_with_id(page, m.away)) }
-                                        td { @match m.result {
-                                            Some((h, a)) => { (h.normalize()) ":" (a.normalize()) }
-                                            None => "result needed",
+                                        td { @match (m.result, m.withdrawn) {
+                                            (_, Some(gone)) => { "walkover: " (team_with_id(page, gone)) " withdrew" }
+                                            (Some((h, a)), None) => { (h.normalize()) ":" (a.normalize()) }
+                                            (None, None) => "result needed",
                                         } }
                                     }
                                 }

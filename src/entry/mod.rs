@@ -13,7 +13,7 @@
 mod file;
 pub mod model;
 pub mod money;
-mod names;
+pub(crate) mod names;
 pub mod rules;
 mod validate;
 

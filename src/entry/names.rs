@@ -16,7 +16,7 @@ pub(super) fn folded(text: &str) -> String {
 }
 
 /// The competition whose name or title is `written`, in any case.
-pub(super) fn competition(program: &Program, written: &str) -> Option<u32> {
+pub(crate) fn competition(program: &Program, written: &str) -> Option<u32> {
     let wanted = folded(written);
     let i = program
         .competitions
@@ -54,7 +54,7 @@ fn initials(title: &str) -> String {
 
 /// The title (or, where it has none of its own, the name) of the competition of
 /// `among` nearest to `written`, by its name, its title or its title's initials.
-pub(super) fn nearest(program: &Program, among: &[u32], written: &str) -> Option<String> {
+pub(crate) fn nearest(program: &Program, among: &[u32], written: &str) -> Option<String> {
     let mut spelled: Vec<(String, u32)> = Vec::new();
     for &c in among {
         let Some(comp) = program.competitions.get(c as usize) else {
@@ -71,7 +71,7 @@ pub(super) fn nearest(program: &Program, among: &[u32], written: &str) -> Option
 }
 
 /// `` `cup` (Chairman's Cup), `lv` (Lag) ``: each competition by name and title.
-pub(super) fn listed(program: &Program, cs: &[u32]) -> String {
+pub(crate) fn listed(program: &Program, cs: &[u32]) -> String {
     let shown: Vec<String> = cs
         .iter()
         .filter_map(|&c| program.competitions.get(c as usize))

@@ -43,14 +43,26 @@ pub fn resolve(
     let mut diags = Diagnostics::default();
     let program = &checked.program;
     let teams = u32::try_from(event.teams.len()).unwrap_or(u32::MAX);
+    // As in an entries file, a competition is named by its name or its title,
+    // in any case; the run goes on under its name.
+    if let Some(c) = crate::entry::names::competition(program, &event.competition.0)
+        .and_then(|c| program.competitions.get(c as usize))
+    {
+        event.competition.0.clone_from(&c.name);
+    }
     let plan = match plan::plan(program, &event.competition.0, teams) {
         Ok(p) => p,
         Err(e) => {
             let help = match e.kind {
-                Stop::UnknownName => {
-                    Some("name a competition of the edition (`competition NAME` in its files)")
+                Stop::UnknownName
+                    if program
+                        .competitions
+                        .iter()
+                        .all(|c| c.name != event.competition.0) =>
+                {
+                    Some(unknown_competition_help(program, &event.competition.0))
                 }
-                kind => kind.help(),
+                kind => kind.help().map(str::to_string),
             };
             let mut d = Diagnostic::error(e.kind.code(), e.message, event.competition.1)
                 .with_label("this competition cannot be run");
@@ -257,7 +269,6 @@ fn imp_cap(program: &Program, prepared: &Prepared, index: u32) -> Result<ImpCap,
 struct Places<'p> {
     plan: &'p Plan,
     rounds: u32,
-    stage_names: Vec<String>,
 }
 
 impl<'p> Places<'p> {
@@ -265,7 +276,6 @@ impl<'p> Places<'p> {
         Places {
             plan,
             rounds: plan.qualification.as_ref().map_or(0, |q| q.rounds),
-            stage_names: plan.stages.iter().map(|s| s.name.clone()).collect(),
         }
     }
 
@@ -289,20 +299,66 @@ impl<'p> Places<'p> {
         Diagnostic::error("E0704", msg, at).with_label("no such round")
     }
 
-    /// A problem with stage `name`, written at `at`, if there is no such stage.
+    /// A problem with stage `name`, written at `at`, if there is no such stage:
+    /// the stage meant (written by its title, or misspelt) and the stages there are.
     fn stage(&self, name: &str, at: Span) -> Option<Diagnostic> {
-        if self.stage_names.iter().any(|s| s == name) {
+        let stages = &self.plan.stages;
+        if stages.iter().any(|s| s.name == name) {
             return None;
         }
-        Some(
-            Diagnostic::error(
-                "E0711",
-                format!("`{}` has no stage `{name}`", self.plan.name),
-                at,
-            )
-            .with_label("unknown stage")
-            .with_help(format!("its stages are {}", self.stage_names.join(", "))),
+        let d = Diagnostic::error(
+            "E0711",
+            format!("`{}` has no stage `{name}`", self.plan.name),
+            at,
         )
+        .with_label("unknown stage");
+        if stages.is_empty() {
+            return Some(d.with_help(format!(
+                "`{}` has no knockout stages: remove this entry",
+                self.plan.name
+            )));
+        }
+        let listed: Vec<String> = stages
+            .iter()
+            .map(|s| format!("`{}` ({})", s.name, s.title))
+            .collect();
+        let listed = listed.join(", ");
+        let spelled = stages
+            .iter()
+            .flat_map(|s| [s.name.as_str(), s.title.as_str()]);
+        let meant = stages.iter().find(|s| {
+            crate::check::names::same_folded(&s.title, name)
+                || crate::check::names::same_folded(&s.name, name)
+        });
+        let meant = meant.or_else(|| {
+            let near = crate::check::names::nearest(name, spelled)?;
+            stages.iter().find(|s| s.name == near || s.title == near)
+        });
+        Some(d.with_help(match meant {
+            Some(s) => format!(
+                "a stage is written by its name: did you mean `{}` ({})? The stages: {listed}",
+                s.name, s.title
+            ),
+            None => format!("write one of the stages' names: {listed}"),
+        }))
+    }
+}
+
+/// What to write for a competition the edition does not have: the nearest of
+/// its competitions, and all of them.
+fn unknown_competition_help(program: &Program, written: &str) -> String {
+    let all: Vec<u32> = (0..program.competitions.len())
+        .filter_map(|c| u32::try_from(c).ok())
+        .collect();
+    let listed = crate::entry::names::listed(program, &all);
+    let near = crate::entry::names::nearest(program, &all, written)
+        .and_then(|title| program.competitions.iter().find(|c| c.title == title));
+    match near {
+        Some(c) => format!(
+            "did you mean `{}` ({})? The edition's competitions: {listed}",
+            c.name, c.title
+        ),
+        None => format!("name one of the edition's competitions (by name or title): {listed}"),
     }
 }
 
@@ -387,7 +443,7 @@ fn penalty_of(
 }
 
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a
-/// warning, or a stop (a referral, a forfeit), reported as such.
+/// warning, or a stop (a referral, a forfeit), said when the run reaches it.
 fn apply(
     inc: &mut Incident,
     value: Value,
@@ -441,19 +497,21 @@ fn apply(
             "the match is forfeited: the run cannot decide this".into(),
         )),
     };
-    if let Some(Effect::Halt(m)) = &inc.effect {
-        let where_ = match &inc.at {
-            At::Round(r) => format!("round {r}"),
-            At::Stage(s) => format!("stage `{s}`"),
-        };
-        diags.push(
-            Diagnostic::error(
-                "E0713",
-                format!("team {}'s incident in {where_} is {m}", inc.team),
-                inc.rule_span,
-            )
-            .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
-            .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`"),
-        );
-    }
+}
+
+/// E0713: the run stopped at `inc`, a referral or a forfeit (`why`), which it
+/// cannot decide. Said where the run reaches it: an incident of a round never
+/// reached, or of a team that does not play there, stops nothing.
+pub(super) fn stopped_by(inc: &Incident, why: &str) -> Diagnostic {
+    let where_ = match &inc.at {
+        At::Round(r) => format!("round {r}"),
+        At::Stage(s) => format!("stage `{s}`"),
+    };
+    Diagnostic::error(
+        "E0713",
+        format!("team {}'s incident in {where_} is {why}", inc.team),
+        inc.rule_span,
+    )
+    .with_label(format!("gives `{}`", inc.penalty.clone().unwrap_or_default()))
+    .with_help("when the case is decided, write the decision in the file: the results as scored, and the penalty given as `rule`, e.g. `rule = \"deduct 4 VP\"`")
 }

@@ -61,6 +61,11 @@ fn rendered(ran: &Ran, sources: &Sources) -> String {
     trim_lines(&text.replace(&format!("{}/", root().display()), ""))
 }
 
+/// The whole Mini Cup event (tests/fixtures/events/full.toml), for a test to change.
+fn full() -> String {
+    std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap()
+}
+
 fn codes(ran: &Ran) -> Vec<&'static str> {
     ran.diagnostics.sorted().iter().map(|d| d.code).collect()
 }
@@ -377,7 +382,7 @@ fn a_penalty_deducts_in_the_units_the_edition_scores_in() {
         "{report}"
     );
     // A knockout stage's score is the scale's margin, in Imp.
-    let full = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let full = full();
     let text = format!(
         "{full}\n[[incident]]\nteam = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"\n"
     );
@@ -589,7 +594,7 @@ fn a_count_of_one_is_singular_in_the_report() {
 /// numbers in brackets.
 #[test]
 fn pending_names_the_candidates_in_words() {
-    let full = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let full = full();
     let before_the_knockout = &full[..full.find("[[stage]]").unwrap()];
     let (ran, sources) = run_text("choice.toml", before_the_knockout);
     let json = ran.to_json(&sources);
@@ -708,7 +713,7 @@ fn the_example_in_docs_events_md_runs_clean() {
 
 #[test]
 fn a_withdrawal_after_the_draw_is_a_walkover() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = text
         .replace(
             "results = [\"1-7 41:38\", \"8-4 30:44\"]",
@@ -751,9 +756,110 @@ fn a_withdrawal_after_the_draw_is_a_walkover() {
 }
 
 #[test]
+fn a_walkover_waits_for_no_result_and_refuses_one() {
+    let text = full();
+    // Team 8 withdrew after the semifinal draw and no semifinal is played yet.
+    let text = text.replace(
+        "results = [\"1-7 41:38\", \"8-4 30:44\"]",
+        "withdrawn = [8]\nresults = []",
+    );
+    let (ran, sources) = run_text("walkover.toml", &text);
+    let Some(Next::Results { matches, .. }) = &ran.next else {
+        panic!("the semifinal waits for results: {:?}", ran.next);
+    };
+    let walkover: Vec<_> = matches.iter().map(|m| m.withdrawn).collect();
+    assert_eq!(
+        walkover,
+        [None, Some(8)],
+        "only team 8's match is a walkover"
+    );
+    let shown = event_run(&ran);
+    assert!(shown.contains("walkover: Härnösand withdrew"), "{shown}");
+    assert_eq!(shown.matches("result needed").count(), 1, "{shown}");
+    // A result given for it is refused at once, not only when the stage ends.
+    let with_result = text.replace(
+        "withdrawn = [8]\nresults = []",
+        "withdrawn = [8]\nresults = [\"8-4 30:44\"]",
+    );
+    let (ran, _) = run_text("walkover.toml", &with_result);
+    let e0710: Vec<_> = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .filter(|d| d.code == "E0710")
+        .filter(|d| d.message.contains("decided without play"))
+        .collect();
+    assert_eq!(e0710.len(), 1, "{}", rendered(&ran, &sources));
+    assert!(
+        e0710[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("team 8 withdrew")
+    );
+}
+
+#[test]
+fn a_competition_is_named_as_in_entries_and_a_stage_mistaken_is_pointed_at() {
+    let text = full();
+    let (whole, _) = run_text("full.toml", &text);
+    // The title, in another case, is the competition, as an entries file reads it.
+    let titled = text.replace("competition = \"mini\"", "competition = \"MINI cup\"");
+    let (ran, sources) = run_text("titled.toml", &titled);
+    assert!(codes(&ran).is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(standings(&ran), standings(&whole));
+    // A misspelt name gets the competition meant.
+    let misspelt = text.replace("competition = \"mini\"", "competition = \"minni\"");
+    let (ran, _) = run_text("misspelt.toml", &misspelt);
+    let d = &ran.diagnostics.sorted()[0];
+    assert_eq!(d.code, "E0711");
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("did you mean `mini` (Mini Cup)?"),
+        "{:?}",
+        d.help
+    );
+    // A stage written by its title (as the report shows it) is refused, naming the stage.
+    let by_title = text.replace("name = \"sf\"", "name = \"semifinal\"");
+    let (ran, _) = run_text("by-title.toml", &by_title);
+    let d = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.code == "E0711")
+        .unwrap();
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap_or("")
+            .contains("did you mean `sf` (Semifinal)?"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn a_stage_entry_for_a_competition_without_stages_says_to_remove_it() {
+    let text = "competition = \"lv_series\"\nseed = 1\nteam = [{ id = 1 }, { id = 2 }, { id = 3 }, { id = 4 }]\n\n[[stage]]\nname = \"final\"\nresults = []\n";
+    let ran = run_2015_text(text);
+    let d = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.code == "E0711")
+        .unwrap();
+    assert_eq!(
+        d.help.as_deref(),
+        Some("`lv_series` has no knockout stages: remove this entry")
+    );
+}
+
+#[test]
 fn a_result_may_say_how_many_boards_the_match_counts() {
     // CC-FOULED: `/7` after a result: a board was cancelled and the match counts 7.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let shorter = text.replace("\"4-2 40:20\"", "\"4-2 40:20 /7\"");
     let (ran, sources) = run_text("fouled.toml", &shorter);
     assert!(
@@ -784,7 +890,7 @@ fn codes_in_variant(from: &str, to: &str, event: &str) -> Vec<&'static str> {
 
 #[test]
 fn a_round_scored_in_whole_imps_refuses_a_margin_with_a_fraction_at_the_result() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let with = |result: &str| text.replace("\"4-2 40:20\"", &format!("\"{result}\""));
     let whole = |result: &str| {
         codes_in_variant(
@@ -823,7 +929,7 @@ fn a_round_scored_in_whole_imps_refuses_a_margin_with_a_fraction_at_the_result()
 
 #[test]
 fn a_result_has_at_most_the_imps_its_boards_give_by_the_editions_imp_table() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let with = |result: &str| text.replace("\"4-2 40:20\"", &format!("\"{result}\""));
     let refused = |result: &str| codes(&run_text("e.toml", &with(result)).0).contains(&"E0721");
     // 8 boards, and no board gives more than 24 IMPs (the table's top row): 192 in all.
@@ -851,7 +957,7 @@ fn a_result_has_at_most_the_imps_its_boards_give_by_the_editions_imp_table() {
 
 #[test]
 fn board_scores_must_cover_every_board_of_the_match() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let second_round = text
         .match_indices("[[round]]")
         .nth(1)
@@ -870,7 +976,7 @@ fn board_scores_must_cover_every_board_of_the_match() {
 
 #[test]
 fn results_given_board_by_board_become_imps_by_the_editions_scale() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     // Board by board from team 4's side: +420 and +60 are 2 IMPs each, -30 is 1 IMP
     // to team 2, +10 and the four flat boards nothing: 4 IMPs to 1.
     // Only round 1: other IMPs change the standings, and so the later draws.
@@ -915,7 +1021,7 @@ fn results_given_board_by_board_become_imps_by_the_editions_scale() {
 fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
     // CC-ABSENT: team 1 would choose first; it is absent, so team 8 chooses, and team
     // 1, never arriving, gets the team left over, at its own table.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let absent = text.replace(
         "choices = [\"1>7\"]",
         "absent = [\"1\"]\nchoices = [\"8>4\"]",
@@ -957,7 +1063,7 @@ fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
 #[test]
 fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
     // AMB-10: this stage chooses by `Choice`; the document has no move-up rule for it.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = text.replace(
         "choices = [\"1>7\"]",
         "withdrawn_at_draw = [8]\nchoices = [\"1>7\"]",
@@ -970,7 +1076,7 @@ fn a_withdrawal_at_a_draw_the_document_does_not_cover_stops_the_run() {
 fn seating_picks_give_each_team_one_segment_of_each_pair() {
     // CC-SEATING: the home team picks segment 3, so the away team has 4; the away team
     // picks 1, so the home team has 2.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = text.replace(
         "name = \"final\"\nresults",
         "name = \"final\"\nseating = [\"1-4 3,1\"]\nresults",
@@ -999,23 +1105,18 @@ fn seating_picks_give_each_team_one_segment_of_each_pair() {
 #[test]
 fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
     // Team 5 went out in the qualification: a knockout penalty for it applies to nothing.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = format!(
         "{text}\n[[incident]]\nteam = 5\nstage = \"sf\"\nrule = \"late_arrival_knockout(7 min)\"\n"
     );
     let (ran, _) = run_text("incident.toml", &text);
     assert!(codes(&ran).contains(&"E0712"), "{:?}", codes(&ran));
     assert_eq!(ran.incidents.last().unwrap().applied, "not applied");
-    // Nor does an incident that would stop the run (a referral) stop it; the
-    // referral itself is still said (E0713: a person decides it).
+    // Nor does an incident that would stop the run (a referral) stop it, and
+    // no stop is said (E0713) where none was made.
     let text = text.replace("(7 min)", "(30 min)");
     let (ran, sources) = run_text("referred.toml", &text);
-    assert_eq!(
-        codes(&ran),
-        ["E0712", "E0713"],
-        "{}",
-        rendered(&ran, &sources)
-    );
+    assert_eq!(codes(&ran), ["E0712"], "{}", rendered(&ran, &sources));
     assert!(
         !matches!(ran.next, Some(Next::Halt { .. })),
         "{:?}",
@@ -1026,7 +1127,7 @@ fn an_incident_for_a_team_that_does_not_play_there_is_reported() {
 
 #[test]
 fn a_knockout_deduction_is_applied_when_the_teams_match_is_scored() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = format!(
         "{text}\n[[incident]]\nteam = 8\nstage = \"sf\"\nrule = \"late_arrival_knockout(7 min)\"\n"
     );
@@ -1050,7 +1151,7 @@ fn a_draw_recorded_under_a_round_never_reached_is_reported_not_dropped() {
     // Round 2's draw written under `number = 3` (a slip), with no results yet:
     // the run waits for round 2 and draws it afresh; the draw under round 3 is
     // an entry it never used, said, never silently passed over.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let cut = text.find("[[round]]\nnumber = 2").unwrap();
     let text = format!(
         "{}[[round]]\nnumber = 3\ndraw = [\"1-4\", \"7-6\", \"8-3\", \"2-5\"]\n",
@@ -1073,7 +1174,7 @@ fn a_draw_recorded_under_a_round_never_reached_is_reported_not_dropped() {
 
 #[test]
 fn a_result_for_a_match_decided_by_walkover_is_reported() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let text = text
         .replace(
             "results = [\"1-7 41:38\", \"8-4 30:44\"]",
@@ -1088,7 +1189,7 @@ fn a_result_for_a_match_decided_by_walkover_is_reported() {
 fn absent_captains_before_any_choice_stop_at_whose_turn_it_is() {
     // CC-ABSENT: team 1 is absent, so team 8 chooses first. With no choice given yet
     // the run stops there, cleanly, and says so.
-    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let text = full();
     let cut = text.find("[[stage]]").unwrap();
     let text = format!(
         "{}[[stage]]\nname = \"sf\"\nabsent = [\"1\"]\n",

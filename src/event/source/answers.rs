@@ -219,19 +219,9 @@ impl Source for EventSource<'_> {
     }
 
     fn withdrawn_after_draw(&mut self, stage: &str) -> Vec<u32> {
-        let Some(i) = self.stage_index(stage) else {
-            return Vec::new();
-        };
-        let (Some(entry), Some(status)) = (self.event.stages.get(i), self.withdrawn.get(i)) else {
-            return Vec::new();
-        };
-        entry
-            .withdrawn
-            .iter()
-            .zip(status)
-            .filter(|(_, s)| **s == Status::Used)
-            .map(|((t, _), _)| *t)
-            .collect()
+        self.stage_index(stage)
+            .map(|i| self.withdrawn_applied(i))
+            .unwrap_or_default()
     }
 
     fn round_drawn(&mut self, round: u32, pairs: &[(u32, u32)], bye: Option<u32>) {

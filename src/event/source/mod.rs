@@ -135,6 +135,21 @@ impl<'e> EventSource<'e> {
 
     /// A halting incident at `at`, if any (marked as used). One of a team that
     /// does not play there was reported and stops nothing.
+    /// The teams of stage `i` whose withdrawal after the draw the run applied:
+    /// their matches are walkovers.
+    fn withdrawn_applied(&self, i: usize) -> Vec<u32> {
+        let (Some(entry), Some(status)) = (self.event.stages.get(i), self.withdrawn.get(i)) else {
+            return Vec::new();
+        };
+        entry
+            .withdrawn
+            .iter()
+            .zip(status)
+            .filter(|(_, s)| **s == Status::Used)
+            .map(|((t, _), _)| *t)
+            .collect()
+    }
+
     fn halt(&mut self, at: &At) -> Option<String> {
         for (i, inc) in self.event.incidents.iter().enumerate() {
             if &inc.at == at
@@ -144,6 +159,7 @@ impl<'e> EventSource<'e> {
                 if let Some(u) = self.incidents.get_mut(i) {
                     *u = Status::Used;
                 }
+                self.diags.push(super::resolve::stopped_by(inc, m));
                 return Some(format!("team {}'s incident: {m}", inc.team));
             }
         }
@@ -412,18 +428,26 @@ impl<'e> EventSource<'e> {
                 .find(|(r, s)| r.is(h, a) && **s != Status::Reported)
                 .map(|(r, _)| r.imps_for(h))
         };
-        let table = |pairs: &[(u32, u32)], results: &[MatchResult], status: &[Status]| {
-            pairs
-                .iter()
-                .enumerate()
-                .map(|(i, (h, a))| NextMatch {
-                    table: i + 1,
-                    home: *h,
-                    away: *a,
-                    result: given(results, status, *h, *a),
-                })
-                .collect::<Vec<_>>()
-        };
+        let table =
+            |pairs: &[(u32, u32)], results: &[MatchResult], status: &[Status], gone: &[u32]| {
+                pairs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (h, a))| {
+                        let withdrawn = [*h, *a].into_iter().find(|t| gone.contains(t));
+                        NextMatch {
+                            table: i + 1,
+                            home: *h,
+                            away: *a,
+                            result: match withdrawn {
+                                Some(_) => None,
+                                None => given(results, status, *h, *a),
+                            },
+                            withdrawn,
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            };
         match self.waiting.get(i) {
             Some(Waiting::Halt(m, _)) => Next::Halt { message: m.clone() },
             Some(Waiting::Round(r)) => {
@@ -439,7 +463,7 @@ impl<'e> EventSource<'e> {
                     title: format!("{} round {r}", event.qualification_title),
                     round: Some(*r),
                     stage: None,
-                    matches: table(&pairs, results, status),
+                    matches: table(&pairs, results, status, &[]),
                     bye,
                 }
             }
@@ -452,11 +476,12 @@ impl<'e> EventSource<'e> {
                 let status = i
                     .and_then(|i| self.stages.get(i))
                     .map_or(&[][..], |s| &s[..]);
+                let gone = i.map(|i| self.withdrawn_applied(i)).unwrap_or_default();
                 Next::Results {
                     title: event.stage_title(s),
                     round: None,
                     stage: Some(s.clone()),
-                    matches: table(&pairs, results, status),
+                    matches: table(&pairs, results, status, &gone),
                     bye,
                 }
             }

@@ -78,22 +78,25 @@ impl EventSource<'_> {
                 }
                 continue;
             }
-            // In a stage that was played to the end, a result never asked for was for
-            // a match decided without play (a walkover).
-            if completed.contains(&s.name) {
-                let statuses = self.stages.get(i).cloned().unwrap_or_default();
-                for (r, status) in s.results.iter().zip(statuses) {
-                    if status == Status::Valid {
-                        self.diags.push(
+            // A result never asked for was for a match decided without play (a
+            // walkover): any such in a stage played to the end, and in one still
+            // being played, those of a team that withdrew after the draw.
+            let walkover = self.withdrawn_applied(i);
+            let finished = completed.contains(&s.name);
+            let statuses = self.stages.get(i).cloned().unwrap_or_default();
+            for (r, status) in s.results.iter().zip(statuses) {
+                let gone = walkover.iter().find(|t| r.a == **t || r.b == **t);
+                if status == Status::Valid && (finished || gone.is_some()) {
+                    let who = gone.map_or("a team".to_string(), |t| format!("team {t}"));
+                    self.diags.push(
                             Diagnostic::error(
                                 "E0710",
                                 format!("this result was not needed: the match in {title} was decided without play"),
                                 r.span,
                             )
                             .with_label("not used")
-                            .with_help("a team withdrew after the draw, so the match was a walkover; remove the result"),
+                            .with_help(format!("{who} withdrew after the draw, so the match was a walkover; remove the result")),
                         );
-                    }
                 }
             }
             for c in s.choices.iter().skip(made) {
