@@ -40,7 +40,60 @@ pub fn plain_words(message: &str, written: &str, kinds: Kinds) -> String {
             },
         };
     }
-    message.to_string()
+    syntax_words(message, written).unwrap_or_else(|| message.to_string())
+}
+
+/// A slip of the file's syntax, in words: the TOML reader's (`invalid date`
+/// for a result left unquoted, `unclosed array`) and the JSON reader's (`EOF
+/// while parsing a list`, `trailing comma`). `None` for a message not known.
+fn syntax_words(message: &str, written: &str) -> Option<String> {
+    let w = written.trim();
+    // The reader's words up to its "expected …", which they then explain.
+    let head = message.split(", expected").next().unwrap_or(message);
+    let a_date =
+        w.len() >= 5 && w[..4].bytes().all(|b| b.is_ascii_digit()) && w[4..].starts_with('-');
+    let words = match head {
+        "invalid date" | "invalid time" | "string values must be quoted"
+            if !w.is_empty() && !a_date =>
+        {
+            unquoted(w)
+        }
+        "invalid float" | "invalid integer" | "invalid number"
+            if w.contains(|c: char| c.is_alphabetic() || c.is_whitespace()) =>
+        {
+            unquoted(w)
+        }
+        "invalid float" | "invalid integer" | "invalid number" => {
+            "this is not a number as the file writes one (`12`, `-3`, `1.5`)".into()
+        }
+        "unclosed array" => "a list opened with `[` is not closed: a `]` is missing".into(),
+        "unclosed inline table" => "a table opened with `{` is not closed: a `}` is missing".into(),
+        "invalid basic string" | "invalid literal string" => {
+            "a text is not closed: its closing quote is missing".into()
+        }
+        "unexpected key or value" => {
+            "something follows the value on its line: one key and value per line (a `#` starts a comment)".into()
+        }
+        "EOF while parsing a list" => "the file ends inside a list: a `]` is missing".into(),
+        "EOF while parsing an object" => "the file ends inside a table: a `}` is missing".into(),
+        "EOF while parsing a string" => "the file ends inside a text: its closing `\"` is missing".into(),
+        "EOF while parsing a value" => "the file ends where a value should follow".into(),
+        "expected `,` or `}`" => "a `,` is missing before the next key (or a `}` to close the table)".into(),
+        "expected `,` or `]`" => "a `,` is missing before the next item (or a `]` to close the list)".into(),
+        "trailing comma" => "a `,` after the last item: JSON allows none there; remove it".into(),
+        "expected value" => "a value should be here: a text in quotes (`\"cup\"`), a number, `true` or `false`, a list `[…]` or a table `{…}`".into(),
+        "trailing characters" => "more text after the file's closing `}`: remove it".into(),
+        "key must be a string" => "a key is written in quotes: `\"seed\": 1`".into(),
+        _ => return None,
+    };
+    Some(words)
+}
+
+/// A text written without its quotes, read as a number or a date.
+fn unquoted(written: &str) -> String {
+    format!(
+        "`{written}` is neither a number nor a quoted text: a text is written in quotes, `\"{written}\"`"
+    )
 }
 
 /// For an unknown key a slip away from one the place has (`teams`, `numbr`,
@@ -161,6 +214,43 @@ mod tests {
             words("invalid type: string \"x\", expected a sequence", "\"x\""),
             "expected a list in brackets `[…]`, found the text \"x\""
         );
+    }
+
+    #[test]
+    fn a_slip_of_syntax_is_said_in_words() {
+        let words = |m: &str, w: &str| plain_words(m, w, &[]);
+        assert_eq!(
+            words("invalid date, expected `-` (MM-DD)", "1-2 60:27"),
+            "`1-2 60:27` is neither a number nor a quoted text: a text is written in quotes, `\"1-2 60:27\"`"
+        );
+        assert_eq!(
+            words(
+                "string values must be quoted, expected literal string",
+                "Härnösand"
+            ),
+            "`Härnösand` is neither a number nor a quoted text: a text is written in quotes, `\"Härnösand\"`"
+        );
+        // A date the reader could not read keeps the reader's words.
+        assert_eq!(
+            words(
+                "invalid date, expected month between 01 and 12",
+                "2015-13-40"
+            ),
+            "invalid date, expected month between 01 and 12"
+        );
+        assert_eq!(
+            words("EOF while parsing a list", "["),
+            "the file ends inside a list: a `]` is missing"
+        );
+        assert_eq!(
+            words("trailing comma", "}"),
+            "a `,` after the last item: JSON allows none there; remove it"
+        );
+        assert_eq!(
+            words("invalid float, expected nothing", ".3"),
+            "this is not a number as the file writes one (`12`, `-3`, `1.5`)"
+        );
+        assert_eq!(words("something new", "x"), "something new");
     }
 
     #[test]
