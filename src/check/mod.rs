@@ -425,9 +425,12 @@ impl Checker {
                             n.span,
                         )
                         .with_label("not declared in this edition");
-                        d = match did_you_mean(&n.text, known) {
-                            Some(h) => d.with_help(h),
-                            None => d.with_help(format!(
+                        d = match (duration_unit(&n.text), did_you_mean(&n.text, known)) {
+                            (Some(unit), _) => d.with_help(format!(
+                                "a duration is written in `h`, `min` and `s`: did you mean `{unit}`? (e.g. `12 min`, `1 h 30 min`)"
+                            )),
+                            (None, Some(h)) => d.with_help(h),
+                            (None, None) => d.with_help(format!(
                                 "declare it: `unit {} \"what it measures\"`",
                                 n.text
                             )),
@@ -439,6 +442,19 @@ impl Checker {
         }
         ok.then_some(unit)
     }
+}
+
+/// The duration unit (`h`, `min`, `s`) a word for time means: `minutes`, `sec`,
+/// `timmar` (Swedish), written where a duration goes.
+fn duration_unit(word: &str) -> Option<&'static str> {
+    let w = word.to_lowercase();
+    let unit = match w.as_str() {
+        "hour" | "hours" | "hr" | "hrs" | "timme" | "timmar" | "tim" => "h",
+        "minute" | "minutes" | "mins" | "minut" | "minuter" => "min",
+        "second" | "seconds" | "sec" | "secs" | "sekund" | "sekunder" => "s",
+        _ => return None,
+    };
+    Some(unit)
 }
 
 /// A rule without a source reference is reported: every rule carries its source.

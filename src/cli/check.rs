@@ -38,8 +38,30 @@ pub fn allow_codes_valid(codes: &[String]) -> Result<(), String> {
                 "`--allow {c}`: not a warning code; write it as in the output, e.g. `--allow W0101`"
             ));
         }
+        if !documented_warnings().any(|w| w == c) {
+            let known: Vec<&str> = documented_warnings().collect();
+            return Err(format!(
+                "`--allow {c}`: bfr has no warning {c}; its warnings are {} (docs/diagnostics.md)",
+                known.join(", ")
+            ));
+        }
     }
     Ok(())
+}
+
+/// The warning codes bfr gives, as docs/diagnostics.md documents them (a test
+/// holds every code the source gives to a heading there), in code order.
+fn documented_warnings() -> impl Iterator<Item = &'static str> {
+    const DOCS: &str = include_str!("../../docs/diagnostics.md");
+    let mut codes: Vec<&str> = DOCS
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .filter(|c| {
+            c.len() == 5 && c.starts_with('W') && c[1..].bytes().all(|b| b.is_ascii_digit())
+        })
+        .collect();
+    codes.sort_unstable();
+    codes.into_iter()
 }
 
 /// What was checked for one path argument.

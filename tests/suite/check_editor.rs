@@ -241,8 +241,9 @@ fn allow_leaves_out_the_warnings_of_a_code_and_never_an_error() {
     let (code, stdout, _) = bfr(&["check", "-D", "--allow", &every, EDITION_2015]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
-    // An error code, or something that is no code: a usage error, nothing checked.
-    for bad in ["E0101", "w0501", "W501"] {
+    // An error code, something that is no code, or a warning bfr does not have
+    // (a typo would otherwise allow nothing, silently): a usage error, nothing checked.
+    for bad in ["E0101", "w0501", "W501", "W9999"] {
         let (code, stdout, stderr) = bfr(&["check", "--allow", bad, EDITION_2015]);
         assert_eq!(code, 2, "{bad}: {stderr}");
         assert!(stdout.is_empty());
