@@ -150,6 +150,26 @@ fn the_hand_computed_field_reads_as_a_table() {
 }
 
 #[test]
+fn a_discipline_is_named_in_any_case_and_a_whole_ratio_gives_its_places() {
+    let hand = "tests/fixtures/allocate/hand.toml";
+    let as_written = bfr(&["allocate", "rules/2015", "Dam", hand]);
+    let lower = bfr(&["allocate", "rules/2015", "dam", hand]);
+    assert_eq!(lower.0, 0, "{}", lower.2);
+    assert_eq!(lower.1, as_written.1);
+    // 44 of 99 starts and 9 places: a ratio of exactly 4, four whole places and
+    // no decimals (dividing first gave 3.999…, three places and .999…).
+    let text = std::fs::read_to_string(root().join(hand))
+        .unwrap()
+        .replace("places = 10", "places = 9")
+        .replace("starts = 45", "starts = 44");
+    let (code, v) = allocate_json(&text);
+    assert_eq!(code, 0);
+    assert_eq!(cell(&v, "Stockholm", "ratio"), "4");
+    assert_eq!(cell(&v, "Stockholm", "whole_places"), "4 places");
+    assert_eq!(cell(&v, "Stockholm", "remainder"), "0");
+}
+
+#[test]
 fn an_unknown_discipline_is_a_usage_error() {
     let (code, _, stderr) = bfr(&[
         "allocate",
