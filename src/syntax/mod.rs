@@ -201,7 +201,63 @@ fn syntax_error_after(file: FileId, text: &str, previous: usize) -> Diagnostic {
     } else {
         previous
     };
-    moved_by(pest_error(Rule::file, file, rest), base)
+    let found = moved_by(pest_error(Rule::file, file, rest), base);
+    unclosed_brace_error(file, text, &found).unwrap_or(found)
+}
+
+/// The syntax error `found` said as a `{` left open, where the text shows one
+/// (see [`scan::unclosed_brace`]) around the place the parser stopped: the
+/// parser, trying the block's contents as far as they go, may stop at a row
+/// that is well formed, far from the missing `}`. Where it stopped is kept as
+/// a note.
+fn unclosed_brace_error(file: FileId, text: &str, found: &Diagnostic) -> Option<Diagnostic> {
+    let (brace, until) = scan::unclosed_brace(text)?;
+    let stopped = found.span.start as usize;
+    if stopped < brace || stopped > until {
+        return None;
+    }
+    let line = |at: usize| {
+        text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    };
+    let d = Diagnostic::error(
+        "E0001",
+        format!("the `{{` opened at line {} is not closed", line(brace)),
+        Span::new(file, brace, brace + 1),
+    )
+    .with_label("opened here, never closed");
+    let d = if until < text.len() {
+        let word: String = text[until..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let (len, note) = if text[until..].starts_with('}') {
+            (
+                1,
+                "this `}` is indented as the end of the block around it".to_string(),
+            )
+        } else if word.is_empty() {
+            (1, "this line is not indented inside it".to_string())
+        } else {
+            (word.len(), format!("`{word}` is not indented inside it"))
+        };
+        d.with_note(Span::new(file, until, until + len), note)
+            .with_help(format!("close it with `}}` before line {}", line(until)))
+    } else {
+        d.with_help("close it with `}`: the file ends with it open")
+    };
+    // Where reading stopped, unless it is the line just pointed at.
+    Some(if stopped == until {
+        d
+    } else {
+        d.with_note(
+            found.span,
+            format!("reading stopped here: {}", found.message),
+        )
+    })
 }
 
 /// `d` with its spans moved `base` bytes on: a diagnostic about a part of a

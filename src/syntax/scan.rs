@@ -369,6 +369,58 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
     pieces.finish()
 }
 
+/// A `{` left open: where it is, and the line that shows it should have been
+/// closed before it — the first line inside it that is not indented more than
+/// the line the `{` stands on (a `}` so indented closes it), or the end of the
+/// text. Strings and comments are passed over whole. Said only of a file that
+/// does not parse: a rule file as `bfr fmt` writes it indents whatever stands
+/// inside braces, so a line that is not is where the missing `}` belongs.
+pub fn unclosed_brace(text: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    // Each open bracket, where it is, and the indentation of its line.
+    let mut open: Vec<(u8, usize, usize)> = Vec::new();
+    let mut indent = 0;
+    let mut line_start = true;
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if line_start && !matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
+            line_start = false;
+            let comment = b == b'/' && bytes.get(at + 1) == Some(&b'/');
+            if let Some(&(b'{', brace, brace_indent)) = open.last()
+                && !comment
+                && (indent < brace_indent || (indent == brace_indent && b != b'}'))
+            {
+                return Some((brace, at));
+            }
+        }
+        match b {
+            b'\n' => {
+                (line_start, indent) = (true, 0);
+                at += 1;
+            }
+            b' ' | b'\t' if line_start => {
+                indent += 1;
+                at += 1;
+            }
+            b'(' | b'{' | b'[' => {
+                open.push((b, at, indent));
+                at += 1;
+            }
+            b')' | b'}' | b']' => {
+                open.pop();
+                at += 1;
+            }
+            b'"' => at = string_end(bytes, at + 1),
+            b'/' if bytes.get(at + 1) == Some(&b'/') => at = memchr_newline(bytes, at),
+            _ => at += 1,
+        }
+    }
+    open.iter()
+        .rev()
+        .find(|(k, _, _)| *k == b'{')
+        .map(|&(_, brace, _)| (brace, text.len()))
+}
+
 /// The piece that the ASCII sign at `at` begins.
 fn sign(bytes: &[u8], at: usize) -> Piece<'static> {
     match bytes.get(at) {
@@ -640,6 +692,36 @@ mod tests {
             "1",
         ]);
         prop::collection::vec(piece, 0..200).prop_map(|v| v.concat())
+    }
+
+    #[test]
+    fn a_brace_left_open_is_found_where_the_indentation_leaves_it_or_at_the_end() {
+        let text =
+            "table t(k: number) -> number ref X-1 {\n  1 => 2,\n\nconst c: number ref X-2 = 1\n";
+        let brace = text.find('{').unwrap();
+        assert_eq!(
+            unclosed_brace(text),
+            Some((brace, text.find("const").unwrap()))
+        );
+        // Braces in strings and comments do not count, nor comments at the
+        // margin; a closed brace is closed.
+        let text = "fn f() -> number ref X-1 {\n// {\n  \"{\n\"\n  g(\n  )\n}\nconst c = 1\n";
+        assert_eq!(unclosed_brace(text), None);
+        let text = "enum E ref X-1 {\n  A,\n";
+        assert_eq!(
+            unclosed_brace(text),
+            Some((text.find('{').unwrap(), text.len()))
+        );
+        // A nested block's `}` forgotten: the next line at its indentation.
+        let text = "competition c {\n  stage a {\n    teams = 2\n  stage b {\n  }\n}\n";
+        let a = text.find("a {").unwrap() + 2;
+        assert_eq!(
+            unclosed_brace(text),
+            Some((a, text.find("  stage b").unwrap() + 2))
+        );
+        // A `}` indented as an outer block's end closes that block, not this one.
+        let text = "competition c {\n  stage a {\n    teams = 2\n}\n";
+        assert_eq!(unclosed_brace(text), Some((a, text.rfind('}').unwrap())));
     }
 
     proptest! {
