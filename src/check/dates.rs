@@ -5,7 +5,7 @@
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::{Date, Program};
-use crate::syntax::ast::{self, DateLit, Decl, Expr, ExprKind, PenaltyExpr};
+use crate::syntax::ast::{self, DateLit, Decl, Expr, ExprKind};
 
 pub(crate) fn check_all(
     _program: &Program,
@@ -124,28 +124,9 @@ fn day_name(short: &str) -> &str {
 }
 
 fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a DateLit>) {
-    match &e.kind {
-        ExprKind::Date(d) | ExprKind::DateTime(d, _) => out.push(d),
-        ExprKind::Call { callee, args } => {
-            walk(callee, out);
-            args.iter().for_each(|(_, a)| walk(a, out));
+    e.visit(&mut |x| {
+        if let ExprKind::Date(d) | ExprKind::DateTime(d, _) = &x.kind {
+            out.push(d);
         }
-        ExprKind::Member(x, _) | ExprKind::Neg(x) | ExprKind::Not(x) => walk(x, out),
-        ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) => {
-            walk(a, out);
-            walk(b, out);
-        }
-        ExprKind::If(a, b, c) => {
-            walk(a, out);
-            walk(b, out);
-            walk(c, out);
-        }
-        ExprKind::Match(s, arms) => {
-            walk(s, out);
-            arms.iter().for_each(|(_, x)| walk(x, out));
-        }
-        ExprKind::Record(_, fields) => fields.iter().for_each(|(_, x)| walk(x, out)),
-        ExprKind::Penalty(PenaltyExpr::Deduct(x)) => walk(x, out),
-        _ => {}
-    }
+    });
 }

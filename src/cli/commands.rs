@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition::{self, Loaded};
 use crate::eval::examples::{self, Outcome};
 use crate::eval::{Evaluator, Prepared};
-use crate::ir::Example;
+use crate::ir::{Example, Program};
 use crate::source::Sources;
 use crate::syntax;
 use std::mem::ManuallyDrop;
@@ -186,10 +186,11 @@ fn judge_example(ex: &Example, outcome: &Outcome) -> (bool, String, Option<Diagn
             if let Some((l, r)) = sides {
                 d = d.with_label(format!("the left side is {l}, the right side is {r}"));
             }
+            let help = "the rule and the example disagree: compare both with the document, and correct the one that is wrong (`bfr explain EDITION 'EXPRESSION'` shows how the rule reached its answer); where the document's own example contradicts its rule, keep it and mark it `contradicts`";
             (
                 false,
                 "FAILED".to_string(),
-                Some(d.with_note(ex.span, "in this example")),
+                Some(d.with_note(ex.span, "in this example").with_help(help)),
             )
         }
         (Outcome::NotRun, _) => (
@@ -213,6 +214,77 @@ fn judge_example(ex: &Example, outcome: &Outcome) -> (bool, String, Option<Diagn
             ),
         ),
     }
+}
+
+/// The competitions, qualifications and stages `expr` reads by path
+/// (`cup.bc32_b.boards`), each once, with its source and where it is declared:
+/// what `bfr explain` shows for a value no rule computed.
+fn declarations_read(
+    expr: &syntax::ast::Expr,
+    program: &Program,
+    sources: &Sources,
+) -> Vec<String> {
+    let mut paths: Vec<&[syntax::ast::Name]> = Vec::new();
+    expr.visit(&mut |e| {
+        if let syntax::ast::ExprKind::Path(names) = &e.kind {
+            paths.push(names);
+        }
+    });
+    let at = |span: crate::source::Span| {
+        let (line, _) = sources.line_col(span.file, span.start);
+        format!("{}:{line}", sources.name(span.file))
+    };
+    let cited = |source: &Option<crate::ir::SourceInfo>| {
+        source
+            .as_ref()
+            .map_or_else(String::new, |s| format!(", ref {s}"))
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for names in paths {
+        let Some(c) = names
+            .first()
+            .and_then(|n| program.competitions.iter().find(|c| c.name == n.text))
+        else {
+            continue;
+        };
+        let part = names.get(1).map(|n| n.text.as_str());
+        let line = match (
+            c.stages.iter().find(|s| Some(s.name.as_str()) == part),
+            c.qualification
+                .as_ref()
+                .filter(|q| Some(q.name.as_str()) == part),
+        ) {
+            (Some(s), _) => format!(
+                "{}.{}: stage \"{}\" of {}{} ({})",
+                c.name,
+                s.name,
+                s.title,
+                c.title,
+                cited(&s.source),
+                at(s.span)
+            ),
+            (None, Some(q)) => format!(
+                "{}.{}: qualification \"{}\" of {}{} ({})",
+                c.name,
+                q.name,
+                q.title,
+                c.title,
+                cited(&q.source),
+                at(q.span)
+            ),
+            (None, None) => format!(
+                "{}: competition \"{}\"{} ({})",
+                c.name,
+                c.title,
+                cited(&c.source),
+                at(c.span)
+            ),
+        };
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 /// `bfr eval` and `bfr explain`
@@ -272,7 +344,11 @@ pub fn eval(out: &Output, path: &Path, expression: &str, explain: bool) -> u8 {
         Format::Text => {
             let mut text = format!("{shown}\n");
             if let Some(trace) = ev.trace().filter(|_| explain) {
-                if trace.is_empty() {
+                let read = declarations_read(&ast, program, &loaded.sources);
+                for line in &read {
+                    text.push_str(&format!("  {line}\n"));
+                }
+                if trace.is_empty() && read.is_empty() {
                     text.push_str(
                         "  (no rule took part: the value is written in the expression)\n",
                     );

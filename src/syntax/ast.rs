@@ -416,6 +416,42 @@ pub enum ExprKind {
     Lambda(Vec<Name>, Box<Expr>),
 }
 
+impl Expr {
+    /// Calls `f` on this expression and on every expression inside it, outer
+    /// first. The tree is no deeper than the lowering allows (it refuses one
+    /// deeper), so the recursion is bounded.
+    pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Call { callee, args } => {
+                callee.visit(f);
+                args.iter().for_each(|(_, a)| a.visit(f));
+            }
+            ExprKind::Member(x, _)
+            | ExprKind::Neg(x)
+            | ExprKind::Not(x)
+            | ExprKind::Lambda(_, x)
+            | ExprKind::Penalty(PenaltyExpr::Deduct(x)) => x.visit(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Let(_, a, b) | ExprKind::Index(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::If(a, b, c) => {
+                a.visit(f);
+                b.visit(f);
+                c.visit(f);
+            }
+            ExprKind::Match(s, arms) => {
+                s.visit(f);
+                arms.iter().for_each(|(_, x)| x.visit(f));
+            }
+            ExprKind::Record(_, fields) => fields.iter().for_each(|(_, x)| x.visit(f)),
+            ExprKind::List(xs, _) => xs.iter().for_each(|x| x.visit(f)),
+            _ => {}
+        }
+    }
+}
+
 /// A parsed file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct File {

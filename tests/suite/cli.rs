@@ -248,6 +248,22 @@ fn explain_a_literal_says_no_rule_took_part() {
 }
 
 #[test]
+fn explain_a_stage_value_names_the_stage_and_its_source() {
+    let out = bfr(&["explain", "rules/2015", "cup.bc32_b.boards"]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "20",
+            "  cup.bc32_b: stage \"BC32-B\" of Chairman's Cup, ref CC-STAGES p.16 \"Måndag 27 juli\" (rules/2015/chairmans_cup_knockout.bfr:148)",
+        ],
+        "{text}"
+    );
+    assert!(!text.contains("no rule took part"));
+}
+
+#[test]
 fn eval_reports_unknown_names_and_syntax() {
     let out = bfr(&["eval", "--color", "never", MINI, "entry_fe"]);
     assert_eq!(code(&out), 1);
