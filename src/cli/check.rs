@@ -249,7 +249,7 @@ impl Summary<'_> {
                 counted(c, "competition"),
                 counted(e, "example"),
             ),
-            (None, None) if self.loaded.files == 0 => "no `.bfr` files, nothing checked".into(),
+            (None, None) if self.loaded.files == 0 => "nothing checked".into(),
             (None, None) => format!(
                 "{}, not checked through (rules are counted once the errors are fixed)",
                 counted(self.loaded.files, "file")

@@ -182,6 +182,14 @@ fn load_read(
     bases: &mut Vec<PathBuf>,
     examples: Examples,
 ) -> Loaded {
+    let editions = editions_below(path, &texts);
+    if editions.len() > 1 {
+        // Read as one, their files would declare every name twice.
+        let mut loaded = load_keeping_trees(Vec::new(), bases, None, examples);
+        loaded.checked = None;
+        loaded.diagnostics.push(several_editions(path, &editions));
+        return loaded;
+    }
     let empty = texts.is_empty();
     let mut loaded = load_keeping_trees(texts, bases, None, examples);
     if empty {
@@ -191,6 +199,42 @@ fn load_read(
         loaded.diagnostics.push(no_files(path));
     }
     loaded
+}
+
+/// The directories below `path` (not `path` itself) that hold an edition's
+/// header (`edition.bfr`), sorted: more than one is a folder of editions.
+fn editions_below(path: &Path, texts: &[(String, Input)]) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = texts
+        .iter()
+        .map(|(name, _)| Path::new(name))
+        .filter(|p| p.file_name().is_some_and(|n| n == "edition.bfr"))
+        .filter_map(Path::parent)
+        .filter(|dir| *dir != path)
+        .map(Path::to_path_buf)
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+/// E0005: the directory `path` holds several editions, not one.
+fn several_editions(path: &Path, editions: &[PathBuf]) -> Diagnostic {
+    let shown: Vec<String> = editions
+        .iter()
+        .map(|d| format!("`{}`", d.display()))
+        .collect();
+    Diagnostic::error(
+        "E0005",
+        format!(
+            "`{}` holds {} editions, not one: {}",
+            path.display(),
+            editions.len(),
+            shown.join(", ")
+        ),
+        Default::default(),
+    )
+    .nowhere()
+    .with_help("name the edition's own directory (`bfr check` takes several)")
 }
 
 /// E0005: the directory `path` holds no `.bfr` files.

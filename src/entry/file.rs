@@ -3,7 +3,7 @@
 
 use crate::spanned::ReadError;
 pub use crate::spanned::Sp;
-use crate::spanned::words::{Kinds, looks_like_date, near_key, plain_words};
+use crate::spanned::words::{Kinds, looks_like_date, near_key, plain_words, unknown_key};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -162,7 +162,11 @@ fn unreadable(e: &ReadError, text: &str) -> Unreadable {
         plain_words(&e.message, written, KINDS)
     };
     let mut help = String::new();
-    if unquoted_date {
+    let event_key = unknown_key(&e.message)
+        .is_some_and(|k| ["competition", "seed", "round", "stage", "incident"].contains(&k));
+    if event_key {
+        help.push_str("this looks like an event file (`competition`, `[[round]]`): run it with `bfr run EDITION FILE`; ");
+    } else if unquoted_date {
         help.push_str("write dates and times in quotes, e.g. \"2015-07-25 12:00\"; ");
     } else if let Some(key) = near_key(&e.message) {
         help = format!("did you mean `{key}`? ");
@@ -187,6 +191,14 @@ mod tests {
         assert_eq!(&text[p.member.span.clone()], "7");
         assert_eq!(&text[p.name.span.clone()], "\"Åsa Öberg\"");
         assert_eq!(&text[p.birth_year.as_ref().unwrap().span.clone()], "1950");
+    }
+
+    #[test]
+    fn an_event_file_given_as_an_entries_file_is_named_as_one() {
+        let e = from_toml("competition = \"cup\"\nseed = 1\n")
+            .err()
+            .unwrap();
+        assert!(e.help.contains("bfr run EDITION FILE"), "{}", e.help);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! else (JSON saved as `.toml`, a top-level key written after a `[[team]]`
 //! header) and a "did you mean" for a key misspelt.
 
-use crate::spanned::words::{Kinds, near_key, plain_words};
+use crate::spanned::words::{Kinds, near_key, plain_words, unknown_key};
 
 /// The event file's tables, in words.
 const KINDS: Kinds = &[
@@ -37,6 +37,11 @@ pub fn reading_problem(message: &str, written: &str, text: &str, json: bool) -> 
             near_key(message).map(|key| {
                 format!("did you mean `{key}`? See docs/events.md for the format and a full example")
             })
+        })
+        .or_else(|| {
+            unknown_key(message)
+                .is_some_and(|k| ["player", "pair", "district"].contains(&k))
+                .then(|| "this looks like an entries file (`[[player]]`, `[[pair]]`): check it with `bfr entries check EDITION FILE`; an event file is run with `bfr run` (docs/events.md)".to_string())
         })
         .or_else(|| (!json && looks_like_json(text)).then(|| {
             "this looks like JSON: rename the file to end in `.json` (any other file is read as TOML)".to_string()
@@ -103,6 +108,13 @@ mod tests {
             words,
             "expected a round, `{ number = … }`, found the number `5`"
         );
+    }
+
+    #[test]
+    fn an_entries_file_given_as_an_event_file_is_named_as_one() {
+        let top = "unknown field `pair`, expected one of `competition`, `seed`, `team`, `round`";
+        let (_, help) = reading_problem(top, "pair", "[[pair]]", false);
+        assert!(help.contains("bfr entries check EDITION FILE"), "{help}");
     }
 
     #[test]

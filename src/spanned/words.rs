@@ -50,8 +50,8 @@ fn syntax_words(message: &str, written: &str) -> Option<String> {
     let w = written.trim();
     // The reader's words up to its "expected …", which they then explain.
     let head = message.split(", expected").next().unwrap_or(message);
-    let a_date =
-        w.len() >= 5 && w[..4].bytes().all(|b| b.is_ascii_digit()) && w[4..].starts_with('-');
+    let b = w.as_bytes();
+    let a_date = b.len() >= 5 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-';
     let words = match head {
         "invalid date" | "invalid time" | "string values must be quoted"
             if !w.is_empty() && !a_date =>
@@ -94,6 +94,13 @@ fn unquoted(written: &str) -> String {
     format!(
         "`{written}` is neither a number nor a quoted text: a text is written in quotes, `\"{written}\"`"
     )
+}
+
+/// The key a reader did not know (`unknown field `pair``), if that is the
+/// problem: a key of another kind of file says which file this is.
+pub fn unknown_key(message: &str) -> Option<&str> {
+    let rest = message.trim().strip_prefix("unknown field `")?;
+    rest.split_once('`').map(|(key, _)| key)
 }
 
 /// For an unknown key a slip away from one the place has (`teams`, `numbr`,
@@ -250,6 +257,8 @@ mod tests {
             words("invalid float, expected nothing", ".3"),
             "this is not a number as the file writes one (`12`, `-3`, `1.5`)"
         );
+        // Bytes, not letters, are compared: no slice falls inside a letter.
+        assert!(words("invalid date", "aÅÅ").starts_with("`aÅÅ` is neither"));
         assert_eq!(words("something new", "x"), "something new");
     }
 

@@ -172,6 +172,32 @@ fn e0005_directory_without_bfr_files() {
 }
 
 #[test]
+fn e0005_directory_of_several_editions() {
+    let dir = TempDir::new("cases-e0005-several");
+    for year in ["2015", "2016"] {
+        let edition = dir.0.join(year);
+        std::fs::create_dir(&edition).expect("mkdir");
+        std::fs::write(edition.join("edition.bfr"), format!("edition \"{year}\"\n"))
+            .expect("write");
+        std::fs::write(edition.join("fees.bfr"), "unit SEK \"Swedish kronor\"\n").expect("write");
+    }
+    let loaded = load(&dir.0).expect("the directory is readable");
+    // One error naming both, not one per name the two declare alike.
+    let codes: Vec<&str> = loaded.diagnostics.sorted().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0005"]);
+    assert!(loaded.checked.is_none());
+    let text = render(loaded.diagnostics.sorted()[0], &loaded.sources, Colour::Off)
+        .replace(&dir.0.display().to_string(), "DIR");
+    assert!(
+        text.contains("`DIR` holds 2 editions, not one: `DIR/2015`, `DIR/2016`"),
+        "{text}"
+    );
+    // Each alone is one edition.
+    let one = load(&dir.0.join("2015")).expect("readable");
+    assert!(!one.diagnostics.sorted().iter().any(|d| d.code == "E0005"));
+}
+
+#[test]
 fn w0001_empty_file() {
     let loaded = load_texts(vec![
         ("empty.bfr".into(), Vec::new()),
