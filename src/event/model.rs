@@ -372,6 +372,7 @@ impl Parser<'_> {
             let roster = self.players.get(&team).cloned().unwrap_or_default();
             let mut kept = Vec::new();
             for (name, boards, range) in players {
+                let name = crate::syntax::nfc(&name);
                 let at = self.inner(&l.span, &l.value, &range);
                 if roster.contains(&name) {
                     kept.push((name, boards, at));
@@ -590,44 +591,65 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
     let mut teams: Vec<Team> = Vec::new();
     let mut first_at: BTreeMap<u32, Span> = BTreeMap::new();
     let mut fatal = false;
+    // A second team with an id: (its id, where, where the first is).
+    let mut twice: Vec<(u32, Span, Span)> = Vec::new();
     for t in &raw.team {
         let id = t.value.id.value;
         if let Some(first) = first_at.get(&id) {
-            diags.push(
-                err(
-                    "E0703",
-                    file,
-                    &t.value.id.span,
-                    format!("team {id} is listed twice"),
-                )
-                .with_label("a second team with this id")
-                .with_note(*first, "the first")
-                .with_help("give every team its own id, 1 to the number of teams"),
-            );
+            twice.push((id, span(file, &t.value.id.span), *first));
             fatal = true;
             continue;
         }
         first_at.insert(id, span(file, &t.value.id.span));
+        // Names are compared and padded as letters: `å` typed as `a` and a ring
+        // (as some systems store it) is the one letter `å`.
+        let written = t
+            .value
+            .name
+            .as_ref()
+            .map(|n| crate::syntax::nfc(n.value.trim()))
+            .filter(|n| !n.is_empty());
         teams.push(Team {
             id,
-            name: t
-                .value
-                .name
-                .as_ref()
-                .map_or_else(|| format!("Team {id}"), |n| n.value.clone()),
+            name: written.unwrap_or_else(|| format!("Team {id}")),
             late: t.value.late.as_ref().is_some_and(|l| l.value),
             district: t.value.district.as_ref().is_some_and(|d| d.value),
             players: t
                 .value
                 .players
                 .iter()
-                .map(|p| (p.value.clone(), span(file, &p.span)))
+                .map(|p| (crate::syntax::nfc(&p.value), span(file, &p.span)))
                 .collect(),
             span: span(file, &t.value.id.span),
         });
     }
     teams.sort_by_key(|t| t.id);
-    let n = u32::try_from(teams.len()).unwrap_or(u32::MAX);
+    names_apart(raw, file, diags);
+    // The ids run 1 to the number of teams listed, a team listed twice included:
+    // the id it should have is one no team has.
+    let listed = u32::try_from(raw.team.len()).unwrap_or(u32::MAX);
+    let missing: Vec<String> = (1..=listed)
+        .filter(|i| !first_at.contains_key(i))
+        .take(5)
+        .map(|i| i.to_string())
+        .collect();
+    for (id, at, first) in twice {
+        let help = match missing.as_slice() {
+            [] => "give every team its own id, 1 to the number of teams".to_string(),
+            [one] => format!("no team has id {one}: give one of the two that id"),
+            some => format!(
+                "no team has ids {}: give one of the two one of them",
+                some.join(", ")
+            ),
+        };
+        diags.push(
+            Diagnostic::error("E0703", format!("team {id} is listed twice"), at)
+                .with_label("a second team with this id")
+                .with_note(first, "the first")
+                .with_help(help),
+        );
+    }
+    let n = listed;
     if n < 2 {
         diags.push(
             err(
@@ -659,6 +681,45 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
         }
     }
     (teams, !fatal)
+}
+
+/// W0723: a team's `name` left empty, or two teams with one name (in any
+/// case): the report, the draw and the noticeboard tell teams apart by name.
+fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
+    let mut seen: HashMap<String, (u32, Span)> = HashMap::new();
+    for t in &raw.team {
+        let Some(name) = &t.value.name else {
+            continue;
+        };
+        let id = t.value.id.value;
+        let at = span(file, &name.span);
+        let folded = crate::syntax::nfc(name.value.trim()).to_lowercase();
+        if folded.is_empty() {
+            diags.push(
+                Diagnostic::warning("W0723", format!("team {id}'s name is empty"), at)
+                    .with_label("no name")
+                    .with_help(format!(
+                        "write the team's name, or leave `name` out: it is then shown as `Team {id}`"
+                    )),
+            );
+            continue;
+        }
+        match seen.get(&folded) {
+            Some((first, first_at)) => diags.push(
+                Diagnostic::warning(
+                    "W0723",
+                    format!("teams {first} and {id} are both named `{}`", name.value.trim()),
+                    at,
+                )
+                .with_label("the same name again")
+                .with_note(*first_at, format!("team {first}'s name"))
+                .with_help(format!("give each team a name of its own (e.g. `{} 2`): the report, the draw and the noticeboard tell teams apart by name", name.value.trim())),
+            ),
+            None => {
+                seen.insert(folded, (id, at));
+            }
+        }
+    }
 }
 
 impl Parser<'_> {

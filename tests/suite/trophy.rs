@@ -34,6 +34,28 @@ fn lineups_text() -> String {
 }
 
 #[test]
+fn names_typed_as_base_letters_and_marks_are_the_same_names() {
+    // The roster as one system stores it (`O` and a combining diaeresis), the
+    // line-ups as another (`Ö`): the same players, shown in one form.
+    let decomposed = lineups_text().replacen(
+        "players = [\"Åsa Öberg\"",
+        "players = [\"A\u{30a}sa O\u{308}berg\"",
+        1,
+    );
+    assert_ne!(decomposed, lineups_text());
+    let ran = run_in(&root().join(EDITION), LINEUPS, &decomposed);
+    assert!(ran.diagnostics.is_empty(), "{:?}", ran.diagnostics);
+    assert_eq!(
+        players(&ran),
+        players(&run_in(&root().join(EDITION), LINEUPS, &lineups_text()))
+    );
+    // A team's name, too: one letter each, as the report pads it.
+    let team = lineups_text().replacen("name = \"Jämtland\"", "name = \"Ja\u{308}mtland\"", 1);
+    let ran = run_in(&root().join(EDITION), LINEUPS, &team);
+    assert_eq!(ran.names.get(&4).map(String::as_str), Some("Jämtland"));
+}
+
+#[test]
 fn each_player_earns_the_places_points_with_40_boards_in_the_last_two_matches() {
     let ran = run_in(&root().join(EDITION), LINEUPS, &lineups_text());
     assert!(ran.diagnostics.is_empty(), "{:?}", ran.diagnostics);
