@@ -598,6 +598,9 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
             "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
         ));
     }
+    if let Some(help) = number_written_locally(text, start) {
+        return d.with_help(help);
+    }
     match glued.and_then(|(w, k)| Some((k, w.get(k.len()..)?.to_string(), w))) {
         Some((k, rest, w)) => d.with_help(format!(
             "`{w}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`"
@@ -682,6 +685,50 @@ fn word_before(text: &str, start: usize) -> Option<(usize, &str)> {
     let word = before.get(from..)?;
     word.starts_with(|c: char| c.is_alphabetic())
         .then_some((from, word))
+}
+
+/// A number written as Swedish text writes it — a decimal comma (`99,50`), a
+/// space between thousands (`2 000`) — where the parser stopped at `start`:
+/// the number as the language writes it.
+fn number_written_locally(text: &str, start: usize) -> Option<String> {
+    let digits_before = |end: usize| {
+        let head = text.get(..end)?;
+        let from = head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        (from < end).then(|| &head[from..])
+    };
+    let digits_after = |from: usize| {
+        let tail = text.get(from..)?;
+        let len = tail.len() - tail.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        (len > 0).then(|| &tail[..len])
+    };
+    let rest = text.get(start..)?;
+    if rest.starts_with(',') {
+        let whole = digits_before(start)?;
+        let fraction = digits_after(start + 1)?;
+        return Some(format!(
+            "a decimal is written with a point, not a comma: `{whole}.{fraction}`"
+        ));
+    }
+    // `2 000`: digits, one space, then three digits and no more.
+    let thousands = digits_after(start).filter(|d| d.len() == 3)?;
+    let space = start
+        .checked_sub(1)
+        .filter(|&i| text.as_bytes().get(i) == Some(&b' '))?;
+    let whole = digits_before(space)?;
+    let mut number = format!("{whole}{thousands}");
+    let mut at = start + thousands.len();
+    while text.as_bytes().get(at) == Some(&b' ') {
+        match digits_after(at + 1).filter(|d| d.len() == 3) {
+            Some(group) => {
+                number.push_str(group);
+                at += 1 + group.len();
+            }
+            None => break,
+        }
+    }
+    Some(format!(
+        "a number is written without spaces between its thousands: `{number}`"
+    ))
 }
 
 /// A keyword glued to the next word (`thenx`) reads as one name. When `word`
@@ -794,6 +841,26 @@ mod tests {
         assert_eq!(
             d.help.as_deref(),
             Some("split the edition into several files")
+        );
+    }
+
+    #[test]
+    fn a_number_written_the_swedish_way_gets_the_way_the_language_writes_it() {
+        let help = |value: &str| {
+            let text = format!("unit SEK \"kronor\"\nconst fee: SEK ref X-1 = {value} SEK\n");
+            parse_file(&text, 0).unwrap_err().help.unwrap_or_default()
+        };
+        assert_eq!(
+            help("99,50"),
+            "a decimal is written with a point, not a comma: `99.50`"
+        );
+        assert_eq!(
+            help("2 000"),
+            "a number is written without spaces between its thousands: `2000`"
+        );
+        assert_eq!(
+            help("1 250 000"),
+            "a number is written without spaces between its thousands: `1250000`"
         );
     }
 
