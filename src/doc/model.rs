@@ -265,14 +265,29 @@ pub fn stage_id(c: &Competition, stage: &str) -> String {
     format!("stage-{}-{stage}", c.name)
 }
 
-/// A file's name inside the edition (`chairmans_cup.bfr`).
+/// A file's name inside the edition (`chairmans_cup.bfr`); a file of another
+/// edition (the base an edition amends) with its directory's name
+/// (`2015/chairmans_cup.bfr`), so that it is told apart from the edition's own.
 fn short_name(name: &str, root: &Path) -> String {
     let path = Path::new(name);
     match path.strip_prefix(root) {
         Ok(p) if !p.as_os_str().is_empty() => p.display().to_string(),
-        _ => path
+        // The edition is this one file.
+        Ok(_) => path
             .file_name()
             .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned()),
+        Err(_) => {
+            let file = path.file_name().map(|f| f.to_string_lossy());
+            let dir = path
+                .parent()
+                .and_then(Path::file_name)
+                .map(|d| d.to_string_lossy());
+            match (dir, file) {
+                (Some(dir), Some(file)) => format!("{dir}/{file}"),
+                (None, Some(file)) => file.into_owned(),
+                _ => name.to_string(),
+            }
+        }
     }
 }
 

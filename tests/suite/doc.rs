@@ -109,6 +109,28 @@ notice "the <document> gives no fee for a team of one" ref T-FEE p.3 "Avgifter"
 "#;
 
 #[test]
+fn an_amending_editions_chapters_are_told_apart_from_its_bases() {
+    let dir = TempDir::new("doc-amending");
+    let next = dir.0.join("2016");
+    std::fs::create_dir(&next).unwrap();
+    let base = root().join("rules/2015");
+    std::fs::write(
+        next.join("edition.bfr"),
+        format!(
+            "edition \"Bridgefestivalen 2016\" {{\n  amends \"{}\"\n}}\n",
+            base.display()
+        ),
+    )
+    .unwrap();
+    let (_, _, pages) = site_of(next.to_str().unwrap(), "doc-amending-site");
+    let index = &pages["index.html"];
+    // The amendment's own header, and the base's, each by a name of its own.
+    assert!(index.contains(">edition.bfr</a>"), "{index}");
+    assert!(index.contains(">2015/edition.bfr</a>"), "{index}");
+    assert!(index.contains(">2015/chairmans_cup.bfr</a>"), "{index}");
+}
+
+#[test]
 fn a_small_chapter_page_shows_every_kind_escaped() {
     let dir = TempDir::new("doc-small");
     let edition = dir.0.join("small");
