@@ -224,11 +224,20 @@ fn declarations_read(
     program: &Program,
     sources: &Sources,
 ) -> Vec<String> {
+    use syntax::ast::ExprKind;
     let mut paths: Vec<&[syntax::ast::Name]> = Vec::new();
-    expr.visit(&mut |e| {
-        if let syntax::ast::ExprKind::Path(names) = &e.kind {
-            paths.push(names);
-        }
+    // Names the expression binds itself (`let mini = 3 in mini`) are its own.
+    let mut bound: Vec<&str> = Vec::new();
+    expr.visit(&mut |e| match &e.kind {
+        ExprKind::Path(names) => paths.push(names),
+        ExprKind::Let(name, ..) => bound.push(&name.text),
+        ExprKind::Lambda(params, _) => bound.extend(params.iter().map(|p| p.text.as_str())),
+        _ => {}
+    });
+    paths.retain(|names| {
+        names
+            .first()
+            .is_none_or(|n| !bound.contains(&n.text.as_str()))
     });
     let at = |span: crate::source::Span| {
         let (line, _) = sources.line_col(span.file, span.start);

@@ -15,13 +15,22 @@ pub(super) fn folded(text: &str) -> String {
     crate::syntax::nfc(text.trim()).to_lowercase()
 }
 
-/// The competition whose name or title is `written`, in any case.
+/// The competition whose name or title is `written`, in any case: its name as
+/// written first, then the one name, then the one title, that match in any
+/// case (where two match, none: the edition's own name is then needed).
 pub(crate) fn competition(program: &Program, written: &str) -> Option<u32> {
+    let cs = &program.competitions;
     let wanted = folded(written);
-    let i = program
-        .competitions
+    let only = |matches: &dyn Fn(&crate::ir::competition::Competition) -> bool| {
+        let mut found = cs.iter().enumerate().filter(|(_, c)| matches(c));
+        let (i, _) = found.next()?;
+        found.next().is_none().then_some(i)
+    };
+    let i = cs
         .iter()
-        .position(|c| folded(&c.name) == wanted || folded(&c.title) == wanted)?;
+        .position(|c| c.name == written.trim())
+        .or_else(|| only(&|c| folded(&c.name) == wanted))
+        .or_else(|| only(&|c| folded(&c.title) == wanted))?;
     u32::try_from(i).ok()
 }
 

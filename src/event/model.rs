@@ -636,9 +636,9 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
     for (id, at, first) in twice {
         let help = match missing.as_slice() {
             [] => "give every team its own id, 1 to the number of teams".to_string(),
-            [one] => format!("no team has id {one}: give one of the two that id"),
+            [one] => format!("no team has id {one}: give it to one of them"),
             some => format!(
-                "no team has ids {}: give one of the two one of them",
+                "no team has ids {}: give them to the others",
                 some.join(", ")
             ),
         };

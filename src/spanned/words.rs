@@ -89,8 +89,15 @@ fn syntax_words(message: &str, written: &str) -> Option<String> {
     Some(words)
 }
 
-/// A text written without its quotes, read as a number or a date.
+/// A text written without its quotes, read as a number or a date; a number
+/// with spaces in it (`1 001`), the number without them.
 fn unquoted(written: &str) -> String {
+    if written.contains(' ') && written.chars().all(|c| c.is_ascii_digit() || c == ' ') {
+        let number: String = written.chars().filter(char::is_ascii_digit).collect();
+        return format!(
+            "`{written}` is not a number: a number is written without spaces, `{number}`"
+        );
+    }
     format!(
         "`{written}` is neither a number nor a quoted text: a text is written in quotes, `\"{written}\"`"
     )
@@ -236,6 +243,10 @@ mod tests {
                 "Härnösand"
             ),
             "`Härnösand` is neither a number nor a quoted text: a text is written in quotes, `\"Härnösand\"`"
+        );
+        assert_eq!(
+            words("invalid date", "1 001"),
+            "`1 001` is not a number: a number is written without spaces, `1001`"
         );
         // A date the reader could not read keeps the reader's words.
         assert_eq!(

@@ -727,7 +727,7 @@ fn number_written_locally(text: &str, start: usize) -> Option<String> {
         }
     }
     Some(format!(
-        "a number is written without spaces between its thousands: `{number}`"
+        "a number is written without spaces between its thousands: `{number}` (two values are separated by `,`)"
     ))
 }
 
@@ -856,11 +856,11 @@ mod tests {
         );
         assert_eq!(
             help("2 000"),
-            "a number is written without spaces between its thousands: `2000`"
+            "a number is written without spaces between its thousands: `2000` (two values are separated by `,`)"
         );
         assert_eq!(
             help("1 250 000"),
-            "a number is written without spaces between its thousands: `1250000`"
+            "a number is written without spaces between its thousands: `1250000` (two values are separated by `,`)"
         );
     }
 

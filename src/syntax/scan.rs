@@ -372,11 +372,16 @@ pub fn too_deep(text: &str) -> Option<TooDeep> {
 /// A `{` left open: where it is, and the line that shows it should have been
 /// closed before it — the first line inside it that is not indented more than
 /// the line the `{` stands on (a `}` so indented closes it), or the end of the
-/// text. Strings and comments are passed over whole. Said only of a file that
+/// text. Strings and comments are passed over whole. Only where every bracket
+/// closes the one it should and only braces are left open at the end: a `)`
+/// missing or a closed block's slip is no brace's. Said only of a file that
 /// does not parse: a rule file as `bfr fmt` writes it indents whatever stands
 /// inside braces, so a line that is not is where the missing `}` belongs.
 pub fn unclosed_brace(text: &str) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
+    if !only_braces_left_open(bytes) {
+        return None;
+    }
     // Each open bracket, where it is, and the indentation of its line.
     let mut open: Vec<(u8, usize, usize)> = Vec::new();
     let mut indent = 0;
@@ -419,6 +424,39 @@ pub fn unclosed_brace(text: &str) -> Option<(usize, usize)> {
         .rev()
         .find(|(k, _, _)| *k == b'{')
         .map(|&(_, brace, _)| (brace, text.len()))
+}
+
+/// Whether each closing bracket of `bytes` closes the kind opened last, and
+/// what is open at the end is one or more `{` and nothing else.
+fn only_braces_left_open(bytes: &[u8]) -> bool {
+    let mut open: Vec<u8> = Vec::new();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'(' | b'{' | b'[' => open.push(b),
+            b')' | b'}' | b']' => {
+                let opener = match b {
+                    b')' => b'(',
+                    b'}' => b'{',
+                    _ => b'[',
+                };
+                if open.pop() != Some(opener) {
+                    return false;
+                }
+            }
+            b'"' => {
+                at = string_end(bytes, at + 1);
+                continue;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = memchr_newline(bytes, at);
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    !open.is_empty() && open.iter().all(|&k| k == b'{')
 }
 
 /// The piece that the ASCII sign at `at` begins.
@@ -722,6 +760,12 @@ mod tests {
         // A `}` indented as an outer block's end closes that block, not this one.
         let text = "competition c {\n  stage a {\n    teams = 2\n}\n";
         assert_eq!(unclosed_brace(text), Some((a, text.rfind('}').unwrap())));
+        // A `)` left open inside a closed block, or a closed block with a row at
+        // the margin: no brace is left open.
+        let text = "fn f(x: number) -> number ref X-1 {\n  min(x, 2\n}\nconst c = 1\n";
+        assert_eq!(unclosed_brace(text), None);
+        let text = "table t(k: number) -> number ref X-1 {\n  1 => 2,\n3 => ,\n}\n";
+        assert_eq!(unclosed_brace(text), None);
     }
 
     proptest! {

@@ -170,6 +170,26 @@ fn a_discipline_is_named_in_any_case_and_a_whole_ratio_gives_its_places() {
 }
 
 #[test]
+fn equal_decimals_are_equal_when_one_ratio_passes_ten() {
+    let text = std::fs::read_to_string(
+        root().join("tests/fixtures/allocate/equal-decimals-past-ten.toml"),
+    )
+    .unwrap();
+    let (code, v) = allocate_json(&text);
+    assert_eq!(code, 0);
+    assert_eq!(
+        cell(&v, "Stockholm", "remainder"),
+        cell(&v, "Gotland", "remainder")
+    );
+    assert_eq!(places(&v, "Stockholm"), 10);
+    assert_eq!(
+        places(&v, "Gotland"),
+        1,
+        "closer to one more place last year"
+    );
+}
+
+#[test]
 fn an_unknown_discipline_is_a_usage_error() {
     let (code, _, stderr) = bfr(&[
         "allocate",

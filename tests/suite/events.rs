@@ -439,6 +439,19 @@ fn a_referral_stops_the_run() {
         "team = 3\nround = 2\nrule = \"cheating\"",
     );
     assert_eq!(codes(&ran), ["E0713"]);
+    // Two referrals in one round: each is said, once, and both stop it.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/qualification.toml",
+        "team = 3\nround = 2\nrule = \"late_arrival(30 min)\"\n\n[[incident]]\nteam = 5\nround = 2\nrule = \"late_arrival(40 min)\"",
+    );
+    assert_eq!(
+        codes(&ran),
+        ["E0713", "E0713"],
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let applied: Vec<&str> = ran.incidents.iter().map(|i| i.applied.as_str()).collect();
+    assert_eq!(applied, ["stops the run", "stops the run"]);
     // Once decided, the decision goes in the file and the run goes on.
     let (ran, sources) = with_incident(
         "tests/fixtures/events/qualification.toml",

@@ -133,8 +133,6 @@ impl<'e> EventSource<'e> {
         self.event.stages.iter().position(|s| s.name == stage)
     }
 
-    /// A halting incident at `at`, if any (marked as used). One of a team that
-    /// does not play there was reported and stops nothing.
     /// The teams of stage `i` whose withdrawal after the draw the run applied:
     /// their matches are walkovers.
     fn withdrawn_applied(&self, i: usize) -> Vec<u32> {
@@ -150,20 +148,30 @@ impl<'e> EventSource<'e> {
             .collect()
     }
 
+    /// What stops the run at `at`: the first halting incident there, if any.
+    /// Each one there is marked used and said (E0713) once, however often the
+    /// run asks; one of a team that does not play there was reported and stops
+    /// nothing.
     fn halt(&mut self, at: &At) -> Option<String> {
+        let mut first = None;
         for (i, inc) in self.event.incidents.iter().enumerate() {
-            if &inc.at == at
-                && self.incidents.get(i) != Some(&Status::Reported)
-                && let Some(Effect::Halt(m)) = &inc.effect
-            {
-                if let Some(u) = self.incidents.get_mut(i) {
-                    *u = Status::Used;
-                }
-                self.diags.push(super::resolve::stopped_by(inc, m));
-                return Some(format!("team {}'s incident: {m}", inc.team));
+            let Some(Effect::Halt(m)) = &inc.effect else {
+                continue;
+            };
+            if &inc.at != at {
+                continue;
             }
+            match self.incidents.get_mut(i) {
+                Some(Status::Reported) | None => continue,
+                Some(Status::Used) => {}
+                Some(status) => {
+                    *status = Status::Used;
+                    self.diags.push(super::resolve::stopped_by(inc, m));
+                }
+            }
+            first.get_or_insert_with(|| format!("team {}'s incident: {m}", inc.team));
         }
-        None
+        first
     }
 
     /// Deductions at `at` (marking every applicable incident there as used). An
