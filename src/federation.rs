@@ -459,29 +459,23 @@ impl Reader<'_> {
     }
 }
 
-/// A variant of enum `e` by its name or its label, as written or, where that
-/// names one variant only, in any case and without diacritics (`dam`, `oppen`).
+/// A variant of enum `e` by its name or its label, as [`crate::names::find_one`]
+/// finds it (`dam`, `oppen`).
 pub fn enum_value(program: &Program, e: u32, written: &str) -> Option<Value> {
+    let v = variant(program, e, written)?;
+    Some(Value::Enum(e, v))
+}
+
+/// The variant of enum `e` whose name or label is `written`, as
+/// [`crate::names::find_one`] finds it.
+pub fn variant(program: &Program, e: u32, written: &str) -> Option<u32> {
     let info = program.enums.get(e as usize)?;
-    let by_name = info.variants.iter().position(|v| v == written);
-    let by_label = || {
-        info.labels
-            .iter()
-            .position(|l| l.as_deref() == Some(written))
+    let spellings = |i: usize| {
+        let label = info.labels.get(i).and_then(Option::as_deref);
+        std::iter::once(info.variants[i].as_str()).chain(label)
     };
-    // As entries files read names: in any case, with or without diacritics,
-    // where that names one variant only.
-    let folded = || {
-        let mut near = (0..info.variants.len()).filter(|&i| {
-            let label = info.labels.get(i).and_then(Option::as_deref);
-            crate::check::names::same_folded(&info.variants[i], written)
-                || label.is_some_and(|l| crate::check::names::same_folded(l, written))
-        });
-        let first = near.next()?;
-        near.next().is_none().then_some(first)
-    };
-    let v = by_name.or_else(by_label).or_else(folded)?;
-    Some(Value::Enum(e, u32::try_from(v).ok()?))
+    let v = crate::names::find_one(info.variants.len(), written, spellings)?;
+    u32::try_from(v).ok()
 }
 
 /// The variants of enum `e`.

@@ -22,6 +22,7 @@ pub mod event;
 pub mod federation;
 pub mod ir;
 pub mod lsp;
+pub mod names;
 pub mod runner;
 pub mod schedule;
 pub mod source;

@@ -115,7 +115,7 @@ fn unknown_command(p: &ast::Property, diags: &mut Diagnostics) {
         .find(|c| c.command.rsplit(' ').next() == Some(stem))
         .map(|c| c.key);
     let help =
-        match by_command.or_else(|| super::names::nearest(stem, COMMANDS.iter().map(|c| c.key))) {
+        match by_command.or_else(|| crate::names::nearest(stem, COMMANDS.iter().map(|c| c.key))) {
             Some(n) => format!(
                 "did you mean `{n}{suffix}`? The commands: {}",
                 keys.join(", ")
@@ -248,7 +248,7 @@ fn unique_name(
         ));
     }
     let Some((_, Type::List(item))) = from_file.iter().copied().find(|(n, _)| n == list) else {
-        let near = super::names::nearest(
+        let near = crate::names::nearest(
             list,
             from_file
                 .iter()
@@ -352,7 +352,7 @@ fn rule_of(
     }
     let shown = name.unwrap_or("this");
     let help = name
-        .and_then(|n| super::names::nearest(n, program.rules.iter().map(|r| r.name.as_str())))
+        .and_then(|n| crate::names::nearest(n, program.rules.iter().map(|r| r.name.as_str())))
         .map_or_else(
             || format!("name the rule that {}", c.what),
             |near| format!("did you mean `{near}`?"),

@@ -188,7 +188,7 @@ fn role(
                         "`{}` must name an enum of the edition, and `{name}` is {is}",
                         r.key
                     ),
-                    super::names::nearest(name, enums())
+                    crate::names::nearest(name, enums())
                         .map(|n| format!("did you mean `{n}`?"))
                         .or_else(|| {
                             (!listed.is_empty()).then(|| {
@@ -226,7 +226,7 @@ fn role(
                 (Some(_), None) => (
                     format!("`{name}` has no variant `{variant}`"),
                     info.and_then(|i| {
-                        super::names::nearest(variant, i.variants.iter().map(String::as_str))
+                        crate::names::nearest(variant, i.variants.iter().map(String::as_str))
                     })
                     .map(|n| format!("did you mean `{name}.{n}`?")),
                 ),
@@ -235,7 +235,7 @@ fn role(
                         "`{}` must name a variant of an enum of the edition, and `{name}` is no enum",
                         r.key
                     ),
-                    super::names::nearest(name, enums())
+                    crate::names::nearest(name, enums())
                         .map(|n| format!("did you mean `{n}.{variant}`?")),
                 ),
             }
@@ -381,7 +381,7 @@ fn not_a_competition(
     } else {
         "no competition of the edition"
     };
-    let help = match super::names::nearest(name, names()) {
+    let help = match crate::names::nearest(name, names()) {
         Some(n) => format!("did you mean `{n}`?"),
         None if listed.is_empty() => "the edition declares no competition; declare the competition with `competition NAME \"Title\" { … }`".to_string(),
         None => format!("the edition's competitions: {}", listed.join(", ")),
@@ -457,7 +457,7 @@ fn unknown_question(p: &ast::Property, diags: &mut Diagnostics) {
         .iter()
         .map(|q| q.key)
         .chain(ROLES.iter().map(|r| r.key));
-    d = match super::names::nearest(key, keys) {
+    d = match crate::names::nearest(key, keys) {
         Some(n) => d.with_help(format!("did you mean `{n}`?")),
         None => d.with_help("docs/entries.md lists the questions"),
     };
@@ -489,7 +489,7 @@ fn answer(
         .with_label("not a const, fn, table or scale");
         if let Some(n) = name
             && let Some(near) =
-                super::names::nearest(n, program.rules.iter().map(|r| r.name.as_str()))
+                crate::names::nearest(n, program.rules.iter().map(|r| r.name.as_str()))
         {
             d = d.with_help(format!("did you mean `{near}`?"));
         } else {

@@ -1,9 +1,10 @@
 //! Typing expressions: AST expressions → IR expressions with types and units.
 
 use super::Checker;
-use super::names::{TypeName, ValueName, did_you_mean, nearest, same_folded};
+use super::names::{TypeName, ValueName, did_you_mean};
 use crate::diag::Diagnostic;
 use crate::ir::{self, ExprKind, Penalty, Type, Unit, Value};
+use crate::names::{nearest, same};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp};
 use rust_decimal::Decimal;
@@ -425,7 +426,7 @@ impl Checker {
             // that differs only by case or diacritics (`Skane`, `Skåne`) goes
             // before a name that is merely near.
             let variant = self.variant_named(&name.text);
-            let exact = |q: &str| same_folded(&name.text, q.rsplit('.').next().unwrap_or(q));
+            let exact = |q: &str| same(&name.text, q.rsplit('.').next().unwrap_or(q));
             let help = match (near, variant) {
                 (Some(n), Some(v)) if exact(&v) && !exact(&n) => Some(v),
                 (Some(n), _) => Some(n),

@@ -4,9 +4,9 @@
 //! stand (W0204), and a section or text the cited pages do not hold (W0205) are
 //! warnings, with the nearest ID or heading where one is close.
 
-use super::names::nearest;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::document::{Document, Origin, normalise};
+use crate::names::nearest;
 use crate::syntax::ast::{self, Decl, SourceRef};
 
 /// Checks every `ref` of the edition's files against `doc`.

@@ -387,26 +387,20 @@ impl Reader<'_> {
         );
     }
 
-    /// A variant of enum `e` by its name or the document's label, any case.
+    /// A variant of enum `e` by its name or the document's label, as
+    /// [`crate::names::find_one`] finds it.
     fn variant(&mut self, e: u32, what: &str, s: &Sp<String>) -> Option<u32> {
-        let info = self.program.enums.get(e as usize)?;
-        // NFC first: an editor on one system may have stored `å` as one
-        // letter, and a director's file on another as `a` plus a ring.
-        let folded = |t: &str| crate::syntax::nfc(t).to_lowercase();
-        let wanted = folded(s.value.trim());
-        let hit = info.variants.iter().zip(&info.labels).position(|(v, l)| {
-            folded(v) == wanted || l.as_ref().is_some_and(|l| folded(l) == wanted)
-        });
-        if let Some(i) = hit {
-            return u32::try_from(i).ok();
+        if let Some(v) = crate::federation::variant(self.program, e, &s.value) {
+            return Some(v);
         }
+        let info = self.program.enums.get(e as usize)?;
         let names: Vec<String> = info
             .variants
             .iter()
             .zip(&info.labels)
             .map(|(v, l)| l.clone().unwrap_or_else(|| v.clone()))
             .collect();
-        let near = crate::check::names::nearest(
+        let near = crate::names::nearest(
             s.value.trim(),
             info.variants.iter().chain(&names).map(String::as_str),
         );

@@ -8,30 +8,12 @@ use crate::ir::Program;
 use crate::ir::entries::TEAM_ROLES;
 use crate::source::Span;
 
-/// A name as entries compare it: NFC (an editor on one system may have stored `å`
-/// as one letter, and a director's file on another as `a` plus a ring), trimmed,
-/// in lower case.
-pub(super) fn folded(text: &str) -> String {
-    crate::syntax::nfc(text.trim()).to_lowercase()
-}
-
-/// The competition whose name or title is `written`, in any case: its name as
-/// written first, then the one name, then the one title, that match in any
-/// case (where two match, none: the edition's own name is then needed).
+/// The competition whose name or title is `written`, as [`crate::names::find_one`]
+/// finds it.
 pub(crate) fn competition(program: &Program, written: &str) -> Option<u32> {
     let cs = &program.competitions;
-    let wanted = folded(written);
-    let only = |matches: &dyn Fn(&crate::ir::competition::Competition) -> bool| {
-        let mut found = cs.iter().enumerate().filter(|(_, c)| matches(c));
-        let (i, _) = found.next()?;
-        found.next().is_none().then_some(i)
-    };
-    let i = cs
-        .iter()
-        .position(|c| c.name == written.trim())
-        .or_else(|| only(&|c| folded(&c.name) == wanted))
-        .or_else(|| only(&|c| folded(&c.title) == wanted))?;
-    u32::try_from(i).ok()
+    let spellings = |i: usize| [cs[i].name.as_str(), cs[i].title.as_str()];
+    u32::try_from(crate::names::find_one(cs.len(), written, spellings)?).ok()
 }
 
 /// The competitions the edition's team roles name, in the roles' order.
@@ -73,8 +55,7 @@ pub(crate) fn nearest(program: &Program, among: &[u32], written: &str) -> Option
         spelled.push((comp.title.clone(), c));
         spelled.push((initials(&comp.title), c));
     }
-    let near =
-        crate::check::names::nearest(&folded(written), spelled.iter().map(|(s, _)| s.as_str()))?;
+    let near = crate::names::nearest(written, spelled.iter().map(|(s, _)| s.as_str()))?;
     let c = spelled.iter().find(|(s, _)| s == near).map(|(_, c)| *c)?;
     Some(title(program, c).to_string())
 }
@@ -162,14 +143,8 @@ pub(super) fn other_event(
     written: &str,
     at: Span,
 ) -> Result<OtherEvent, Diagnostic> {
-    let wanted = folded(written);
-    if let Some(info) = program.enums.get(enums.event as usize) {
-        let hit = info.variants.iter().zip(&info.labels).position(|(v, l)| {
-            folded(v) == wanted || l.as_ref().is_some_and(|l| folded(l) == wanted)
-        });
-        if let Some(v) = hit.and_then(|v| u32::try_from(v).ok()) {
-            return Ok(OtherEvent::Discipline(v));
-        }
+    if let Some(v) = crate::federation::variant(program, enums.event, written) {
+        return Ok(OtherEvent::Discipline(v));
     }
     let knockouts = program.entry_roles.competitions_of("cc_team");
     if let Some(c) = competition(program, written)

@@ -134,8 +134,11 @@ pub struct Choice {
 /// `[[stage]]`: a knockout stage's choices, withdrawals and results.
 #[derive(Debug, Clone)]
 pub struct StageEntry {
-    /// The stage's name in the edition.
+    /// The stage's name in the edition (once resolved; as written before).
     pub name: String,
+    /// The stage as the file writes it (its name or its title, in any case): a
+    /// draw is written back under it.
+    pub written: String,
     /// Where the entry is.
     pub span: Span,
     /// The stage's draw, when recorded.
@@ -390,8 +393,7 @@ impl Parser<'_> {
                             "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
                         ));
                 } else {
-                    let near =
-                        crate::check::names::nearest(&name, roster.iter().map(String::as_str));
+                    let near = crate::names::nearest(&name, roster.iter().map(String::as_str));
                     d = d.with_label("not in the team's `players`");
                     d = match near {
                         Some(p) => d.with_help(format!("did you mean `{p}`? (the team's players: {})", roster.join(", "))),
@@ -683,8 +685,8 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
     (teams, !fatal)
 }
 
-/// W0723: a team's `name` left empty, or two teams with one name (in any
-/// case): the report, the draw and the noticeboard tell teams apart by name.
+/// W0723: a team's `name` left empty, or two teams with one name (the same
+/// folded, [`crate::names`]): the report, the draw and the noticeboard tell teams apart by name.
 fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
     let mut seen: HashMap<String, (u32, Span)> = HashMap::new();
     for t in &raw.team {
@@ -693,7 +695,7 @@ fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
         };
         let id = t.value.id.value;
         let at = span(file, &name.span);
-        let folded = crate::syntax::nfc(name.value.trim()).to_lowercase();
+        let folded = crate::names::folded(name.value.trim()).into_owned();
         if folded.is_empty() {
             diags.push(
                 Diagnostic::warning("W0723", format!("team {id}'s name is empty"), at)
@@ -802,25 +804,16 @@ impl Parser<'_> {
         rounds
     }
 
-    /// Stages: each once.
+    /// Stages, as written (`resolve` finds each in the competition, and a stage
+    /// given twice).
     fn stages(&mut self, raw: &[Sp<RawStage>]) -> Vec<StageEntry> {
         let file = self.file;
-        let mut stages: Vec<StageEntry> = Vec::new();
-        for s in raw {
-            let name = s.value.name.value.clone();
-            let at = &s.value.name.span;
-            if let Some(first) = stages.iter().find(|x| x.name == name) {
-                self.diags.push(
-                    err("E0704", file, at, format!("stage `{name}` is listed twice"))
-                        .with_label("listed again here; this entry is not used")
-                        .with_note(first.span, "first listed here")
-                        .with_help("put all of a stage's choices and results in one `[[stage]]`"),
-                );
-                continue;
-            }
-            stages.push(self.stage(&s.value, name, span(file, at)));
-        }
-        stages
+        raw.iter()
+            .map(|s| {
+                let at = span(file, &s.value.name.span);
+                self.stage(&s.value, s.value.name.value.clone(), at)
+            })
+            .collect()
     }
 
     /// One stage's choices, withdrawals, absences, seating picks and results.
@@ -883,6 +876,7 @@ impl Parser<'_> {
         let lineups = self.lineups(&s.lineups);
         let draw = s.draw.as_ref().and_then(|d| self.draw(d, s.bye.as_ref()));
         StageEntry {
+            written: name.clone(),
             name,
             span: at,
             draw,

@@ -11,6 +11,7 @@ use crate::runner::plan::{self, Plan, ScoreUnits};
 use crate::source::{FileId, Span};
 use crate::syntax;
 use rust_decimal::Decimal;
+use std::collections::BTreeMap;
 
 /// An incident's rule as it stands in the event file, with the byte it starts
 /// at, so the parser's spans point into the file; `None` for a rule written
@@ -137,15 +138,23 @@ pub fn resolve(
             }
             None => true,
         });
-    event
-        .stages
-        .retain(|s| match places.stage(&s.name, s.span) {
-            Some(d) => {
+    let mut named: BTreeMap<String, Span> = BTreeMap::new();
+    event.stages.retain_mut(|s| {
+        let name = match places.stage(&s.name, s.span) {
+            Ok(name) => name,
+            Err(d) => {
                 diags.push(d);
-                false
+                return false;
             }
-            None => true,
-        });
+        };
+        if let Some(first) = named.get(name) {
+            diags.push(stage_listed_twice(name, &s.name, s.span, *first));
+            return false;
+        }
+        named.insert(name.to_string(), s.span);
+        s.name = name.to_string();
+        true
+    });
     let file = event.file;
     let units = ScoreUnits::of(
         &checked.program,
@@ -153,10 +162,16 @@ pub fn resolve(
         event.vp_scale.as_ref().map(|(name, _)| name.as_str()),
     );
     for inc in &mut event.incidents {
-        let unknown = match &inc.at {
+        let unknown = match &mut inc.at {
             At::Round(r) if *r == 0 => Some(places.no_such_round(*r, inc.span)),
             At::Round(r) => places.round(*r, inc.span),
-            At::Stage(s) => places.stage(s, inc.span),
+            At::Stage(s) => match places.stage(s, inc.span) {
+                Ok(name) => {
+                    *s = name.to_string();
+                    None
+                }
+                Err(d) => Some(d),
+            },
         };
         if let Some(d) = unknown {
             diags.push(d);
@@ -299,21 +314,23 @@ impl<'p> Places<'p> {
         Diagnostic::error("E0704", msg, at).with_label("no such round")
     }
 
-    /// A problem with stage `name`, written at `at`, if there is no such stage:
-    /// the stage meant (written by its title, or misspelt) and the stages there are.
-    fn stage(&self, name: &str, at: Span) -> Option<Diagnostic> {
+    /// The stage written `written` at `at`, by its name or its title as
+    /// [`crate::names::find_one`] finds it; else a problem naming the stage meant
+    /// (misspelt) and the stages there are.
+    fn stage(&self, written: &str, at: Span) -> Result<&'p str, Diagnostic> {
         let stages = &self.plan.stages;
-        if stages.iter().any(|s| s.name == name) {
-            return None;
+        let spellings = |i: usize| [stages[i].name.as_str(), stages[i].title.as_str()];
+        if let Some(i) = crate::names::find_one(stages.len(), written, spellings) {
+            return Ok(&stages[i].name);
         }
         let d = Diagnostic::error(
             "E0711",
-            format!("`{}` has no stage `{name}`", self.plan.name),
+            format!("`{}` has no stage `{written}`", self.plan.name),
             at,
         )
         .with_label("unknown stage");
         if stages.is_empty() {
-            return Some(d.with_help(format!(
+            return Err(d.with_help(format!(
                 "`{}` has no knockout stages: remove this entry",
                 self.plan.name
             )));
@@ -326,22 +343,29 @@ impl<'p> Places<'p> {
         let spelled = stages
             .iter()
             .flat_map(|s| [s.name.as_str(), s.title.as_str()]);
-        let meant = stages.iter().find(|s| {
-            crate::check::names::same_folded(&s.title, name)
-                || crate::check::names::same_folded(&s.name, name)
-        });
-        let meant = meant.or_else(|| {
-            let near = crate::check::names::nearest(name, spelled)?;
-            stages.iter().find(|s| s.name == near || s.title == near)
-        });
-        Some(d.with_help(match meant {
+        let meant = crate::names::nearest(written, spelled)
+            .and_then(|near| stages.iter().find(|s| s.name == near || s.title == near));
+        Err(d.with_help(match meant {
             Some(s) => format!(
-                "a stage is written by its name: did you mean `{}` ({})? The stages: {listed}",
+                "did you mean `{}` ({})? The stages: {listed}",
                 s.name, s.title
             ),
-            None => format!("write one of the stages' names: {listed}"),
+            None => format!("write one of the stages: {listed}"),
         }))
     }
+}
+
+/// E0704: a stage given a second `[[stage]]`, by its name or its title.
+fn stage_listed_twice(name: &str, written: &str, at: Span, first: Span) -> Diagnostic {
+    let what = if written == name {
+        format!("stage `{name}` is listed twice")
+    } else {
+        format!("stage `{name}` is listed twice (here as `{written}`)")
+    };
+    Diagnostic::error("E0704", what, at)
+        .with_label("listed again here; this entry is not used")
+        .with_note(first, "first listed here")
+        .with_help("put all of a stage's choices and results in one `[[stage]]`")
 }
 
 /// What to write for a competition the edition does not have: the nearest of

@@ -116,7 +116,7 @@ pub fn unknown_key(message: &str) -> Option<&str> {
 pub fn near_key(message: &str) -> Option<&str> {
     let rest = message.trim().strip_prefix("unknown field `")?;
     let (key, known) = rest.split_once('`')?;
-    crate::check::names::nearest(key, known.split('`').skip(1).step_by(2))
+    crate::names::nearest(key, known.split('`').skip(1).step_by(2))
 }
 
 /// A key as written, without its quotes.

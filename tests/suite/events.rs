@@ -70,6 +70,16 @@ fn codes(ran: &Ran) -> Vec<&'static str> {
     ran.diagnostics.sorted().iter().map(|d| d.code).collect()
 }
 
+/// The first diagnostic of `code` the run gave; the test fails if there is none.
+fn diagnostic_of<'a>(ran: &'a Ran, code: &str) -> &'a bfr::diag::Diagnostic {
+    let all = ran.diagnostics.sorted();
+    let found = all.iter().find(|d| d.code == code).copied();
+    found.unwrap_or_else(|| {
+        let codes: Vec<_> = all.iter().map(|d| d.code).collect();
+        panic!("no {code} among {codes:?}")
+    })
+}
+
 fn standings(ran: &Ran) -> Vec<u32> {
     let o = ran.outcome.as_ref().unwrap();
     o.report.standings.iter().map(|l| l.team).collect()
@@ -834,20 +844,30 @@ fn a_competition_is_named_as_in_entries_and_a_stage_mistaken_is_pointed_at() {
         "{:?}",
         d.help
     );
-    // A stage written by its title (as the report shows it) is refused, naming the stage.
-    let by_title = text.replace("name = \"sf\"", "name = \"semifinal\"");
-    let (ran, _) = run_text("by-title.toml", &by_title);
-    let d = ran
-        .diagnostics
-        .sorted()
-        .into_iter()
-        .find(|d| d.code == "E0711")
-        .unwrap();
+    // A stage written by its title (as the report shows it), in any case, is that
+    // stage; a misspelt one gets the stage meant.
+    let by_title = text.replace("name = \"sf\"", "name = \"SEMIFINAL\"");
+    let (ran, sources) = run_text("by-title.toml", &by_title);
+    assert!(codes(&ran).is_empty(), "{}", rendered(&ran, &sources));
+    assert_eq!(standings(&ran), standings(&whole));
+    // Its draw is written back under the entry as the file writes it, not as a
+    // second entry that the next run would refuse as the stage listed twice.
+    let drawn = bfr::event::write_draws(&by_title, false, &ran.unrecorded).unwrap();
+    assert_eq!(drawn.matches("[[stage]]").count(), 3, "{drawn}");
+    assert!(
+        drawn.contains("name = \"SEMIFINAL\"\nchoices = [\"1>7\"]\nresults = [\"1-7 41:38\", \"8-4 30:44\"]\ndraw = [\"1-7\", \"8-4\"]"),
+        "{drawn}"
+    );
+    let (again, sources) = run_text("by-title.toml", &drawn);
+    assert!(codes(&again).is_empty(), "{}", rendered(&again, &sources));
+    let misspelt = text.replace("name = \"sf\"", "name = \"semifnal\"");
+    let (ran, _) = run_text("misspelt-stage.toml", &misspelt);
+    let d = diagnostic_of(&ran, "E0711");
     assert!(
         d.help
             .as_deref()
             .unwrap_or("")
-            .contains("did you mean `sf` (Semifinal)?"),
+            .starts_with("did you mean `sf` (Semifinal)?"),
         "{:?}",
         d.help
     );
@@ -857,12 +877,7 @@ fn a_competition_is_named_as_in_entries_and_a_stage_mistaken_is_pointed_at() {
 fn a_stage_entry_for_a_competition_without_stages_says_to_remove_it() {
     let text = "competition = \"lv_series\"\nseed = 1\nteam = [{ id = 1 }, { id = 2 }, { id = 3 }, { id = 4 }]\n\n[[stage]]\nname = \"final\"\nresults = []\n";
     let ran = run_2015_text(text);
-    let d = ran
-        .diagnostics
-        .sorted()
-        .into_iter()
-        .find(|d| d.code == "E0711")
-        .unwrap();
+    let d = diagnostic_of(&ran, "E0711");
     assert_eq!(
         d.help.as_deref(),
         Some("`lv_series` has no knockout stages: remove this entry")

@@ -29,9 +29,12 @@ impl EventSource<'_> {
             if let Some((pairs, bye)) = self.stages_drawn.get(stage)
                 && self.recorded(DrawAt::Stage(stage)).is_none()
             {
+                let entry = self
+                    .stage_index(stage)
+                    .and_then(|i| self.event.stages.get(i));
                 out.push(MadeDraw {
                     round: None,
-                    stage: Some(stage.clone()),
+                    stage: Some(entry.map_or_else(|| stage.clone(), |e| e.written.clone())),
                     pairs: pairs.clone(),
                     bye: *bye,
                 });
