@@ -179,12 +179,69 @@ fn render(title: &str, shown: &Shown, rule_ids: &[String]) -> String {
     s
 }
 
-/// The header and rows as text columns ([`super::table::render`]).
+/// The header and rows as text columns ([`super::table::render`]), each long
+/// decimal shortened ([`shortened`]).
 pub fn render_table(columns: &[String], rows: &[Vec<String>]) -> String {
     let mut all = Vec::with_capacity(rows.len() + 1);
     all.push(columns.to_vec());
-    all.extend(rows.iter().cloned());
+    all.extend(shortened(rows));
     super::table::render(&all, "  ", " ")
+}
+
+/// Decimals shown to people have at least this many places.
+const SHOWN_PLACES: u32 = 4;
+
+/// The rows with each decimal of more than [`SHOWN_PLACES`] places (a ratio
+/// such as 73 × 11 / 77 has 27) rounded and marked `…`, to as many places as
+/// tell the column's values apart: two values that differ still look different,
+/// so a place decided by the size of the decimals can be read off the table. CSV
+/// and JSON keep every place.
+fn shortened(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    let long = |cell: &str| {
+        let d = rust_decimal::Decimal::from_str_exact(cell).ok()?;
+        (d.scale() > SHOWN_PLACES).then_some(d)
+    };
+    let mut rows = rows.to_vec();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    for column in 0..width {
+        let exact: Vec<(usize, rust_decimal::Decimal)> = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| Some((i, long(r.get(column)?)?)))
+            .collect();
+        let places = places_apart(exact.iter().map(|(_, d)| *d));
+        for (i, d) in exact {
+            let shown = d.round_dp_with_strategy(
+                places,
+                rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+            );
+            if let Some(cell) = rows.get_mut(i).and_then(|r| r.get_mut(column))
+                && shown != d
+            {
+                *cell = format!("{shown}…");
+            }
+        }
+    }
+    rows
+}
+
+/// The fewest places, from [`SHOWN_PLACES`], at which values that differ are
+/// rounded to values that differ.
+fn places_apart(values: impl Iterator<Item = rust_decimal::Decimal>) -> u32 {
+    let mut distinct: Vec<rust_decimal::Decimal> = values.collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let most = distinct.iter().map(|d| d.scale()).max().unwrap_or(0);
+    (SHOWN_PLACES..most)
+        .find(|&p| {
+            let rounded = |d: &rust_decimal::Decimal| {
+                d.round_dp_with_strategy(p, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+            };
+            distinct
+                .windows(2)
+                .all(|w| rounded(&w[0]) != rounded(&w[1]))
+        })
+        .unwrap_or(most)
 }
 
 /// CSV (RFC 4180): each table with its header; figures after a blank line as
@@ -218,4 +275,36 @@ pub fn csv_table(t: &Table) -> String {
         s.push_str(&row(r));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn column(cells: &[&str]) -> Vec<String> {
+        let rows: Vec<Vec<String>> = cells.iter().map(|c| vec![c.to_string()]).collect();
+        shortened(&rows).into_iter().flatten().collect()
+    }
+
+    #[test]
+    fn a_long_decimal_is_shown_to_the_places_that_tell_the_column_apart() {
+        // 73 × 11 / 77 and 3 × 11 / 77: four places, marked; short cells stay.
+        assert_eq!(
+            column(&[
+                "10.428571428571428571428571429",
+                "0.4285714285714285714285714286",
+                "2.5",
+                "9 starts"
+            ]),
+            ["10.4286…", "0.4286…", "2.5", "9 starts"]
+        );
+        // Equal values look equal; values that differ in the sixth place get six.
+        assert_eq!(
+            column(&["0.4285714", "0.4285714", "0.4285719"]),
+            ["0.428571…", "0.428571…", "0.428572…"]
+        );
+        // A value exact at four places after rounding is not marked.
+        assert_eq!(column(&["1.50000"]), ["1.50000"]);
+        assert_eq!(column(&["0.12345"]), ["0.1235…"]);
+    }
 }

@@ -187,6 +187,17 @@ fn equal_decimals_are_equal_when_one_ratio_passes_ten() {
         1,
         "closer to one more place last year"
     );
+    // People read the ratios to four places, marked; the JSON (and CSV) keep them all.
+    assert_eq!(
+        cell(&v, "Gotland", "remainder"),
+        "0.4285714285714285714285714286"
+    );
+    let file = root().join("tests/fixtures/allocate/equal-decimals-past-ten.toml");
+    let (code, stdout, _) = bfr(&["allocate", "rules/2015", "Dam", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let gotland = stdout.lines().find(|l| l.contains("Gotland")).unwrap();
+    assert!(gotland.contains(" 0.4286… "), "{stdout}");
+    assert!(!stdout.contains("42857"), "{stdout}");
 }
 
 #[test]
