@@ -117,6 +117,12 @@ pub fn check(out: &Output, paths: &[PathBuf], opts: &CheckOptions) -> u8 {
         },
         None => None,
     };
+    if let Some(code) = paths
+        .iter()
+        .find_map(|p| super::commands::rules_path(p).err())
+    {
+        return code;
+    }
     let mut status = EXIT_OK;
     let mut reports = Vec::new();
     for path in paths {

@@ -15,6 +15,7 @@ use std::path::Path;
 /// The edition at `path` loaded and checked afresh, with its warnings, for the
 /// commands that show them (`bfr doc`; `bfr check` has its own loop).
 pub(super) fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
+    rules_path(path)?;
     let loaded = edition::load(path).map_err(|e| out.io_error(&e))?;
     ready(out, path, loaded)
 }
@@ -22,29 +23,65 @@ pub(super) fn load_checked(out: &Output, path: &Path) -> Result<Loaded, u8> {
 /// As [`load_checked`], through the compiled-edition cache, for every command
 /// that does not show the edition's warnings (a cached edition brings none).
 pub(super) fn load_cached(out: &Output, path: &Path) -> Result<Loaded, u8> {
+    rules_path(path)?;
     let loaded = edition::cache::load(path, out.cache.as_deref()).map_err(|e| out.io_error(&e))?;
     ready(out, path, loaded)
 }
 
-/// The loaded edition if it checked; else its diagnostics shown, and the exit code.
+/// `path` as an edition, or the usage error of a file that is not rules
+/// ([`super::not_rules`]).
+pub(super) fn rules_path(path: &Path) -> Result<(), u8> {
+    match super::not_rules(path) {
+        Some(message) => {
+            stderr(&format!("error: {message}\n"));
+            Err(super::EXIT_USAGE)
+        }
+        None => Ok(()),
+    }
+}
+
+/// The loaded edition if it checked; else its errors shown, and the exit code.
 fn ready(out: &Output, path: &Path, loaded: Loaded) -> Result<Loaded, u8> {
     if loaded.checked.is_none() {
-        out.diagnostics(&loaded.diagnostics, &loaded.sources);
+        let errors = edition_errors(&loaded.diagnostics);
+        out.diagnostics(&errors, &loaded.sources);
         if out.format == Format::Json {
             json_line(&serde_json::json!({
-                "errors": diagnostics_json(&loaded.diagnostics, &loaded.sources)
+                "errors": diagnostics_json(&errors, &loaded.sources)
             }));
         } else {
-            stderr(&format!(
-                "{}: {}; fix them first (`bfr check {}`)\n",
-                path.display(),
-                super::output::counted(loaded.diagnostics.error_count(), "error"),
-                path.display()
-            ));
+            stderr(&not_checked_line(path, &loaded.diagnostics));
         }
         return Err(EXIT_FOUND);
     }
     Ok(loaded)
+}
+
+/// What a command that runs an edition shows of one that did not check: its
+/// errors. Its warnings are `bfr check`'s business (the command shows none of a
+/// good edition's either); [`not_checked_line`] counts them.
+pub(super) fn edition_errors(diags: &Diagnostics) -> Diagnostics {
+    let mut errors = Diagnostics::default();
+    for d in diags.sorted().into_iter().filter(|d| d.is_error()) {
+        errors.push(d.clone());
+    }
+    errors
+}
+
+/// The last line of an edition that did not check: its errors counted, what to
+/// run, and the warnings `bfr check` will show beside them.
+pub(super) fn not_checked_line(path: &Path, diags: &Diagnostics) -> String {
+    let counted = super::output::counted;
+    let warnings = match diags.warning_count() {
+        0 => String::new(),
+        n => format!(", which shows its {} too", counted(n, "warning")),
+    };
+    format!(
+        "{}: {}; fix them first (`bfr check {}`{warnings})\n",
+        path.display(),
+        counted(diags.error_count(), "error"),
+        path.display()
+    )
 }
 
 /// `bfr test`

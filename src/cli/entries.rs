@@ -1,5 +1,6 @@
 //! `bfr entries check <edition> <entries>` and `bfr invoice <edition> <entries>`.
 
+use super::commands::{edition_errors, not_checked_line};
 use super::output::{Output, counted};
 use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
@@ -26,21 +27,18 @@ fn load(
         }
         EXIT_IO
     };
+    super::commands::rules_path(edition_path)?;
     let mut loaded = edition::cache::load(edition_path, out.cache.as_deref())
         .map_err(|e| io(&e.path, e.to_string()))?;
     let Some(checked) = loaded.checked.take() else {
+        let errors = edition_errors(&loaded.diagnostics);
         match out.format {
             Format::Text => {
-                diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
-                stderr(&format!(
-                    "{}: {}; fix them first (`bfr check {}`)\n",
-                    edition_path.display(),
-                    counted(loaded.diagnostics.error_count(), "error"),
-                    edition_path.display()
-                ));
+                diagnostics_text(&errors, &loaded.sources, out.colour);
+                stderr(&not_checked_line(edition_path, &loaded.diagnostics));
             }
             Format::Json => json(&serde_json::json!({
-                "diagnostics": diagnostics_json(&loaded.diagnostics, &loaded.sources),
+                "diagnostics": diagnostics_json(&errors, &loaded.sources),
             })),
         }
         return Err(EXIT_FOUND);

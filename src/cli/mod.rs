@@ -383,6 +383,27 @@ pub fn run(cli: &Cli) -> u8 {
     }
 }
 
+/// Why `path`, given where an edition goes, is not one: a file that is not a
+/// `.bfr` file (an edition is a directory of them, or one of them), said as a
+/// usage error instead of reading its text as rules. `None` for a directory, a
+/// `.bfr` file, or a path that is not there (reading it says so).
+pub(crate) fn not_rules(path: &Path) -> Option<String> {
+    let bfr = path.extension().is_some_and(|x| x == "bfr");
+    if bfr || path.is_dir() || std::fs::symlink_metadata(path).is_err() {
+        return None;
+    }
+    let name = crate::source::printable_name(&path.display().to_string());
+    let mut message = format!(
+        "`{name}` is not a rules file: name an edition's directory, or one of its `.bfr` files"
+    );
+    if data_file(path) {
+        message.push_str(
+            "; a data file (an event, entries or federation file) is given after the edition, as in `bfr run EDITION EVENT`",
+        );
+    }
+    Some(message)
+}
+
 /// Whether `path` names a data file (an event, entries or federation file) by
 /// its extension.
 fn data_file(path: &Path) -> bool {

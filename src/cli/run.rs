@@ -1,6 +1,7 @@
 //! `bfr run <edition> <event>`: an event file played through the edition's rules.
 
-use super::output::{Output, counted};
+use super::commands::{edition_errors, not_checked_line};
+use super::output::Output;
 use super::output::{diagnostics_json, diagnostics_text, json_line as json, stderr, stdout};
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::edition;
@@ -23,24 +24,23 @@ pub fn run(
         }
         EXIT_IO
     };
+    if let Err(code) = super::commands::rules_path(edition_path) {
+        return code;
+    }
     let mut loaded = match edition::cache::load(edition_path, out.cache.as_deref()) {
         Ok(l) => l,
         Err(e) => return io(&e.path, e.to_string()),
     };
     let Some(mut checked) = loaded.checked.take() else {
+        let errors = edition_errors(&loaded.diagnostics);
         match out.format {
             Format::Text => {
-                diagnostics_text(&loaded.diagnostics, &loaded.sources, out.colour);
-                stderr(&format!(
-                    "{}: {}; fix them first (`bfr check {}`)\n",
-                    edition_path.display(),
-                    counted(loaded.diagnostics.error_count(), "error"),
-                    edition_path.display()
-                ));
+                diagnostics_text(&errors, &loaded.sources, out.colour);
+                stderr(&not_checked_line(edition_path, &loaded.diagnostics));
             }
             Format::Json => json(&serde_json::json!({
                 "report": null, "pending": null,
-                "diagnostics": diagnostics_json(&loaded.diagnostics, &loaded.sources),
+                "diagnostics": diagnostics_json(&errors, &loaded.sources),
             })),
         }
         return EXIT_FOUND;

@@ -137,6 +137,55 @@ fn exit_3_for_a_missing_path_and_the_message_names_it() {
     assert!(stderr(&out).contains("tests/no/such/edition"));
 }
 
+#[test]
+fn exit_2_for_a_file_that_is_not_rules_where_the_edition_goes() {
+    // A text file, and an event file inside an edition's directory (which `check`
+    // would otherwise check "in its edition", reporting on a file it never read).
+    let event = "tests/fixtures/events/full.toml";
+    let cases: [&[&str]; 6] = [
+        &["test", "README.md"],
+        &["check", MINI, event],
+        &["eval", event, "1"],
+        &["list", event],
+        &["run", event, event],
+        &["entries", "check", event, event],
+    ];
+    for args in cases {
+        let out = bfr(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is not a rules file"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{args:?}: nothing is checked");
+    }
+    let out = bfr(&["check", event]);
+    assert!(stderr(&out).contains("a data file"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_command_refused_by_the_editions_errors_shows_them_and_counts_its_warnings() {
+    let dir = crate::support::TempDir::new("errors-only");
+    let file = dir.0.join("rules.bfr");
+    let text = std::fs::read_to_string(root().join(WARNING_ONLY)).unwrap();
+    std::fs::write(&file, format!("{text}const broken: number = nosuch\n")).unwrap();
+    let path = file.to_str().unwrap();
+    for args in [&["eval", path, "1"][..], &["test", path][..]] {
+        let out = bfr(args);
+        assert_eq!(code(&out), 1);
+        let err = stderr(&out);
+        assert!(err.contains("[E0101]"), "{err}");
+        assert!(
+            !err.contains("Warning"),
+            "the warnings are `bfr check`'s: {err}"
+        );
+        assert!(err.contains("which shows its "), "{err}");
+    }
+    let out = bfr(&["check", path]);
+    assert!(stderr(&out).contains("[W0201]"));
+}
+
 // ── formats and colour ──────────────────────────────────────────────────────
 
 #[test]
