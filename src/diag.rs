@@ -314,9 +314,9 @@ impl<'s> Renderer<'s> {
             }
             return out;
         }
-        let spans = std::iter::once(d.span).chain(d.notes.iter().map(|(s, _)| *s));
-        if let Some(why) = spans.filter_map(|s| too_long_to_echo(sources, s)).next() {
-            return self.compact(d, &why);
+        let mut spans = std::iter::once(d.span).chain(d.notes.iter().map(|(s, _)| *s));
+        if spans.any(|s| too_long_to_echo(sources, s).is_some()) {
+            return self.compact(d);
         }
         let mut out = Vec::new();
         let report = self.report(d);
@@ -393,20 +393,41 @@ impl<'s> Renderer<'s> {
         report.finish()
     }
 
-    /// A diagnostic whose lines are too long to echo: places and words only.
-    fn compact(&self, d: &Diagnostic, why: &str) -> String {
+    /// A diagnostic some of whose lines are too long to echo: places and words,
+    /// and the part of its own line the diagnostic points at ([`excerpt`]).
+    fn compact(&self, d: &Diagnostic) -> String {
         let sources = self.sources;
         let at = |span: Span| {
             let (line, col) = sources.line_col(span.file, span.start);
             format!("{}:{line}:{col}", sources.name(span.file))
         };
         let mut out = format!("{}[{}]: {}\n", kind_word(d), d.code, printable(&d.message));
-        out.push_str(&format!("  --> {} ({why})\n", at(d.span)));
-        if !d.label.is_empty() {
-            out.push_str(&format!("  = {}\n", printable(&d.label)));
+        match too_long_to_echo(sources, d.span) {
+            Some(long) => out.push_str(&format!("  --> {} ({long}, shown in part)\n", at(d.span))),
+            None => out.push_str(&format!("  --> {}\n", at(d.span))),
+        }
+        match excerpt(sources, d.span) {
+            Some((text, marks)) => {
+                out.push_str(&format!("   | {text}\n   | {marks}"));
+                if !d.label.is_empty() {
+                    out.push_str(&format!(" {}", printable(&d.label)));
+                }
+                out.push('\n');
+            }
+            None if !d.label.is_empty() => {
+                out.push_str(&format!("  = {}\n", printable(&d.label)));
+            }
+            None => {}
         }
         for (span, text) in &d.notes {
-            out.push_str(&format!("  note at {}: {}\n", at(*span), printable(text)));
+            let long = too_long_to_echo(sources, *span)
+                .map(|long| format!(" ({long}, not shown)"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  note at {}{long}: {}\n",
+                at(*span),
+                printable(text)
+            ));
         }
         if let Some(h) = &d.help {
             out.push_str(&format!("  help: {}\n", printable(h)));
@@ -415,16 +436,63 @@ impl<'s> Renderer<'s> {
     }
 }
 
-/// Why the lines a span covers are not echoed, if they are too long.
+/// Bytes of a span shown at most in [`excerpt`], and of its line either side.
+const EXCERPT_SPAN: usize = 80;
+const EXCERPT_CONTEXT: usize = 40;
+
+/// The part of a long line a span points at, with a little of the line either
+/// side (`…` where the line goes on), and under it the marks under the span:
+/// where a line is too long to echo, the director still sees the result the
+/// problem is about. `None` for a span in no file.
+fn excerpt(sources: &Sources, span: Span) -> Option<(String, String)> {
+    let file = sources.get(span.file)?;
+    let text = file.text.as_str();
+    let (_, line) = file.line_of(span.start as usize);
+    let boundary_down = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = boundary_down((span.start as usize).clamp(line.start, line.end));
+    let end = (span.end as usize).clamp(start, line.end);
+    let cut = boundary_down(end.min(start + EXCERPT_SPAN));
+    let before = boundary_down(start.saturating_sub(EXCERPT_CONTEXT).max(line.start));
+    let after = if cut < end {
+        cut
+    } else {
+        boundary_down((end + EXCERPT_CONTEXT).min(line.end))
+    };
+    let piece = |a: usize, b: usize| {
+        crate::source::printable_text(text.get(a..b).unwrap_or("").trim_end_matches(['\r', '\n']))
+            .into_owned()
+    };
+    let head = if before > line.start { "…" } else { "" };
+    let lead = format!("{head}{}", piece(before, start));
+    let marked = format!("{}{}", piece(start, cut), if cut < end { "…" } else { "" });
+    let tail = if after < line.end && cut == end {
+        "…"
+    } else {
+        ""
+    };
+    let shown = format!("{lead}{marked}{}{tail}", piece(cut, after));
+    let width = unicode_width::UnicodeWidthStr::width;
+    let marks = format!(
+        "{}{}",
+        " ".repeat(width(lead.as_str())),
+        "^".repeat(width(marked.as_str()).max(1))
+    );
+    Some((shown, marks))
+}
+
+/// Why the lines a span covers are not echoed whole, if they are too long: how
+/// many lines, or how long one is.
 fn too_long_to_echo(sources: &Sources, span: Span) -> Option<String> {
     let file = sources.get(span.file)?;
     let (first, range) = file.line_of(span.start as usize);
     let (last, _) = file.line_of(span.end as usize);
     if last.saturating_sub(first) > MAX_ECHOED_LINES {
-        return Some(format!(
-            "{}, not shown",
-            counted(last.saturating_sub(first) + 1, "line")
-        ));
+        return Some(counted(last.saturating_sub(first) + 1, "line"));
     }
     (first..=last)
         .map(|l| {
@@ -435,7 +503,7 @@ fn too_long_to_echo(sources: &Sources, span: Span) -> Option<String> {
             }
         })
         .find(|len| *len > MAX_ECHOED_LINE)
-        .map(|len| format!("a line of {len} bytes, not shown"))
+        .map(|len| format!("a line of {len} bytes"))
 }
 
 /// A text shortened to about [`MAX_TEXT`] bytes, if longer: its start and end
@@ -675,6 +743,36 @@ fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_around_the_span_with_marks_under_it() {
+        let mut sources = Sources::new();
+        let line = format!("{}\"Åsa–Öberg 3-4\"{}\n", "é".repeat(300), "x".repeat(300));
+        let file = sources.add("wide.toml", line.clone());
+        let start = line.find('"').unwrap();
+        let span = Span::new(file, start, start + "\"Åsa–Öberg 3-4\"".len());
+        let (text, marks) = excerpt(&sources, span).unwrap();
+        // 40 bytes of context are 20 two-byte letters; the marks sit under the span.
+        assert_eq!(
+            text,
+            format!("…{}\"Åsa–Öberg 3-4\"{}…", "é".repeat(20), "x".repeat(40))
+        );
+        assert_eq!(marks, format!("{}{}", " ".repeat(21), "^".repeat(15)));
+        // A span longer than the excerpt shows its start, cut.
+        let long = Span::new(file, 0, line.len() - 1);
+        let (text, marks) = excerpt(&sources, long).unwrap();
+        assert_eq!(text, format!("{}…", "é".repeat(40)));
+        assert_eq!(marks, "^".repeat(41));
+        let rendered = render(
+            &Diagnostic::error("E0701", "not understood", span).with_label("this result"),
+            &sources,
+            Colour::Off,
+        );
+        assert!(
+            rendered.contains("(a line of 919 bytes, shown in part)"),
+            "{rendered}"
+        );
+    }
 
     /// Counts agree with their nouns, the irregular endings bfr counts included.
     #[test]

@@ -258,59 +258,54 @@ fn run_options(event: &Event) -> Options {
     }
 }
 
-/// The entry of the event file a run stopped at, if it stopped at one.
-fn entry_at_fault(about: Option<&runner::About>, event: &Event) -> Option<Span> {
+/// The entry of the file a run stopped at, and what to say there.
+fn entry_at_fault(about: Option<&runner::About>, event: &Event) -> Option<(Span, &'static str)> {
     let stage = |name: &str| event.stages.iter().find(|s| s.name == name);
+    const STAGE: &str = "the run stopped here: this stage and the stages it feeds are not played";
     match about? {
-        runner::About::WithdrawnAtDraw(s) => stage(s)?.withdrawn_at_draw.first().map(|w| w.1),
-        runner::About::WithdrawnAfterDraw(s) => stage(s)?.withdrawn.first().map(|w| w.1),
-        runner::About::Absent(s) => stage(s)?.absent.first().map(|a| a.2),
+        runner::About::WithdrawnAtDraw(s) => Some((stage(s)?.withdrawn_at_draw.first()?.1, STAGE)),
+        runner::About::WithdrawnAfterDraw(s) => Some((stage(s)?.withdrawn.first()?.1, STAGE)),
+        runner::About::Absent(s) => Some((stage(s)?.absent.first()?.2, STAGE)),
+        runner::About::QualificationResult { round, home, away } => {
+            let entry = event.rounds.iter().find(|r| r.number == *round)?;
+            let result = entry.results.iter().find(|r| r.is(*home, *away))?;
+            Some((
+                result.span,
+                "the run stopped at this result: this round and the rest are not played",
+            ))
+        }
     }
 }
 
 /// The error for a run the rules stopped: at the entry of the file it stopped at,
 /// or at the event's competition. A missing VP gets its own message and help.
 fn stopped(e: runner::RunError, event: &Event) -> Diagnostic {
-    if let Some(at) = entry_at_fault(e.about.as_ref(), event) {
-        let mut d = Diagnostic::error(
-            e.code(),
-            format!("the rules cannot run this event: {e}"),
-            at,
-        )
-        .with_label("the run stopped here: this stage and the stages it feeds are not played")
-        .with_note(event.competition.1, "in this competition");
-        if let Some(edition) = e.at {
-            d = d.with_note(edition, e.kind.label());
-        }
-        if let Some(help) = e.kind.help() {
-            d = d.with_help(help);
-        }
-        return d;
+    let no_vp = e.kind == runner::Stop::NoVp;
+    let message = if no_vp {
+        e.message.clone()
+    } else {
+        format!("the rules cannot run this event: {e}")
+    };
+    let mut d = match entry_at_fault(e.about.as_ref(), event) {
+        Some((at, label)) => Diagnostic::error(e.code(), message, at)
+            .with_label(label)
+            .with_note(event.competition.1, "in this competition"),
+        None => Diagnostic::error(e.code(), message, event.competition.1)
+            .with_label("running this competition stopped"),
+    };
+    if let Some(edition) = e.at {
+        d = d.with_note(edition, e.kind.label());
     }
-    let mut d = if e.kind == runner::Stop::NoVp {
-        let mut d = Diagnostic::error(e.code(), e.message, event.competition.1)
-            .with_label("running this competition stopped");
-        if let Some(at) = e.at {
-            d = d.with_note(at, e.kind.label());
-        }
-        d.with_help(
+    let help = if no_vp {
+        Some(
             "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
         )
     } else {
-        let mut d = Diagnostic::error(
-            e.code(),
-            format!("the rules cannot run this event: {e}"),
-            event.competition.1,
-        )
-        .with_label("running this competition stopped");
-        if let Some(at) = e.at {
-            d = d.with_note(at, e.kind.label());
-        }
-        if let Some(help) = e.kind.help() {
-            d = d.with_help(help);
-        }
-        d
+        e.kind.help()
     };
+    if let Some(help) = help {
+        d = d.with_help(help);
+    }
     if let Some((_, at)) = &event.vp_scale {
         d = d.with_note(*at, "the VP scale this event names");
     }

@@ -150,6 +150,15 @@ pub enum About {
     WithdrawnAfterDraw(String),
     /// Absent captains at a stage's choice.
     Absent(String),
+    /// The result of a qualification round's match, by its teams.
+    QualificationResult {
+        /// The round.
+        round: u32,
+        /// The home team.
+        home: u32,
+        /// The away team.
+        away: u32,
+    },
 }
 
 /// The kinds of problem that stop a run, each with a stable code (docs/diagnostics.md).

@@ -4,7 +4,7 @@
 use super::plan;
 use super::recorded::{self, DrawAt, Verdict};
 use super::report::{Criterion, QualMatch, QualRound, StandingLine};
-use super::{RunError, Runner, Source, Stop, rule_err};
+use super::{About, RunError, Runner, Source, Stop, rule_err};
 use crate::engine::knockout::TeamId;
 use crate::engine::standings::{CriterionValue, MatchResult, RankedTeam, Standings, TieBreak};
 use crate::engine::swiss::{Round, SwissInput, draw_first_round, pair_round};
@@ -227,7 +227,13 @@ impl Runner<'_> {
             let boards = source
                 .qualification_boards(round, *home, *away)
                 .unwrap_or(q.boards);
-            let (hv, av) = self.vp(scale, hi, ai, boards)?;
+            let (hv, av) = self.vp(scale, hi, ai, boards).map_err(|e| {
+                e.about(About::QualificationResult {
+                    round,
+                    home: *home,
+                    away: *away,
+                })
+            })?;
             standings
                 .record_match(&MatchResult {
                     home: *home,

@@ -902,6 +902,37 @@ fn a_result_may_say_how_many_boards_the_match_counts() {
     assert_eq!(codes(&ran).first(), Some(&"E0701"));
 }
 
+#[test]
+fn a_result_the_vp_scale_cannot_score_is_where_the_run_stops() {
+    // vp25 has no table for 7 boards: the run stops at that result, and the
+    // diagnostic points at it, in a round's line of 36 results as part of it.
+    let text = std::fs::read_to_string(
+        root().join("tests/fixtures/events/tie-turned-by-a-correction.toml"),
+    )
+    .unwrap()
+    .replacen("\"35-53 30:10\"", "\"35-53 30:10 /7\"", 1);
+    let loaded = crate::support::edition_2015();
+    let checked = loaded.checked.as_ref().expect("the 2015 edition checks");
+    let mut sources = loaded.sources.clone();
+    let ran = bfr::event::run(&mut checked.clone(), &mut sources, "event.toml", &text);
+    let d = diagnostic_of(&ran, "E0715");
+    let at = text.find("\"35-53 30:10 /7\"").unwrap();
+    assert_eq!(
+        (d.span.start as usize, d.span.end as usize),
+        (at, at + "\"35-53 30:10 /7\"".len())
+    );
+    assert!(d.label.contains("stopped at this result"), "{}", d.label);
+    let shown = render(d, &sources, Colour::Off);
+    assert!(
+        shown.contains("   | results = [\"35-53 30:10 /7\", \"64-71 30:10\""),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("\n   |            ^^^^^^^^^^^^^^^^ the run stopped"),
+        "{shown}"
+    );
+}
+
 /// The codes of `event` run through the test edition with `from` replaced by `to`.
 fn codes_in_variant(from: &str, to: &str, event: &str) -> Vec<&'static str> {
     let text = std::fs::read_to_string(root().join(EDITION).join("edition.bfr")).unwrap();
