@@ -264,7 +264,7 @@ fn apply(ev: &mut Event, ran: &Ran, step: &Step) {
                     };
                     let open = matches
                         .iter()
-                        .filter(|m| m.result.is_none() && m.withdrawn.is_none());
+                        .filter(|m| m.result.is_none() && m.withdrawn.is_empty());
                     for (k, m) in open.enumerate() {
                         let (h, a) = imps(
                             given

@@ -241,10 +241,11 @@ fn next(page: &Page) -> Markup {
                                         td.num { (m.table) }
                                         td { (team_with_id(page, m.home)) }
                                         td { (team_with_id(page, m.away)) }
-                                        td { @match (m.result, m.withdrawn) {
-                                            (_, Some(gone)) => { "walkover: " (team_with_id(page, gone)) " withdrew" }
-                                            (Some((h, a)), None) => { (h.normalize()) ":" (a.normalize()) }
-                                            (None, None) => "result needed",
+                                        td { @match (m.result, m.withdrawn.as_slice()) {
+                                            (_, [gone]) => { "walkover: " (team_with_id(page, *gone)) " withdrew" }
+                                            (_, [_, _, ..]) => "not played: both teams withdrew",
+                                            (Some((h, a)), []) => { (h.normalize()) ":" (a.normalize()) }
+                                            (None, []) => "result needed",
                                         } }
                                     }
                                 }

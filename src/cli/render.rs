@@ -336,10 +336,11 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
         } => {
             let _ = writeln!(out, "\nNext: the results of {title}");
             for m in matches {
-                let given = match (m.result, m.withdrawn) {
-                    (_, Some(gone)) => format!("walkover: {} withdrew", name(gone)),
-                    (Some((h, a)), None) => format!("{}:{}", h.normalize(), a.normalize()),
-                    (None, None) => "result needed".into(),
+                let given = match (m.result, m.withdrawn.as_slice()) {
+                    (_, [gone]) => format!("walkover: {} withdrew", name(*gone)),
+                    (_, [_, _, ..]) => "not played: both teams withdrew".into(),
+                    (Some((h, a)), []) => format!("{}:{}", h.normalize(), a.normalize()),
+                    (None, []) => "result needed".into(),
                 };
                 let _ = writeln!(
                     out,

@@ -20,9 +20,9 @@ pub struct NextMatch {
     /// The IMPs (home, away), if given.
     #[serde(serialize_with = "imps_as_numbers")]
     pub result: Option<(Decimal, Decimal)>,
-    /// The team of the two that withdrew after the draw: the match is a
-    /// walkover and needs no result.
-    pub withdrawn: Option<u32>,
+    /// The teams of the two that withdrew after the draw (one or both): the
+    /// match is a walkover and needs no result.
+    pub withdrawn: Vec<u32>,
 }
 
 /// What the run needs next.

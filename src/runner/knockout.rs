@@ -10,6 +10,7 @@ use super::{
     rule_err,
 };
 use crate::engine::knockout::DrawOutcome;
+use crate::engine::knockout::KnockoutError;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsenceRule, AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
@@ -419,8 +420,17 @@ impl Runner<'_> {
                 book.ranking(sides.away).map_err(rule_err)?,
             );
             // A withdrawal after the draw is a walkover; otherwise the match is played.
-            let walkover =
-                resolve_walkover(sides.home, sides.away, &withdrawn).map_err(rule_err)?;
+            let walkover = resolve_walkover(sides.home, sides.away, &withdrawn).map_err(|e| {
+                match e {
+                    // Who goes on from a match both teams left: the document has no rule.
+                    KnockoutError::BothWithdrew(..) => RunError::new(
+                        Stop::NoRule,
+                        format!("{e}; the document has no rule for who goes on from it"),
+                    )
+                    .about(About::WithdrawnAfterDraw(stage.name.clone())),
+                    e => rule_err(e),
+                }
+            })?;
             let (outcome, hi, ai) = match walkover {
                 Some(w) => (w, Decimal::ZERO, Decimal::ZERO),
                 None => {

@@ -786,25 +786,41 @@ fn a_walkover_waits_for_no_result_and_refuses_one() {
         "results = [\"1-7 41:38\", \"8-4 30:44\"]",
         "withdrawn = [8]\nresults = []",
     );
-    let (ran, sources) = run_text("walkover.toml", &text);
+    let (ran, _) = run_text("walkover.toml", &text);
     let Some(Next::Results { matches, .. }) = &ran.next else {
         panic!("the semifinal waits for results: {:?}", ran.next);
     };
-    let walkover: Vec<_> = matches.iter().map(|m| m.withdrawn).collect();
+    let walkover: Vec<_> = matches.iter().map(|m| m.withdrawn.clone()).collect();
     assert_eq!(
         walkover,
-        [None, Some(8)],
+        [vec![], vec![8]],
         "only team 8's match is a walkover"
     );
     let shown = event_run(&ran);
     assert!(shown.contains("walkover: Härnösand withdrew"), "{shown}");
     assert_eq!(shown.matches("result needed").count(), 1, "{shown}");
+    // Both teams of a match withdrew: neither is named as the one that did.
+    let both = text.replace("withdrawn = [8]", "withdrawn = [8, 4]");
+    let (ran, sources) = run_text("walkover.toml", &both);
+    let Some(Next::Results { matches, .. }) = &ran.next else {
+        panic!("{}", rendered(&ran, &sources));
+    };
+    assert_eq!(matches[1].withdrawn, [8, 4]);
+    let shown = event_run(&ran);
+    assert!(shown.contains("not played: both teams withdrew"), "{shown}");
+    // Who goes on from it, the document does not say: the run stops there.
+    let played = both.replace("results = []", "results = [\"1-7 41:38\"]");
+    let (ran, _) = run_text("walkover.toml", &played);
+    let d = diagnostic_of(&ran, "E0718");
+    assert!(d.message.contains("no rule for who goes on"), "{}", d.message);
+    let at = played.find("withdrawn = [8, 4]").unwrap() + "withdrawn = [".len();
+    assert_eq!(d.span.start as usize, at);
     // A result given for it is refused at once, not only when the stage ends.
     let with_result = text.replace(
         "withdrawn = [8]\nresults = []",
         "withdrawn = [8]\nresults = [\"8-4 30:44\"]",
     );
-    let (ran, _) = run_text("walkover.toml", &with_result);
+    let (ran, sources) = run_text("walkover.toml", &with_result);
     let e0710: Vec<_> = ran
         .diagnostics
         .sorted()

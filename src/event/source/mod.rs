@@ -442,14 +442,16 @@ impl<'e> EventSource<'e> {
                     .iter()
                     .enumerate()
                     .map(|(i, (h, a))| {
-                        let withdrawn = [*h, *a].into_iter().find(|t| gone.contains(t));
+                        let withdrawn: Vec<u32> =
+                            [*h, *a].into_iter().filter(|t| gone.contains(t)).collect();
                         NextMatch {
                             table: i + 1,
                             home: *h,
                             away: *a,
-                            result: match withdrawn {
-                                Some(_) => None,
-                                None => given(results, status, *h, *a),
+                            result: if withdrawn.is_empty() {
+                                given(results, status, *h, *a)
+                            } else {
+                                None
                             },
                             withdrawn,
                         }
