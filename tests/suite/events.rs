@@ -812,7 +812,11 @@ fn a_walkover_waits_for_no_result_and_refuses_one() {
     let played = both.replace("results = []", "results = [\"1-7 41:38\"]");
     let (ran, _) = run_text("walkover.toml", &played);
     let d = diagnostic_of(&ran, "E0718");
-    assert!(d.message.contains("no rule for who goes on"), "{}", d.message);
+    assert!(
+        d.message.contains("no rule for who goes on"),
+        "{}",
+        d.message
+    );
     let at = played.find("withdrawn = [8, 4]").unwrap() + "withdrawn = [".len();
     assert_eq!(d.span.start as usize, at);
     // A result given for it is refused at once, not only when the stage ends.

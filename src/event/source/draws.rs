@@ -188,7 +188,7 @@ impl EventSource<'_> {
         let Some((first, rest)) = differing.split_first() else {
             return;
         };
-        let keep = "a correction of an earlier result after the draw does not change a draw made (keep the record)";
+        let keep = "a result corrected or a penalty given after the draw does not change a draw made (keep the record)";
         if rest.is_empty() {
             self.diags.push(
                 Diagnostic::warning(
@@ -268,7 +268,7 @@ impl EventSource<'_> {
             .collect();
         let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
         let mut help = format!(
-            "a correction of an earlier result after the draw does not change a draw made: the teams drawn in {place} play there"
+            "a result corrected or a penalty given after the draw does not change a draw made: the teams drawn in {place} play there"
         );
         if !ways.is_empty() {
             help.push_str(&format!(
