@@ -460,6 +460,10 @@ pub fn simulate(
     let Some(checked) = &loaded.checked else {
         return EXIT_IO;
     };
+    // The competition by name or title, as an event file's `competition` is found.
+    let competition = crate::entry::names::competition(&checked.program, competition)
+        .and_then(|c| checked.program.competitions.get(c as usize))
+        .map_or(competition, |c| c.name.as_str());
     let mut source = crate::runner::simulate::Simulation::new(teams, options.seed);
     match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {

@@ -197,20 +197,18 @@ const SHOWN_PLACES: u32 = 4;
 /// so a place decided by the size of the decimals can be read off the table. CSV
 /// and JSON keep every place.
 fn shortened(rows: &[Vec<String>]) -> Vec<Vec<String>> {
-    let long = |cell: &str| {
-        let d = rust_decimal::Decimal::from_str_exact(cell).ok()?;
-        (d.scale() > SHOWN_PLACES).then_some(d)
-    };
+    let decimal = |cell: &str| rust_decimal::Decimal::from_str_exact(cell).ok();
     let mut rows = rows.to_vec();
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     for column in 0..width {
         let exact: Vec<(usize, rust_decimal::Decimal)> = rows
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| Some((i, long(r.get(column)?)?)))
+            .filter_map(|(i, r)| Some((i, decimal(r.get(column)?)?)))
             .collect();
+        // Short values count too: `0.4286` beside `0.42857…` must not look the same.
         let places = places_apart(exact.iter().map(|(_, d)| *d));
-        for (i, d) in exact {
+        for (i, d) in exact.into_iter().filter(|(_, d)| d.scale() > SHOWN_PLACES) {
             let shown = d.round_dp_with_strategy(
                 places,
                 rust_decimal::RoundingStrategy::MidpointAwayFromZero,
@@ -305,6 +303,8 @@ mod tests {
         );
         // A value exact at four places after rounding is not marked.
         assert_eq!(column(&["1.50000"]), ["1.50000"]);
+        // A short value beside a long one that rounds to it: one more place.
+        assert_eq!(column(&["0.4286", "0.4285714"]), ["0.4286", "0.42857…"]);
         assert_eq!(column(&["0.12345"]), ["0.1235…"]);
     }
 }

@@ -235,18 +235,19 @@ impl<'a> Ctx<'a> {
         )
     }
 
-    /// Whether a team's name starts with the district's name ("Medelpad 1").
+    /// Whether a team's name starts with the district's name ("Medelpad 1"), as
+    /// [`crate::names`] compares names (`Skane 1`, `SKÅNE 1`).
     fn name_bears_district(&self, name: &str, district: u32) -> bool {
         let Some(info) = self.program.enums.get(self.entries.enums.district as usize) else {
             return false;
         };
         let mut names = vec![info.variants.get(district as usize).cloned()];
         names.push(info.labels.get(district as usize).cloned().flatten());
-        let name = name.trim().to_lowercase();
+        let name = crate::names::folded(name.trim());
         names
             .into_iter()
             .flatten()
-            .any(|d| name.starts_with(&d.to_lowercase()))
+            .any(|d| name.starts_with(crate::names::folded(&d).as_ref()))
     }
 
     /// A variant's label (the document's spelling), or its name.

@@ -266,6 +266,17 @@ fn entry_at_fault(about: Option<&runner::About>, event: &Event) -> Option<(Span,
         runner::About::WithdrawnAtDraw(s) => Some((stage(s)?.withdrawn_at_draw.first()?.1, STAGE)),
         runner::About::WithdrawnAfterDraw(s) => Some((stage(s)?.withdrawn.first()?.1, STAGE)),
         runner::About::Absent(s) => Some((stage(s)?.absent.first()?.2, STAGE)),
+        // The later of the two withdrawals listed: the one that left the match empty.
+        runner::About::BothWithdrew {
+            stage: s,
+            teams: (a, b),
+        } => {
+            let mut listed = stage(s)?
+                .withdrawn
+                .iter()
+                .filter(|w| w.0 == *a || w.0 == *b);
+            Some((listed.next_back()?.1, STAGE))
+        }
         runner::About::QualificationResult { round, home, away } => {
             let entry = event.rounds.iter().find(|r| r.number == *round)?;
             let result = entry.results.iter().find(|r| r.is(*home, *away))?;

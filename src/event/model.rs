@@ -688,7 +688,7 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
 /// W0723: a team's `name` left empty, or two teams with one name (the same
 /// folded, [`crate::names`]): the report, the draw and the noticeboard tell teams apart by name.
 fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
-    let mut seen: HashMap<String, (u32, Span)> = HashMap::new();
+    let mut seen: HashMap<String, (u32, Span, &str)> = HashMap::new();
     for t in &raw.team {
         let Some(name) = &t.value.name else {
             continue;
@@ -706,11 +706,16 @@ fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
             );
             continue;
         }
+        let written = name.value.trim();
         match seen.get(&folded) {
-            Some((first, first_at)) => diags.push(
+            Some((first, first_at, first_written)) => diags.push(
                 Diagnostic::warning(
                     "W0723",
-                    format!("teams {first} and {id} are both named `{}`", name.value.trim()),
+                    if crate::syntax::nfc(first_written) == crate::syntax::nfc(written) {
+                        format!("teams {first} and {id} are both named `{written}`")
+                    } else {
+                        format!("teams {first} and {id} are named alike: `{first_written}` and `{written}`")
+                    },
                     at,
                 )
                 .with_label("the same name again")
@@ -718,7 +723,7 @@ fn names_apart(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) {
                 .with_help(format!("give each team a name of its own (e.g. `{} 2`): the report, the draw and the noticeboard tell teams apart by name", name.value.trim())),
             ),
             None => {
-                seen.insert(folded, (id, at));
+                seen.insert(folded, (id, at, written));
             }
         }
     }

@@ -10,7 +10,6 @@ use super::{
     rule_err,
 };
 use crate::engine::knockout::DrawOutcome;
-use crate::engine::knockout::KnockoutError;
 use crate::engine::knockout::TeamId;
 use crate::engine::knockout::absent::{AbsenceRule, AbsentChoiceRules, run_choice_with_absentees};
 use crate::engine::knockout::draw::{Pairing, brackets};
@@ -420,17 +419,8 @@ impl Runner<'_> {
                 book.ranking(sides.away).map_err(rule_err)?,
             );
             // A withdrawal after the draw is a walkover; otherwise the match is played.
-            let walkover = resolve_walkover(sides.home, sides.away, &withdrawn).map_err(|e| {
-                match e {
-                    // Who goes on from a match both teams left: the document has no rule.
-                    KnockoutError::BothWithdrew(..) => RunError::new(
-                        Stop::NoRule,
-                        format!("{e}; the document has no rule for who goes on from it"),
-                    )
-                    .about(About::WithdrawnAfterDraw(stage.name.clone())),
-                    e => rule_err(e),
-                }
-            })?;
+            let walkover =
+                resolve_walkover(sides.home, sides.away, &withdrawn).map_err(rule_err)?;
             let (outcome, hi, ai) = match walkover {
                 Some(w) => (w, Decimal::ZERO, Decimal::ZERO),
                 None => {
@@ -618,6 +608,24 @@ fn announce_draw(
             ),
         )
         .about(About::WithdrawnAfterDraw(stage.name.clone())));
+    }
+    // Who goes on from a match both teams left, the document does not say: the
+    // stage stops before any of its results is asked for, whatever its table.
+    if let Some(&(a, b)) = drawn
+        .iter()
+        .find(|(a, b)| withdrawn.contains(&TeamId(*a)) && withdrawn.contains(&TeamId(*b)))
+    {
+        return Err(RunError::new(
+            Stop::NoRule,
+            format!(
+                "team {a} and team {b} both withdrew after the draw of {}; the document has no rule for who goes on from their match",
+                stage.title
+            ),
+        )
+        .about(About::BothWithdrew {
+            stage: stage.name.clone(),
+            teams: (a, b),
+        }));
     }
     Ok(withdrawn)
 }

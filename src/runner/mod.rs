@@ -150,6 +150,13 @@ pub enum About {
     WithdrawnAfterDraw(String),
     /// Absent captains at a stage's choice.
     Absent(String),
+    /// Both teams of a stage's match withdrew after its draw.
+    BothWithdrew {
+        /// The stage.
+        stage: String,
+        /// The match's teams.
+        teams: (u32, u32),
+    },
     /// The result of a qualification round's match, by its teams.
     QualificationResult {
         /// The round.

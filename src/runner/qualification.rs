@@ -227,12 +227,15 @@ impl Runner<'_> {
             let boards = source
                 .qualification_boards(round, *home, *away)
                 .unwrap_or(q.boards);
-            let (hv, av) = self.vp(scale, hi, ai, boards).map_err(|e| {
-                e.about(About::QualificationResult {
+            // A scale with no VP for this match stops at the result; a scale that
+            // fails for every match (E0714) is the event's or edition's choice.
+            let (hv, av) = self.vp(scale, hi, ai, boards).map_err(|e| match e.kind {
+                Stop::NoVp => e.about(About::QualificationResult {
                     round,
                     home: *home,
                     away: *away,
-                })
+                }),
+                _ => e,
             })?;
             standings
                 .record_match(&MatchResult {

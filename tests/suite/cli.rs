@@ -186,6 +186,21 @@ fn a_command_refused_by_the_editions_errors_shows_them_and_counts_its_warnings()
     assert!(stderr(&out).contains("[W0201]"));
 }
 
+#[test]
+fn simulate_finds_a_competition_by_name_or_title_as_an_event_file_does() {
+    let by_name = bfr(&["simulate", "tests/fixtures/events", "mini", "--teams", "8"]);
+    assert_eq!(code(&by_name), 0, "{}", stderr(&by_name));
+    let by_title = bfr(&[
+        "simulate",
+        "tests/fixtures/events",
+        "MINI cup",
+        "--teams",
+        "8",
+    ]);
+    assert_eq!(code(&by_title), 0, "{}", stderr(&by_title));
+    assert_eq!(stdout(&by_name), stdout(&by_title));
+}
+
 // ── formats and colour ──────────────────────────────────────────────────────
 
 #[test]

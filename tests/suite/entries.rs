@@ -791,3 +791,19 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
         "{stdout}"
     );
 }
+
+#[test]
+fn a_district_team_is_named_for_its_district_in_any_case_and_spelling() {
+    // The E0813 case renamed after its district: by label, in capitals, without
+    // the ring, and with the ring typed as a separate mark.
+    let case = std::fs::read_to_string(
+        root().join("tests/cases/entries/E0813-name-is-not-the-district.toml"),
+    )
+    .unwrap();
+    assert!(check_text("e.toml", &case).0.contains(&"E0813"));
+    for name in ["Skåne 1", "SKÅNE 1", "Skane 1", "Ska\u{30a}ne 1"] {
+        let text = case.replace("name = \"Sydkusten\"", &format!("name = \"{name}\""));
+        let (codes, shown) = check_text("e.toml", &text);
+        assert!(!codes.contains(&"E0813"), "{name}: {shown}");
+    }
+}

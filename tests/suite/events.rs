@@ -779,6 +779,17 @@ fn a_withdrawal_after_the_draw_is_a_walkover() {
 }
 
 #[test]
+fn teams_named_alike_but_spelt_apart_are_both_quoted() {
+    let text = full().replace("name = \"Luleå\"", "name = \"HÄRNOSAND\"");
+    let (ran, _) = run_text("alike.toml", &text);
+    let d = diagnostic_of(&ran, "W0723");
+    assert_eq!(
+        d.message,
+        "teams 5 and 8 are named alike: `HÄRNOSAND` and `Härnösand`"
+    );
+}
+
+#[test]
 fn a_walkover_waits_for_no_result_and_refuses_one() {
     let text = full();
     // Team 8 withdrew after the semifinal draw and no semifinal is played yet.
@@ -799,26 +810,27 @@ fn a_walkover_waits_for_no_result_and_refuses_one() {
     let shown = event_run(&ran);
     assert!(shown.contains("walkover: Härnösand withdrew"), "{shown}");
     assert_eq!(shown.matches("result needed").count(), 1, "{shown}");
-    // Both teams of a match withdrew: neither is named as the one that did.
-    let both = text.replace("withdrawn = [8]", "withdrawn = [8, 4]");
-    let (ran, sources) = run_text("walkover.toml", &both);
-    let Some(Next::Results { matches, .. }) = &ran.next else {
-        panic!("{}", rendered(&ran, &sources));
-    };
-    assert_eq!(matches[1].withdrawn, [8, 4]);
-    let shown = event_run(&ran);
-    assert!(shown.contains("not played: both teams withdrew"), "{shown}");
-    // Who goes on from it, the document does not say: the run stops there.
-    let played = both.replace("results = []", "results = [\"1-7 41:38\"]");
-    let (ran, _) = run_text("walkover.toml", &played);
-    let d = diagnostic_of(&ran, "E0718");
-    assert!(
-        d.message.contains("no rule for who goes on"),
-        "{}",
-        d.message
-    );
-    let at = played.find("withdrawn = [8, 4]").unwrap() + "withdrawn = [".len();
-    assert_eq!(d.span.start as usize, at);
+    // Both teams of a match withdrew: who goes on, the document does not say. The
+    // run stops at the draw, whatever the match's table, before any result is
+    // asked for, at the later of the two withdrawals listed.
+    for (listed, at) in [("[8, 4]", "4]"), ("[1, 7]", "7]"), ("[7, 8, 4]", "4]")] {
+        let both = text.replace("withdrawn = [8]", &format!("withdrawn = {listed}"));
+        let (ran, sources) = run_text("walkover.toml", &both);
+        let d = diagnostic_of(&ran, "E0718");
+        assert!(
+            d.message.contains("no rule for who goes on"),
+            "{}",
+            rendered(&ran, &sources)
+        );
+        let line = both.find(&format!("withdrawn = {listed}")).unwrap();
+        let at = line + both[line..].find(at).unwrap();
+        assert_eq!(d.span.start as usize, at, "{listed}");
+        assert!(
+            matches!(ran.next, Some(Next::Halt { .. }) | Some(Next::Other { .. })),
+            "{:?}",
+            ran.next
+        );
+    }
     // A result given for it is refused at once, not only when the stage ends.
     let with_result = text.replace(
         "withdrawn = [8]\nresults = []",
