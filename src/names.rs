@@ -124,18 +124,18 @@ mod tests {
     #[test]
     fn a_name_is_found_as_written_then_folded_and_only_where_one_thing_has_it() {
         let things = [
-            ["Skåne", "Skånes BF"],
-            ["Skane", "Skane BF"],
-            ["Örebro", "Örebro BF"],
+            ["Åsby", "Åsby BK"],
+            ["Asby", "Asby BK"],
+            ["Ödeby", "Ödeby BK"],
         ];
         let find = |w: &str| find_one(things.len(), w, |i| things[i]);
-        assert_eq!(find("Skane"), Some(1), "as declared comes first");
-        assert_eq!(find(" Skåne "), Some(0));
-        assert_eq!(find("skane"), None, "two things are `skane` folded");
-        assert_eq!(find("orebro bf"), Some(2), "a title, folded");
-        assert_eq!(find("O\u{308}rebro"), Some(2), "a separate mark");
-        assert_eq!(find("Örebr"), None);
-        assert!(same("SKÅNE", "skane"));
+        assert_eq!(find("Asby"), Some(1), "as declared comes first");
+        assert_eq!(find(" Åsby "), Some(0));
+        assert_eq!(find("asby"), None, "two things are `asby` folded");
+        assert_eq!(find("odeby bk"), Some(2), "a title, folded");
+        assert_eq!(find("O\u{308}deby"), Some(2), "a separate mark");
+        assert_eq!(find("Ödeb"), None);
+        assert!(same("ÅSBY", "asby"));
     }
 
     #[test]
