@@ -284,6 +284,25 @@ fn incident_key(i: &Incident) -> IncidentKey {
     (i.team, round, stage, rule, i.note.clone())
 }
 
+/// W0722 for each incident among `placed` (indices into `incidents`) that says
+/// what an earlier one says. Called once rounds and stages are known, so a
+/// stage written by its name and again by its title is the same stage.
+pub(super) fn incidents_written_twice(incidents: &[Incident], placed: &[usize]) -> Vec<Diagnostic> {
+    // Each incident's first writing, by what it says (one pass: a file may
+    // hold many incidents).
+    let mut written: HashMap<IncidentKey, &Incident> = HashMap::new();
+    let mut twice = Vec::new();
+    for incident in placed.iter().filter_map(|&i| incidents.get(i)) {
+        match written.entry(incident_key(incident)) {
+            Entry::Occupied(first) => twice.push(incident_twice(first.get(), incident)),
+            Entry::Vacant(slot) => {
+                slot.insert(incident);
+            }
+        }
+    }
+    twice
+}
+
 /// W0722: an incident written again, likely pasted twice. Both stand: two
 /// penalties for one team in one round are possible, and a director's entry is
 /// never dropped on a guess.
@@ -857,7 +876,7 @@ impl Parser<'_> {
         }
         let mut absent = Vec::new();
         for a in &s.absent {
-            match parse_absent(&a.value) {
+            match parse_absent(&a.value.0) {
                 Err(m) => self.diags.push(
                     err("E0701", file, &a.span, m).with_label("this absence is not understood"),
                 ),
@@ -900,9 +919,6 @@ impl Parser<'_> {
     fn incidents(&mut self, raw: &[Sp<RawIncident>]) -> Vec<Incident> {
         let file = self.file;
         let mut incidents: Vec<Incident> = Vec::new();
-        // Each incident's first writing, by what it says (one pass: a file may
-        // hold many incidents).
-        let mut written: HashMap<IncidentKey, usize> = HashMap::new();
         for i in raw {
             let v = &i.value;
             let known = self.known(v.team.value, &v.team.span, "this incident");
@@ -936,16 +952,6 @@ impl Parser<'_> {
                 penalty: None,
                 effect: None,
             };
-            match written.entry(incident_key(&incident)) {
-                Entry::Occupied(first) => {
-                    if let Some(first) = incidents.get(*first.get()) {
-                        self.diags.push(incident_twice(first, &incident));
-                    }
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(incidents.len());
-                }
-            }
             incidents.push(incident);
         }
         incidents

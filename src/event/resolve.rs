@@ -161,7 +161,8 @@ pub fn resolve(
         &plan,
         event.vp_scale.as_ref().map(|(name, _)| name.as_str()),
     );
-    for inc in &mut event.incidents {
+    let mut placed = Vec::new();
+    for (index, inc) in event.incidents.iter_mut().enumerate() {
         let unknown = match &mut inc.at {
             At::Round(r) if *r == 0 => Some(places.no_such_round(*r, inc.span)),
             At::Round(r) => places.round(*r, inc.span),
@@ -177,9 +178,13 @@ pub fn resolve(
             diags.push(d);
             continue;
         }
+        placed.push(index);
         if let Some(value) = penalty_of(inc, checked, prepared, text, file, &mut diags) {
             apply(inc, value, &checked.program, &units, &mut diags);
         }
+    }
+    for d in super::model::incidents_written_twice(&event.incidents, &placed) {
+        diags.push(d);
     }
     (ok.then_some(plan), diags)
 }
