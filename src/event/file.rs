@@ -68,13 +68,41 @@ pub struct RawStage {
     #[serde(default)]
     pub withdrawn_at_draw: Vec<Sp<u32>>,
     #[serde(default)]
-    pub absent: Vec<Sp<String>>,
+    pub absent: Vec<Sp<TeamOrText>>,
     #[serde(default)]
     pub seating: Vec<Sp<String>>,
     #[serde(default)]
     pub lineups: Vec<Sp<String>>,
     #[serde(default)]
     pub results: Vec<Sp<String>>,
+}
+
+/// A list item that is a team's number, written bare (`5`) as in `withdrawn`,
+/// or in quotes with more after it (`"7@3"`); kept as text.
+#[derive(Debug)]
+pub struct TeamOrText(pub String);
+
+impl<'de> Deserialize<'de> for TeamOrText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl serde::de::Visitor<'_> for Either {
+            type Value = TeamOrText;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a team's number or a quoted text")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<TeamOrText, E> {
+                Ok(TeamOrText(n.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<TeamOrText, E> {
+                // A negative number is no team; said as the text it is.
+                Ok(TeamOrText(n.to_string()))
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<TeamOrText, E> {
+                Ok(TeamOrText(text.to_owned()))
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 /// `[[incident]]`

@@ -431,6 +431,30 @@ fn a_knockout_penalty_comes_off_the_imps() {
 }
 
 #[test]
+fn an_incident_written_again_under_the_stages_title_is_the_same_incident() {
+    // W0722 compares incidents once the stage is known: `sf` and `semifinal` are
+    // one stage, so the second is the first pasted again (and both apply).
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"\n\n[[incident]]\nteam = 1\nstage = \"semifinal\"\nrule = \"late_arrival_knockout(8 min)\"",
+    );
+    let d = diagnostic_of(&ran, "W0722");
+    assert!(
+        d.message.contains("stage `sf`"),
+        "{}",
+        rendered(&ran, &sources)
+    );
+    let sf = &ran.outcome.as_ref().unwrap().report.stages[0].matches[0];
+    assert_eq!(sf.home_imps.to_string(), "33");
+    // Another team's incident there is not the same one.
+    let (ran, _) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"\n\n[[incident]]\nteam = 7\nstage = \"Semifinal\"\nrule = \"late_arrival_knockout(8 min)\"",
+    );
+    assert!(!codes(&ran).contains(&"W0722"));
+}
+
+#[test]
 fn a_referral_stops_the_run() {
     let (ran, sources) = with_incident(
         "tests/fixtures/events/qualification.toml",
@@ -1125,6 +1149,14 @@ fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
     );
     let sf = &ran.outcome.as_ref().unwrap().report.stages[0];
     assert_eq!(sf.choices, vec![(8, 4)]);
+    // The team written bare, as `withdrawn` lists teams, is the same absence.
+    let bare = text.replace("choices = [\"1>7\"]", "absent = [1]\nchoices = [\"8>4\"]");
+    let (bare, _) = run_text("absent.toml", &bare);
+    let json = |s: &bfr::runner::report::KoStage| serde_json::to_value(s).unwrap();
+    assert_eq!(
+        json(&bare.outcome.as_ref().unwrap().report.stages[0]),
+        json(sf)
+    );
     let m = sf
         .matches
         .iter()
@@ -1149,6 +1181,25 @@ fn an_absent_captain_loses_the_turn_and_gets_the_team_left_over() {
     );
     let (ran, _) = run_text("absent.toml", &garbled);
     assert!(codes(&ran).contains(&"E0701"), "{:?}", codes(&ran));
+    let negative = text.replace("choices = [\"1>7\"]", "absent = [-1]\nchoices = [\"1>7\"]");
+    let (ran, _) = run_text("absent.toml", &negative);
+    assert!(
+        diagnostic_of(&ran, "E0701")
+            .message
+            .starts_with("`-1` is not an absence")
+    );
+    let table = text.replace(
+        "choices = [\"1>7\"]",
+        "absent = [{ team = 1 }]\nchoices = [\"1>7\"]",
+    );
+    let (ran, _) = run_text("absent.toml", &table);
+    assert!(
+        diagnostic_of(&ran, "E0700")
+            .message
+            .contains("expected a team's number or a quoted text, found a table"),
+        "{:?}",
+        ran.diagnostics.sorted()
+    );
 }
 
 #[test]
