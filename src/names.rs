@@ -64,8 +64,10 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// A name without case and diacritics: lower case, decomposed (NFD), with the
-/// combining marks left out (`Skåne` → `skane`, `Örebro` → `orebro`). ASCII
-/// names are only lowered, and borrowed when already lower case.
+/// combining marks left out (`Skåne` → `skane`, `Örebro` → `orebro`), and the
+/// marks a word processor puts for `'`, `-` and a space written as those
+/// (`Chairman’s` → `chairman's`). ASCII names are only lowered, and borrowed
+/// when already lower case.
 pub fn folded(name: &str) -> Cow<'_, str> {
     use unicode_normalization::UnicodeNormalization;
     use unicode_normalization::char::is_combining_mark;
@@ -78,9 +80,20 @@ pub fn folded(name: &str) -> Cow<'_, str> {
     Cow::Owned(
         name.nfd()
             .filter(|c| !is_combining_mark(*c))
+            .map(typed_plainly)
             .flat_map(char::to_lowercase)
             .collect(),
     )
+}
+
+/// A typographic apostrophe, dash or space as typed on a keyboard.
+fn typed_plainly(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{02BC}' | '\u{2032}' => '\'',
+        '\u{2010}' | '\u{2011}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => '-',
+        '\u{00A0}' | '\u{202F}' | '\u{2007}' => ' ',
+        c => c,
+    }
 }
 
 /// How many times each character occurs (ASCII letters and digits counted
@@ -136,6 +149,10 @@ mod tests {
         assert_eq!(find("O\u{308}deby"), Some(2), "a separate mark");
         assert_eq!(find("Ödeb"), None);
         assert!(same("ÅSBY", "asby"));
+        // A word processor's apostrophe, dash and space are the keyboard's.
+        assert!(same("Ordförandes’ Cup", "ordförandes' cup"));
+        assert!(same("Norr–Söder\u{a0}BK", "norr-söder bk"));
+        assert!(!same("Norr–Söder", "norr söder"));
     }
 
     #[test]
