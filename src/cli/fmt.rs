@@ -2,9 +2,9 @@
 //! that are not.
 
 use super::output::Output;
-use super::output::{diagnostics_json, json_line, stdout};
+use super::output::{diagnostics_json, json_line, stderr, stdout};
 use super::replace::replace_file;
-use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
+use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, EXIT_USAGE, Format};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
 use crate::source::{Sources, Span};
@@ -23,6 +23,15 @@ enum Outcome {
 /// directory). A file is rewritten only when its new layout parses to the same
 /// syntax tree; a file with errors is left as it is.
 pub fn fmt(out: &Output, paths: &[PathBuf], check: bool) -> u8 {
+    // An event or entries file named here would be read as rules, and rewritten
+    // as rules if it happened to parse.
+    if let Some(path) = paths.iter().find(|p| super::not_rules(p).is_some()) {
+        let name = crate::source::printable_name(&path.display().to_string());
+        stderr(&format!(
+            "error: `{name}` is not a rules file: `bfr fmt` lays out `.bfr` files (name one, or a directory of them)\n"
+        ));
+        return EXIT_USAGE;
+    }
     let mut files = Vec::new();
     let mut diags = Diagnostics::default();
     let mut status = EXIT_OK;

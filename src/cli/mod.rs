@@ -398,7 +398,7 @@ pub(crate) fn not_rules(path: &Path) -> Option<String> {
     );
     if data_file(path) {
         message.push_str(
-            "; a data file (an event, entries or federation file) is given after the edition, as in `bfr run EDITION EVENT`",
+            "; a data file (an event, entries or federation file) is given after the edition, as in `bfr run EDITION EVENT` or `bfr entries check EDITION ENTRIES`",
         );
     }
     Some(message)

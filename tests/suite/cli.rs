@@ -142,8 +142,11 @@ fn exit_2_for_a_file_that_is_not_rules_where_the_edition_goes() {
     // A text file, and an event file inside an edition's directory (which `check`
     // would otherwise check "in its edition", reporting on a file it never read).
     let event = "tests/fixtures/events/full.toml";
-    let cases: [&[&str]; 6] = [
+    let before = std::fs::read(root().join(event)).unwrap();
+    let cases: [&[&str]; 8] = [
         &["test", "README.md"],
+        &["fmt", "--check", event],
+        &["fmt", MINI, event],
         &["check", MINI, event],
         &["eval", event, "1"],
         &["list", event],
@@ -160,8 +163,18 @@ fn exit_2_for_a_file_that_is_not_rules_where_the_edition_goes() {
         );
         assert!(stdout(&out).is_empty(), "{args:?}: nothing is checked");
     }
+    assert_eq!(
+        std::fs::read(root().join(event)).unwrap(),
+        before,
+        "fmt left it alone"
+    );
     let out = bfr(&["check", event]);
-    assert!(stderr(&out).contains("a data file"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("a data file")
+            && stderr(&out).contains("`bfr entries check EDITION ENTRIES`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -181,6 +194,32 @@ fn a_command_refused_by_the_editions_errors_shows_them_and_counts_its_warnings()
             "the warnings are `bfr check`'s: {err}"
         );
         assert!(err.contains("which shows its "), "{err}");
+    }
+    let event = "tests/fixtures/events/full.toml";
+    let entries = "tests/fixtures/entries/festival.toml";
+    // `run` and `entries` say it in their own JSON shapes, errors only.
+    let runs: [(&[&str], &str); 2] = [
+        (&["run", path, event], "diagnostics"),
+        (&["entries", "check", path, entries], "diagnostics"),
+    ];
+    for (args, key) in runs {
+        let out = bfr(args);
+        assert_eq!(code(&out), 1, "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("[E0101]") && !err.contains("Warning"), "{err}");
+        assert!(err.contains("which shows its "), "{err}");
+        assert!(stdout(&out).is_empty(), "{args:?}: nothing ran");
+        let json_args: Vec<&str> = ["--format", "json"].iter().chain(args).copied().collect();
+        let out = bfr(&json_args);
+        assert_eq!(code(&out), 1, "{args:?}");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let codes: Vec<&str> = v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d["code"].as_str())
+            .collect();
+        assert_eq!(codes, ["E0101"], "{args:?}: errors only");
     }
     let out = bfr(&["check", path]);
     assert!(stderr(&out).contains("[W0201]"));
