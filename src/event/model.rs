@@ -394,12 +394,17 @@ impl Parser<'_> {
             let roster = self.players.get(&team).cloned().unwrap_or_default();
             let mut kept = Vec::new();
             for (name, boards, range) in players {
-                let name = crate::syntax::nfc(&name);
                 let at = self.inner(&l.span, &l.value, &range);
-                if roster.contains(&name) {
-                    kept.push((name, boards, at));
+                // A player is named as in the team's `players`, or so folded
+                // (`Asa Berg` for `Åsa Berg`); kept under the roster's spelling.
+                let found = crate::names::find_one(roster.len(), &name, |i| {
+                    roster.get(i).map(String::as_str)
+                });
+                if let Some(player) = found.and_then(|i| roster.get(i)) {
+                    kept.push((player.clone(), boards, at));
                     continue;
                 }
+                let name = crate::syntax::nfc(&name);
                 let mut d = Diagnostic::error(
                     "E0724",
                     format!("`{name}` is not a player of team {team}"),

@@ -49,6 +49,31 @@ fn names_typed_as_base_letters_and_marks_are_the_same_names() {
         players(&ran),
         players(&run_in(&root().join(EDITION), LINEUPS, &lineups_text()))
     );
+    // A line-up typed without the letters' marks, in another case, names the
+    // roster's players, shown as the roster spells them.
+    let plain = lineups_text().replace("4: Åsa Öberg", "4: ASA oberg");
+    assert_ne!(plain, lineups_text());
+    let ran = run_in(&root().join(EDITION), LINEUPS, &plain);
+    assert!(ran.diagnostics.is_empty(), "{:?}", ran.diagnostics);
+    assert_eq!(
+        players(&ran),
+        players(&run_in(&root().join(EDITION), LINEUPS, &lineups_text()))
+    );
+    // Where two players of the team fold alike, only the exact spelling is taken.
+    let alike = lineups_text().replacen("\"Erik Lund\"", "\"Asa Oberg\"", 1);
+    let ran = run_in(
+        &root().join(EDITION),
+        LINEUPS,
+        &alike.replace("4: Åsa Öberg", "4: asa oberg"),
+    );
+    assert!(
+        ran.diagnostics
+            .sorted()
+            .iter()
+            .any(|d| d.code == "E0724" && d.message.starts_with("`asa oberg` is not a player")),
+        "{:?}",
+        ran.diagnostics
+    );
     // A team's name, too: one letter each, as the report pads it.
     let team = lineups_text().replacen("name = \"Jämtland\"", "name = \"Ja\u{308}mtland\"", 1);
     let ran = run_in(&root().join(EDITION), LINEUPS, &team);
