@@ -109,13 +109,8 @@ pub fn resolve(
     }
     if let Some(q) = &plan.qualification {
         event.qualification_title = q.title.clone();
-        let scale = match &event.vp_scale {
-            Some((name, _)) => program.rule(name).map(|(_, r)| r),
-            None => q
-                .scale
-                .and_then(|i| program.rules.get(i as usize))
-                .map(|r| &**r),
-        };
+        let named = event.vp_scale.as_ref().map(|(name, _)| name.as_str());
+        let scale = plan.vp_scale(program, named).map(|(_, r)| r);
         event.whole_margin = scale.and_then(|r| {
             let (param, _) = r.params.first()?;
             r.whole.first().copied()?.then(|| WholeMargin {

@@ -38,15 +38,7 @@ impl ScoreUnits {
     /// The units of `plan`, its VP scale replaced by the rule named `scale` when
     /// one is named (an event file's or `bfr simulate`'s).
     pub fn of(program: &Program, plan: &Plan, scale: Option<&str>) -> ScoreUnits {
-        let scale = match scale {
-            Some(name) => program.rule(name).map(|(_, r)| r),
-            None => plan
-                .qualification
-                .as_ref()
-                .and_then(|q| q.scale)
-                .and_then(|i| program.rules.get(i as usize))
-                .map(|r| &**r),
-        };
+        let scale = plan.vp_scale(program, scale).map(|(_, r)| r);
         let num = |t: &Type| match t {
             Type::Num(u) => Some(u.clone()),
             _ => None,
@@ -206,6 +198,26 @@ pub struct Plan {
     pub lower_places: vocabulary::LowerPlaces,
     /// How a choice of opponents goes when captains are late or teams withdraw.
     pub choice: ChoiceReadings,
+}
+
+impl Plan {
+    /// The rule that scores the qualification, by index: the rule `named`
+    /// instead of the edition's (an event file's `vp_scale`, `bfr simulate
+    /// --scale`), else the edition's. `None` where the named rule is not in the
+    /// edition, or neither names one.
+    pub fn vp_scale<'p>(
+        &self,
+        program: &'p Program,
+        named: Option<&str>,
+    ) -> Option<(u32, &'p ir::Rule)> {
+        match named {
+            Some(name) => program.rule(name),
+            None => {
+                let index = self.qualification.as_ref()?.scale?;
+                program.rules.get(index as usize).map(|r| (index, &**r))
+            }
+        }
+    }
 }
 
 /// The competition's readings of a choice of opponents (`late_chooser`,

@@ -124,16 +124,15 @@ impl Runner<'_> {
     /// The rule that scores the qualification: the one the options name instead of
     /// the edition's (with a note in the report), or the edition's.
     fn vp_scale(&mut self, q: &plan::Qualification) -> Result<u32, RunError> {
-        let scale = match &self.options.scale {
-            Some(name) => Some(self.program.rule(name).map(|(i, _)| i).ok_or_else(|| {
-                RunError::new(
+        let named = self.options.scale.as_deref();
+        let scale = self.plan.vp_scale(self.program, named).map(|(i, _)| i);
+        if let Some(name) = named {
+            if scale.is_none() {
+                return Err(RunError::new(
                     Stop::UnknownName,
                     format!("the edition has no rule `{name}` to use as the VP scale"),
-                )
-            })?),
-            None => q.scale,
-        };
-        if let Some(name) = &self.options.scale {
+                ));
+            }
             let named = q
                 .scale
                 .and_then(|i| self.program.rules.get(i as usize))
