@@ -86,7 +86,20 @@ pub fn invoice(
 
 /// Whether a player born in `year` can play in the season of `season`.
 fn born_by(year: i32, season: i64) -> bool {
-    year >= 1 && i64::from(year) <= season
+    written_in_full(year) && i64::from(year) <= season
+}
+
+/// Whether a year has its four digits: `62` is the year 62 to a program, and
+/// to a director a slip for 1962.
+fn written_in_full(year: i32) -> bool {
+    (1000..=9999).contains(&year)
+}
+
+/// The year before or in `season` that ends in the digits of `short` (`62` →
+/// 1962 in 2015, `5` → 2005): what a short birth year most likely means.
+fn in_full(short: i32, season: i64) -> i64 {
+    let short = i64::from(short.rem_euclid(100));
+    season - (season - short).rem_euclid(100)
 }
 
 /// What the checks and the invoices share: the edition, the entries, the season's
@@ -156,8 +169,9 @@ impl<'a> Ctx<'a> {
         self.season
     }
 
-    /// An error for each player born before the year 1 or after the season's
-    /// year: no player of the season was born then, and the player has no class.
+    /// An error for each player whose birth year is not a year of four digits
+    /// (`62` for 1962) or is after the season's year: no player of the season
+    /// was born then, and the player has no class.
     pub fn birth_years(&mut self) {
         let Some(season) = self.season else { return };
         for (member, p) in &self.entries.players {
@@ -168,15 +182,29 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             let who = self.who(*member);
-            let message = if year < 1 {
-                format!("the birth year of {who}, {year}, is not a year")
+            let (message, help) = if (1..100).contains(&year) {
+                (
+                    format!("the birth year of {who}, {year}, is not written in full"),
+                    format!(
+                        "write all four digits (`{}`?); until then the player has no class",
+                        in_full(year, season)
+                    ),
+                )
+            } else if !written_in_full(year) {
+                (
+                    format!("the birth year of {who}, {year}, is not a year"),
+                    "write the year the player was born, like 1950; until then the player has no class".to_string(),
+                )
             } else {
-                format!("the birth year of {who}, {year}, is after the season's year, {season}")
+                (
+                    format!("the birth year of {who}, {year}, is after the season's year, {season}"),
+                    "write the year the player was born, like 1950; until then the player has no class".to_string(),
+                )
             };
             self.diags.push(
                 Diagnostic::error("E0801", message, at)
                     .with_label("no player of this season was born then")
-                    .with_help("write the year the player was born, like 1950; until then the player has no class"),
+                    .with_help(help),
             );
         }
     }
@@ -186,7 +214,7 @@ impl<'a> Ctx<'a> {
     /// [`birth_years`](Self::birth_years) says so.
     pub fn born_in_time(&self, year: i32) -> bool {
         self.season
-            .map_or(year >= 1, |season| born_by(year, season))
+            .map_or(written_in_full(year), |season| born_by(year, season))
     }
 
     /// Whether a player is a junior (SM-CLASS); `None` without a birth year.
@@ -277,4 +305,19 @@ impl<'a> Ctx<'a> {
 /// A count as an argument.
 pub(crate) fn count(n: usize) -> Arg {
     Arg::Count(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_birth_year_is_read_as_the_latest_year_it_can_end() {
+        assert_eq!(in_full(62, 2015), 1962);
+        assert_eq!(in_full(15, 2015), 2015);
+        assert_eq!(in_full(16, 2015), 1916);
+        assert_eq!(in_full(5, 2015), 2005);
+        assert!(!born_by(999, 2015) && born_by(1000, 2015));
+        assert!(born_by(2015, 2015) && !born_by(2016, 2015));
+    }
 }
