@@ -42,6 +42,31 @@ pub struct Side<'a> {
 }
 
 impl Side<'_> {
+    /// The text an expression was written as, on one line: comments left out,
+    /// each run of blanks one space. `None` where its span holds no text.
+    fn written(&self, e: &crate::ir::Expr) -> Option<String> {
+        let text = show::one_line(self.sources.slice(e.span));
+        if text.is_empty() {
+            return None;
+        }
+        // A block's `let` is spanned from the name it binds (its diagnostics
+        // point there), so its keyword is put back.
+        Some(match e.kind {
+            crate::ir::ExprKind::Let(..) => format!("let {text}"),
+            _ => text,
+        })
+    }
+
+    /// A const's value or a function's body as written ([`Side::written`]);
+    /// `None` for a table or a scale (compared row by row).
+    fn written_body(&self, rule: &crate::ir::Rule) -> Option<String> {
+        match &rule.body {
+            crate::ir::RuleBody::Const { value } => self.written(value),
+            crate::ir::RuleBody::Fn { body } => self.written(body),
+            _ => None,
+        }
+    }
+
     /// The file of a declaration, relative to the edition's root.
     fn file(&self, file: crate::source::FileId) -> String {
         let name = self.sources.name(file);
@@ -381,6 +406,8 @@ fn through(
             i.status == Status::Added
                 || i.details.iter().any(|d| match d {
                     Detail::Changed { what, .. } => what != "source" && what != "reading",
+                    // A doc comment is words too, but changes no answer.
+                    Detail::Words { what, .. } => what == "body",
                     Detail::Added { .. } | Detail::Removed { .. } => true,
                     _ => false,
                 })

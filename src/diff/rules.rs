@@ -198,7 +198,10 @@ pub fn rules(
         let written = Written::of(rule, new_shower);
         let file = new.file(rule.span.file);
         let Some(&(was_index, was)) = old_by_name.get(rule.name.as_str()) else {
-            out.push((file, item(rule, Status::Added, written.kind, Vec::new())));
+            let details = whole(&written, new.written_body(rule), |what, value| {
+                Detail::Added { what, value }
+            });
+            out.push((file, item(rule, Status::Added, written.kind, details)));
             continue;
         };
         let status = if was.name == rule.name {
@@ -208,6 +211,7 @@ pub fn rules(
         };
         let old_written = Written::of(was, old_shower);
         let mut details = part_details(&old_written, &written);
+        as_written(&mut details, old.written_body(was), new.written_body(rule));
         let behaviour_applies = !details.is_empty();
         details.extend(source_detail(&was.source, &rule.source));
         details.extend(doc_detail(&was.doc, &rule.doc));
@@ -242,13 +246,56 @@ pub fn rules(
         if renames.contains_key(&rule.name) || new_names.contains(rule.name.as_str()) {
             continue;
         }
-        let kind = Written::of(rule, old_shower).kind;
+        let written = Written::of(rule, old_shower);
+        let details = whole(&written, old.written_body(rule), |what, value| {
+            Detail::Removed { what, value }
+        });
         out.push((
             old.file(rule.span.file),
-            item(rule, Status::Removed, kind, Vec::new()),
+            item(rule, Status::Removed, written.kind, details),
         ));
     }
     out
+}
+
+/// A rule only one edition has, part by part: its type, then its body or value
+/// as written (`text`, where there is one) or its rows.
+fn whole(
+    written: &Written,
+    text: Option<String>,
+    part: impl Fn(String, String) -> Detail,
+) -> Vec<Detail> {
+    let mut out = vec![part("type".into(), written.signature.clone())];
+    for (what, value) in &written.parts {
+        let value = match &text {
+            Some(text) if what == "body" || what == "value" => text.clone(),
+            _ => value.clone(),
+        };
+        out.push(part(what.clone(), value));
+    }
+    out
+}
+
+/// A function's changed body shown word by word as each edition writes it, not
+/// as it is compared (`let`s numbered, arguments in order without their
+/// names). As compared where the two are written alike (a date moved with the
+/// calendar), and for a const's value, whose old date is shown as the calendar
+/// moves it (the value is a literal or close to one: as compared is as written).
+fn as_written(details: &mut [Detail], old_text: Option<String>, new_text: Option<String>) {
+    let (Some(old_text), Some(new_text)) = (old_text, new_text) else {
+        return;
+    };
+    if old_text == new_text {
+        return;
+    }
+    for d in details {
+        if matches!(d, Detail::Changed { what, .. } if what == "body") {
+            *d = Detail::Words {
+                what: "body".into(),
+                words: words::diff(&old_text, &new_text),
+            };
+        }
+    }
 }
 
 fn item(rule: &Rule, status: Status, kind: Kind, details: Vec<Detail>) -> Item {
@@ -475,18 +522,22 @@ pub fn examples(
         let (status, details) = match found {
             None => (Status::Added, Vec::new()),
             Some((_, _, was, _)) if was == lines => continue,
-            Some((_, _, was, _)) => {
-                let a = Written {
-                    kind: Kind::Example,
-                    signature: String::new(),
-                    parts: numbered(was),
+            Some((_, _, was, was_ex)) => {
+                let shown = |side: &Side,
+                             ex: &crate::ir::Example,
+                             lines: &[String]|
+                 -> Vec<String> {
+                    ex.assertions
+                        .iter()
+                        .zip(lines)
+                        .map(|(a, compared)| side.written(a).unwrap_or_else(|| compared.clone()))
+                        .collect()
                 };
-                let b = Written {
-                    kind: Kind::Example,
-                    signature: String::new(),
-                    parts: numbered(lines),
-                };
-                (Status::Changed, part_details(&a, &b))
+                let details = assertion_details(
+                    (was, &shown(old, was_ex, was)),
+                    (lines, &shown(new, ex, lines)),
+                );
+                (Status::Changed, details)
             }
         };
         out.push((file.clone(), example_item(ex, status, details)));
@@ -513,12 +564,59 @@ fn written_examples<'a>(side: &Side<'a>, shower: Shower) -> Vec<WrittenExample<'
         .collect()
 }
 
-fn numbered(lines: &[String]) -> Vec<(String, String)> {
-    lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (format!("assertion {}", i + 1), l.clone()))
-        .collect()
+/// The assertions of an example changed, line by line (`similar`'s diff, so an
+/// assertion put in before others is one added, not every later one changed):
+/// numbered as in the new example, a removed one as in the old. Each side is
+/// (its lines as compared, as shown).
+fn assertion_details(old: (&[String], &[String]), new: (&[String], &[String])) -> Vec<Detail> {
+    use similar::{DiffOp, capture_diff_slices};
+    let ((old_compared, old), (new_compared, new)) = (old, new);
+    let mut out = Vec::new();
+    let number = |i: usize| format!("assertion {}", i + 1);
+    for op in capture_diff_slices(similar::Algorithm::Myers, old_compared, new_compared) {
+        match op {
+            DiffOp::Equal { .. } => {}
+            DiffOp::Delete {
+                old_index, old_len, ..
+            } => out.extend((old_index..old_index + old_len).map(|i| Detail::Removed {
+                what: number(i),
+                value: old[i].clone(),
+            })),
+            DiffOp::Insert {
+                new_index, new_len, ..
+            } => out.extend((new_index..new_index + new_len).map(|i| Detail::Added {
+                what: number(i),
+                value: new[i].clone(),
+            })),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                // Paired in order; what one side has more of is added or removed.
+                for k in 0..old_len.max(new_len) {
+                    let (o, n) = (old_index + k, new_index + k);
+                    out.push(match (k < old_len, k < new_len) {
+                        (true, true) => Detail::Changed {
+                            what: number(n),
+                            old: old[o].clone(),
+                            new: new[n].clone(),
+                        },
+                        (false, _) => Detail::Added {
+                            what: number(n),
+                            value: new[n].clone(),
+                        },
+                        (true, false) => Detail::Removed {
+                            what: number(o),
+                            value: old[o].clone(),
+                        },
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 fn example_item(ex: &crate::ir::Example, status: Status, details: Vec<Detail>) -> Item {

@@ -283,6 +283,46 @@ impl<'p> Shower<'p> {
     }
 }
 
+/// `text` (a part of a rules file) on one line: `//` comments left out, each run
+/// of blanks (line ends too) one space, none at either end; quoted texts as they
+/// are.
+pub(super) fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut blank = false;
+    while let Some(c) = chars.next() {
+        if c == '/' && chars.peek() == Some(&'/') {
+            for c in chars.by_ref() {
+                if c == '\n' {
+                    break;
+                }
+            }
+            blank = true;
+            continue;
+        }
+        if c.is_whitespace() || c == '\u{FEFF}' {
+            blank = true;
+            continue;
+        }
+        if blank && !out.is_empty() {
+            out.push(' ');
+        }
+        blank = false;
+        out.push(c);
+        if c == '"' {
+            while let Some(q) = chars.next() {
+                out.push(q);
+                match q {
+                    '\\' => out.extend(chars.next()),
+                    '"' => break,
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `d` moved by `days` (the same date if the calendar has no such day).
 pub fn shift_date(d: Date, days: i64) -> Date {
     if days == 0 {
@@ -296,4 +336,17 @@ pub fn shift_date(d: Date, days: i64) -> Date {
 /// The number of days from `a` to `b`.
 pub fn days_between(a: Date, b: Date) -> i64 {
     b.day_number() - a.day_number()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn a_part_of_a_rules_file_is_shown_on_one_line_without_comments() {
+        let text = "{\n  // the cap\n  let fee = a  *  b; // per team\n  min(fee, \"x  // y\")\n}";
+        assert_eq!(one_line(text), "{ let fee = a * b; min(fee, \"x  // y\") }");
+        assert_eq!(one_line("  \"a \\\" b\"  "), "\"a \\\" b\"");
+        assert_eq!(one_line(" // only a comment"), "");
+    }
 }

@@ -789,6 +789,43 @@ fn details_of(d: &diff::Diff, name: &str) -> Vec<Detail> {
 }
 
 #[test]
+fn a_change_is_shown_as_the_editor_wrote_it() {
+    let write = |tag: &str, text: &str| {
+        let dir = TempDir::new(tag);
+        std::fs::write(dir.0.join("r.bfr"), text).unwrap();
+        dir
+    };
+    let old = write(
+        "diff-written-old",
+        "fn fee(seniors: number, juniors: number) -> number {\n  let total = seniors * 500 + juniors * 125; // a team\n  min(total, 2000)\n}\n\
+         fn allowed(players: number) -> bool = players <= 6\n\
+         fn gone(players: number) -> bool = players > 1\n\
+         example \"sizes\" {\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
+    );
+    let new = write(
+        "diff-written-new",
+        "fn fee(seniors: number, juniors: number) -> number {\n  let total = seniors * 550 + juniors * 125;\n  min(total, 2000)\n}\n\
+         fn allowed(players: number) -> bool = players <= 6\n\
+         fn extra(players: number) -> bool = allowed(players: players) and players > 3\n\
+         example \"sizes\" {\n  allowed(players: 5)\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
+    );
+    let (code, out, err) = bfr(&["diff", old.0.to_str().unwrap(), new.0.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let has = |line: &str| assert!(lines.contains(&line), "no `{line}` in\n{out}");
+    // A body word by word, its `let` named and its comment left out.
+    has("body: let total = seniors * [-500-]{+550+} + juniors * 125; min(total, 2000)");
+    // A rule added or removed, with its type and body; arguments by name.
+    has("+ fn extra");
+    has("+ type: (players: number) -> bool");
+    has("+ body: allowed(players: players) and players > 3");
+    has("- body: players > 1");
+    // One assertion put in first is one added, not three changed.
+    has("+ assertion 1: allowed(players: 5)");
+    assert!(!out.contains("assertion 2"), "{out}");
+}
+
+#[test]
 fn a_diff_stops_evaluating_at_its_step_bound_and_says_what_it_left() {
     let (old, new) = heavy_pair();
     let answers = |details: &[Detail]| {
