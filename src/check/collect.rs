@@ -256,6 +256,10 @@ impl Checker {
     fn declare_rule(&mut self, item: &ast::Item) -> Option<u32> {
         let doc = item.doc.join("\n");
         let reading = matches!(&item.decl, ast::Decl::Const(k) if k.reading);
+        let cites = match &item.decl {
+            ast::Decl::Const(k) => k.cites.as_deref().map(Box::from),
+            _ => None,
+        };
         let (name, params, ret, source): (_, &[ast::Param], Option<&ast::TypeExpr>, _) =
             match &item.decl {
                 ast::Decl::Const(k) => (&k.name, &[], Some(&k.ty), &k.source),
@@ -289,6 +293,7 @@ impl Checker {
             body: RuleBody::Table { rows: Vec::new() },
             locals: 0,
             reading,
+            cites,
             span: name.span,
         }));
         Some(i)

@@ -117,7 +117,8 @@ fn pairs(old: &Program, new: &Program) -> Vec<(Date, Date)> {
 /// Every declaration's dates, keyed by what it is and its name.
 fn dated(p: &Program) -> BTreeMap<String, Vec<Date>> {
     let mut out = BTreeMap::new();
-    for rule in &p.rules {
+    // Another document's dates (`cites`) stay where that document puts them.
+    for rule in p.rules.iter().filter(|r| r.cites.is_none()) {
         let mut dates = Vec::new();
         match &rule.body {
             RuleBody::Const { value } => in_expr(value, &mut dates),

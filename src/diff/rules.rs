@@ -158,7 +158,7 @@ pub fn renames(old: &Side, new: &Side, days: i64) -> BTreeMap<String, String> {
         if let Some(id) = was.source.as_ref().map(|s| &*s.id)
             && !new_names.contains(was.name.as_str())
         {
-            let key = (id, Written::of(was, old_shower));
+            let key = (id, Written::of(was, old_shower.keeping_dates_of(was)));
             gone.entry(key).or_default().push_back(was);
         }
     }
@@ -209,7 +209,7 @@ pub fn rules(
         } else {
             Status::Renamed
         };
-        let old_written = Written::of(was, old_shower);
+        let old_written = Written::of(was, old_shower.keeping_dates_of(was));
         let mut details = part_details(&old_written, &written);
         as_written(&mut details, old.written_body(was), new.written_body(rule));
         let behaviour_applies = !details.is_empty();
@@ -246,7 +246,7 @@ pub fn rules(
         if renames.contains_key(&rule.name) || new_names.contains(rule.name.as_str()) {
             continue;
         }
-        let written = Written::of(rule, old_shower);
+        let written = Written::of(rule, old_shower.keeping_dates_of(rule));
         let details = whole(&written, old.written_body(rule), |what, value| {
             Detail::Removed { what, value }
         });

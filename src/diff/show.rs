@@ -47,6 +47,18 @@ impl<'p> Shower<'p> {
         }
     }
 
+    /// This writer for `rule`: dates as they are where the rule holds another
+    /// document's fact (`cites`), which a new year's calendar does not move.
+    pub fn keeping_dates_of(self, rule: &crate::ir::Rule) -> Self {
+        match rule.cites {
+            Some(_) => Shower {
+                shift_days: 0,
+                ..self
+            },
+            None => self,
+        }
+    }
+
     /// A date, moved by the shift.
     pub fn date(&self, d: Date) -> Date {
         shift_date(d, self.shift_days)

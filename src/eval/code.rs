@@ -585,6 +585,7 @@ mod tests {
             },
             locals: 2,
             reading: false,
+            cites: None,
             span: Span::default(),
         };
         Program {

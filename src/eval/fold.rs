@@ -186,6 +186,7 @@ mod tests {
             },
             locals: 1,
             reading: false,
+            cites: None,
             span: Span::default(),
         };
         Program {

@@ -256,6 +256,11 @@ pub struct Rule {
     /// Declared as a `reading`: the edition's answer to an open question.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reading: bool,
+    /// The other document whose fact a const holds (`cites "…"`): its dates are
+    /// that document's, not the edition's, and a new year's calendar does not
+    /// move them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cites: Option<Box<str>>,
     /// Where it is declared.
     #[serde(skip)]
     pub span: Span,

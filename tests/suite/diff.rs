@@ -24,8 +24,24 @@ fn once(text: String, from: &str, to: &str) -> String {
     text.replace(from, to)
 }
 
-/// Every `YYYY-MM-DD` in `text` moved by `days`.
+/// `text` as a new year's edition writes it: every date moved by `days` but
+/// another document's (the line after a `cites`), which stays.
 fn shift_dates(text: &str, days: i64) -> String {
+    let mut out = String::new();
+    let mut cited = false;
+    for line in text.split_inclusive('\n') {
+        out.push_str(&if cited {
+            line.to_string()
+        } else {
+            shift_all_dates(line, days)
+        });
+        cited = line.contains(" cites \"");
+    }
+    out
+}
+
+/// Every `YYYY-MM-DD` in `text` moved by `days`.
+fn shift_all_dates(text: &str, days: i64) -> String {
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut i = 0;
@@ -357,6 +373,7 @@ fn a_calendar_shift_is_said_once_and_other_moves_are_listed() {
             .starts_with(&format!("all {} dates +364 days", shift.dates))
     );
     // No rule, example or competition changed: only prose that writes dates.
+    // Another document's dates (`cites`) stayed, and are not counted.
     for f in &d.files {
         for i in &f.items {
             assert!(
@@ -368,6 +385,25 @@ fn a_calendar_shift_is_said_once_and_other_moves_are_listed() {
             );
         }
     }
+    // Moved with the rest, the master point rules' date is a change, shown as
+    // written, not as the calendar would move it.
+    let moved = variant("diff-calendar-cited", |_, text| shift_all_dates(&text, 364));
+    let d = diff_of(&root().join(EDITION_2015), &moved.0);
+    assert_eq!(d.calendar.as_ref().map(|c| c.dates), Some(shift.dates));
+    let item = d
+        .files
+        .iter()
+        .flat_map(|f| &f.items)
+        .find(|i| i.name == "sm_master_point_rules_date_p5")
+        .unwrap();
+    assert_eq!(
+        item.details[0],
+        Detail::Changed {
+            what: "value".into(),
+            old: "Tue 2014-07-01".into(),
+            new: "Tue 2015-06-30".into(),
+        }
+    );
 }
 
 #[test]
