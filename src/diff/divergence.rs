@@ -86,6 +86,9 @@ pub fn simulate(old: &Program, new: &Program, events: u64, teams: Option<u32>) -
 /// One step of a simulated event: what it is, and what happened.
 type Event = Vec<(String, String)>;
 
+/// The label of an event's last step when its run stops before the end.
+const STOPS: &str = "the run stops";
+
 fn first_difference(a: &Event, b: &Event, seed: u64) -> Option<Step> {
     let absent = || "no such step".to_string();
     let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))?;
@@ -99,6 +102,14 @@ fn first_difference(a: &Event, b: &Event, seed: u64) -> Option<Step> {
     };
     match (a.get(i), b.get(i)) {
         (Some((xa, xv)), Some((ya, yv))) if xa == ya => step(xa, xv.clone(), yv.clone()),
+        // One run stopped where the other went on: the step it did not reach,
+        // and why.
+        (Some((xa, xv)), Some((ya, yv))) if xa == STOPS => {
+            step(ya, format!("{STOPS}: {xv}"), yv.clone())
+        }
+        (Some((xa, xv)), Some((ya, yv))) if ya == STOPS => {
+            step(xa, xv.clone(), format!("{STOPS}: {yv}"))
+        }
         // A step only one edition's event has (a new stage): said as such.
         (_, Some((ya, yv))) if !a.iter().any(|(l, _)| l == ya) => step(ya, absent(), yv.clone()),
         (Some((xa, xv)), _) if !b.iter().any(|(l, _)| l == xa) => step(xa, xv.clone(), absent()),
@@ -122,13 +133,10 @@ fn steps(program: &Program, competition: &str, teams: u32, seed: u64) -> Event {
         Ok(outcome) => {
             report_steps(&outcome.report, &mut out);
             if let Some(p) = outcome.pending {
-                out.push(("the run stops".into(), p.next));
+                out.push((STOPS.into(), p.next));
             }
         }
-        Err(e) => out.push((
-            "the run stops".into(),
-            format!("{}: {}", e.code(), e.message),
-        )),
+        Err(e) => out.push((STOPS.into(), format!("{}: {}", e.code(), e.message))),
     }
     out
 }
@@ -174,5 +182,35 @@ fn report_steps(r: &Report, out: &mut Event) {
             format!("final standing of {}", team(line.team)),
             line.standing.words(),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(steps: &[(&str, &str)]) -> Event {
+        steps
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_step_one_event_lacks_says_why_its_run_stopped_there() {
+        let draw = ("stage sf draw, table 1", "team 1 v team 4");
+        let stopped = event(&[draw, (STOPS, "E0714: no rule says who goes on")]);
+        let played = event(&[draw, ("stage sf winner, table 1", "team 1")]);
+        let step = first_difference(&stopped, &played, 7).unwrap();
+        assert_eq!(step.at, "stage sf winner, table 1");
+        assert_eq!(step.old, "the run stops: E0714: no rule says who goes on");
+        assert_eq!(step.new, "team 1");
+        let step = first_difference(&played, &stopped, 7).unwrap();
+        assert_eq!(step.new, "the run stops: E0714: no rule says who goes on");
+        // An event that simply has no such step (a stage the other lacks) says so.
+        let shorter = event(&[draw]);
+        let step = first_difference(&shorter, &played, 7).unwrap();
+        assert_eq!((step.old.as_str(), step.seed), ("no such step", 7));
+        assert_eq!(first_difference(&played, &played, 7), None);
     }
 }
