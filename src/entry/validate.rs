@@ -30,6 +30,7 @@ pub(crate) fn all(ctx: &mut Ctx) {
             }
         }
     }
+    players_on_two_teams(ctx);
     let mut starts = Starts::default();
     let last_chance_entries = Starts::last_chance(entries.pairs.iter());
     for pair in &entries.pairs {
@@ -55,6 +56,46 @@ pub(crate) fn all(ctx: &mut Ctx) {
         table_fee(ctx, pair);
     }
     first_allotment(ctx);
+}
+
+/// W0802 for each player listed again on another team of the same
+/// competition. No rule of the document says it, so it is a warning, and both
+/// teams are checked as entered: a player plays for one team, but which one
+/// was meant is the director's to say.
+fn players_on_two_teams(ctx: &mut Ctx) {
+    let mut first: BTreeMap<(u32, u32), (&str, Span)> = BTreeMap::new();
+    for team in &ctx.entries.teams {
+        for &(member, at) in &team.players {
+            match first.get(&(team.competition, member)) {
+                None => {
+                    first.insert((team.competition, member), (&team.id, at));
+                }
+                // A member listed twice on one team is E0801.
+                Some((id, _)) if *id == team.id => {}
+                Some(&(id, was)) => {
+                    let who = ctx.who(member);
+                    let competition = ctx
+                        .program
+                        .competitions
+                        .get(team.competition as usize)
+                        .map_or("", |c| c.title.as_str());
+                    ctx.diags.push(
+                        Diagnostic::warning(
+                            "W0802",
+                            format!(
+                                "{who} is on two {competition} teams, `{id}` and `{}`",
+                                team.id
+                            ),
+                            at,
+                        )
+                        .with_label(format!("on team `{}`", team.id))
+                        .with_note(was, format!("on team `{id}`"))
+                        .with_help("a player plays for one team: take the player off the other, or correct the member number"),
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// A diagnostic about a rule's answer: the words, then the rule IDs; the label
