@@ -598,7 +598,9 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
             "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
         ));
     }
-    if let Some(help) = number_written_locally(text, start) {
+    // In a list (`]` would close it), `[10 200]` more likely lacks a `,`.
+    let in_list = expected.contains(&"`]`");
+    if let Some(help) = number_written_locally(text, start, in_list) {
         return d.with_help(help);
     }
     match glued.and_then(|(w, k)| Some((k, w.get(k.len()..)?.to_string(), w))) {
@@ -689,8 +691,9 @@ fn word_before(text: &str, start: usize) -> Option<(usize, &str)> {
 
 /// A number written as Swedish text writes it — a decimal comma (`99,50`), a
 /// space between thousands (`2 000`) — where the parser stopped at `start`:
-/// the number as the language writes it.
-fn number_written_locally(text: &str, start: usize) -> Option<String> {
+/// the number as the language writes it. `in_list`: where a `,` between two
+/// values fits as well, which is said first.
+fn number_written_locally(text: &str, start: usize, in_list: bool) -> Option<String> {
     let digits_before = |end: usize| {
         let head = text.get(..end)?;
         let from = head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
@@ -725,6 +728,11 @@ fn number_written_locally(text: &str, start: usize) -> Option<String> {
             }
             None => break,
         }
+    }
+    if in_list {
+        return Some(format!(
+            "two values in a list are separated by `,` (`{whole}, {thousands}`); one number is written without spaces between its thousands: `{number}`"
+        ));
     }
     Some(format!(
         "a number is written without spaces between its thousands: `{number}` (two values are separated by `,`)"
@@ -861,6 +869,12 @@ mod tests {
         assert_eq!(
             help("1 250 000"),
             "a number is written without spaces between its thousands: `1250000` (two values are separated by `,`)"
+        );
+        // In a list, the missing `,` comes first.
+        let text = "const xs: [number] = [10 200]\n";
+        assert_eq!(
+            parse_file(text, 0).unwrap_err().help.unwrap_or_default(),
+            "two values in a list are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
         );
     }
 
