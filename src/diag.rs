@@ -149,6 +149,11 @@ impl Diagnostics {
         self.items.extend(other.items);
     }
 
+    /// Each of them, to add to (a note a later stage knows more for).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.items.iter_mut()
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()

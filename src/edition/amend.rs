@@ -197,6 +197,47 @@ fn amends_of(files: &[ast::File]) -> Option<(String, Span)> {
         })
 }
 
+/// The names an edition's own `remove` lines leave out of its base, each with
+/// where it is removed.
+pub(super) fn removals(files: &[ast::File]) -> Vec<(String, Span)> {
+    files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter_map(|i| match &i.decl {
+            Decl::Remove(r) => Some(&r.targets),
+            _ => None,
+        })
+        .flatten()
+        .filter(|t| !t.example)
+        .map(|t| (t.name.clone(), t.span))
+        .collect()
+}
+
+/// An unknown name (E0101) that a `remove` left out of the edition: the error
+/// stands in a file of the base that still uses the name, which the editor did
+/// not touch, so a note points at the `remove` that caused it.
+pub(super) fn point_at_removals(
+    diags: &mut Diagnostics,
+    sources: &Sources,
+    removed: &[(String, Span)],
+) {
+    if removed.is_empty() {
+        return;
+    }
+    for d in diags.iter_mut().filter(|d| d.code == "E0101") {
+        let name = sources.slice(d.span);
+        if let Some((_, at)) = removed.iter().find(|(n, _)| n == name) {
+            d.notes
+                .push((*at, "removed here by this edition".to_string()));
+            if d.help.is_none() {
+                d.help = Some(format!(
+                    "keep `{name}` (take it off the `remove` line), or give again the declarations that use it without it"
+                ));
+            }
+        }
+    }
+}
+
 fn without_removes(mut files: Vec<ast::File>) -> Vec<ast::File> {
     for f in &mut files {
         f.items.retain(|i| !matches!(i.decl, Decl::Remove(_)));

@@ -396,9 +396,12 @@ fn load_keeping_trees(
     let mut diagnostics = Diagnostics::default();
     let own = texts.len();
     let parsed = parse_inputs(texts, &mut sources, &mut diagnostics, trees);
+    let removed = amend::removals(&parsed);
     let (parsed, read) = amend::resolve(parsed, &mut sources, &mut diagnostics, bases);
     let count = own + read;
-    check_parsed(parsed, sources, diagnostics, count, examples)
+    let mut loaded = check_parsed(parsed, sources, diagnostics, count, examples);
+    amend::point_at_removals(&mut loaded.diagnostics, &loaded.sources, &removed);
+    loaded
 }
 
 /// Parses files into `sources`; what cannot be read or parsed is a diagnostic.
