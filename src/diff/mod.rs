@@ -45,7 +45,9 @@ impl Side<'_> {
     /// The text an expression was written as, on one line: comments left out,
     /// each run of blanks one space. `None` where its span holds no text.
     fn written(&self, e: &crate::ir::Expr) -> Option<String> {
-        let text = show::one_line(self.sources.slice(e.span));
+        let file = self.sources.get(e.span.file)?;
+        let (start, end) = show::bracketed(&file.text, e.span.start as usize, e.span.end as usize);
+        let text = show::one_line(file.text.get(start..end)?);
         if text.is_empty() {
             return None;
         }

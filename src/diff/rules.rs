@@ -211,7 +211,9 @@ pub fn rules(
         };
         let old_written = Written::of(was, old_shower.keeping_dates_of(was));
         let mut details = part_details(&old_written, &written);
-        as_written(&mut details, old.written_body(was), new.written_body(rule));
+        let moved = old_shower.keeping_dates_of(was);
+        let old_text = old.written_body(was).map(|t| moved.moved_text(&t));
+        as_written(&mut details, old_text, new.written_body(rule));
         let behaviour_applies = !details.is_empty();
         details.extend(source_detail(&was.source, &rule.source));
         details.extend(doc_detail(&was.doc, &rule.doc));
@@ -247,8 +249,11 @@ pub fn rules(
             continue;
         }
         let written = Written::of(rule, old_shower.keeping_dates_of(rule));
-        let details = whole(&written, old.written_body(rule), |what, value| {
-            Detail::Removed { what, value }
+        let moved = old_shower.keeping_dates_of(rule);
+        let old_text = old.written_body(rule).map(|t| moved.moved_text(&t));
+        let details = whole(&written, old_text, |what, value| Detail::Removed {
+            what,
+            value,
         });
         out.push((
             old.file(rule.span.file),
@@ -265,7 +270,12 @@ fn whole(
     text: Option<String>,
     part: impl Fn(String, String) -> Detail,
 ) -> Vec<Detail> {
-    let mut out = vec![part("type".into(), written.signature.clone())];
+    // A const's type is its value's: `board`, not `() -> board`.
+    let ty = written.signature.strip_prefix("() -> ");
+    let mut out = vec![part(
+        "type".into(),
+        ty.unwrap_or(&written.signature).to_string(),
+    )];
     for (what, value) in &written.parts {
         let value = match &text {
             Some(text) if what == "body" || what == "value" => text.clone(),
@@ -276,11 +286,11 @@ fn whole(
     out
 }
 
-/// A function's changed body shown word by word as each edition writes it, not
-/// as it is compared (`let`s numbered, arguments in order without their
-/// names). As compared where the two are written alike (a date moved with the
-/// calendar), and for a const's value, whose old date is shown as the calendar
-/// moves it (the value is a literal or close to one: as compared is as written).
+/// A function's changed body shown word by word as each edition writes it (the
+/// old one's dates moved as the calendar moves them), not as it is compared
+/// (`let`s numbered, arguments in order without their names). As compared
+/// where the two are written alike, and for a const's value: one line, short,
+/// whose form as compared shows what it evaluates to.
 fn as_written(details: &mut [Detail], old_text: Option<String>, new_text: Option<String>) {
     let (Some(old_text), Some(new_text)) = (old_text, new_text) else {
         return;
@@ -508,7 +518,8 @@ pub fn examples(
     days: i64,
     renames: &BTreeMap<String, String>,
 ) -> Vec<(String, Item)> {
-    let olds = written_examples(old, Shower::old(old.program, days, renames));
+    let old_shower = Shower::old(old.program, days, renames);
+    let olds = written_examples(old, old_shower);
     let news = written_examples(new, Shower::new(new.program));
     // By title, the first of a title standing for it.
     let mut old_by_title: BTreeMap<&str, &WrittenExample<'_>> = BTreeMap::new();
@@ -523,19 +534,24 @@ pub fn examples(
             None => (Status::Added, Vec::new()),
             Some((_, _, was, _)) if was == lines => continue,
             Some((_, _, was, was_ex)) => {
+                // As written, the old one's dates moved as the calendar moves them.
                 let shown = |side: &Side,
+                             shower: Shower,
                              ex: &crate::ir::Example,
                              lines: &[String]|
                  -> Vec<String> {
                     ex.assertions
                         .iter()
                         .zip(lines)
-                        .map(|(a, compared)| side.written(a).unwrap_or_else(|| compared.clone()))
+                        .map(|(a, compared)| {
+                            side.written(a)
+                                .map_or_else(|| compared.clone(), |t| shower.moved_text(&t))
+                        })
                         .collect()
                 };
                 let details = assertion_details(
-                    (was, &shown(old, was_ex, was)),
-                    (lines, &shown(new, ex, lines)),
+                    (was, &shown(old, old_shower, was_ex, was)),
+                    (lines, &shown(new, Shower::new(new.program), ex, lines)),
                 );
                 (Status::Changed, details)
             }

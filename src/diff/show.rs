@@ -59,6 +59,62 @@ impl<'p> Shower<'p> {
         }
     }
 
+    /// Text as an edition writes it (a body, an assertion), each date in it
+    /// moved by the shift, a weekday written before one made the new date's:
+    /// the old edition's text as the calendar would move it, to be put beside
+    /// the new one's. Quoted texts are left as they are.
+    pub fn moved_text(&self, text: &str) -> String {
+        if self.shift_days == 0 {
+            return text.to_string();
+        }
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut quoted = false;
+        let mut i = 0;
+        while let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) {
+            let date = (!quoted)
+                .then(|| date_at(text, i))
+                .flatten()
+                .filter(|_| i == 0 || !bytes[i - 1].is_ascii_digit());
+            if let Some(d) = date {
+                let moved = self.date(d);
+                let weekday = out
+                    .len()
+                    .checked_sub(4)
+                    .and_then(|w| out.get(w..))
+                    .filter(|w| {
+                        w.ends_with(' ') && w.get(..3).is_some_and(|d| WEEKDAYS.contains(&d))
+                    });
+                match weekday {
+                    Some(_) => {
+                        out.truncate(out.len() - 4);
+                        out.push_str(&moved.to_string());
+                    }
+                    None => {
+                        out.push_str(&moved.civil().map_or_else(String::new, |c| c.to_string()))
+                    }
+                }
+                i += 10;
+                continue;
+            }
+            if c == '"' {
+                quoted = !quoted;
+            } else if c == '\\' && quoted {
+                // An escaped character, the quote too, stays inside the text.
+                out.push(c);
+                i += 1;
+                if let Some(next) = text.get(i..).and_then(|r| r.chars().next()) {
+                    out.push(next);
+                    i += next.len_utf8();
+                }
+                continue;
+            }
+            out.push(c);
+            i += c.len_utf8();
+        }
+        out
+    }
+
     /// A date, moved by the shift.
     pub fn date(&self, d: Date) -> Date {
         shift_date(d, self.shift_days)
@@ -335,6 +391,79 @@ pub(super) fn one_line(text: &str) -> String {
     out
 }
 
+/// The span `start..end` of `text` widened to the brackets its expression
+/// needs: an operand's span leaves out the brackets around it, so an
+/// expression that starts or ends with one (`(a + 1) * b`, `a * (b - 1)`) is
+/// spanned without them. Brackets in quoted texts and comments do not count.
+pub(super) fn bracketed(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let Some(inner) = text.get(start..end) else {
+        return (start, end);
+    };
+    let (mut depth, mut lowest) = (0i64, 0i64);
+    let mut quoted = false;
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => quoted = !quoted,
+            '\\' if quoted => {
+                chars.next();
+            }
+            '/' if !quoted && chars.as_str().starts_with('/') => {
+                chars = chars
+                    .as_str()
+                    .split_once('\n')
+                    .map_or("", |(_, rest)| rest)
+                    .chars();
+            }
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => {
+                depth -= 1;
+                lowest = lowest.min(depth);
+            }
+            _ => {}
+        }
+    }
+    let (mut start, mut end) = (start, end);
+    // Closed before opened: the opening brackets stand before the span.
+    for _ in 0..-lowest {
+        match text.get(..start).map(str::trim_end) {
+            Some(before) if before.ends_with('(') => start = before.len() - 1,
+            _ => break,
+        }
+    }
+    // Opened and not closed: the closing brackets stand after it.
+    for _ in 0..depth - lowest {
+        let Some(after) = text.get(end..) else { break };
+        let blank = after.len() - after.trim_start().len();
+        if after.trim_start().starts_with(')') {
+            end += blank + 1;
+        } else {
+            break;
+        }
+    }
+    (start, end)
+}
+
+/// The weekdays as a date is written with one.
+const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/// The date `YYYY-MM-DD` written at byte `at` of `text`, not followed by a digit.
+fn date_at(text: &str, at: usize) -> Option<Date> {
+    let written = text.get(at..at + 10)?;
+    let shape = written.bytes().enumerate().all(|(k, b)| match k {
+        4 | 7 => b == b'-',
+        _ => b.is_ascii_digit(),
+    });
+    let followed = text.as_bytes().get(at + 10).is_some_and(u8::is_ascii_digit);
+    if !shape || followed {
+        return None;
+    }
+    written
+        .parse::<jiff::civil::Date>()
+        .ok()
+        .map(Date::from_civil)
+}
+
 /// `d` moved by `days` (the same date if the calendar has no such day).
 pub fn shift_date(d: Date, days: i64) -> Date {
     if days == 0 {
@@ -360,5 +489,46 @@ mod tests {
         assert_eq!(one_line(text), "{ let fee = a * b; min(fee, \"x  // y\") }");
         assert_eq!(one_line("  \"a \\\" b\"  "), "\"a \\\" b\"");
         assert_eq!(one_line(" // only a comment"), "");
+    }
+
+    #[test]
+    fn an_expression_is_widened_to_the_brackets_it_needs() {
+        let widened = |text: &str, inner: &str| {
+            let start = text.find(inner).unwrap();
+            let (a, b) = super::bracketed(text, start, start + inner.len());
+            text[a..b].to_string()
+        };
+        let text = "fn f(x: number) -> number = 2 * ( x - 1 )\n";
+        assert_eq!(widened(text, "2 * ( x - 1"), "2 * ( x - 1 )");
+        let text = "fn f(x: number) -> number = (x + 1) * 2\n";
+        assert_eq!(widened(text, "x + 1) * 2"), "(x + 1) * 2");
+        let text = "fn f(x: number) -> number = ((x + 1) * (x - 1))\n";
+        assert_eq!(widened(text, "x + 1) * (x - 1"), "(x + 1) * (x - 1)");
+        // Balanced already, or brackets in a text: as spanned.
+        assert_eq!(
+            widened("= f(x) + g(\")\")", "f(x) + g(\")\")"),
+            "f(x) + g(\")\")"
+        );
+    }
+
+    #[test]
+    fn an_old_text_has_its_dates_moved_as_the_calendar_moves_them() {
+        let program = crate::ir::Program::default();
+        let shower = super::Shower::shifted(&program, 364);
+        assert_eq!(
+            shower.moved_text("d >= Sat 2015-07-25 and d < 2015-08-01 and n == \"2015-07-25\""),
+            "d >= Sat 2016-07-23 and d < 2016-07-30 and n == \"2015-07-25\""
+        );
+        // Another shift changes the weekday written before a date.
+        let shower = super::Shower::shifted(&program, 1);
+        assert_eq!(
+            shower.moved_text("Fri 2015-07-24 20:00"),
+            "Sat 2015-07-25 20:00"
+        );
+        assert_eq!(shower.moved_text("12015-07-240"), "12015-07-240");
+        assert_eq!(
+            super::Shower::new(&program).moved_text("2015-07-24"),
+            "2015-07-24"
+        );
     }
 }

@@ -396,7 +396,7 @@ fn every_case_is_a_test() {
     // the edition lacks, has its own test in tests/suite/entries.rs).
     for code in (800..=822)
         .map(|c| format!("E0{c}"))
-        .chain(["W0801".to_string()])
+        .chain(["W0801", "W0802"].map(String::from))
     {
         let in_source = std::fs::read_dir(root().join("src/entry"))
             .expect("src/entry exists")

@@ -385,6 +385,39 @@ fn a_calendar_shift_is_said_once_and_other_moves_are_listed() {
             );
         }
     }
+    // An assertion changed besides the shift: the old one as written, its date
+    // moved as the calendar moves it, so that only the hour differs.
+    let later = variant("diff-calendar-assertion", |name, text| {
+        let text = if name == "chairmans_cup.bfr" {
+            once(
+                text,
+                "cc_registration_in_time(Thu 2015-07-23 09:00)",
+                "cc_registration_in_time(Thu 2015-07-23 10:00)",
+            )
+        } else {
+            text
+        };
+        shift_dates(&text, 364)
+    });
+    let d = diff_of(&root().join(EDITION_2015), &later.0);
+    let example = d
+        .files
+        .iter()
+        .flat_map(|f| &f.items)
+        .find(|i| {
+            i.kind == diff::Kind::Example
+                && !i.details.is_empty()
+                && i.source.as_ref().is_some_and(|s| &*s.id == "CC-REG")
+        })
+        .unwrap();
+    assert_eq!(
+        example.details,
+        [Detail::Changed {
+            what: "assertion 3".into(),
+            old: "cc_registration_in_time(Thu 2016-07-21 09:00)".into(),
+            new: "cc_registration_in_time(Thu 2016-07-21 10:00)".into(),
+        }]
+    );
     // Moved with the rest, the master point rules' date is a change, shown as
     // written, not as the calendar would move it.
     let moved = variant("diff-calendar-cited", |_, text| shift_all_dates(&text, 364));
@@ -836,6 +869,8 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
         "fn fee(seniors: number, juniors: number) -> number {\n  let total = seniors * 500 + juniors * 125; // a team\n  min(total, 2000)\n}\n\
          fn allowed(players: number) -> bool = players <= 6\n\
          fn gone(players: number) -> bool = players > 1\n\
+         fn top(x: number) -> number = 2 * (x - 1)\n\
+         fn neuberg(x: number) -> number = (x + 1) * 2\n\
          example \"sizes\" {\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
     );
     let new = write(
@@ -843,6 +878,8 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
         "fn fee(seniors: number, juniors: number) -> number {\n  let total = seniors * 550 + juniors * 125;\n  min(total, 2000)\n}\n\
          fn allowed(players: number) -> bool = players <= 6\n\
          fn extra(players: number) -> bool = allowed(players: players) and players > 3\n\
+         fn top(x: number) -> number = 2 * (x - 2)\n\
+         fn neuberg(x: number) -> number = (x + 2) * 2\n\
          example \"sizes\" {\n  allowed(players: 5)\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
     );
     let (code, out, err) = bfr(&["diff", old.0.to_str().unwrap(), new.0.to_str().unwrap()]);
@@ -856,6 +893,9 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
     has("+ type: (players: number) -> bool");
     has("+ body: allowed(players: players) and players > 3");
     has("- body: players > 1");
+    // With the brackets its first or last operand is written in.
+    has("body: 2 * (x - [-1)-]{+2)+}");
+    has("body: (x + [-1)-]{+2)+} * 2");
     // One assertion put in first is one added, not three changed.
     has("+ assertion 1: allowed(players: 5)");
     assert!(!out.contains("assertion 2"), "{out}");

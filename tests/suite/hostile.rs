@@ -565,7 +565,8 @@ fn a_named_pipe_as_an_event_file_is_refused_not_read() {
 #[test]
 fn a_named_pipe_is_refused_wherever_a_file_is_named_beside_an_edition() {
     let dir = TempDir::new("hostile-fifo-beside");
-    if !mkfifo(&dir.0.join("pipe.toml")) {
+    // `bfr fmt` takes rules files only (another file is a usage error, exit 2).
+    if !mkfifo(&dir.0.join("pipe.toml")) || !mkfifo(&dir.0.join("pipe.bfr")) {
         eprintln!("mkfifo is not available; skipped");
         return;
     }
@@ -578,7 +579,7 @@ fn a_named_pipe_is_refused_wherever_a_file_is_named_beside_an_edition() {
         &["allocate", edition, "Open", "pipe.toml"],
         &["seed", edition, "pipe.toml"],
         &["vacancies", edition, "Open", "pipe.toml"],
-        &["fmt", "pipe.toml"],
+        &["fmt", "pipe.bfr"],
         &["check", "--baseline", "pipe.toml", edition],
     ];
     for args in commands {
@@ -586,8 +587,9 @@ fn a_named_pipe_is_refused_wherever_a_file_is_named_beside_an_edition() {
         all.extend_from_slice(args);
         let (code, stdout, stderr) = run_within(&debug_bin(), &all, &dir.0, SECONDS);
         assert_eq!(code, 3, "bfr {args:?}: {stdout}{stderr}");
+        let pipe = args.iter().find(|a| a.starts_with("pipe.")).unwrap();
         assert!(
-            stderr.contains("`pipe.toml`") && stderr.contains("a named pipe, not a file"),
+            stderr.contains(&format!("`{pipe}`")) && stderr.contains("a named pipe, not a file"),
             "bfr {args:?}: {stderr}"
         );
     }
