@@ -213,9 +213,10 @@ pub(super) fn removals(files: &[ast::File]) -> Vec<(String, Span)> {
         .collect()
 }
 
-/// An unknown name (E0101) that a `remove` left out of the edition: the error
-/// stands in a file of the base that still uses the name, which the editor did
-/// not touch, so a note points at the `remove` that caused it.
+/// An unknown name (E0101) or type (E0103) that a `remove` left out of the
+/// edition: the error stands in a file of the base that still uses the name,
+/// which the editor did not touch, so a note points at the `remove` that
+/// caused it, and the help says how to resolve it (not to declare the name).
 pub(super) fn point_at_removals(
     diags: &mut Diagnostics,
     sources: &Sources,
@@ -224,16 +225,17 @@ pub(super) fn point_at_removals(
     if removed.is_empty() {
         return;
     }
-    for d in diags.iter_mut().filter(|d| d.code == "E0101") {
+    for d in diags
+        .iter_mut()
+        .filter(|d| d.code == "E0101" || d.code == "E0103")
+    {
         let name = sources.slice(d.span);
         if let Some((_, at)) = removed.iter().find(|(n, _)| n == name) {
             d.notes
                 .push((*at, "removed here by this edition".to_string()));
-            if d.help.is_none() {
-                d.help = Some(format!(
-                    "keep `{name}` (take it off the `remove` line), or give again the declarations that use it without it"
-                ));
-            }
+            d.help = Some(format!(
+                "keep `{name}` (take it off the `remove` line), or give again the declarations that use it without it"
+            ));
         }
     }
 }
