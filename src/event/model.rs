@@ -392,39 +392,27 @@ impl Parser<'_> {
                 continue;
             }
             let roster = self.players.get(&team).cloned().unwrap_or_default();
-            let mut kept = Vec::new();
+            let mut kept: Vec<(String, u32, Span)> = Vec::new();
             for (name, boards, range) in players {
                 let at = self.inner(&l.span, &l.value, &range);
-                // A player is named as in the team's `players`, or so folded
-                // (`Asa Berg` for `Åsa Berg`); kept under the roster's spelling.
-                let found = crate::names::find_one(roster.len(), &name, |i| {
-                    roster.get(i).map(String::as_str)
-                });
-                if let Some(player) = found.and_then(|i| roster.get(i)) {
-                    kept.push((player.clone(), boards, at));
+                let Some(player) = self.lineup_player(team, &roster, &name, at) else {
+                    continue;
+                };
+                // Named twice, the boards would count twice for the trophy.
+                if let Some((_, _, first)) = kept.iter().find(|(p, _, _)| *p == player) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0727",
+                            format!("`{player}` is named twice in team {team}'s line-up"),
+                            at,
+                        )
+                        .with_label("named again")
+                        .with_note(*first, "named here first")
+                        .with_help("name each player once, with all the boards the player played in the match"),
+                    );
                     continue;
                 }
-                let name = crate::syntax::nfc(&name);
-                let mut d = Diagnostic::error(
-                    "E0724",
-                    format!("`{name}` is not a player of team {team}"),
-                    at,
-                );
-                if roster.is_empty() {
-                    d = d
-                        .with_label(format!("team {team} lists no players"))
-                        .with_help(format!(
-                            "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
-                        ));
-                } else {
-                    let near = crate::names::nearest(&name, roster.iter().map(String::as_str));
-                    d = d.with_label("not in the team's `players`");
-                    d = match near {
-                        Some(p) => d.with_help(format!("did you mean `{p}`? (the team's players: {})", roster.join(", "))),
-                        None => d.with_help(format!("the team's players are {}; add a new player to the team's `players` first", roster.join(", "))),
-                    };
-                }
-                self.diags.push(d);
+                kept.push((player, boards, at));
             }
             out.push(Lineup {
                 team,
@@ -433,6 +421,65 @@ impl Parser<'_> {
             });
         }
         out
+    }
+
+    /// The roster's player a line-up names (`name` at `at`): as the team's
+    /// `players` spell it, or so folded (`asa oberg` for `Åsa Öberg`), kept under
+    /// the roster's spelling. `None`, with E0724, for a name that is no player's
+    /// or that two players share folded.
+    fn lineup_player(
+        &mut self,
+        team: u32,
+        roster: &[String],
+        name: &str,
+        at: Span,
+    ) -> Option<String> {
+        // The roster is kept in NFC; a name typed with separate marks is the same.
+        let name = crate::syntax::nfc(name);
+        let found =
+            crate::names::find_one(roster.len(), &name, |i| roster.get(i).map(String::as_str));
+        if let Some(player) = found.and_then(|i| roster.get(i)) {
+            return Some(player.clone());
+        }
+        let mut d = Diagnostic::error(
+            "E0724",
+            format!("`{name}` is not a player of team {team}"),
+            at,
+        );
+        let alike: Vec<&str> = roster
+            .iter()
+            .filter(|p| crate::names::same(p, &name))
+            .map(String::as_str)
+            .collect();
+        d = if roster.is_empty() {
+            d.with_label(format!("team {team} lists no players"))
+                .with_help(format!(
+                    "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
+                ))
+        } else if alike.len() > 1 {
+            d.with_label("two of the team's players are written so, but for case or marks")
+                .with_help(format!(
+                    "write the name as the team's `players` do: {}",
+                    crate::diag::and_list(
+                        &alike.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>()
+                    )
+                ))
+        } else {
+            let near = crate::names::nearest(&name, roster.iter().map(String::as_str));
+            let d = d.with_label("not in the team's `players`");
+            match near {
+                Some(p) => d.with_help(format!(
+                    "did you mean `{p}`? (the team's players: {})",
+                    roster.join(", ")
+                )),
+                None => d.with_help(format!(
+                    "the team's players are {}; add a new player to the team's `players` first",
+                    roster.join(", ")
+                )),
+            }
+        };
+        self.diags.push(d);
+        None
     }
 
     fn known(&mut self, team: u32, at: &std::ops::Range<usize>, what: &str) -> bool {

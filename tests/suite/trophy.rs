@@ -59,18 +59,46 @@ fn names_typed_as_base_letters_and_marks_are_the_same_names() {
         players(&ran),
         players(&run_in(&root().join(EDITION), LINEUPS, &lineups_text()))
     );
-    // Where two players of the team fold alike, only the exact spelling is taken.
+    // Where two players of the team fold alike, only the exact spelling is taken
+    // (typed with separate marks, too), and the error names both.
     let alike = lineups_text().replacen("\"Erik Lund\"", "\"Asa Oberg\"", 1);
     let ran = run_in(
         &root().join(EDITION),
         LINEUPS,
         &alike.replace("4: Åsa Öberg", "4: asa oberg"),
     );
+    let sorted = ran.diagnostics.sorted();
+    let d = sorted
+        .iter()
+        .find(|d| d.code == "E0724" && d.message.starts_with("`asa oberg` is not a player"))
+        .unwrap();
+    assert_eq!(
+        d.help.as_deref(),
+        Some("write the name as the team's `players` do: `Åsa Öberg` and `Asa Oberg`")
+    );
+    let ran = run_in(
+        &root().join(EDITION),
+        LINEUPS,
+        &alike.replace("4: Åsa Öberg", "4: A\u{30a}sa O\u{308}berg"),
+    );
+    assert!(
+        !ran.diagnostics
+            .sorted()
+            .iter()
+            .any(|d| d.message.contains("sa Öberg")),
+        "{:?}",
+        ran.diagnostics
+    );
+    // A player named twice in one line-up (here once folded) is an error: the
+    // boards would count twice.
+    let twice = lineups_text().replacen("Erik Lund 8,", "åsa öberg 8,", 1);
+    let ran = run_in(&root().join(EDITION), LINEUPS, &twice);
     assert!(
         ran.diagnostics
             .sorted()
             .iter()
-            .any(|d| d.code == "E0724" && d.message.starts_with("`asa oberg` is not a player")),
+            .any(|d| d.code == "E0727"
+                && d.message == "`Åsa Öberg` is named twice in team 4's line-up"),
         "{:?}",
         ran.diagnostics
     );
