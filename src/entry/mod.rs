@@ -173,33 +173,40 @@ impl<'a> Ctx<'a> {
     /// (`62` for 1962) or is after the season's year: no player of the season
     /// was born then, and the player has no class.
     pub fn birth_years(&mut self) {
-        let Some(season) = self.season else { return };
+        // Without the season (no `period`, said where a class is asked for),
+        // a year is still checked for its four digits.
+        let season = self.season;
         for (member, p) in &self.entries.players {
             let Some((year, at)) = p.birth_year else {
                 continue;
             };
-            if born_by(year, season) {
+            if self.born_in_time(year) {
                 continue;
             }
             let who = self.who(*member);
-            let (message, help) = if (1..100).contains(&year) {
-                (
+            const BORN: &str =
+                "write the year the player was born, like 1950; until then the player has no class";
+            let (message, help) = match season {
+                _ if (1..100).contains(&year) => (
                     format!("the birth year of {who}, {year}, is not written in full"),
+                    match season {
+                        Some(season) => format!(
+                            "write all four digits (`{}`?); until then the player has no class",
+                            in_full(year, season)
+                        ),
+                        None => "write all four digits; until then the player has no class".into(),
+                    },
+                ),
+                Some(season) if written_in_full(year) => (
                     format!(
-                        "write all four digits (`{}`?); until then the player has no class",
-                        in_full(year, season)
+                        "the birth year of {who}, {year}, is after the season's year, {season}"
                     ),
-                )
-            } else if !written_in_full(year) {
-                (
+                    BORN.to_string(),
+                ),
+                _ => (
                     format!("the birth year of {who}, {year}, is not a year"),
-                    "write the year the player was born, like 1950; until then the player has no class".to_string(),
-                )
-            } else {
-                (
-                    format!("the birth year of {who}, {year}, is after the season's year, {season}"),
-                    "write the year the player was born, like 1950; until then the player has no class".to_string(),
-                )
+                    BORN.to_string(),
+                ),
             };
             self.diags.push(
                 Diagnostic::error("E0801", message, at)

@@ -70,7 +70,7 @@ fn players_on_two_teams(ctx: &mut Ctx) {
                 None => {
                     first.insert((team.competition, member), (&team.id, at));
                 }
-                // A member listed twice on one team is E0801.
+                // Two teams given one id (E0801): not two teams here.
                 Some((id, _)) if *id == team.id => {}
                 Some(&(id, was)) => {
                     let who = ctx.who(member);

@@ -78,6 +78,11 @@ pub fn resolve(
                 d = d.with_note(c.span, e.kind.label());
             }
             diags.push(d);
+            // The incidents cannot be placed, but one pasted twice still is.
+            let all: Vec<usize> = (0..event.incidents.len()).collect();
+            for d in super::model::incidents_written_twice(&event.incidents, &all) {
+                diags.push(d);
+            }
             return (None, diags);
         }
     };

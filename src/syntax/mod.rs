@@ -598,8 +598,9 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
             "an `{word}` is a whole expression, not an operand (its last part would take everything after it): put it in brackets, `({word} …)`"
         ));
     }
-    // In a list (`]` would close it), `[10 200]` more likely lacks a `,`.
-    let in_list = expected.contains(&"`]`");
+    // Where a `,` fits (a list, a call's arguments), `[10 200]` more likely
+    // lacks one.
+    let in_list = expected.contains(&"`,`");
     if let Some(help) = number_written_locally(text, start, in_list) {
         return d.with_help(help);
     }
@@ -718,20 +719,22 @@ fn number_written_locally(text: &str, start: usize, in_list: bool) -> Option<Str
         .checked_sub(1)
         .filter(|&i| text.as_bytes().get(i) == Some(&b' '))?;
     let whole = digits_before(space)?;
-    let mut number = format!("{whole}{thousands}");
+    let mut groups = vec![whole, thousands];
     let mut at = start + thousands.len();
     while text.as_bytes().get(at) == Some(&b' ') {
         match digits_after(at + 1).filter(|d| d.len() == 3) {
             Some(group) => {
-                number.push_str(group);
+                groups.push(group);
                 at += 1 + group.len();
             }
             None => break,
         }
     }
+    let number = groups.concat();
     if in_list {
         return Some(format!(
-            "two values in a list are separated by `,` (`{whole}, {thousands}`); one number is written without spaces between its thousands: `{number}`"
+            "values are separated by `,` (`{}`); one number is written without spaces between its thousands: `{number}`",
+            groups.join(", ")
         ));
     }
     Some(format!(
@@ -870,11 +873,19 @@ mod tests {
             help("1 250 000"),
             "a number is written without spaces between its thousands: `1250000` (two values are separated by `,`)"
         );
-        // In a list, the missing `,` comes first.
-        let text = "const xs: [number] = [10 200]\n";
+        // Where a `,` fits, the missing `,` comes first.
+        let help = |text: &str| parse_file(text, 0).unwrap_err().help.unwrap_or_default();
         assert_eq!(
-            parse_file(text, 0).unwrap_err().help.unwrap_or_default(),
-            "two values in a list are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
+            help("const xs: [number] = [10 200]\n"),
+            "values are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
+        );
+        assert_eq!(
+            help("const xs: [number] = [1 250 000]\n"),
+            "values are separated by `,` (`1, 250, 000`); one number is written without spaces between its thousands: `1250000`"
+        );
+        assert_eq!(
+            help("const x: number = f(10 200)\n"),
+            "values are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
         );
     }
 

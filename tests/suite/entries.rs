@@ -497,6 +497,27 @@ fn a_question_the_edition_leaves_out_is_w0823_at_check_and_e0802_at_the_desk() {
 }
 
 #[test]
+fn a_birth_year_of_two_digits_is_said_without_the_season_too() {
+    // Without a `period` the season is unknown (E0802 where a class is asked
+    // for), but `62` is still no year: said, not taken as the year 62.
+    let dir = variant(
+        "entries-no-period",
+        "edition.bfr",
+        "  period Fri 2015-07-24 .. Sun 2015-08-02\n",
+        "",
+    );
+    let text =
+        cc_team(4, 0, "2015-07-25 12:00").replacen("birth_year = 1960", "birth_year = 62", 1);
+    let (code, stderr) = entries_check(&dir, &text);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("[E0801] Error: the birth year of P0 (100), 62, is not written in full")
+            && stderr.contains("Help: write all four digits; until then the player has no class"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_rule_of_the_wrong_signature_is_e0825_at_check() {
     let dir = variant(
         "entries-e0825",

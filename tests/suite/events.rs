@@ -452,6 +452,19 @@ fn an_incident_written_again_under_the_stages_title_is_the_same_incident() {
         "team = 1\nstage = \"sf\"\nrule = \"late_arrival_knockout(8 min)\"\n\n[[incident]]\nteam = 7\nstage = \"Semifinal\"\nrule = \"late_arrival_knockout(8 min)\"",
     );
     assert!(!codes(&ran).contains(&"W0722"));
+    // An event whose competition is unknown still says an incident is pasted twice.
+    let text = std::fs::read_to_string(root().join("tests/fixtures/events/full.toml")).unwrap();
+    let pasted = "\n[[incident]]\nteam = 1\nround = 1\nrule = \"late_arrival(8 min)\"\n";
+    let unknown = format!(
+        "{}{pasted}{pasted}",
+        text.replace("competition = \"mini\"", "competition = \"minj\"")
+    );
+    let (ran, _) = run_text("unknown.toml", &unknown);
+    assert!(
+        codes(&ran).contains(&"E0711") && codes(&ran).contains(&"W0722"),
+        "{:?}",
+        codes(&ran)
+    );
 }
 
 #[test]
