@@ -426,22 +426,63 @@ pub(super) fn bracketed(text: &str, start: usize, end: usize) -> (usize, usize) 
     let (mut start, mut end) = (start, end);
     // Closed before opened: the opening brackets stand before the span.
     for _ in 0..-lowest {
-        match text.get(..start).map(str::trim_end) {
+        match text.get(..start).map(without_layout_at_end) {
             Some(before) if before.ends_with('(') => start = before.len() - 1,
             _ => break,
         }
     }
     // Opened and not closed: the closing brackets stand after it.
     for _ in 0..depth - lowest {
-        let Some(after) = text.get(end..) else { break };
-        let blank = after.len() - after.trim_start().len();
-        if after.trim_start().starts_with(')') {
-            end += blank + 1;
+        let Some(after) = text.get(end..).map(without_layout_at_start) else {
+            break;
+        };
+        if after.starts_with(')') {
+            end = text.len() - after.len() + 1;
         } else {
             break;
         }
     }
     (start, end)
+}
+
+/// `text` without the blanks and `//` comments it ends with.
+fn without_layout_at_end(mut text: &str) -> &str {
+    loop {
+        text = text.trim_end();
+        let line = text.rfind('\n').map_or(0, |n| n + 1);
+        match comment_in(&text[line..]) {
+            Some(at) => text = &text[..line + at],
+            None => return text,
+        }
+    }
+}
+
+/// `text` without the blanks and `//` comments it starts with.
+fn without_layout_at_start(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        match text.strip_prefix("//") {
+            Some(comment) => text = comment.split_once('\n').map_or("", |(_, rest)| rest),
+            None => return text,
+        }
+    }
+}
+
+/// Where a `//` comment starts in one line, outside quoted texts.
+fn comment_in(line: &str) -> Option<usize> {
+    let mut quoted = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => quoted = !quoted,
+            '\\' if quoted => {
+                chars.next();
+            }
+            '/' if !quoted && chars.peek().is_some_and(|(_, n)| *n == '/') => return Some(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The weekdays as a date is written with one.
@@ -504,6 +545,12 @@ mod tests {
         assert_eq!(widened(text, "x + 1) * 2"), "(x + 1) * 2");
         let text = "fn f(x: number) -> number = ((x + 1) * (x - 1))\n";
         assert_eq!(widened(text, "x + 1) * (x - 1"), "(x + 1) * (x - 1)");
+        // A comment between the bracket and the expression is passed over.
+        let text = "fn f(x: number) -> number = ( // why\n x + 1) * 2\n";
+        assert_eq!(widened(text, "x + 1) * 2"), "( // why\n x + 1) * 2");
+        let text = "fn f(x: number) -> number = 2 * (x + 1 // c\n )\n";
+        assert_eq!(widened(text, "2 * (x + 1"), "2 * (x + 1 // c\n )");
+        assert_eq!(super::comment_in("a \"//\" b // c"), Some(9));
         // Balanced already, or brackets in a text: as spanned.
         assert_eq!(
             widened("= f(x) + g(\")\")", "f(x) + g(\")\")"),

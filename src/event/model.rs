@@ -457,7 +457,7 @@ impl Parser<'_> {
                     "list the team's players in its `[[team]]`: `players = [\"{name}\", …]`"
                 ))
         } else if alike.len() > 1 {
-            d.with_label("two of the team's players are written so, but for case or marks")
+            d.with_label("more than one of the team's players is written so, but for case or marks")
                 .with_help(format!(
                     "write the name as the team's `players` do: {}",
                     crate::diag::and_list(

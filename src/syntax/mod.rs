@@ -719,6 +719,11 @@ fn number_written_locally(text: &str, start: usize, in_list: bool) -> Option<Str
         .checked_sub(1)
         .filter(|&i| text.as_bytes().get(i) == Some(&b' '))?;
     let whole = digits_before(space)?;
+    // Digits that end a decimal (`1.5 200`) or a name (`x1 200`) are no number's.
+    let before = text.get(..space - whole.len()).unwrap_or_default();
+    if before.ends_with(|c: char| c == '.' || c == '_' || c.is_alphanumeric()) {
+        return None;
+    }
     let mut groups = vec![whole, thousands];
     let mut at = start + thousands.len();
     while text.as_bytes().get(at) == Some(&b' ') {
@@ -883,6 +888,8 @@ mod tests {
             help("const xs: [number] = [1 250 000]\n"),
             "values are separated by `,` (`1, 250, 000`); one number is written without spaces between its thousands: `1250000`"
         );
+        assert!(!help("const xs: [number] = [1.5 200]\n").contains("5200"));
+        assert!(!help("const x: number = f(x1 200)\n").contains("1200"));
         assert_eq!(
             help("const x: number = f(10 200)\n"),
             "values are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
