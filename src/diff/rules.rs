@@ -209,11 +209,14 @@ pub fn rules(
         } else {
             Status::Renamed
         };
-        let old_written = Written::of(was, old_shower.keeping_dates_of(was));
-        let mut details = part_details(&old_written, &written);
         let moved = old_shower.keeping_dates_of(was);
-        let old_text = old.written_body(was).map(|t| moved.moved_text(&t));
-        as_written(&mut details, old_text, new.written_body(rule));
+        let old_written = Written::of(was, moved);
+        let mut details = part_details(&old_written, &written);
+        as_written(
+            &mut details,
+            old_body(old, moved, was),
+            new.written_body(rule),
+        );
         let behaviour_applies = !details.is_empty();
         details.extend(source_detail(&was.source, &rule.source));
         details.extend(doc_detail(&was.doc, &rule.doc));
@@ -248,12 +251,10 @@ pub fn rules(
         if renames.contains_key(&rule.name) || new_names.contains(rule.name.as_str()) {
             continue;
         }
-        let written = Written::of(rule, old_shower.keeping_dates_of(rule));
         let moved = old_shower.keeping_dates_of(rule);
-        let old_text = old.written_body(rule).map(|t| moved.moved_text(&t));
-        let details = whole(&written, old_text, |what, value| Detail::Removed {
-            what,
-            value,
+        let written = Written::of(rule, moved);
+        let details = whole(&written, old_body(old, moved, rule), |what, value| {
+            Detail::Removed { what, value }
         });
         out.push((
             old.file(rule.span.file),
@@ -261,6 +262,12 @@ pub fn rules(
         ));
     }
     out
+}
+
+/// An old rule's body or value as written, its dates moved as `moved` (the old
+/// edition's writer for that rule) moves them.
+fn old_body(old: &Side, moved: Shower, rule: &Rule) -> Option<String> {
+    old.written_body(rule).map(|t| moved.moved_text(&t))
 }
 
 /// A rule only one edition has, part by part: its type, then its body or value
