@@ -187,6 +187,20 @@ impl Typer<'_> {
                 "a Swiss qualification says how many rounds it plays",
             );
         }
+        if format == QualificationFormat::Swiss && block.get("bye_score").is_none() {
+            self.diags.push(
+                Diagnostic::warning(
+                    "W0413",
+                    format!(
+                        "`{}` pairs its rounds by the standings but gives no `bye_score`: a team with the bye scores 0 VP",
+                        block.name
+                    ),
+                    q.span,
+                )
+                .with_label("with an odd number of teams one team has the bye each round")
+                .with_help("say what a bye scores, e.g. `bye_score = 15 VP` (a drawn match on the 25-0 scale)"),
+            );
+        }
         let late_start = match (
             self.whole(&block, "late_start_round"),
             self.quantity(&block, "carry_over"),
@@ -211,7 +225,7 @@ impl Typer<'_> {
             first_round: self.meaning::<FirstRound>(&block, "first_round"),
             rounds,
             boards: self.required_count(&block, "boards"),
-            vp_scale: self.rule(&block, "vp_scale", 0),
+            vp_scale: self.vp_scale(&block),
             bye_score: self.quantity(&block, "bye_score"),
             late_start,
             tie_break: self.criteria(&block),
@@ -450,6 +464,56 @@ impl Typer<'_> {
         None
     }
 
+    /// `vp_scale`: a rule of the margin (and the match's boards, if it takes a
+    /// second parameter) whose answer is a record with `winner` and `loser` VP.
+    fn vp_scale(&mut self, block: &Block) -> Option<u32> {
+        let p = block.get("vp_scale")?;
+        let ExprKind::RuleRef(i) = p.value.kind else {
+            return None;
+        };
+        let r = self.program.rules.get(i as usize)?;
+        let arity_fits = matches!(r.params.len(), 1 | 2);
+        if arity_fits && gives_winner_and_loser(self.program, &r.ret) {
+            return Some(i);
+        }
+        let fitting: Vec<&str> = self
+            .program
+            .rules
+            .iter()
+            .filter(|c| {
+                matches!(c.params.len(), 1 | 2) && gives_winner_and_loser(self.program, &c.ret)
+            })
+            .map(|c| c.name.as_str())
+            .collect();
+        let what = if arity_fits {
+            format!("gives {}", self.program.type_name(&r.ret))
+        } else {
+            format!("takes {} parameter(s)", r.params.len())
+        };
+        let mut d = Diagnostic::error(
+            "E0410",
+            format!(
+                "`vp_scale` names `{}`, which {what}: a run calls it with a match's IMP margin (and its boards) and reads the VP of both teams, `winner` and `loser`, from a record",
+                r.name
+            ),
+            p.value.span,
+        )
+        .with_note(r.span, "the rule is declared here");
+        let help = match crate::names::nearest(&r.name, fitting.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`, which gives both teams' VP?"),
+            None if fitting.is_empty() => {
+                "name a scale or function that returns a record with `winner` and `loser` VP".into()
+            }
+            None => format!(
+                "name one that gives both teams' VP: {}",
+                crate::diag::and_list(&first_few(&fitting))
+            ),
+        };
+        d = d.with_help(help);
+        self.diags.push(d);
+        None
+    }
+
     fn check_arity(&mut self, p: &Property, rule: u32, arity: usize) -> bool {
         let Some(r) = self.program.rules.get(rule as usize) else {
             return false;
@@ -635,6 +699,32 @@ impl Typer<'_> {
         }
         chain
     }
+}
+
+/// Whether a rule's answer is a record with numeric `winner` and `loser` fields:
+/// what a run reads a match's VP from.
+fn gives_winner_and_loser(program: &Program, ret: &Type) -> bool {
+    let Type::Record(i) = ret else {
+        return false;
+    };
+    let Some(info) = program.records.get(*i as usize) else {
+        return false;
+    };
+    ["winner", "loser"].iter().all(|want| {
+        info.fields
+            .iter()
+            .any(|(name, ty)| name == want && matches!(ty, Type::Num(_)))
+    })
+}
+
+/// The first names of a list for a help, `…` for the rest.
+fn first_few<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    const SHOWN: usize = 5;
+    let mut shown: Vec<&str> = names.iter().copied().take(SHOWN).collect();
+    if names.len() > SHOWN {
+        shown.push("…");
+    }
+    shown
 }
 
 fn stage_block(s: &DeclaredStage) -> Block<'_> {

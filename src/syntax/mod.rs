@@ -604,6 +604,9 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
     if let Some(help) = number_written_locally(text, start, in_list) {
         return d.with_help(help);
     }
+    if let Some(help) = moment_written_locally(text, start, found) {
+        return d.with_help(help);
+    }
     match glued.and_then(|(w, k)| Some((k, w.get(k.len()..)?.to_string(), w))) {
         Some((k, rest, w)) => d.with_help(format!(
             "`{w}` reads as one name; a keyword stands apart from what follows: write `{k} {rest}`"
@@ -688,6 +691,59 @@ fn word_before(text: &str, start: usize) -> Option<(usize, &str)> {
     let word = before.get(from..)?;
     word.starts_with(|c: char| c.is_alphabetic())
         .then_some((from, word))
+}
+
+/// A date or time written as Swedish text writes it, where the parser stopped
+/// at `start` on `found`: a weekday in Swedish before a date (`Lör 2016-07-23`),
+/// a time with a point (`20.00`, as the document writes times). The way the
+/// language writes it.
+fn moment_written_locally(text: &str, start: usize, found: &str) -> Option<String> {
+    const WEEKDAYS: [(&str, &str); 7] = [
+        ("man", "Mon"),
+        ("tis", "Tue"),
+        ("ons", "Wed"),
+        ("tor", "Thu"),
+        ("fre", "Fri"),
+        ("lor", "Sat"),
+        ("son", "Sun"),
+    ];
+    let is_date = |s: &str| {
+        let b = s.as_bytes();
+        b.len() >= 10
+            && b[..10].iter().enumerate().all(|(i, c)| match i {
+                4 | 7 => *c == b'-',
+                _ => c.is_ascii_digit(),
+            })
+    };
+    // The word before the date, with the point of an abbreviation (`sön.`).
+    let head = text.get(..start)?.trim_end().trim_end_matches('.');
+    let before = &head[head
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(head.len(), |(i, _)| i)..];
+    if is_date(found)
+        && let Some((_, english)) = WEEKDAYS
+            .iter()
+            .find(|(sv, _)| crate::names::folded(before) == *sv)
+    {
+        let date = found.get(..10).unwrap_or(found);
+        return Some(format!(
+            "weekdays are written in English, three letters: `{english} {date}`"
+        ));
+    }
+    let time: &str = found.trim_end_matches(|c: char| !c.is_ascii_digit());
+    let (h, m) = time.split_once('.')?;
+    let clock = (1..=2).contains(&h.len())
+        && m.len() == 2
+        && h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit());
+    let after_date = text
+        .get(..start)
+        .map(str::trim_end)
+        .and_then(|head| head.get(head.len().checked_sub(10)?..))
+        .is_some_and(is_date);
+    (clock && after_date).then(|| format!("a time is written with a colon: `{h}:{m}`"))
 }
 
 /// A number written as Swedish text writes it — a decimal comma (`99,50`), a
@@ -894,6 +950,32 @@ mod tests {
             help("const x: number = f(10 200)\n"),
             "values are separated by `,` (`10, 200`); one number is written without spaces between its thousands: `10200`"
         );
+    }
+
+    #[test]
+    fn a_date_or_time_written_the_swedish_way_gets_the_way_the_language_writes_it() {
+        let help = |value: &str| {
+            let text = format!("const deadline: datetime ref X-1 = {value}\n");
+            parse_file(&text, 0).unwrap_err().help.unwrap_or_default()
+        };
+        assert_eq!(
+            help("Lör 2016-07-23 12:00"),
+            "weekdays are written in English, three letters: `Sat 2016-07-23`"
+        );
+        assert_eq!(
+            help("sön. 2016-07-24 12:00"),
+            "weekdays are written in English, three letters: `Sun 2016-07-24`"
+        );
+        assert_eq!(
+            help("Fri 2016-07-22 20.00"),
+            "a time is written with a colon: `20:00`"
+        );
+        assert_eq!(
+            help("2016-07-22 9.45"),
+            "a time is written with a colon: `9:45`"
+        );
+        // A decimal that is no time of day stays a decimal's problem.
+        assert!(!help("2016-07-22 20.5").contains("colon"));
     }
 
     #[test]

@@ -315,19 +315,31 @@ fn a_reading_bfr_cannot_run_is_an_error_at_the_property_that_chooses_it() {
         "= Amb21GhPairing.StandingsWithFeasibilityCheck",
         "= Amb21GhPairing.GreedyWithSwaps",
     )]);
-    let errors: Vec<(&str, String)> = loaded
+    let errors: Vec<(&str, String, String)> = loaded
         .diagnostics
         .sorted()
         .iter()
         .filter(|d| d.severity == bfr::diag::Severity::Error)
-        .map(|d| (d.code, d.message.clone()))
+        .map(|d| {
+            let file = loaded.sources.name(d.span.file);
+            let file = file.rsplit('/').next().unwrap_or(file).to_string();
+            (d.code, d.message.clone(), file)
+        })
         .collect();
+    // Both Gröna Hissen read it: the Chairman's Cup's and SM Lag Veteran's.
+    let error = |file: &str| {
+        (
+            "E0408",
+            "`pairing`: `Amb21GhPairing.GreedyWithSwaps` names no `Pairing` bfr knows".to_string(),
+            file.to_string(),
+        )
+    };
     assert_eq!(
         errors,
-        [(
-            "E0408",
-            "`pairing`: `Amb21GhPairing.GreedyWithSwaps` names no `Pairing` bfr knows".to_string()
-        )]
+        [
+            error("chairmans_cup_knockout.bfr"),
+            error("sm_lag_veteran.bfr")
+        ]
     );
 }
 

@@ -167,6 +167,43 @@ fn vp_are_outcomes(r: &Report) {
     }
 }
 
+/// Every bye of the qualification adds the edition's `bye_score` to the team's
+/// VP, and nothing else (the simulation gives no deductions); the score is the
+/// drawn match's 15 VP of AMB-22 for both Gröna Hissen of 2015, SM Lag
+/// Veteran's by LV-OTHER ("särskiljning m m är de samma som … Chairman's Cup").
+fn byes_score_the_editions_figure(competition: &str, r: &Report) {
+    let score = eval(&format!("{competition}.gh.bye_score"));
+    assert_eq!(score, eval("amb22_bye_score"), "{competition}");
+    let Value::Num(score, _) = score else {
+        panic!("{competition}: the bye score is a quantity");
+    };
+    let vp = |lines: &[bfr::runner::report::StandingLine], team: u32| {
+        lines
+            .iter()
+            .find(|l| l.team == team)
+            .map_or(rust_decimal::Decimal::ZERO, |l| l.vp)
+    };
+    for (i, round) in r.rounds.iter().enumerate() {
+        let Some(bye) = round.bye else { continue };
+        let before = i
+            .checked_sub(1)
+            .map_or(&[][..], |p| &r.rounds[p].standings[..]);
+        assert_eq!(
+            vp(&round.standings, bye) - vp(before, bye),
+            score,
+            "{competition}, round {}: team {bye}'s bye",
+            round.round
+        );
+    }
+}
+
+#[test]
+fn a_bye_in_the_veterans_gröna_hissen_scores_as_in_the_chairmans_cup() {
+    let r = simulated("lv_ko", 21, 3, Some("wbf20_result"));
+    assert_eq!(r.rounds.iter().filter(|x| x.bye.is_some()).count(), 11);
+    byes_score_the_editions_figure("lv_ko", &r);
+}
+
 /// A debug build plays one cup (64 teams at least, 13 rounds); a release build more.
 const CUPS: u32 = if cfg!(debug_assertions) { 1 } else { 12 };
 
@@ -183,6 +220,7 @@ proptest! {
         one_place_each(&r);
         routes_followed("cup", &r);
         vp_are_outcomes(&r);
+        byes_score_the_editions_figure("cup", &r);
     }
 }
 
@@ -197,6 +235,7 @@ proptest! {
         let r = simulated("lv_ko", teams, seed, Some("wbf20_result"));
         one_place_each(&r);
         routes_followed("lv_ko", &r);
+        byes_score_the_editions_figure("lv_ko", &r);
     }
 }
 

@@ -174,7 +174,9 @@ fn space_before(toks: &[Placed<'_>], i: usize) -> bool {
     // The written choice stays where the grammar reads spacing as meaning.
     for k in [i - 1, i] {
         if matches!(toks[k].tok.kind, Kind::Dot | Kind::Slash | Kind::DotDot)
-            || (toks[k].tok.kind == Kind::Minus && between_atoms(toks, k))
+            || (toks[k].tok.kind == Kind::Minus
+                && between_atoms(toks, k)
+                && !after_reserved_word(toks, k))
         {
             return !tight(toks, k);
         }
@@ -212,6 +214,12 @@ fn tight(toks: &[Placed<'_>], k: usize) -> bool {
 /// scan could not see whole (`refCC-FEE` is `ref CC-FEE` to the grammar).
 fn between_atoms(toks: &[Placed<'_>], k: usize) -> bool {
     k > 0 && toks[k - 1].tok.is_atom() && toks.get(k + 1).is_some_and(|n| n.tok.is_atom())
+}
+
+/// A `-` right after a reserved word (`then -1`, `else -1`): a negation, never
+/// inside a rule ID, whose words are capitals.
+fn after_reserved_word(toks: &[Placed<'_>], k: usize) -> bool {
+    k > 0 && toks[k - 1].tok.kind == Kind::Word && toks[k - 1].tok.is_reserved()
 }
 
 /// A `,` between two numbers: written tight it may be inside a page list the scan

@@ -105,6 +105,11 @@ fn a_call_of_a_name_that_is_a_keyword_elsewhere_is_a_call() {
         fmt("fn refer (x: VP) -> VP = x\nconst a: VP = refer (3 VP) - notice - (1 VP)\n"),
         "fn refer(x: VP) -> VP = x\nconst a: VP = refer(3 VP) - notice - (1 VP)\n"
     );
+    // A `-` after a reserved word negates, however it was spaced.
+    assert_eq!(
+        fmt("const a: integer = if x then -1 else - 1\n"),
+        "const a: integer = if x then -1 else -1\n"
+    );
     // Reserved words are never called.
     assert_eq!(
         fmt("const a: VP = if(x) then 1 else 2\n"),

@@ -516,7 +516,7 @@ impl Lower {
             };
             let mut e = self.err(&d, message);
             e.code = "E0007";
-            e.help = Some("write dates as YYYY-MM-DD".into());
+            e.help = Some(calendar_help(year, month, day));
             return Err(e);
         }
         Ok(DateLit {
@@ -549,5 +549,37 @@ fn binary(op: &P, lhs: Expr, rhs: Expr) -> Expr {
     Expr {
         kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
         span,
+    }
+}
+
+/// What is wrong with a date written in the right form: the month, or the day
+/// past its month's last (`February 2016 has 29 days`).
+fn calendar_help(year: i16, month: i16, day: i16) -> String {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let Some(name) = usize::try_from(month - 1).ok().and_then(|m| MONTHS.get(m)) else {
+        return "the month is the middle number, from 01 to 12 (YYYY-MM-DD)".into();
+    };
+    let days = (year >= 1)
+        .then(|| jiff::civil::Date::new(year, month as i8, 1).ok())
+        .flatten()
+        .map(|first| first.days_in_month());
+    match days {
+        Some(days) if day == 0 || i16::from(days) < day => {
+            format!("{name} {year} has {days} days (YYYY-MM-DD, the day last)")
+        }
+        _ => "write dates as YYYY-MM-DD".into(),
     }
 }
