@@ -178,6 +178,40 @@ impl Line {
         }
     }
 
+    /// The inputs to try on a whole line no rule writes a value of (a rule
+    /// comparing two of its parameters, `appealed_at <= session_end + 30 min`):
+    /// nine, from the first day of the edition's `period` for dates and times
+    /// (the days after it; the minutes after its midnight at the spacings a
+    /// regulation's time limits use), from 0 for numbers. `None` on a line that
+    /// is not whole.
+    pub(super) fn unwritten(&self, program: &Program) -> Option<Vec<Decimal>> {
+        if !self.whole {
+            return None;
+        }
+        let first_day = program
+            .edition
+            .as_ref()
+            .and_then(|e| e.period)
+            .and_then(|(first, _)| Value::Date(first).order_key())
+            .unwrap_or(Decimal::ZERO);
+        Some(match self.ty {
+            LineType::Date => (0..=8).map(|d| first_day + Decimal::from(d)).collect(),
+            LineType::DateTime => {
+                let midnight = first_day * Decimal::from(1440);
+                LIMIT_SPACINGS
+                    .into_iter()
+                    .map(|m| midnight + Decimal::from(m))
+                    .collect()
+            }
+            LineType::Time => LIMIT_SPACINGS
+                .into_iter()
+                .filter(|m| *m < 1440)
+                .map(Decimal::from)
+                .collect(),
+            _ => (0..=8).map(Decimal::from).collect(),
+        })
+    }
+
     /// How much an order key moves when a date moves by `days`.
     pub(super) fn key_shift(&self, days: i64) -> Decimal {
         match self.ty {
@@ -200,6 +234,10 @@ impl Line {
         )
     }
 }
+
+/// Minutes after a midnight at which unwritten times are tried: the spacings of
+/// a regulation's time limits, up to the next day.
+const LIMIT_SPACINGS: [i64; 9] = [0, 5, 10, 15, 30, 60, 120, 240, 1440];
 
 fn date_of_day(n: i64) -> Option<Date> {
     let epoch = jiff::civil::date(1970, 1, 1);

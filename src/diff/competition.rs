@@ -5,47 +5,95 @@
 
 use super::show::Shower;
 use super::{Detail, Item, Kind, Side, Status};
-use crate::ir::Competition;
 use crate::ir::competition::{Schedule, Target};
+use crate::ir::{Competition, Program};
 use serde_json::{Map, Value as Json};
 use std::collections::BTreeMap;
 
-/// Competitions, matched by name.
+/// Competitions, matched by name, then a competition gone by a new one of the
+/// same inventory ID (see [`renamed`]).
 pub fn competitions(
     old: &Side,
     new: &Side,
     days: i64,
     renames: &BTreeMap<String, String>,
 ) -> Vec<(String, Item)> {
+    let renamed_to = renamed(old.program, new.program);
     let olds: BTreeMap<&str, &Competition> = old
         .program
         .competitions
         .iter()
         .map(|c| (c.name.as_str(), c))
         .collect();
+    let was_named: BTreeMap<&str, &str> = renamed_to
+        .iter()
+        .map(|(o, n)| (n.as_str(), o.as_str()))
+        .collect();
     let mut out = Vec::new();
     for c in &new.program.competitions {
         let file = new.file(c.span.file);
-        let (status, details) = match olds.get(c.name.as_str()) {
+        let before = olds
+            .get(c.name.as_str())
+            .or_else(|| was_named.get(c.name.as_str()).and_then(|o| olds.get(o)));
+        let (status, details) = match before {
             None => (Status::Added, Vec::new()),
             Some(was) => {
                 let a = flat(was, Shower::old(old.program, days, renames));
                 let b = flat(c, Shower::new(new.program));
                 let details = compare(&a, &b);
-                if details.is_empty() {
+                if was.name != c.name {
+                    (Status::Renamed, details)
+                } else if details.is_empty() {
                     continue;
+                } else {
+                    (Status::Changed, details)
                 }
-                (Status::Changed, details)
             }
         };
-        out.push((file, item(c, status, details)));
+        let mut it = item(c, status, details);
+        if status == Status::Renamed {
+            it.old_name = before.map(|was| was.name.clone());
+        }
+        out.push((file, it));
     }
     for c in &old.program.competitions {
-        if !new.program.competitions.iter().any(|n| n.name == c.name) {
+        let kept = new.program.competitions.iter().any(|n| n.name == c.name);
+        if !kept && !renamed_to.contains_key(&c.name) {
             out.push((old.file(c.span.file), item(c, Status::Removed, Vec::new())));
         }
     }
     out
+}
+
+/// The competitions renamed, old name to new: a competition only the old
+/// edition has and one only the new has, with the one inventory ID no other
+/// competition of either side shares (`cup` → `ordf`, both CC-PHASES). Its
+/// changes are compared and its events simulated as one competition's.
+pub fn renamed(old: &Program, new: &Program) -> BTreeMap<String, String> {
+    let only = |side: &Program, other: &Program| -> BTreeMap<String, Vec<String>> {
+        let mut by_id: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for c in &side.competitions {
+            if other.competitions.iter().any(|o| o.name == c.name) {
+                continue;
+            }
+            if let Some(src) = &c.source {
+                by_id
+                    .entry(src.id.to_string())
+                    .or_default()
+                    .push(c.name.clone());
+            }
+        }
+        by_id
+    };
+    let (gone, came) = (only(old, new), only(new, old));
+    gone.into_iter()
+        .filter_map(
+            |(id, olds)| match (olds.as_slice(), came.get(&id).map(Vec::as_slice)) {
+                ([was], Some([now])) => Some((was.clone(), now.clone())),
+                _ => None,
+            },
+        )
+        .collect()
 }
 
 fn item(c: &Competition, status: Status, details: Vec<Detail>) -> Item {

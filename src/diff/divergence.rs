@@ -53,8 +53,13 @@ pub struct Step {
 pub fn simulate(old: &Program, new: &Program, events: u64, teams: Option<u32>) -> Vec<Divergence> {
     let events = events.min(MAX_EVENTS);
     let mut out = Vec::new();
+    let renamed = super::competition::renamed(old, new);
     for comp in &new.competitions {
-        let Some(before) = old.competitions.iter().find(|c| c.name == comp.name) else {
+        let was = renamed
+            .iter()
+            .find(|(_, now)| **now == comp.name)
+            .map_or(comp.name.as_str(), |(was, _)| was.as_str());
+        let Some(before) = old.competitions.iter().find(|c| c.name == was) else {
             continue;
         };
         let field = teams
@@ -69,7 +74,7 @@ pub fn simulate(old: &Program, new: &Program, events: u64, teams: Option<u32>) -
             first: None,
         };
         for seed in 1..=events {
-            let a = steps(old, &comp.name, field, seed);
+            let a = steps(old, &before.name, field, seed);
             let b = steps(new, &comp.name, field, seed);
             if let Some(step) = first_difference(&a, &b, seed) {
                 d.diverged += 1;

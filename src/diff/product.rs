@@ -152,10 +152,10 @@ fn axis(
             keys.sort();
             keys.dedup();
             let pieces: Vec<Piece> = if keys.is_empty() {
-                if !line.whole {
-                    return None;
-                }
-                (0..=8).map(|k| Piece::At(Decimal::from(k))).collect()
+                line.unwritten(new.program)?
+                    .into_iter()
+                    .map(Piece::At)
+                    .collect()
             } else {
                 Piece::around(&keys)
             };

@@ -538,39 +538,68 @@ pub fn examples(
     for (title, file, lines, ex) in &news {
         let found = old_by_title.get(title.as_str());
         let (status, details) = match found {
-            None => (Status::Added, Vec::new()),
+            None => {
+                let shown = side_shown(new, Shower::new(new.program), ex, lines);
+                let added = shown
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, value)| Detail::Added {
+                        what: format!("assertion {}", i + 1),
+                        value,
+                    });
+                (Status::Added, added.collect())
+            }
             Some((_, _, was, _)) if was == lines => continue,
             Some((_, _, was, was_ex)) => {
-                // As written, the old one's dates moved as the calendar moves them.
-                let shown = |side: &Side,
-                             shower: Shower,
-                             ex: &crate::ir::Example,
-                             lines: &[String]|
-                 -> Vec<String> {
-                    ex.assertions
-                        .iter()
-                        .zip(lines)
-                        .map(|(a, compared)| {
-                            side.written(a)
-                                .map_or_else(|| compared.clone(), |t| shower.moved_text(&t))
-                        })
-                        .collect()
-                };
                 let details = assertion_details(
-                    (was, &shown(old, old_shower, was_ex, was)),
-                    (lines, &shown(new, Shower::new(new.program), ex, lines)),
+                    (was, &side_shown(old, old_shower, was_ex, was)),
+                    (lines, &side_shown(new, Shower::new(new.program), ex, lines)),
                 );
+                // Each assertion written as before, only what it reads changed
+                // (a competition's figure): that change is listed where it is.
+                if details.is_empty() {
+                    continue;
+                }
                 (Status::Changed, details)
             }
         };
         out.push((file.clone(), example_item(ex, status, details)));
     }
-    for (title, file, _, ex) in &olds {
+    for (title, file, lines, ex) in &olds {
         if !new_titles.contains(title.as_str()) {
-            out.push((file.clone(), example_item(ex, Status::Removed, Vec::new())));
+            let shown = side_shown(old, old_shower, ex, lines);
+            let removed = shown
+                .into_iter()
+                .enumerate()
+                .map(|(i, value)| Detail::Removed {
+                    what: format!("assertion {}", i + 1),
+                    value,
+                });
+            out.push((
+                file.clone(),
+                example_item(ex, Status::Removed, removed.collect()),
+            ));
         }
     }
     out
+}
+
+/// An example's assertions as written (the old side's dates moved as the
+/// calendar moves them), each as compared where its text is not at hand.
+fn side_shown(
+    side: &Side,
+    shower: Shower,
+    ex: &crate::ir::Example,
+    lines: &[String],
+) -> Vec<String> {
+    ex.assertions
+        .iter()
+        .zip(lines)
+        .map(|(a, compared)| {
+            side.written(a)
+                .map_or_else(|| compared.clone(), |t| shower.moved_text(&t))
+        })
+        .collect()
 }
 
 /// (title, file, assertions as text, the example) of every example.
@@ -620,6 +649,10 @@ fn assertion_details(old: (&[String], &[String]), new: (&[String], &[String])) -
                 // Paired in order; what one side has more of is added or removed.
                 for k in 0..old_len.max(new_len) {
                     let (o, n) = (old_index + k, new_index + k);
+                    // Written the same: only what it reads changed.
+                    if k < old_len && k < new_len && old[o] == new[n] {
+                        continue;
+                    }
                     out.push(match (k < old_len, k < new_len) {
                         (true, true) => Detail::Changed {
                             what: number(n),

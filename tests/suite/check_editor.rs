@@ -309,3 +309,40 @@ fn a_date_bumped_2016_edition_fails_with_its_weekdays_and_passes_once_they_are_f
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
 }
+
+#[test]
+fn a_baseline_carries_over_to_next_years_edition_whose_dates_moved() {
+    // Next year's edition: every date a year on, weekdays kept (364 days). Its
+    // known defects are the same defects, written with the new year.
+    let dir = copy_2015("baseline-next-year");
+    let baseline = dir.0.join("accepted.txt");
+    bfr(&["check", "--write-baseline", &s(&baseline), &s(&dir.0)]);
+    let known = warnings_of(&dir.0);
+    for entry in std::fs::read_dir(&dir.0).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "bfr") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            std::fs::write(&p, crate::diff::shift_dates(&text, 364)).unwrap();
+        }
+    }
+    let written = std::fs::read_to_string(&baseline).unwrap();
+    let (code, stdout, stderr) = bfr(&["check", "-D", "--baseline", &s(&baseline), &s(&dir.0)]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "0 errors, 0 warnings ({known} accepted by the baseline)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("no longer") && !stderr.contains("no longer"),
+        "{stdout}{stderr}"
+    );
+    // The check of next year's edition said its year: the baseline did not.
+    let (_, plain, _) = bfr(&["check", "--color", "never", &s(&dir.0)]);
+    assert!(
+        written.contains("year 2015") && !written.contains("year 2016"),
+        "{written}"
+    );
+    assert!(known > 0, "{plain}");
+}

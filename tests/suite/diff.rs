@@ -26,7 +26,7 @@ fn once(text: String, from: &str, to: &str) -> String {
 
 /// `text` as a new year's edition writes it: every date moved by `days` but
 /// another document's (the line after a `cites`), which stays.
-fn shift_dates(text: &str, days: i64) -> String {
+pub(crate) fn shift_dates(text: &str, days: i64) -> String {
     let mut out = String::new();
     let mut cited = false;
     for line in text.split_inclusive('\n') {
@@ -73,6 +73,12 @@ fn shift_all_dates(text: &str, days: i64) -> String {
         }
     }
     out
+}
+
+/// The checked programs of the 2015 edition and of the variant at `new`.
+fn programs(new: &Path) -> (bfr::ir::Program, bfr::ir::Program) {
+    let program = |p: &Path| load(p).unwrap().checked.unwrap().program;
+    (program(&root().join(EDITION_2015)), program(new))
 }
 
 fn diff_of(old: &Path, new: &Path) -> diff::Diff {
@@ -578,12 +584,7 @@ fn a_rule_of_two_inputs_is_compared_over_both_at_the_cap() {
             .any(|(i, _, _)| i == "seniors 3 players, juniors 5 players")
     );
     // The answers are the editions' own: evaluated, not assumed.
-    let old = load(&root().join(EDITION_2015))
-        .unwrap()
-        .checked
-        .unwrap()
-        .program;
-    let new = load(&dir.0).unwrap().checked.unwrap().program;
+    let (old, new) = programs(&dir.0);
     let fee = |p: &bfr::ir::Program, s: i64, j: i64| {
         let (i, _) = p.rule("cc_gh_entry_fee").unwrap();
         bfr::eval::Evaluator::new(p)
@@ -958,4 +959,117 @@ fn a_diff_stops_evaluating_at_its_step_bound_and_says_what_it_left() {
     let none = diff_within(&old.0, &new.0, 1);
     assert_eq!(details_of(&none, "heavy").last(), Some(&Detail::Unfinished));
     assert_eq!(answers(&details_of(&none, "heavy")), 0);
+}
+
+#[test]
+fn a_renamed_competition_is_compared_with_what_it_was() {
+    // The editor renames SM Lag Veteran's knockout competition and lengthens its
+    // round of 16: one competition renamed with its change, not one removed
+    // and another added.
+    let renamed = |text: String| {
+        text.replace("competition lv_ko ", "competition lv_open ")
+            .replace("lv_ko.", "lv_open.")
+            .replace("[lv_series, lv_ko]", "[lv_series, lv_open]")
+    };
+    let dir = variant("diff-renamed-competition", |name, text| match name {
+        "sm_lag_veteran.bfr" => renamed(once(
+            once(
+                text,
+                "stage r16 \"Åttondelsfinal\" ref LV-KO p.12 \"Slutspel vid fler än 16 lag\" {\n    order = 2\n    teams = 16\n    boards = 20",
+                "stage r16 \"Åttondelsfinal\" ref LV-KO p.12 \"Slutspel vid fler än 16 lag\" {\n    order = 2\n    teams = 16\n    boards = 24",
+            ),
+            "lv_ko.r16.boards == 20",
+            "lv_ko.r16.boards == 24",
+        )),
+        "sm_general.bfr" | "entries.bfr" => renamed(text),
+        _ => text,
+    });
+    let new = dir.0.to_str().unwrap();
+    let (code, out, err) = bfr(&["diff", EDITION_2015, new]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    assert!(
+        lines.contains(&"> competition lv_open (renamed from lv_ko)  [LV-KO p.12]"),
+        "{out}"
+    );
+    assert!(lines.contains(&"stage r16.boards: 20 → 24"), "{out}");
+    assert!(
+        !out.contains("+ competition") && !out.contains("- competition"),
+        "{out}"
+    );
+    // Its events are simulated as one competition's, under the new name.
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    let item = d
+        .files
+        .iter()
+        .flat_map(|f| &f.items)
+        .find(|i| i.name == "lv_open")
+        .expect("the renamed competition is listed");
+    assert_eq!(item.old_name.as_deref(), Some("lv_ko"));
+    let (old, new) = programs(&dir.0);
+    let renamed = diff::competition::renamed(&old, &new);
+    assert_eq!(
+        renamed.into_iter().collect::<Vec<_>>(),
+        [("lv_ko".to_string(), "lv_open".to_string())]
+    );
+}
+
+#[test]
+fn a_rule_of_two_moments_is_tried_on_the_editions_own_days() {
+    // No date or time is written in the rule: its inputs are tried from the first
+    // day of the edition's period, not from the first day a computer counts.
+    let write = |tag: &str, limit: &str| {
+        let dir = TempDir::new(tag);
+        let text = format!(
+            "edition \"E\" {{\n  period Sat 2016-07-23 .. Sun 2016-07-31\n}}\n\
+             fn in_time(ended: datetime, appealed: datetime) -> bool = appealed <= ended + {limit}\n"
+        );
+        std::fs::write(dir.0.join("r.bfr"), text).unwrap();
+        dir
+    };
+    let (old, new) = (
+        write("diff-moments-old", "30 min"),
+        write("diff-moments-new", "20 min"),
+    );
+    let (code, out, err) = bfr(&["diff", old.0.to_str().unwrap(), new.0.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains(
+            "answer ended Sat 2016-07-23 00:05, appealed Sat 2016-07-23 00:30: true → false"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("1970"), "{out}");
+}
+
+#[test]
+fn an_example_is_listed_for_what_its_assertions_say_not_for_what_they_read() {
+    // BC32-B is played over 24 boards: the example that states the figure is
+    // changed with it; the one that reads it to check the system level is
+    // written as before, and is not listed (the competition's change is).
+    // A new example is shown with its assertions, a removed one too.
+    let dir = variant("diff-examples-read", |name, text| match name {
+        "chairmans_cup_knockout.bfr" => {
+            let t = once(
+                text,
+                "    teams = 32\n    boards = 20\n    draw = CcDrawMethod.Brackets\n    winners -> bc16_a\n",
+                "    teams = 32\n    boards = 24\n    draw = CcDrawMethod.Brackets\n    winners -> bc16_a\n",
+            );
+            let t = once(
+                t,
+                "  cup.bc32_b.boards == 20\n",
+                "  cup.bc32_b.boards == 24\n",
+            );
+            t + "\nexample \"BC32-B is played over 24 boards\" ref CC-STAGES p.16 \"Måndag 27 juli\" {\n  cup.bc32_b.boards == 24\n}\n"
+        }
+        _ => text,
+    });
+    let (code, out, err) = bfr(&["diff", EDITION_2015, dir.0.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let has = |line: &str| assert!(lines.contains(&line), "no `{line}` in\n{out}");
+    has("assertion 2: cup.bc32_b.boards == 20 → cup.bc32_b.boards == 24");
+    has("stage bc32_b.boards: 20 → 24");
+    has("+ assertion 1: cup.bc32_b.boards == 24");
+    assert!(!out.contains("the stages' system level"), "{out}");
 }
