@@ -179,6 +179,33 @@ pub enum Colour {
 
 /// Renders one diagnostic for a terminal with ariadne. To render many, use a
 /// [`Renderer`]: it prepares each file once.
+/// The error for data file `name` whose `bytes` are not UTF-8 text: the file is
+/// added to `sources` with each bad byte shown as U+FFFD, the first under the
+/// label; `what` names the file in the help ("event file"). Never decoded by
+/// guesswork: a Latin-1 `ä` might as well be another letter.
+pub fn not_utf8(
+    code: &'static str,
+    name: &str,
+    bytes: &[u8],
+    sources: &mut Sources,
+    what: &str,
+) -> Diagnostic {
+    let at = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| bytes.len());
+    let file = sources.add(name, String::from_utf8_lossy(bytes).into_owned());
+    Diagnostic::error(
+        code,
+        format!(
+            "`{name}` is not UTF-8 text: byte {at} (0x{:02X}) is not UTF-8",
+            bytes.get(at).copied().unwrap_or(0)
+        ),
+        Span::new(file, at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
+    )
+    .with_label("this byte is not UTF-8 (å, ä and ö saved as Latin-1 look like this)")
+    .with_help(format!(
+        "save the {what} as UTF-8 (in most editors: Save As…, encoding UTF-8) and run it again"
+    ))
+}
+
 pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
     Renderer::new(sources, colour).render(d)
 }

@@ -24,7 +24,18 @@ where
         found.next().is_none().then_some(first)
     };
     let wanted = folded(written);
-    only(&|s| s == written).or_else(|| only(&|s| folded(s) == wanted))
+    // Last, the letters and digits alone: `Jämtland-Härjedalen` and `Östra
+    // Mellansvenska`, the names in full, are the variants `JamtlandHarjedalen`
+    // and `OstraMellansvenska`.
+    let bare = |s: &str| -> String { folded(s).chars().filter(|c| c.is_alphanumeric()).collect() };
+    let wanted_bare = bare(written);
+    only(&|s| s == written)
+        .or_else(|| only(&|s| folded(s) == wanted))
+        .or_else(|| {
+            (!wanted_bare.is_empty())
+                .then(|| only(&|s| bare(s) == wanted_bare))
+                .flatten()
+        })
 }
 
 /// Whether two names are the same folded (`Skane`, `Skåne`).
@@ -148,6 +159,22 @@ mod tests {
         assert_eq!(find("odeby bk"), Some(2), "a title, folded");
         assert_eq!(find("O\u{308}deby"), Some(2), "a separate mark");
         assert_eq!(find("Ödeb"), None);
+        // Last, by letters alone: the name in full for the variant's.
+        let districts = [
+            ["JamtlandHarjedalen", "Jämtl.-Härjedalen"],
+            ["Medelpad", "Medelpad"],
+        ];
+        let district = |w: &str| find_one(districts.len(), w, |i| districts[i]);
+        assert_eq!(district("Jämtland-Härjedalen"), Some(0));
+        assert_eq!(district("jamtland harjedalen"), Some(0));
+        assert_eq!(district("Jämtland"), None);
+        assert_eq!(district(" - "), None, "no letters, no name");
+        assert_eq!(find("Ödeby-BK"), Some(2));
+        assert_eq!(
+            find("A s b y"),
+            None,
+            "two things are `asby` by letters too"
+        );
         assert!(same("ÅSBY", "asby"));
         // A word processor's apostrophe, dash and space are the keyboard's.
         assert!(same("Ordförandes’ Cup", "ordförandes' cup"));

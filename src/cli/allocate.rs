@@ -19,7 +19,7 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
     let Some(checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
-    let text = match super::federation::read_text(out, starts) {
+    let text = match super::federation::read_text(out, starts, &mut loaded.sources, "E1102") {
         Ok(t) => t,
         Err(code) => return code,
     };

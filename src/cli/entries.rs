@@ -12,12 +12,12 @@ use crate::source::Sources;
 use crate::source::printable_name;
 use std::path::Path;
 
-/// The edition checked and the entries file's text, or the exit code.
+/// The edition checked and the entries file's bytes, or the exit code.
 fn load(
     out: &Output,
     edition_path: &Path,
     entries_path: &Path,
-) -> Result<(Checked, Sources, String), u8> {
+) -> Result<(Checked, Sources, Vec<u8>), u8> {
     let io = |path: &Path, message: String| {
         match out.format {
             Format::Text => stderr(&format!("error: {message}\n")),
@@ -44,15 +44,7 @@ fn load(
         return Err(EXIT_FOUND);
     };
     let bytes = edition::read_named(entries_path).map_err(|e| io(entries_path, e.to_string()))?;
-    let Ok(text) = String::from_utf8(bytes) else {
-        let not_text = edition::IoError {
-            path: entries_path.to_path_buf(),
-            access: edition::Access::Read,
-            reason: "it is not UTF-8 text; save the entries file as UTF-8".into(),
-        };
-        return Err(io(entries_path, not_text.to_string()));
-    };
-    Ok((checked, loaded.sources, text))
+    Ok((checked, loaded.sources, bytes))
 }
 
 fn show_diagnostics(out: &Output, diags: &Diagnostics, sources: &Sources) {
@@ -63,12 +55,12 @@ fn show_diagnostics(out: &Output, diags: &Diagnostics, sources: &Sources) {
 
 /// `bfr entries check`
 pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
-    let (checked, mut sources, text) = match load(out, edition_path, entries_path) {
+    let (checked, mut sources, bytes) = match load(out, edition_path, entries_path) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let name = entries_path.display().to_string();
-    let read = crate::entry::check(&checked, &mut sources, &name, &text);
+    let read = crate::entry::check_bytes(&checked, &mut sources, &name, &bytes);
     show_diagnostics(out, &read.diagnostics, &sources);
     let (players, teams, pairs) = read.entries.as_ref().map_or((0, 0, 0), |e| {
         (e.players.len(), e.teams.len(), e.pairs.len())
@@ -102,12 +94,12 @@ pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
 
 /// `bfr invoice`: text, JSON, or CSV (`csv`).
 pub fn invoice(out: &Output, edition_path: &Path, entries_path: &Path, csv: bool) -> u8 {
-    let (checked, mut sources, text) = match load(out, edition_path, entries_path) {
+    let (checked, mut sources, bytes) = match load(out, edition_path, entries_path) {
         Ok(l) => l,
         Err(code) => return code,
     };
     let name = entries_path.display().to_string();
-    let (money, diags) = crate::entry::invoice(&checked, &mut sources, &name, &text);
+    let (money, diags) = crate::entry::invoice_bytes(&checked, &mut sources, &name, &bytes);
     show_diagnostics(out, &diags, &sources);
     match (&money, out.format, csv) {
         (Some(m), _, true) => super::output::stdout_data(&render_csv(m)),

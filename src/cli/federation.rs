@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::edition;
 use crate::federation::{self, CODES, Call, Shown, Table};
 use crate::ir::Type;
+use crate::source::Sources;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -40,7 +41,7 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
     let Some(checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
-    let text = match read_text(out, file_path) {
+    let text = match read_text(out, file_path, &mut loaded.sources, "E1110") {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -141,18 +142,20 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
     }
 }
 
-/// The file's text; an I/O failure or non-UTF-8 text is exit 3.
-pub fn read_text(out: &Output, path: &Path) -> Result<String, u8> {
-    match edition::read_named(path) {
-        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
-            out.io_error(&edition::IoError {
-                path: path.to_path_buf(),
-                access: edition::Access::Read,
-                reason: "it is not UTF-8 text; save it as UTF-8".into(),
-            })
-        }),
-        Err(e) => Err(out.io_error(&e)),
-    }
+/// The file's text; an I/O failure is exit 3, text that is not UTF-8 the error
+/// `code` of the command's unreadable file (the byte at fault shown), exit 1.
+pub fn read_text(
+    out: &Output,
+    path: &Path,
+    sources: &mut Sources,
+    code: &'static str,
+) -> Result<String, u8> {
+    let bytes = edition::read_named(path).map_err(|e| out.io_error(&e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let name = path.display().to_string();
+        let d = crate::diag::not_utf8(code, &name, e.as_bytes(), sources, "file");
+        refused(out, Diagnostics::default(), d, sources)
+    })
 }
 
 /// Figures as `name: value` lines, then each table with its columns aligned.

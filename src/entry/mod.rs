@@ -53,6 +53,48 @@ pub fn check(checked: &Checked, sources: &mut Sources, name: &str, text: &str) -
     }
 }
 
+/// [`check`] of the entries file's bytes: text that is not UTF-8 is refused
+/// with the byte at fault (E0800), as an event file's (E0723).
+pub fn check_bytes(
+    checked: &Checked,
+    sources: &mut Sources,
+    name: &str,
+    bytes: &[u8],
+) -> CheckedEntries {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => check(checked, sources, name, text),
+        Err(_) => refused_as_text(sources, name, bytes),
+    }
+}
+
+/// [`invoice`] of the entries file's bytes (see [`check_bytes`]).
+pub fn invoice_bytes(
+    checked: &Checked,
+    sources: &mut Sources,
+    name: &str,
+    bytes: &[u8],
+) -> (Option<Money>, Diagnostics) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => invoice(checked, sources, name, text),
+        Err(_) => (None, refused_as_text(sources, name, bytes).diagnostics),
+    }
+}
+
+fn refused_as_text(sources: &mut Sources, name: &str, bytes: &[u8]) -> CheckedEntries {
+    let mut diagnostics = Diagnostics::default();
+    diagnostics.push(crate::diag::not_utf8(
+        "E0800",
+        name,
+        bytes,
+        sources,
+        "entries file",
+    ));
+    CheckedEntries {
+        entries: None,
+        diagnostics,
+    }
+}
+
 /// Reads and checks entries file `name`, then makes the invoices. The money is
 /// made even when some entries break a rule (an invoice is wanted all the same);
 /// the diagnostics say which.

@@ -96,6 +96,9 @@ pub const MAX_MEMBERS: usize = 100;
 pub struct Team {
     /// Its id in the file.
     pub id: String,
+    /// Whether every member it names was read: one whose `[[player]]` was
+    /// refused is left out, and what counts the players is not checked.
+    pub complete: bool,
     /// Its name.
     pub name: (String, Span),
     /// Which questions it is asked.
@@ -207,6 +210,10 @@ pub struct Entries {
     pub enums: Enums,
     /// Players by member number.
     pub players: BTreeMap<u32, Player>,
+    /// The member numbers of `[[player]]` tables refused for a value that is
+    /// wrong (a district that is not one): the error is said there, so a team
+    /// or pair naming them is not told again that they are not listed.
+    pub refused: std::collections::BTreeSet<u32>,
     /// Teams, in file order.
     pub teams: Vec<Team>,
     /// Pairs, in file order.
@@ -404,7 +411,15 @@ impl Reader<'_> {
             s.value.trim(),
             info.variants.iter().chain(&names).map(String::as_str),
         );
-        let help = match near {
+        // A variant is suggested by its label, the name a director writes.
+        let shown = |n: &str| {
+            info.variants
+                .iter()
+                .position(|v| v == n)
+                .map_or(n, |i| names[i].as_str())
+                .to_string()
+        };
+        let help = match near.map(shown) {
             Some(n) => format!("did you mean `{n}`?"),
             None => format!("write one of: {}", names.join(", ")),
         };
@@ -460,32 +475,37 @@ impl Reader<'_> {
 
     fn entries(&mut self, raw: RawEntries, enums: Enums) -> Entries {
         let mut players = BTreeMap::new();
+        let mut refused = std::collections::BTreeSet::new();
         for p in raw.player {
             let span = self.span(&p.span);
-            if let Some(player) = self.player(p.value, span, enums) {
-                if let Some(first) = players.get(&player.member) {
-                    let first: &Player = first;
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0801",
-                            format!("member {} is listed twice", player.member),
-                            player.span,
-                        )
-                        .with_label("listed again here")
-                        .with_note(first.span, "first listed here")
-                        .with_help(
-                            "list each player once; teams and pairs name players by member number",
-                        ),
-                    );
-                    continue;
-                }
-                players.insert(player.member, player);
+            let member = p.value.member.value;
+            let Some(player) = self.player(p.value, span, enums) else {
+                refused.insert(member);
+                continue;
+            };
+            if let Some(first) = players.get(&player.member) {
+                let first: &Player = first;
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0801",
+                        format!("member {} is listed twice", player.member),
+                        player.span,
+                    )
+                    .with_label("listed again here")
+                    .with_note(first.span, "first listed here")
+                    .with_help(
+                        "list each player once; teams and pairs name players by member number",
+                    ),
+                );
+                continue;
             }
+            players.insert(player.member, player);
         }
         let mut out = Entries {
             file: self.file,
             enums,
             players,
+            refused,
             teams: Vec::new(),
             pairs: Vec::new(),
             districts: Vec::new(),
@@ -619,11 +639,16 @@ impl Reader<'_> {
         })
     }
 
-    fn members(&mut self, list: &Sp<Vec<Sp<u32>>>, known: &Entries) -> Vec<(u32, Span)> {
+    /// The members an entry names that the file lists, and whether it lists
+    /// them all (a member whose `[[player]]` was refused is left out unsaid).
+    fn members(&mut self, list: &Sp<Vec<Sp<u32>>>, known: &Entries) -> (Vec<(u32, Span)>, bool) {
         let mut out = Vec::new();
+        let mut complete = true;
         let mut named = std::collections::BTreeSet::new();
         for m in &list.value {
-            if !known.players.contains_key(&m.value) {
+            if known.refused.contains(&m.value) {
+                complete = false;
+            } else if !known.players.contains_key(&m.value) {
                 self.diags.push(
                     Diagnostic::error(
                         "E0801",
@@ -648,7 +673,7 @@ impl Reader<'_> {
                 out.push((m.value, self.span(&m.span)));
             }
         }
-        out
+        (out, complete)
     }
 
     fn team(&mut self, t: RawTeam, span: Span, known: &Entries) -> Option<Team> {
@@ -657,12 +682,14 @@ impl Reader<'_> {
         }
         let (kind, competition) = self.team_competition(&t.competition)?;
         let flag = |b: &Option<Sp<bool>>| b.as_ref().filter(|b| b.value).map(|b| b.span.clone());
+        let (players, complete) = self.members(&t.players, known);
         Some(Team {
             id: t.id.value,
+            complete,
             name: (t.name.value, self.span(&t.name.span)),
             kind,
             competition,
-            players: self.members(&t.players, known),
+            players,
             players_span: self.span(&t.players.span),
             district_team: flag(&t.district_team).map(|r| self.span(&r)),
             late_start: flag(&t.late_start).map(|r| self.span(&r)),
@@ -757,7 +784,7 @@ impl Reader<'_> {
                 }
             },
         };
-        let players = self.members(&p.players, known);
+        let (players, _) = self.members(&p.players, known);
         let replaces_deceased = p.replaces_deceased.map(|d| self.deceased(d));
         Some(Pair {
             id: p.id.value,

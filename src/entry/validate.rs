@@ -6,6 +6,7 @@ use super::model::{EnteredBy, OtherEvent, Pair, Team, TeamKind};
 use super::rules::{Arg, Figure};
 use super::{Ctx, count};
 use crate::diag::Diagnostic;
+use crate::eval::trace::TraceNode;
 use crate::ir::Value;
 use crate::source::Span;
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,17 +16,27 @@ pub(crate) fn all(ctx: &mut Ctx) {
     let entries = ctx.entries;
     let playing = Playing::of(ctx);
     for team in &entries.teams {
-        team_size(ctx, team);
+        // A team with a member whose `[[player]]` was refused is not counted:
+        // its size, its district and its late start would be judged on
+        // players it does not have.
+        if team.complete {
+            team_size(ctx, team);
+        }
         match team.kind {
             TeamKind::Cc => {
                 cc_members(ctx, team);
-                cc_district(ctx, team);
-                cc_late_start(ctx, team, &playing);
+                if team.complete {
+                    cc_district(ctx, team);
+                    cc_late_start(ctx, team, &playing);
+                }
                 registered(ctx, team, "cc_registration_in_time");
             }
             TeamKind::Lv => {
+                if team.complete {
+                    lv_team_valid(ctx, team);
+                    lv_late_start(ctx, team, &playing);
+                }
                 lv_birth_years(ctx, team);
-                lv_late_start(ctx, team, &playing);
                 registered(ctx, team, "lv_registration_in_time");
             }
         }
@@ -126,7 +137,11 @@ fn team_size(ctx: &mut Ctx, team: &Team) {
             ),
             team.players_span,
             &f,
-            "list only the players who play; a team may not have more than the rule allows",
+            if team.players.is_empty() {
+                "name the team's players by member number, each listed as a `[[player]]`: `players = [1001, 1002, 1003, 1004]`"
+            } else {
+                "list only the players who play; a team may not have more than the rule allows"
+            },
         );
         ctx.diags.push(d);
     }
@@ -162,17 +177,24 @@ fn cc_members(ctx: &mut Ctx, team: &Team) {
     }
 }
 
-fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
-    let competition = super::names::title(ctx.program, team.competition).to_string();
-    let all_members = team.players.iter().all(|(m, _)| {
-        ctx.entries
-            .players
-            .get(m)
-            .is_some_and(|p| p.membership_paid_at.is_some())
-    });
+/// The team as the edition's `lv_team_valid` judges it: its size, then whether
+/// every player has paid the season's membership fee (E0811, naming those who
+/// have not said so).
+fn lv_team_valid(ctx: &mut Ctx, team: &Team) {
+    let unpaid: Vec<u32> = team
+        .players
+        .iter()
+        .map(|(m, _)| *m)
+        .filter(|m| {
+            ctx.entries
+                .players
+                .get(m)
+                .is_some_and(|p| p.membership_paid_at.is_none())
+        })
+        .collect();
     let args = [
         ("players", count(team.players.len())),
-        ("all_members", Arg::Bool(all_members)),
+        ("all_members", Arg::Bool(unpaid.is_empty())),
     ];
     let size_ok = ctx
         .holds(
@@ -185,11 +207,14 @@ fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
         )
         .is_some_and(|(ok, _)| ok);
     if size_ok && let Some((false, f)) = ctx.holds("lv_team_valid", &args, team.players_span) {
+        let who: Vec<String> = unpaid.iter().map(|m| ctx.who(*m)).collect();
         let d = broke(
             "E0811",
             format!(
-                "not every player of team `{}` is a member with the season's fee paid",
-                team.id
+                "not every player of team `{}` is a member with the season's fee paid: {} {} no `membership_paid_at`",
+                team.id,
+                crate::diag::and_list(&who),
+                if who.len() == 1 { "has" } else { "have" }
             ),
             team.players_span,
             &f,
@@ -197,6 +222,11 @@ fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
         );
         ctx.diags.push(d);
     }
+}
+
+/// Each player of a veterans' team: a birth year, and born early enough.
+fn lv_birth_years(ctx: &mut Ctx, team: &Team) {
+    let competition = super::names::title(ctx.program, team.competition).to_string();
     for (m, at) in &team.players {
         let Some(p) = ctx.entries.players.get(m) else {
             continue;
@@ -411,13 +441,37 @@ fn registered(ctx: &mut Ctx, team: &Team, rule: &str) {
     if let Some((false, f)) = ctx.holds(rule, &[("registered_at", Arg::Stamp(d, m))], at) {
         let d = broke(
             "E0821",
-            format!("team `{}` registered after the deadline", team.id),
+            format!(
+                "team `{}` registered after the deadline{}",
+                team.id,
+                deadline_words(ctx, &f)
+            ),
             at,
             &f,
             "a late registration is the organiser's decision; check the date and time",
         );
         ctx.diags.push(d);
     }
+}
+
+/// The deadline a rule compared with, from its trace: `, Mon 2015-07-27 20:00`
+/// for the first rule it called that gives a date and time (a const, or a
+/// table's row), so that a director sees what "too late" means; empty when the
+/// rule read none.
+fn deadline_words(ctx: &Ctx, f: &Figure) -> String {
+    fn first_datetime<'t>(ctx: &Ctx, nodes: &'t [TraceNode]) -> Option<&'t str> {
+        nodes.iter().find_map(|n| {
+            let gives_datetime = ctx
+                .program
+                .rule(&n.rule)
+                .is_some_and(|(_, r)| r.ret == crate::ir::Type::DateTime);
+            match (&n.output, gives_datetime) {
+                (Some(out), true) => Some(out.as_str()),
+                _ => first_datetime(ctx, &n.children),
+            }
+        })
+    }
+    first_datetime(ctx, &f.trace).map_or_else(String::new, |at| format!(", {at}"))
 }
 
 fn sm_members(ctx: &mut Ctx, pair: &Pair) {
@@ -815,8 +869,9 @@ fn table_fee(ctx: &mut Ctx, pair: &Pair) {
         let d = broke(
             "E0821",
             format!(
-                "pair `{}` paid the table fee too late and loses its place",
-                pair.id
+                "pair `{}` paid the table fee too late{} and loses its place",
+                pair.id,
+                deadline_words(ctx, &f)
             ),
             at,
             &f,

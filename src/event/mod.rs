@@ -92,20 +92,10 @@ pub fn is_json(name: &str) -> bool {
 pub fn run_bytes(checked: &mut Checked, sources: &mut Sources, name: &str, bytes: &[u8]) -> Ran {
     match std::str::from_utf8(bytes) {
         Ok(text) => run(checked, sources, name, text),
-        Err(e) => {
-            let at = e.valid_up_to();
-            // Shown with the byte replaced by U+FFFD, which the label then covers.
-            let file = sources.add(name, String::from_utf8_lossy(bytes).into_owned());
-            let mut ran = Ran::empty(file);
-            ran.diagnostics.push(
-                Diagnostic::error(
-                    "E0723",
-                    format!("`{name}` is not UTF-8 text: byte {at} (0x{:02X}) is not UTF-8", bytes.get(at).copied().unwrap_or(0)),
-                    Span::new(file, at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
-                )
-                .with_label("this byte is not UTF-8 (å, ä and ö saved as Latin-1 look like this)")
-                .with_help("save the event file as UTF-8 (in most editors: Save As…, encoding UTF-8) and run it again"),
-            );
+        Err(_) => {
+            let d = crate::diag::not_utf8("E0723", name, bytes, sources, "event file");
+            let mut ran = Ran::empty(d.span.file);
+            ran.diagnostics.push(d);
             ran
         }
     }

@@ -308,6 +308,17 @@ impl Runner<'_> {
                 }
                 Err(_) => Verdict::Same,
             }
+        } else if at_draw.is_empty() && withdrawn_earlier == 0 && byes.is_empty() {
+            // A draw by choice: the upper half of the places chose from the lower
+            // half, so each match has one of each, unless the places moved since.
+            let half = positions.len() / 2;
+            let choosers: BTreeSet<u32> = positions[..half].iter().map(|t| t.0).collect();
+            let one_sided = recorded::one_sided(&recorded, &choosers);
+            if one_sided.is_empty() {
+                Verdict::Same
+            } else {
+                Verdict::OneSided(one_sided)
+            }
         } else {
             Verdict::Same
         };

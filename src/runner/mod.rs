@@ -636,7 +636,32 @@ impl Runner<'_> {
         } else {
             return Ok(());
         };
+        let message = match self.neighbour_for(teams) {
+            Some(other) => format!(
+                "{message}; for {teams} teams the edition has `{}` ({})",
+                other.name, other.title
+            ),
+            None => message,
+        };
         Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()))
+    }
+
+    /// The competition that takes up where this one's field ends and has rules
+    /// for `teams` (SM Lag Veteran: `lv_series` to 16 teams, `lv_ko` from 17):
+    /// one event the edition splits by the size of its field.
+    fn neighbour_for(&self, teams: u32) -> Option<&crate::ir::Competition> {
+        let (min, max) = (self.plan.min_teams, self.plan.max_teams);
+        self.program.competitions.iter().find(|c| {
+            let fits =
+                c.min_teams.is_none_or(|m| teams >= m) && c.max_teams.is_none_or(|m| teams <= m);
+            let above = max
+                .zip(c.min_teams)
+                .is_some_and(|(mine, theirs)| mine.checked_add(1) == Some(theirs));
+            let below = min
+                .zip(c.max_teams)
+                .is_some_and(|(mine, theirs)| theirs.checked_add(1) == Some(mine));
+            c.name != self.plan.name && fits && (above || below)
+        })
     }
 
     /// Plays the stages in the document's order as far as their results go. One that

@@ -38,8 +38,22 @@ pub enum Verdict {
     Refused(Vec<DrawProblem>),
     /// It is legal but not the draw the rules make, which is this (pairs, bye).
     Differs(Vec<(u32, u32)>, Vec<u32>),
+    /// It is a legal draw by choice, but pairs these teams of one side as the
+    /// places stand now: two choosers, or two of the teams chosen from (a
+    /// correction moved them after the choices were made).
+    OneSided(Vec<(u32, u32)>),
     /// It is the draw the rules make.
     Same,
+}
+
+/// The pairs of a draw by choice with both teams among the `choosers` or both
+/// outside them: each match of such a draw has one chooser and one team chosen.
+pub fn one_sided(pairs: &[(u32, u32)], choosers: &BTreeSet<u32>) -> Vec<(u32, u32)> {
+    pairs
+        .iter()
+        .copied()
+        .filter(|(a, b)| choosers.contains(a) == choosers.contains(b))
+        .collect()
 }
 
 /// Checks a recorded draw of `pairs` (and the teams without a match, `byes`) for the

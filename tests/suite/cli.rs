@@ -483,6 +483,21 @@ fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
     assert!(stderr.contains("[E0716]"), "{stderr}");
     assert!(stderr.contains("needs at least 64"), "{stderr}");
     assert!(stderr.contains("competition cup"), "{stderr}");
+    assert!(!stderr.contains("the edition has `"), "{stderr}");
+    // One event split by its field: the competition that takes the field is named.
+    let (status, stderr) = run(&["lv_series", "--teams", "20"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(
+        stderr.contains("`lv_series` takes at most 16; for 20 teams the edition has `lv_ko` (Öppna SM Lag Veteran)"),
+        "{stderr}"
+    );
+    let (_, stderr) = run(&["lv_ko", "--teams", "12"]);
+    assert!(
+        stderr.contains(
+            "`lv_ko` needs at least 17; for 12 teams the edition has `lv_series` (SM Lag Veteran)"
+        ),
+        "{stderr}"
+    );
     // Names the edition does not have: E0711, about no place in it.
     let (status, stderr) = run(&["cupx", "--teams", "40"]);
     assert_eq!(status, 1, "{stderr}");

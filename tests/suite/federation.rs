@@ -592,22 +592,36 @@ fn a_seedings_explanation_is_bounded_as_explains_is() {
 }
 
 #[test]
-fn a_pairs_file_that_is_not_utf8_is_an_io_error_in_every_format() {
+fn a_file_beside_the_edition_that_is_not_utf8_is_an_error_at_its_byte_in_every_format() {
     let dir = TempDir::new("seed-latin1");
     let file = dir.0.join("pairs.toml");
+    // `Ö` saved as Latin-1: one byte, 0xD6, at offset 17.
     std::fs::write(&file, b"[[pair]]\npair = \"\xd6st\"\n").unwrap();
     let path = file.to_str().unwrap();
-    let (code, stdout, stderr) = bfr(&["seed", "rules/2015", path]);
-    assert_eq!(code, 3, "{stdout}");
-    assert!(
-        stderr.contains("cannot read `") && stderr.contains("it is not UTF-8 text"),
-        "{stderr}"
-    );
-    let (code, stdout, _) = bfr(&["--format", "json", "seed", "rules/2015", path]);
-    assert_eq!(code, 3);
-    let v: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(v["error"], "io");
-    assert!(v["message"].as_str().unwrap().contains("not UTF-8"), "{v}");
+    let cases: [(&[&str], &str); 4] = [
+        (&["seed", "rules/2015", path], "E1110"),
+        (&["allocate", "rules/2015", "Dam", path], "E1102"),
+        (&["entries", "check", "rules/2015", path], "E0800"),
+        (&["invoice", "rules/2015", path], "E0800"),
+    ];
+    for (args, code) in cases {
+        let (exit, stdout, stderr) = bfr(&[&["--color", "never"], args].concat());
+        assert_eq!(exit, 1, "{args:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!("[{code}]"))
+                && stderr.contains("is not UTF-8 text: byte 17 (0xD6)")
+                && stderr.contains("save the"),
+            "{args:?}: {stderr}"
+        );
+        let (exit, stdout, _) = bfr(&[&["--format", "json"], args].concat());
+        assert_eq!(exit, 1, "{args:?}");
+        assert!(
+            stdout
+                .replace([' ', '\n'], "")
+                .contains(&format!("\"code\":\"{code}\"")),
+            "{args:?}: {stdout}"
+        );
+    }
 }
 
 // ── what a file names once (`COMMAND_unique`) ─────────────────────────────────

@@ -91,6 +91,24 @@ impl EventSource<'_> {
                     rules,
                 });
             }
+            Verdict::OneSided(pairs) => {
+                let words: Vec<String> = pairs
+                    .iter()
+                    .map(|(a, b)| format!("teams {a} and {b}"))
+                    .collect();
+                self.diags.push(
+                    Diagnostic::warning(
+                        "W0720",
+                        format!(
+                            "the draw of {place} as recorded was chosen from places the results as they stand now have moved: it pairs {}, each both choosers or both chosen from now; it stands",
+                            crate::diag::and_list(&words)
+                        ),
+                        draw.span,
+                    )
+                    .with_label("the draw as recorded")
+                    .with_help("a result corrected or a penalty given after the draw does not change a draw made (keep the record); the places now are in the standings: check the draw if it was written by hand"),
+                );
+            }
             Verdict::Refused(problems) => {
                 for p in problems {
                     let stage = matches!(at, DrawAt::Stage(_));
