@@ -177,8 +177,6 @@ pub enum Colour {
     Off,
 }
 
-/// Renders one diagnostic for a terminal with ariadne. To render many, use a
-/// [`Renderer`]: it prepares each file once.
 /// The error for data file `name` whose `bytes` are not UTF-8 text: the file is
 /// added to `sources` with each bad byte shown as U+FFFD, the first under the
 /// label; `what` names the file in the help ("event file"). Never decoded by
@@ -206,6 +204,8 @@ pub fn not_utf8(
     ))
 }
 
+/// Renders one diagnostic for a terminal with ariadne. To render many, use a
+/// [`Renderer`]: it prepares each file once.
 pub fn render(d: &Diagnostic, sources: &Sources, colour: Colour) -> String {
     Renderer::new(sources, colour).render(d)
 }

@@ -474,7 +474,7 @@ pub fn variant(program: &Program, e: u32, written: &str) -> Option<u32> {
         let label = info.labels.get(i).and_then(Option::as_deref);
         std::iter::once(info.variants[i].as_str()).chain(label)
     };
-    let v = crate::names::find_one(info.variants.len(), written, spellings)?;
+    let v = crate::names::find_variant(info.variants.len(), written, spellings)?;
     u32::try_from(v).ok()
 }
 

@@ -6,7 +6,10 @@
 //! (`Skane`, `SKÅNE` and `Skåne` with a separate ring are all `skane`). A name
 //! written as declared is that name; else the one declared name that is the same
 //! folded; where folding makes two names alike, neither is taken and the person
-//! is asked for the declared spelling.
+//! is asked for the declared spelling. An edition's enum variant is found last
+//! by its letters and digits alone (`find_variant`: the district
+//! `Jämtland-Härjedalen` in full is `JamtlandHarjedalen`), a person's or team's
+//! name never.
 
 use std::borrow::Cow;
 
@@ -24,18 +27,33 @@ where
         found.next().is_none().then_some(first)
     };
     let wanted = folded(written);
-    // Last, the letters and digits alone: `Jämtland-Härjedalen` and `Östra
-    // Mellansvenska`, the names in full, are the variants `JamtlandHarjedalen`
-    // and `OstraMellansvenska`.
+    only(&|s| s == written).or_else(|| only(&|s| folded(s) == wanted))
+}
+
+/// [`find_one`], then by letters and digits alone, for the variants of an
+/// edition's enum: a variant's name is written without its spaces and dashes,
+/// so `Jämtland-Härjedalen` and `Östra Mellansvenska`, the names in full, are
+/// the variants `JamtlandHarjedalen` and `OstraMellansvenska`. Not for people's
+/// and teams' names, where `Anna Lena` and `Annalena` are two people.
+pub fn find_variant<'a, S>(
+    count: usize,
+    written: &str,
+    spellings: impl Fn(usize) -> S,
+) -> Option<usize>
+where
+    S: IntoIterator<Item = &'a str>,
+{
+    if let Some(found) = find_one(count, written, &spellings) {
+        return Some(found);
+    }
     let bare = |s: &str| -> String { folded(s).chars().filter(|c| c.is_alphanumeric()).collect() };
-    let wanted_bare = bare(written);
-    only(&|s| s == written)
-        .or_else(|| only(&|s| folded(s) == wanted))
-        .or_else(|| {
-            (!wanted_bare.is_empty())
-                .then(|| only(&|s| bare(s) == wanted_bare))
-                .flatten()
-        })
+    let wanted = bare(written);
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut found = (0..count).filter(|&i| spellings(i).into_iter().any(|s| bare(s) == wanted));
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Whether two names are the same folded (`Skane`, `Skåne`).
@@ -159,22 +177,22 @@ mod tests {
         assert_eq!(find("odeby bk"), Some(2), "a title, folded");
         assert_eq!(find("O\u{308}deby"), Some(2), "a separate mark");
         assert_eq!(find("Ödeb"), None);
-        // Last, by letters alone: the name in full for the variant's.
+        // An enum's variant, last by letters alone: the name in full.
         let districts = [
             ["JamtlandHarjedalen", "Jämtl.-Härjedalen"],
             ["Medelpad", "Medelpad"],
         ];
-        let district = |w: &str| find_one(districts.len(), w, |i| districts[i]);
+        let district = |w: &str| find_variant(districts.len(), w, |i| districts[i]);
         assert_eq!(district("Jämtland-Härjedalen"), Some(0));
         assert_eq!(district("jamtland harjedalen"), Some(0));
+        assert_eq!(district("Medelpad"), Some(1));
         assert_eq!(district("Jämtland"), None);
         assert_eq!(district(" - "), None, "no letters, no name");
-        assert_eq!(find("Ödeby-BK"), Some(2));
-        assert_eq!(
-            find("A s b y"),
-            None,
-            "two things are `asby` by letters too"
-        );
+        let variant = |w: &str| find_variant(things.len(), w, |i| things[i]);
+        assert_eq!(variant("Ödeby-BK"), Some(2));
+        assert_eq!(variant("A s b y"), None, "two are `asby` by letters too");
+        // People's and teams' names are not read by letters alone.
+        assert_eq!(find("Ödeby-BK"), None);
         assert!(same("ÅSBY", "asby"));
         // A word processor's apostrophe, dash and space are the keyboard's.
         assert!(same("Ordförandes’ Cup", "ordförandes' cup"));

@@ -197,7 +197,7 @@ impl Typer<'_> {
                     ),
                     q.span,
                 )
-                .with_label("with an odd number of teams one team has the bye each round")
+                .with_label("with an odd number of teams, or after a withdrawal, one team has the bye each round")
                 .with_help("say what a bye scores, e.g. `bye_score = 15 VP` (a drawn match on the 25-0 scale)"),
             );
         }
@@ -472,45 +472,28 @@ impl Typer<'_> {
             return None;
         };
         let r = self.program.rules.get(i as usize)?;
-        let arity_fits = matches!(r.params.len(), 1 | 2);
-        if arity_fits && gives_winner_and_loser(self.program, &r.ret) {
+        if self.program.is_vp_scale(r) {
             return Some(i);
         }
-        let fitting: Vec<&str> = self
-            .program
-            .rules
+        let params: Vec<String> = r
+            .params
             .iter()
-            .filter(|c| {
-                matches!(c.params.len(), 1 | 2) && gives_winner_and_loser(self.program, &c.ret)
-            })
-            .map(|c| c.name.as_str())
+            .map(|(n, t)| format!("{n}: {}", self.program.type_name(t)))
             .collect();
-        let what = if arity_fits {
-            format!("gives {}", self.program.type_name(&r.ret))
-        } else {
-            format!("takes {} parameter(s)", r.params.len())
-        };
-        let mut d = Diagnostic::error(
-            "E0410",
-            format!(
-                "`vp_scale` names `{}`, which {what}: a run calls it with a match's IMP margin (and its boards) and reads the VP of both teams, `winner` and `loser`, from a record",
-                r.name
-            ),
-            p.value.span,
-        )
-        .with_note(r.span, "the rule is declared here");
-        let help = match crate::names::nearest(&r.name, fitting.iter().copied()) {
-            Some(near) => format!("did you mean `{near}`, which gives both teams' VP?"),
-            None if fitting.is_empty() => {
-                "name a scale or function that returns a record with `winner` and `loser` VP".into()
-            }
-            None => format!(
-                "name one that gives both teams' VP: {}",
-                crate::diag::and_list(&first_few(&fitting))
-            ),
-        };
-        d = d.with_help(help);
-        self.diags.push(d);
+        self.diags.push(
+            Diagnostic::error(
+                "E0410",
+                format!(
+                    "`vp_scale` names `{}` ({}) -> {}, which cannot score a match: a run calls it with the IMP margin (and the boards), numbers, and reads both teams' VP, `winner` and `loser`, from the record it returns",
+                    r.name,
+                    params.join(", "),
+                    self.program.type_name(&r.ret)
+                ),
+                p.value.span,
+            )
+            .with_note(r.span, "the rule is declared here")
+            .with_help(self.program.vp_scale_help(&r.name)),
+        );
         None
     }
 
@@ -699,32 +682,6 @@ impl Typer<'_> {
         }
         chain
     }
-}
-
-/// Whether a rule's answer is a record with numeric `winner` and `loser` fields:
-/// what a run reads a match's VP from.
-fn gives_winner_and_loser(program: &Program, ret: &Type) -> bool {
-    let Type::Record(i) = ret else {
-        return false;
-    };
-    let Some(info) = program.records.get(*i as usize) else {
-        return false;
-    };
-    ["winner", "loser"].iter().all(|want| {
-        info.fields
-            .iter()
-            .any(|(name, ty)| name == want && matches!(ty, Type::Num(_)))
-    })
-}
-
-/// The first names of a list for a help, `…` for the rest.
-fn first_few<'a>(names: &[&'a str]) -> Vec<&'a str> {
-    const SHOWN: usize = 5;
-    let mut shown: Vec<&str> = names.iter().copied().take(SHOWN).collect();
-    if names.len() > SHOWN {
-        shown.push("…");
-    }
-    shown
 }
 
 fn stage_block(s: &DeclaredStage) -> Block<'_> {

@@ -19,7 +19,12 @@ pub fn allocate(out: &Output, path: &Path, discipline: &str, starts: &Path, csv:
     let Some(checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
-    let text = match super::federation::read_text(out, starts, &mut loaded.sources, "E1102") {
+    let text = match super::federation::read_text(
+        out,
+        starts,
+        &mut loaded.sources,
+        ("E1102", "starts file"),
+    ) {
         Ok(t) => t,
         Err(code) => return code,
     };

@@ -3,7 +3,10 @@
 //!
 //! One warning a line: `CODE<TAB>FILE<TAB>MESSAGE`, where FILE is the file's path
 //! inside the edition. No line numbers: an edit elsewhere in a file does not turn
-//! an accepted warning into a new one. Lines starting with `#` are comments.
+//! an accepted warning into a new one. A warning not matched so matches a line
+//! whose message differs only in its dates and years: next year's edition has
+//! the same defects written with its own year. Lines starting with `#` are
+//! comments.
 
 use super::replace::replace_file;
 use crate::diag::{Diagnostic, Diagnostics};
@@ -132,16 +135,16 @@ impl Baseline {
                 None => unmatched.push(d),
             }
         }
-        // Then by its words alone: next year's edition writes its years and
-        // dates anew, and its known defects are the same defects ("not in the
+        // Then with its dates and years left out: next year's edition writes
+        // them anew, and its known defects are the same defects ("not in the
         // edition's year 2016" is the accepted "… year 2015").
         for d in unmatched {
             let (code, file, message) = key(d, sources, edition);
-            let words = numbers_left_out(&message);
+            let words = dates_left_out(&message);
             let slot = left
                 .iter_mut()
                 .find(|((c, f, m), n)| {
-                    **n > 0 && *c == code && *f == file && numbers_left_out(m) == words
+                    **n > 0 && *c == code && *f == file && dates_left_out(m) == words
                 })
                 .map(|(_, n)| n);
             match slot {
@@ -165,33 +168,60 @@ impl Baseline {
     }
 }
 
-/// A message with each run of digits written `#`: `2015-07-25` is `#-#-#`.
-fn numbers_left_out(message: &str) -> String {
+/// A message with its dates and years written `#` (`2015-07-25`, `2015`), but
+/// inside backticks, where a name stands (`rate_2015` is another rule than
+/// `rate_2016`): what a new year's edition writes anew.
+fn dates_left_out(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let digits = |from: usize, n: usize| {
+        chars
+            .get(from..from + n)
+            .is_some_and(|s| s.iter().all(char::is_ascii_digit))
+    };
+    let part_of_word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
     let mut out = String::with_capacity(message.len());
-    for c in message.chars() {
-        if !c.is_ascii_digit() {
-            out.push(c);
-        } else if !out.ends_with('#') {
+    let (mut i, mut quoted) = (0, false);
+    while let Some(&c) = chars.get(i) {
+        let standalone = !quoted && !part_of_word(i.checked_sub(1).and_then(|p| chars.get(p)));
+        let date = digits(i, 4)
+            && chars.get(i + 4) == Some(&'-')
+            && digits(i + 5, 2)
+            && chars.get(i + 7) == Some(&'-')
+            && digits(i + 8, 2);
+        let len = if date { 10 } else { 4 };
+        if standalone && (date || digits(i, 4)) && !part_of_word(chars.get(i + len)) {
             out.push('#');
+            i += len;
+            continue;
         }
+        quoted ^= c == '`';
+        out.push(c);
+        i += 1;
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::numbers_left_out;
+    use super::dates_left_out;
 
     #[test]
-    fn a_message_is_compared_by_its_words_with_its_numbers_left_out() {
+    fn a_message_is_compared_with_its_dates_and_years_left_out() {
         assert_eq!(
-            numbers_left_out("the date 2014-08-02 is not in the edition's year 2015"),
-            "the date #-#-# is not in the edition's year #"
+            dates_left_out("the date 2014-08-02 is not in the edition's year 2015"),
+            "the date # is not in the edition's year #"
         );
-        assert_eq!(numbers_left_out("a#1"), "a#");
-        assert_ne!(
-            numbers_left_out("rows 3 and 4"),
-            numbers_left_out("rows 3, 4 and 5")
+        assert_eq!(dates_left_out("2015-07-24 is a Friday"), "# is a Friday");
+        // A name keeps its digits, and other numbers stay.
+        assert_eq!(
+            dates_left_out("`rate_2015` has no source"),
+            "`rate_2015` has no source"
         );
+        assert_eq!(dates_left_out("`2015` and 2015x"), "`2015` and 2015x");
+        assert_eq!(
+            dates_left_out("rows 3 and 4 overlap"),
+            "rows 3 and 4 overlap"
+        );
+        assert_eq!(dates_left_out("teams = 12345"), "teams = 12345");
     }
 }

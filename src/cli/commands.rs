@@ -484,9 +484,9 @@ pub fn simulate(
             }
             let help = match e.kind {
                 crate::runner::Stop::NoVp => Some(
-                    "name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale",
+                    "name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale".to_string(),
                 ),
-                kind => kind.help(),
+                _ => e.help_text(),
             };
             if let Some(help) = help {
                 d = d.with_help(help);

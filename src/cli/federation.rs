@@ -41,7 +41,8 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
     let Some(checked) = loaded.checked.take() else {
         return EXIT_IO;
     };
-    let text = match read_text(out, file_path, &mut loaded.sources, "E1110") {
+    let what = command.what.trim_start_matches("a ");
+    let text = match read_text(out, file_path, &mut loaded.sources, ("E1110", what)) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -142,18 +143,19 @@ pub fn run(out: &Output, path: &Path, command: &Command, file_path: &Path, csv: 
     }
 }
 
-/// The file's text; an I/O failure is exit 3, text that is not UTF-8 the error
-/// `code` of the command's unreadable file (the byte at fault shown), exit 1.
+/// The text of the command's file (`what`: "pairs file"); an I/O failure is
+/// exit 3, text that is not UTF-8 the error `code` of the command's unreadable
+/// file (the byte at fault shown), exit 1.
 pub fn read_text(
     out: &Output,
     path: &Path,
     sources: &mut Sources,
-    code: &'static str,
+    (code, what): (&'static str, &str),
 ) -> Result<String, u8> {
     let bytes = edition::read_named(path).map_err(|e| out.io_error(&e))?;
     String::from_utf8(bytes).map_err(|e| {
         let name = path.display().to_string();
-        let d = crate::diag::not_utf8(code, &name, e.as_bytes(), sources, "file");
+        let d = crate::diag::not_utf8(code, &name, e.as_bytes(), sources, what);
         refused(out, Diagnostics::default(), d, sources)
     })
 }

@@ -5,9 +5,9 @@ use super::output::Output;
 use super::output::{diagnostics_json, json_line, stderr, stdout};
 use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, EXIT_USAGE, Format};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::edition;
-use crate::source::{Sources, Span};
+use crate::source::Sources;
 use crate::syntax::format::format_checked;
 use std::path::{Path, PathBuf};
 
@@ -95,20 +95,14 @@ fn fmt_file(
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let id = sources.add(path.display().to_string(), lossy);
-            diags.push(
-                Diagnostic::error(
-                    "E0003",
-                    format!(
-                        "`{}` is not UTF-8 text (byte {at} is invalid)",
-                        path.display()
-                    ),
-                    Span::new(id, at, at + 1),
-                )
-                .with_help("save the file as UTF-8"),
-            );
+            let name = path.display().to_string();
+            diags.push(crate::diag::not_utf8(
+                "E0003",
+                &name,
+                e.as_bytes(),
+                sources,
+                "rules file",
+            ));
             return Ok(Outcome::Refused);
         }
     };

@@ -446,18 +446,8 @@ fn parse_input(
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let id = sources.add(name.clone(), lossy);
-            diagnostics.push(
-                Diagnostic::error(
-                    "E0003",
-                    format!("`{name}` is not UTF-8 text (byte {at} is invalid)"),
-                    Span::new(id, at, at + 1),
-                )
-                .with_label("this byte is not UTF-8")
-                .with_help("save the file as UTF-8"),
-            );
+            let d = crate::diag::not_utf8("E0003", &name, e.as_bytes(), sources, "rules file");
+            diagnostics.push(d);
             return None;
         }
     };

@@ -96,8 +96,9 @@ pub const MAX_MEMBERS: usize = 100;
 pub struct Team {
     /// Its id in the file.
     pub id: String,
-    /// Whether every member it names was read: one whose `[[player]]` was
-    /// refused is left out, and what counts the players is not checked.
+    /// Whether every member it names was read: one not listed, or whose
+    /// `[[player]]` was refused, is left out (its error said there), and what
+    /// counts the players is not checked.
     pub complete: bool,
     /// Its name.
     pub name: (String, Span),
@@ -640,15 +641,22 @@ impl Reader<'_> {
     }
 
     /// The members an entry names that the file lists, and whether it lists
-    /// them all (a member whose `[[player]]` was refused is left out unsaid).
+    /// them all (a member not listed is E0801; one whose `[[player]]` was
+    /// refused is left out unsaid, its error is there).
     fn members(&mut self, list: &Sp<Vec<Sp<u32>>>, known: &Entries) -> (Vec<(u32, Span)>, bool) {
         let mut out = Vec::new();
         let mut complete = true;
         let mut named = std::collections::BTreeSet::new();
         for m in &list.value {
-            if known.refused.contains(&m.value) {
+            let listed = known.players.contains_key(&m.value);
+            if !listed {
+                // Said at the member (E0801) or at its refused `[[player]]`: what
+                // counts the entry's players waits until it is listed.
                 complete = false;
-            } else if !known.players.contains_key(&m.value) {
+            }
+            if !listed && known.refused.contains(&m.value) {
+                continue;
+            } else if !listed {
                 self.diags.push(
                     Diagnostic::error(
                         "E0801",

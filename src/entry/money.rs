@@ -224,10 +224,17 @@ fn cc_lines(ctx: &mut Ctx, team: &Team, lines: &mut Vec<Line>) {
     let free = fee.amount() == Some(Decimal::ZERO);
     let mut l = line(
         format!(
-            "{qualification} entry fee ({seniors} senior{}, {juniors} junior{}{})",
+            "{qualification} entry fee ({seniors} senior{}, {juniors} junior{}{}{})",
             plural(seniors),
             plural(juniors),
-            if district { ", district team" } else { "" }
+            if district { ", district team" } else { "" },
+            // The fee counts the players read; one named but not read (its
+            // error is said) is not in it.
+            if team.complete {
+                ""
+            } else {
+                "; a player named is not read, see the errors"
+            }
         ),
         LineKind::Charge,
         fee,

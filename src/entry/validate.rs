@@ -454,24 +454,23 @@ fn registered(ctx: &mut Ctx, team: &Team, rule: &str) {
     }
 }
 
-/// The deadline a rule compared with, from its trace: `, Mon 2015-07-27 20:00`
-/// for the first rule it called that gives a date and time (a const, or a
-/// table's row), so that a director sees what "too late" means; empty when the
-/// rule read none.
+/// The deadline a rule compared with, from its trace: ` (Mon 2015-07-27 20:00)`
+/// for the first rule it called that gives a date and time or a date (a const,
+/// or a table's row), so that a director sees what "too late" means; empty
+/// when the rule read none.
 fn deadline_words(ctx: &Ctx, f: &Figure) -> String {
     fn first_datetime<'t>(ctx: &Ctx, nodes: &'t [TraceNode]) -> Option<&'t str> {
         nodes.iter().find_map(|n| {
-            let gives_datetime = ctx
-                .program
-                .rule(&n.rule)
-                .is_some_and(|(_, r)| r.ret == crate::ir::Type::DateTime);
+            let gives_datetime = ctx.program.rule(&n.rule).is_some_and(|(_, r)| {
+                matches!(r.ret, crate::ir::Type::DateTime | crate::ir::Type::Date)
+            });
             match (&n.output, gives_datetime) {
                 (Some(out), true) => Some(out.as_str()),
                 _ => first_datetime(ctx, &n.children),
             }
         })
     }
-    first_datetime(ctx, &f.trace).map_or_else(String::new, |at| format!(", {at}"))
+    first_datetime(ctx, &f.trace).map_or_else(String::new, |at| format!(" ({at})"))
 }
 
 fn sm_members(ctx: &mut Ctx, pair: &Pair) {
@@ -869,7 +868,7 @@ fn table_fee(ctx: &mut Ctx, pair: &Pair) {
         let d = broke(
             "E0821",
             format!(
-                "pair `{}` paid the table fee too late{} and loses its place",
+                "pair `{}` paid the table fee after the deadline{} and loses its place",
                 pair.id,
                 deadline_words(ctx, &f)
             ),

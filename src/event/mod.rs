@@ -299,10 +299,10 @@ fn stopped(e: runner::RunError, event: &Event) -> Diagnostic {
     }
     let help = if no_vp {
         Some(
-            "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale",
+            "name a VP scale of the edition that covers this match with `vp_scale = \"RULE\"` in the event file, or complete the edition's scale".to_string(),
         )
     } else {
-        e.kind.help()
+        e.help_text()
     };
     if let Some(help) = help {
         d = d.with_help(help);

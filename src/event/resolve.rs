@@ -87,19 +87,30 @@ pub fn resolve(
         }
     };
     let mut ok = true;
-    if let Some((name, at)) = &event.vp_scale
-        && program.rule(name).is_none()
-    {
-        diags.push(
-            Diagnostic::error(
+    if let Some((name, at)) = &event.vp_scale {
+        let refused = match program.rule(name) {
+            None => Some((
                 "E0711",
                 format!("the edition has no rule `{name}` to use as the VP scale"),
-                *at,
-            )
-            .with_label("unknown rule")
-            .with_help("name a rule that takes an IMP margin (and the boards) and gives `winner` and `loser` VP"),
-        );
-        ok = false;
+                "unknown rule",
+            )),
+            Some((_, r)) if !program.is_vp_scale(r) => Some((
+                "E0714",
+                format!(
+                    "the edition's rule `{name}` cannot score a match: a VP scale takes the IMP margin (and the boards) and gives both teams' VP, `winner` and `loser`"
+                ),
+                "not a VP scale",
+            )),
+            Some(_) => None,
+        };
+        if let Some((code, message, label)) = refused {
+            diags.push(
+                Diagnostic::error(code, message, *at)
+                    .with_label(label)
+                    .with_help(program.vp_scale_help(name)),
+            );
+            ok = false;
+        }
     }
     if !board_scores_to_imps(event, program, prepared, &mut diags) {
         ok = false;

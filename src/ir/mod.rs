@@ -443,6 +443,69 @@ impl Program {
         }
     }
 
+    /// Whether `rule` can score a match: a run calls it with the IMP margin
+    /// (and the match's boards, if it takes a second parameter), both numbers,
+    /// and reads both teams' VP from the record it returns, `winner` and `loser`.
+    pub fn is_vp_scale(&self, rule: &Rule) -> bool {
+        let numbers = rule.params.iter().all(|(_, t)| matches!(t, Type::Num(_)));
+        let Type::Record(i) = rule.ret else {
+            return false;
+        };
+        let gives = |want: &str| {
+            self.records.get(i as usize).is_some_and(|info| {
+                info.fields
+                    .iter()
+                    .any(|(name, ty)| name == want && matches!(ty, Type::Num(_)))
+            })
+        };
+        matches!(rule.params.len(), 1 | 2) && numbers && gives("winner") && gives("loser")
+    }
+
+    /// What to name instead of `named`, which is no VP scale: the VP scale
+    /// whose name shares the longest start with it (`wbf20_result` for
+    /// `wbf20_winner_vp`), else the nearest name, else the first few.
+    pub fn vp_scale_help(&self, named: &str) -> String {
+        let scales: Vec<&str> = self
+            .rules
+            .iter()
+            .filter(|r| self.is_vp_scale(r))
+            .map(|r| r.name.as_str())
+            .collect();
+        let shared = |s: &str| {
+            named
+                .chars()
+                .zip(s.chars())
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
+        let longest = scales.iter().map(|s| shared(s)).max().unwrap_or(0);
+        let sharing: Vec<&str> = scales
+            .iter()
+            .copied()
+            .filter(|s| shared(s) == longest)
+            .collect();
+        let near = match sharing.as_slice() {
+            [one] if longest >= 3 => Some(*one),
+            _ => crate::names::nearest(named, scales.iter().copied()),
+        };
+        match near {
+            Some(n) => format!("did you mean `{n}`, which gives both teams' VP?"),
+            None if scales.is_empty() => {
+                "name a scale or function of the IMP margin (and the boards) that returns a record with `winner` and `loser` VP".into()
+            }
+            None => {
+                let mut shown: Vec<&str> = scales.iter().copied().take(5).collect();
+                if scales.len() > 5 {
+                    shown.push("…");
+                }
+                format!(
+                    "name one that gives both teams' VP: {}",
+                    crate::diag::and_list(&shown)
+                )
+            }
+        }
+    }
+
     /// A type as the editor writes it.
     pub fn type_name(&self, ty: &Type) -> String {
         match ty {

@@ -313,11 +313,14 @@ impl Runner<'_> {
             // half, so each match has one of each, unless the places moved since.
             let half = positions.len() / 2;
             let choosers: BTreeSet<u32> = positions[..half].iter().map(|t| t.0).collect();
-            let one_sided = recorded::one_sided(&recorded, &choosers);
-            if one_sided.is_empty() {
+            let pairs = recorded::one_sided(&recorded, &choosers);
+            if pairs.is_empty() {
                 Verdict::Same
             } else {
-                Verdict::OneSided(one_sided)
+                Verdict::OneSided {
+                    pairs,
+                    choosers: half,
+                }
             }
         } else {
             Verdict::Same

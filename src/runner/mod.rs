@@ -139,6 +139,8 @@ pub struct RunError {
     /// What the source gave that the run stopped at, where it was something it
     /// gave (a withdrawal, an absent captain): a source points its problem there.
     pub about: Option<About>,
+    /// What to do, where this problem says more than its kind's help.
+    pub help: Option<String>,
 }
 
 /// The source's entry a run stopped at.
@@ -250,7 +252,21 @@ impl RunError {
             message: message.into(),
             at: None,
             about: None,
+            help: None,
         }
+    }
+
+    /// The same problem, with its own help.
+    pub fn with_help(mut self, help: impl Into<String>) -> RunError {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// What to do: the problem's own help, else its kind's.
+    pub fn help_text(&self) -> Option<String> {
+        self.help
+            .clone()
+            .or_else(|| self.kind.help().map(str::to_string))
     }
 
     /// The same problem, about the source's entry `about`.
@@ -636,14 +652,17 @@ impl Runner<'_> {
         } else {
             return Ok(());
         };
-        let message = match self.neighbour_for(teams) {
-            Some(other) => format!(
-                "{message}; for {teams} teams the edition has `{}` ({})",
+        let error = RunError::new(Stop::FieldSize, message).at(self.competition_span());
+        // Said in the help: the message is the same whatever else the edition
+        // has, so `bfr diff --simulate` does not see a renamed neighbour as a
+        // difference of this competition's events.
+        Err(match self.neighbour_for(teams) {
+            Some(other) => error.with_help(format!(
+                "for {teams} teams the edition has `{}` ({}): run that competition",
                 other.name, other.title
-            ),
-            None => message,
-        };
-        Err(RunError::new(Stop::FieldSize, message).at(self.competition_span()))
+            )),
+            None => error,
+        })
     }
 
     /// The competition that takes up where this one's field ends and has rules

@@ -133,6 +133,17 @@ impl Runner<'_> {
                     format!("the edition has no rule `{name}` to use as the VP scale"),
                 ));
             }
+            let rule = scale.and_then(|i| self.program.rules.get(i as usize));
+            if let Some(r) = rule.filter(|r| !self.program.is_vp_scale(r)) {
+                return Err(RunError::new(
+                    Stop::Refused,
+                    format!(
+                        "the edition's rule `{name}` cannot score a match: a VP scale takes the IMP margin (and the boards) and gives both teams' VP, `winner` and `loser`"
+                    ),
+                )
+                .at(Some(r.span))
+                .with_help(self.program.vp_scale_help(name)));
+            }
             let named = q
                 .scale
                 .and_then(|i| self.program.rules.get(i as usize))

@@ -39,20 +39,25 @@ pub enum Verdict {
     /// It is legal but not the draw the rules make, which is this (pairs, bye).
     Differs(Vec<(u32, u32)>, Vec<u32>),
     /// It is a legal draw by choice, but pairs these teams of one side as the
-    /// places stand now: two choosers, or two of the teams chosen from (a
-    /// correction moved them after the choices were made).
-    OneSided(Vec<(u32, u32)>),
+    /// places stand now (a correction moved them after the choices were made):
+    /// each pair with `true` where both are among the `choosers` (the upper
+    /// half, this many teams), `false` where both are among those chosen from.
+    OneSided {
+        pairs: Vec<(u32, u32, bool)>,
+        choosers: usize,
+    },
     /// It is the draw the rules make.
     Same,
 }
 
-/// The pairs of a draw by choice with both teams among the `choosers` or both
-/// outside them: each match of such a draw has one chooser and one team chosen.
-pub fn one_sided(pairs: &[(u32, u32)], choosers: &BTreeSet<u32>) -> Vec<(u32, u32)> {
+/// The pairs of a draw by choice with both teams among the `choosers` (`true`)
+/// or both outside them (`false`): each match of such a draw has one chooser
+/// and one team chosen.
+pub fn one_sided(pairs: &[(u32, u32)], choosers: &BTreeSet<u32>) -> Vec<(u32, u32, bool)> {
     pairs
         .iter()
-        .copied()
         .filter(|(a, b)| choosers.contains(a) == choosers.contains(b))
+        .map(|&(a, b)| (a, b, choosers.contains(&a)))
         .collect()
 }
 

@@ -698,14 +698,16 @@ fn word_before(text: &str, start: usize) -> Option<(usize, &str)> {
 /// a time with a point (`20.00`, as the document writes times). The way the
 /// language writes it.
 fn moment_written_locally(text: &str, start: usize, found: &str) -> Option<String> {
+    // Swedish weekdays, folded: a word before a date that begins one (at least
+    // two letters: `tis`, `tors`, `lördag`) is that day.
     const WEEKDAYS: [(&str, &str); 7] = [
-        ("man", "Mon"),
-        ("tis", "Tue"),
-        ("ons", "Wed"),
-        ("tor", "Thu"),
-        ("fre", "Fri"),
-        ("lor", "Sat"),
-        ("son", "Sun"),
+        ("mandag", "Mon"),
+        ("tisdag", "Tue"),
+        ("onsdag", "Wed"),
+        ("torsdag", "Thu"),
+        ("fredag", "Fri"),
+        ("lordag", "Sat"),
+        ("sondag", "Sun"),
     ];
     let is_date = |s: &str| {
         let b = s.as_bytes();
@@ -723,10 +725,10 @@ fn moment_written_locally(text: &str, start: usize, found: &str) -> Option<Strin
         .take_while(|(_, c)| c.is_alphabetic())
         .last()
         .map_or(head.len(), |(i, _)| i)..];
+    let before = crate::names::folded(before);
     if is_date(found)
-        && let Some((_, english)) = WEEKDAYS
-            .iter()
-            .find(|(sv, _)| crate::names::folded(before) == *sv)
+        && before.chars().count() >= 2
+        && let Some((_, english)) = WEEKDAYS.iter().find(|(sv, _)| sv.starts_with(&*before))
     {
         let date = found.get(..10).unwrap_or(found);
         return Some(format!(
@@ -737,7 +739,9 @@ fn moment_written_locally(text: &str, start: usize, found: &str) -> Option<Strin
     let (h, m) = time.split_once('.')?;
     let clock = (1..=2).contains(&h.len())
         && m.len() == 2
-        && h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit());
+        && h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit())
+        && h.parse::<u8>().is_ok_and(|h| h <= 23)
+        && m.parse::<u8>().is_ok_and(|m| m <= 59);
     let after_date = text
         .get(..start)
         .map(str::trim_end)
@@ -976,6 +980,20 @@ mod tests {
         );
         // A decimal that is no time of day stays a decimal's problem.
         assert!(!help("2016-07-22 20.5").contains("colon"));
+        assert!(!help("2016-07-22 25.00").contains("colon"));
+        // Weekdays in full or cut short as a Swedish text writes them.
+        for (sv, en) in [
+            ("Tors", "Thu"),
+            ("lördag", "Sat"),
+            ("MÅNDAG", "Mon"),
+            ("fr", "Fri"),
+        ] {
+            assert_eq!(
+                help(&format!("{sv} 2016-07-23 12:00")),
+                format!("weekdays are written in English, three letters: `{en} 2016-07-23`")
+            );
+        }
+        assert!(!help("t 2016-07-23 12:00").contains("weekdays"));
     }
 
     #[test]

@@ -488,14 +488,13 @@ fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
     let (status, stderr) = run(&["lv_series", "--teams", "20"]);
     assert_eq!(status, 1, "{stderr}");
     assert!(
-        stderr.contains("`lv_series` takes at most 16; for 20 teams the edition has `lv_ko` (Öppna SM Lag Veteran)"),
+        stderr.contains("`lv_series` takes at most 16")
+            && stderr.contains("Help: for 20 teams the edition has `lv_ko` (Öppna SM Lag Veteran): run that competition"),
         "{stderr}"
     );
     let (_, stderr) = run(&["lv_ko", "--teams", "12"]);
     assert!(
-        stderr.contains(
-            "`lv_ko` needs at least 17; for 12 teams the edition has `lv_series` (SM Lag Veteran)"
-        ),
+        stderr.contains("Help: for 12 teams the edition has `lv_series` (SM Lag Veteran)"),
         "{stderr}"
     );
     // Names the edition does not have: E0711, about no place in it.
@@ -505,6 +504,16 @@ fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
     let (status, stderr) = run(&["cup", "--teams", "64", "--scale", "nope"]);
     assert_eq!(status, 1, "{stderr}");
     assert!(stderr.starts_with("error[E0711]"), "{stderr}");
+    // A rule that cannot score a match: refused before a match is played,
+    // with the scale meant.
+    let (status, stderr) = run(&["cup", "--teams", "64", "--scale", "wbf20_winner_vp"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("E0714"), "{stderr}");
+    assert!(
+        stderr.contains("`wbf20_winner_vp` cannot score a match")
+            && stderr.contains("did you mean `wbf20_result`"),
+        "{stderr}"
+    );
     // JSON: the message and the diagnostic with its code.
     let out = bfr(&[
         "--format",

@@ -828,3 +828,40 @@ fn a_district_team_is_named_for_its_district_in_any_case_and_spelling() {
         assert!(!codes.contains(&"E0813"), "{name}: {shown}");
     }
 }
+
+#[test]
+fn a_team_with_a_player_not_read_is_invoiced_for_those_read_and_says_so() {
+    // Five players listed, one with a district misspelt: one error, said once,
+    // and the Gröna Hissen fee counts the four read, saying a fifth was named.
+    let mut text = String::new();
+    for (member, district) in [
+        (1, "Skåne"),
+        (2, "Skåne"),
+        (3, "Skåne"),
+        (4, "Skåne"),
+        (5, "Skane BF"),
+    ] {
+        text.push_str(&format!(
+            "[[player]]\nmember = {member}\nname = \"Spelare {member}\"\nbirth_year = 1970\ndistrict = \"{district}\"\nmembership_paid_at = \"2014-09-01 10:00\"\n\n"
+        ));
+    }
+    text.push_str(
+        "[[team]]\nid = \"CC-1\"\nname = \"Lundagård\"\ncompetition = \"Chairman's Cup\"\nplayers = [1, 2, 3, 4, 5]\nregistered_at = \"2015-07-23 12:00\"\n",
+    );
+    let (codes, rendered) = check_text("t.toml", &text);
+    assert_eq!(codes, ["E0801"], "{rendered}");
+    let (checked, sources) = edition();
+    let mut sources = sources.clone();
+    let (money, _) = bfr::entry::invoice(checked, &mut sources, "t.toml", &text);
+    let money = money.expect("the entries are read");
+    let lines = amounts(invoice(&money, "CC-1"));
+    assert_eq!(
+        lines[0],
+        (
+            "Gröna Hissen entry fee (4 seniors, 0 juniors; a player named is not read, see the errors)"
+                .to_string(),
+            Decimal::from(2000)
+        ),
+        "{lines:?}"
+    );
+}

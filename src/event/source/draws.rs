@@ -91,22 +91,31 @@ impl EventSource<'_> {
                     rules,
                 });
             }
-            Verdict::OneSided(pairs) => {
+            Verdict::OneSided { pairs, choosers } => {
                 let words: Vec<String> = pairs
                     .iter()
-                    .map(|(a, b)| format!("teams {a} and {b}"))
+                    .map(|(a, b, upper)| {
+                        let side = if *upper {
+                            format!("both now among the {choosers} teams placed to choose")
+                        } else {
+                            "both now among the teams chosen from".to_string()
+                        };
+                        format!("team {a} with team {b} ({side})")
+                    })
                     .collect();
                 self.diags.push(
                     Diagnostic::warning(
                         "W0720",
                         format!(
-                            "the draw of {place} as recorded was chosen from places the results as they stand now have moved: it pairs {}, each both choosers or both chosen from now; it stands",
+                            "the draw of {place} as recorded was chosen from places the results as they stand now have moved: it pairs {}; it stands",
                             crate::diag::and_list(&words)
                         ),
                         draw.span,
                     )
                     .with_label("the draw as recorded")
-                    .with_help("a result corrected or a penalty given after the draw does not change a draw made (keep the record); the places now are in the standings: check the draw if it was written by hand"),
+                    .with_help(format!(
+                        "each match of a draw by choice has a team placed 1–{choosers} and one placed below; a result corrected or a penalty given after the draw does not change a draw made (keep the record), but check the draw if it was written by hand"
+                    )),
                 );
             }
             Verdict::Refused(problems) => {

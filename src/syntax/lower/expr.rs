@@ -569,6 +569,9 @@ fn calendar_help(year: i16, month: i16, day: i16) -> String {
         "November",
         "December",
     ];
+    if year < 1 {
+        return "the year is the first number, from 0001 to 9999 (YYYY-MM-DD)".into();
+    }
     let Some(name) = usize::try_from(month - 1).ok().and_then(|m| MONTHS.get(m)) else {
         return "the month is the middle number, from 01 to 12 (YYYY-MM-DD)".into();
     };
