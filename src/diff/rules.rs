@@ -540,14 +540,8 @@ pub fn examples(
         let (status, details) = match found {
             None => {
                 let shown = side_shown(new, Shower::new(new.program), ex, lines);
-                let added = shown
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, value)| Detail::Added {
-                        what: format!("assertion {}", i + 1),
-                        value,
-                    });
-                (Status::Added, added.collect())
+                let added = numbered(shown, |what, value| Detail::Added { what, value });
+                (Status::Added, added)
             }
             Some((_, _, was, _)) if was == lines => continue,
             Some((_, _, was, was_ex)) => {
@@ -568,20 +562,21 @@ pub fn examples(
     for (title, file, lines, ex) in &olds {
         if !new_titles.contains(title.as_str()) {
             let shown = side_shown(old, old_shower, ex, lines);
-            let removed = shown
-                .into_iter()
-                .enumerate()
-                .map(|(i, value)| Detail::Removed {
-                    what: format!("assertion {}", i + 1),
-                    value,
-                });
-            out.push((
-                file.clone(),
-                example_item(ex, Status::Removed, removed.collect()),
-            ));
+            let removed = numbered(shown, |what, value| Detail::Removed { what, value });
+            out.push((file.clone(), example_item(ex, Status::Removed, removed)));
         }
     }
     out
+}
+
+/// An example added or removed whole: each assertion as `part` (added or
+/// removed) of `assertion N`.
+fn numbered(shown: Vec<String>, part: impl Fn(String, String) -> Detail) -> Vec<Detail> {
+    shown
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| part(format!("assertion {}", i + 1), value))
+        .collect()
 }
 
 /// An example's assertions as written (the old side's dates moved as the
