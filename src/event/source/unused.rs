@@ -3,7 +3,7 @@
 
 use super::{EventSource, Status, Waiting};
 use crate::diag::Diagnostic;
-use crate::event::model::At;
+use crate::event::model::{At, RoundEntry};
 
 impl EventSource<'_> {
     /// Reports every entry of the file the run never used, saying `why`.
@@ -32,6 +32,12 @@ impl EventSource<'_> {
                     crate::diag::counted(n, "result")
                 ),
             };
+            let help = match self.round_the_results_fit(r) {
+                Some(fit) => format!(
+                    "its results are the matches of round {fit}'s draw, which waits for them: write `number = {fit}`"
+                ),
+                None => "a round's draw depends on the results before it: give the earlier results first, and check the round's `number`".to_string(),
+            };
             self.diags.push(
                 Diagnostic::error(
                     "E0710",
@@ -39,9 +45,31 @@ impl EventSource<'_> {
                     r.span,
                 )
                 .with_label(label)
-                .with_help("a round's draw depends on the results before it: give the earlier results first, and check the round's `number`"),
+                .with_help(help),
             );
         }
+    }
+
+    /// The drawn round, without results of its own in the file, whose draw
+    /// has a match for each of `round`'s results: the round a director meant
+    /// when the results went under the wrong number.
+    fn round_the_results_fit(&self, round: &RoundEntry) -> Option<u32> {
+        if round.results.is_empty() {
+            return None;
+        }
+        let drawn_pair = |pairs: &[(u32, u32)], a: u32, b: u32| {
+            pairs
+                .iter()
+                .any(|&(h, w)| (h, w) == (a, b) || (h, w) == (b, a))
+        };
+        self.rounds_drawn
+            .iter()
+            .filter(|(n, _)| {
+                let own = self.round_index(**n).and_then(|i| self.event.rounds.get(i));
+                own.is_none_or(|e| e.results.is_empty())
+            })
+            .find(|(_, (pairs, _))| round.results.iter().all(|m| drawn_pair(pairs, m.a, m.b)))
+            .map(|(n, _)| *n)
     }
 
     /// Stages never drawn, results of walkovers, choices after the draw was complete.
