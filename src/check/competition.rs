@@ -119,6 +119,10 @@ impl Checker {
                     )
                     .with_label(format!("this is `{found}`")),
                 );
+            } else if matches!(def.want, Want::Count | Want::Whole)
+                && let Type::Num(unit) = &value.ty
+            {
+                self.count_written_one_way(&p.key.text, unit, (scope, p.value.span));
             }
             out.push(Property {
                 key: p.key.text.clone(),
@@ -342,6 +346,53 @@ pub(crate) fn route_words(comp: &Declared, to: &RouteTarget) -> String {
         RouteTarget::Out => "out".into(),
         RouteTarget::Place(a, b) if a == b => format!("place {a}"),
         RouteTarget::Place(a, b) => format!("places {a}–{b}"),
+    }
+}
+
+impl Checker {
+    /// E0201 when count property `key` is in another unit than where it was
+    /// first given in the competition's knockout stages (`boards = 32` there,
+    /// `boards = 32 board` here): whatever reads them (`cup.final.boards * 1
+    /// board`) takes one type. A qualification, and another competition, may
+    /// count in another way.
+    fn count_written_one_way(
+        &mut self,
+        key: &str,
+        unit: &ir::Unit,
+        (scope, at): (vocabulary::Scope, Span),
+    ) {
+        let slot = (self.lowering_competition, scope, key.to_string());
+        let Some((first, first_at)) = self.count_units.get(&slot) else {
+            self.count_units.insert(slot, (unit.clone(), at));
+            return;
+        };
+        if first == unit {
+            return;
+        }
+        let words = |u: &ir::Unit| {
+            if u.is_none() {
+                "a bare number".to_string()
+            } else {
+                format!("in `{u}`")
+            }
+        };
+        let d = Diagnostic::error(
+            "E0201",
+            format!(
+                "`{key}` is {} here, but {} where first given: one property is written one way in a competition's stages",
+                words(unit),
+                words(first)
+            ),
+            at,
+        )
+        .with_label(format!("this is {}", words(unit)))
+        .with_note(*first_at, format!("{} here", words(first)))
+        .with_help(if first.is_none() {
+            "leave out the unit: write a bare number, as where it was first given".to_string()
+        } else {
+            format!("write it in `{first}`, as where it was first given")
+        });
+        self.diags.push(d);
     }
 }
 

@@ -92,6 +92,10 @@ pub(crate) struct Checker {
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
+    /// Each count property's unit (none: a bare number) where first given in
+    /// its competition's knockout stages (or its qualification), so that one
+    /// property is written one way in each.
+    pub(crate) count_units: BTreeMap<(Option<u32>, vocabulary::Scope, String), (Unit, Span)>,
 }
 
 /// Checks the parsed files of one edition.
@@ -122,6 +126,7 @@ pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked
         expr_depth: 0,
         whole_consts: std::collections::BTreeSet::new(),
         computer: Computer::new(steps),
+        count_units: BTreeMap::new(),
     };
     // The first file's list of items becomes the checker's in place (an item and
     // an optional item are laid out alike), so the two are never held at once.
@@ -304,6 +309,7 @@ impl Checked {
             expr_depth: 0,
             whole_consts: std::collections::BTreeSet::new(),
             computer: Computer::new(MAX_CHECK_STEPS),
+            count_units: BTreeMap::new(),
         };
         let mut scope = expr::Scope::default();
         let out = c.expr(e, &mut scope);

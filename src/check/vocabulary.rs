@@ -49,7 +49,7 @@ impl Want {
 }
 
 /// Where a property may be written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Scope {
     /// In the `competition` block itself.
     Competition,
