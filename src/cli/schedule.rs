@@ -91,9 +91,12 @@ fn render(p: &Programme) -> String {
                 .source
                 .as_ref()
                 .map_or_else(String::new, |x| x.to_string());
+            let outside = d.outside_years.as_ref().map_or_else(String::new, |years| {
+                format!("  (not in the edition's year {years}: W0102)")
+            });
             let _ = writeln!(
                 s,
-                "  {}  {:<10} {}  [{source}]",
+                "  {}  {:<10} {}  [{source}]{outside}",
                 d.at_shown,
                 d.kind,
                 printable_name(&d.what)

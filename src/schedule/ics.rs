@@ -119,6 +119,9 @@ fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Opt
     if let Some(s) = &d.source {
         description = format!("{s}\n{description}");
     }
+    if let Some(years) = &d.outside_years {
+        description.push_str(&format!("\nNot in the edition's year {years}"));
+    }
     Some(
         Event::new()
             .uid(&format!("{}@{slug}", d.name))

@@ -98,6 +98,16 @@ fn the_ics_file_holds_every_stage_of_cc_stages_on_its_day() {
         date((2015, 7, 24)).and_hms_opt(20, 0, 0).unwrap()
     );
     assert!(reg.get_description().unwrap().contains("CC-REG p.14"));
+    // The document's 2014 deadline says it is outside the edition's year.
+    let fee = event(
+        &cal,
+        "sm_open_final_table_fee_deadline@bridgefestivalen-2015",
+    );
+    let description = fee.get_description().unwrap();
+    assert!(
+        description.ends_with("Not in the edition's year 2015"),
+        "{description}"
+    );
     let open = event(
         &cal,
         "sm_open_vacancy_deadline_listed@bridgefestivalen-2015",
@@ -192,6 +202,15 @@ fn the_programme_as_json() {
         .unwrap();
     assert_eq!(registration["at_shown"], "Fri 2015-07-24 20:00");
     assert_eq!(registration["source"]["id"], "CC-REG");
+    assert!(registration.get("outside_years").is_none());
+    // The document's Open-final table fee is due in 2014, as it writes it: the
+    // programme lists it, flagged as `bfr check` flags the date (W0102).
+    let open_final = deadlines
+        .iter()
+        .find(|d| d["name"] == "sm_open_final_table_fee_deadline")
+        .unwrap();
+    assert_eq!(open_final["at_shown"], "Sat 2014-08-02 08:45");
+    assert_eq!(open_final["outside_years"], "2015");
     assert_eq!(v["time_limits"].as_array().unwrap().len(), 6);
 }
 
