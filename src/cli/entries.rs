@@ -170,8 +170,30 @@ fn render_text(m: &Money) -> String {
     }
     if out.is_empty() {
         out.push_str("no entries to invoice\n");
+    } else {
+        totals_text(m, &mut out);
     }
     out
+}
+
+/// The sums over the whole file, under the invoices and statements.
+fn totals_text(m: &Money, out: &mut String) {
+    let t = &m.totals;
+    let n = m.invoices.len();
+    let d = m.districts.len();
+    out.push_str("Totals\n");
+    let rows = [
+        (format!("invoiced to {}", counted(n, "entry")), t.invoiced),
+        (
+            format!("subsidies paid to {}", counted(d, "district")),
+            t.subsidies,
+        ),
+        ("charges owed by the districts".to_string(), t.charges),
+        ("set aside for the EM fund".to_string(), t.set_aside),
+    ];
+    for (what, a) in rows {
+        out.push_str(&format!("  {what:<58} {:>12}\n", total(a, &t.unit)));
+    }
 }
 
 fn invoice_text(inv: &Invoice, out: &mut String) {
@@ -265,6 +287,19 @@ fn render_csv(m: &Money) -> String {
                 l.note.as_deref().unwrap_or(""),
             ]);
         }
+    }
+    let t = &m.totals;
+    for (item, a) in [
+        ("invoiced", t.invoiced),
+        ("subsidies", t.subsidies),
+        ("charges", t.charges),
+        ("set_aside", t.set_aside),
+    ] {
+        let amount = a.map(|a| a.normalize().to_string()).unwrap_or_default();
+        let note = if a.is_none() { TOO_LARGE } else { "" };
+        row([
+            "totals", "", "", item, "total", &amount, &t.unit, "", "", note,
+        ]);
     }
     out
 }

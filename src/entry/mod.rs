@@ -18,7 +18,7 @@ pub mod rules;
 mod validate;
 
 pub use model::Entries;
-pub use money::{Invoice, Line, LineKind, Money, Statement};
+pub use money::{Invoice, Line, LineKind, Money, Statement, Totals};
 
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};

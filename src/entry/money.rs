@@ -81,6 +81,24 @@ pub struct Money {
     pub invoices: Vec<Invoice>,
     /// Per district, in the edition's order of districts.
     pub districts: Vec<Statement>,
+    /// The sums over them all.
+    pub totals: Totals,
+}
+
+/// What the whole file comes to: the sums of the invoices and statements
+/// (each `None` past the largest amount, E0831, or when a sum it adds is).
+#[derive(Debug, Clone, Serialize)]
+pub struct Totals {
+    /// Owed by the teams and pairs.
+    pub invoiced: Option<Decimal>,
+    /// Paid to the districts.
+    pub subsidies: Option<Decimal>,
+    /// Owed by the districts.
+    pub charges: Option<Decimal>,
+    /// Set aside for the EM fund.
+    pub set_aside: Option<Decimal>,
+    /// The unit the amounts are in.
+    pub unit: String,
 }
 
 /// Makes every invoice and statement.
@@ -93,9 +111,57 @@ pub(crate) fn make(ctx: &mut Ctx) -> Money {
     for pair in &entries.pairs {
         invoices.push(pair_invoice(ctx, pair));
     }
+    let districts = statements(ctx);
+    let totals = totals(ctx, &invoices, &districts);
     Money {
         invoices,
-        districts: statements(ctx),
+        districts,
+        totals,
+    }
+}
+
+/// The sums over every invoice and statement. A sum that passes the largest
+/// amount is E0831 at the first entry of the file; one that adds a total
+/// already past it is left out without a second report.
+fn totals(ctx: &mut Ctx, invoices: &[Invoice], districts: &[Statement]) -> Totals {
+    let entries = ctx.entries;
+    let at = entries.teams.first().map(|t| t.span);
+    let at = at.or_else(|| entries.pairs.first().map(|p| p.span));
+    let mut sum = |amounts: Vec<Option<Decimal>>, what: &str| -> Option<Decimal> {
+        let amounts: Vec<Decimal> = amounts.into_iter().collect::<Option<_>>()?;
+        let sum = amounts
+            .iter()
+            .try_fold(Decimal::ZERO, |acc, a| acc.checked_add(*a));
+        if let (None, Some(at)) = (sum, at) {
+            ctx.diags.push(too_large(
+                what,
+                "the whole file",
+                at,
+                "the file's first entry",
+            ));
+        }
+        sum
+    };
+    let invoiced = sum(invoices.iter().map(|i| i.total).collect(), "invoices");
+    let subsidies = sum(districts.iter().map(|d| d.subsidies).collect(), "subsidies");
+    let charges = sum(districts.iter().map(|d| d.charges).collect(), "charges");
+    let set_aside = sum(
+        districts.iter().map(|d| d.set_aside).collect(),
+        "amounts set aside",
+    );
+    let unit = invoices
+        .iter()
+        .map(|i| &i.unit)
+        .chain(districts.iter().map(|d| &d.unit))
+        .find(|u| !u.is_empty())
+        .cloned()
+        .unwrap_or_default();
+    Totals {
+        invoiced,
+        subsidies,
+        charges,
+        set_aside,
+        unit,
     }
 }
 
@@ -136,21 +202,26 @@ fn total(ctx: &mut Ctx, lines: &[Line], kind: LineKind, whose: &str, at: Span) -
             LineKind::Subsidy => "subsidies",
             LineKind::SetAside => "amounts set aside",
         };
-        ctx.diags.push(
-            Diagnostic::error(
-                "E0831",
-                format!(
-                    "adding up the {what} of {whose} passes the largest amount a number holds \
-                     ({}, either side of zero)",
-                    Decimal::MAX
-                ),
-                at,
-            )
-            .with_label("its lines come from this entry")
-            .with_help("the edition's rules give amounts this large: check the figures of the lines shown, and the rules they name"),
-        );
+        ctx.diags
+            .push(too_large(what, whose, at, "its lines come from this entry"));
     }
     sum
+}
+
+/// E0831: adding up `what` of `whose` passed the largest amount; `label` says
+/// what `at` is.
+fn too_large(what: &str, whose: &str, at: Span, label: &str) -> Diagnostic {
+    Diagnostic::error(
+        "E0831",
+        format!(
+            "adding up the {what} of {whose} passes the largest amount a number holds \
+             ({}, either side of zero)",
+            Decimal::MAX
+        ),
+        at,
+    )
+    .with_label(label)
+    .with_help("the edition's rules give amounts this large: check the figures of the lines shown, and the rules they name")
 }
 
 fn paid_note(paid: Option<&(super::model::Stamp, crate::source::Span)>) -> Option<String> {

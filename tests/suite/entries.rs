@@ -250,6 +250,14 @@ fn the_festival_invoices_and_district_statements() {
         .unwrap();
     assert_eq!(medelpad.subsidies, Some(Decimal::from(1200)));
     assert_eq!(medelpad.charges, Some(Decimal::from(600)));
+    // The file's totals: what the entries owe, what the districts are paid and
+    // owe, what is set aside.
+    let sum = |amounts: Vec<Option<Decimal>>| amounts.into_iter().sum::<Option<Decimal>>();
+    let invoiced = sum(money.invoices.iter().map(|i| i.total).collect());
+    let subsidies = sum(money.districts.iter().map(|d| d.subsidies).collect());
+    assert_eq!(money.totals.invoiced, invoiced);
+    assert_eq!(money.totals.subsidies, subsidies);
+    assert_eq!(money.totals.unit, "SEK");
     let (code, stdout, stderr) = bfr(&["invoice", EDITION, VALID]);
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!("festival-invoice", trim_lines(&stdout));
@@ -794,12 +802,14 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
         ),
         "{stderr}"
     );
-    // Each line is shown; the total is not, rather than a figure short of them.
+    // Each line is shown; the total is not, rather than a figure short of them,
+    // nor the file's total, which adds it (without a second report).
     assert!(
         stdout.contains("79228162514264337593543950335 SEK"),
         "{stdout}"
     );
-    assert!(stdout.contains("too large (E0831)"), "{stdout}");
+    assert_eq!(stdout.matches("too large (E0831)").count(), 2, "{stdout}");
+    assert!(stdout.contains("invoiced to 1 entry"), "{stdout}");
     let (code, stdout, _) = run(&["--format", "json"]);
     assert_eq!(code, 1);
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -811,6 +821,45 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
         stdout.contains("invoice,T,Team,total,total,,SEK,,,too large (E0831)\n"),
         "{stdout}"
     );
+}
+
+/// Two invoices each below the largest amount, together past it: the file's
+/// total is E0831 at the first entry, each invoice's own total stands.
+#[test]
+fn the_files_total_past_the_largest_amount_is_reported_and_not_shown() {
+    let dir = variant(
+        "entries-e0831-totals",
+        "chairmans_cup.bfr",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 200 SEK",
+        "const cc_gh_fee_surcharge: SEK ref CC-FEE p.14 \"Startavgifter\" = 40000000000000000000000000000 SEK",
+    );
+    let team = cc_team(4, 2, "2015-07-25 12:01");
+    let again = team[team.find("[[team]]").unwrap()..].replace("id = \"T\"", "id = \"U\"");
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, format!("{team}\n{again}")).unwrap();
+    let (dir_arg, file_arg) = (dir.0.display().to_string(), file.display().to_string());
+    let (code, stdout, stderr) = bfr(&["invoice", "--color", "never", &dir_arg, &file_arg]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("[E0831]").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("adding up the invoices of the whole file passes the largest amount"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("the file's first entry"), "{stderr}");
+    // Each invoice: 2,000 SEK and the surcharge.
+    assert_eq!(
+        stdout
+            .matches("40000000000000000000000002000 SEK\n")
+            .count(),
+        2,
+        "{stdout}"
+    );
+    assert!(stdout.contains("too large (E0831)"), "{stdout}");
+    // One team less: the total is shown again.
+    std::fs::write(&file, &team).unwrap();
+    let (code, stdout, _) = bfr(&["invoice", "--color", "never", &dir_arg, &file_arg]);
+    assert_eq!(code, 0);
+    assert!(!stdout.contains("E0831"), "{stdout}");
 }
 
 #[test]
