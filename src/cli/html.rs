@@ -425,7 +425,7 @@ fn stage(page: &Page, s: &KoStage) -> Markup {
                             td.num { (m.home_imps.normalize()) " – " (m.away_imps.normalize()) }
                             td { (name(m.away)) " " span.id { "(" (m.away_ranking) ")" } }
                             td { strong { (name(m.winner)) } }
-                            td { (render::decided(m.decided_by)) }
+                            td { (render::decided(m)) }
                             @if seated {
                                 td.note { @if let Some(seating) = &m.seating { (render::seating_line(seating)) } }
                             }

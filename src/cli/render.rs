@@ -3,9 +3,10 @@
 //! words and the layout are made here.
 
 use crate::diag::{agreeing, counted};
+use crate::engine::knockout::Placement;
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
-use crate::runner::report::{Criterion, Decided, MatchSeating, Report, Standing, Units};
+use crate::runner::report::{Criterion, Decided, KoMatch, MatchSeating, Report, Standing, Units};
 use crate::source::printable_name;
 use std::fmt::Write;
 
@@ -29,9 +30,10 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
     }
     // The report shows standings once the qualification is over; before that,
     // the rounds played so far.
-    rounds_played(&mut out, report, name);
-    standings(&mut out, report, name);
-    stages(&mut out, report, name);
+    let width = name_width(report, name);
+    rounds_played(&mut out, report, name, width);
+    standings(&mut out, report, name, width);
+    stages(&mut out, report, name, width);
     stopped(&mut out, report);
     final_places(&mut out, report, name);
     if !report.trophy_points.is_empty() {
@@ -40,11 +42,38 @@ pub fn report(report: &Report, name: &dyn Fn(u32) -> String) -> String {
             let _ = writeln!(out, "  {}: {points}", name(*team));
         }
     }
-    trophy_players(&mut out, report, name);
+    trophy_players(&mut out, report, name, width);
     if let Some((team, prize)) = &report.district_prize {
         let _ = writeln!(out, "\nDistrict prize: {} ({prize})", name(*team));
     }
     out
+}
+
+/// The least and the most a column of team names is padded to: a longer
+/// name than the most runs past its column on its own line only.
+const NAME_COLUMN: (usize, usize) = (24, 48);
+
+/// The width of the report's team-name columns: its longest name, within
+/// [`NAME_COLUMN`].
+fn name_width(report: &Report, name: &dyn Fn(u32) -> String) -> usize {
+    let rounds = report.rounds.iter().flat_map(|r| &r.matches);
+    let stages = report.stages.iter().flat_map(|s| &s.matches);
+    let teams = report
+        .standings
+        .iter()
+        .map(|l| l.team)
+        .chain(rounds.flat_map(|m| [m.home, m.away]))
+        .chain(stages.flat_map(|m| [m.home, m.away]));
+    column_width(teams.map(name))
+}
+
+/// The width of a column of `cells`: the longest, within [`NAME_COLUMN`].
+fn column_width(cells: impl Iterator<Item = String>) -> usize {
+    cells
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(NAME_COLUMN.0, NAME_COLUMN.1)
 }
 
 /// The stages a problem stopped: the report is not complete.
@@ -62,13 +91,13 @@ fn stopped(out: &mut String, report: &Report) {
 }
 
 /// Each player's trophy points from the line-ups, and the teams still waiting for one.
-fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+fn trophy_players(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w: usize) {
     if !report.trophy_players.is_empty() {
         let _ = writeln!(out, "\nChallenge-trophy points by player");
         for p in &report.trophy_players {
             let _ = writeln!(
                 out,
-                "  {:<24} {:<24} place {:>2}  {:>3} {} in {}  {}",
+                "  {:<24} {:<w$} place {:>2}  {:>3} {} in {}  {}",
                 printable_name(&p.player),
                 name(p.team),
                 p.place,
@@ -97,14 +126,14 @@ pub(super) fn qualification_open(report: &Report) -> bool {
 }
 
 /// The rounds played so far, while the qualification is not over.
-fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w: usize) {
     if qualification_open(report) {
         for r in &report.rounds {
             let _ = writeln!(out, "\nRound {}", r.round);
             for m in &r.matches {
                 let _ = writeln!(
                     out,
-                    "   table {:>2}: {:<24} {:>4} - {:<4} {:<24} {} {} - {}",
+                    "   table {:>2}: {:<w$} {:>4} - {:<4} {:<w$} {} {} - {}",
                     m.table,
                     name(m.home),
                     m.home_imps.normalize(),
@@ -123,7 +152,7 @@ fn rounds_played(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String
 }
 
 /// The standings after the qualification, or after the last round played.
-fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w: usize) {
     if !report.standings.is_empty() {
         if qualification_open(report) {
             let _ = writeln!(
@@ -146,7 +175,7 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         let sp = report.units.swiss_points.chars().count().max(8);
         let _ = writeln!(
             out,
-            "{:>5}  {:<24} {:>8} {:>sp$} {:>6} {:>6}  decided by",
+            "{:>5}  {:<w$} {:>8} {:>sp$} {:>6} {:>6}  decided by",
             "place",
             "team",
             report.units.round,
@@ -157,7 +186,7 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         for l in &report.standings {
             let _ = writeln!(
                 out,
-                "{:>5}  {:<24} {:>8} {:>sp$} {:>6} {:>6}  {}",
+                "{:>5}  {:<w$} {:>8} {:>sp$} {:>6} {:>6}  {}",
                 l.place,
                 name(l.team),
                 l.vp.normalize(),
@@ -171,7 +200,7 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
 }
 
 /// Each knockout stage's draw and matches.
-fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
+fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w: usize) {
     for s in &report.stages {
         let _ = writeln!(
             out,
@@ -203,7 +232,7 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
         for m in &s.matches {
             let _ = writeln!(
                 out,
-                "   table {:>2}: {:<24} (rank {:>2}) {:>4} - {:<4} (rank {:>2}) {:<24} winner {} ({})",
+                "   table {:>2}: {:<w$} (rank {:>2}) {:>4} - {:<4} (rank {:>2}) {:<w$} winner {} ({})",
                 m.table,
                 name(m.home),
                 m.home_ranking,
@@ -212,7 +241,7 @@ fn stages(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String) {
                 m.away_ranking,
                 name(m.away),
                 name(m.winner),
-                decided(m.decided_by)
+                decided(m)
             );
             if let Some(seating) = &m.seating {
                 let _ = writeln!(out, "             {}", seating_line(seating));
@@ -293,6 +322,7 @@ pub fn event_run(ran: &Ran) -> String {
     let mut out = report(&outcome.report, &name);
     if !ran.incidents.is_empty() {
         let _ = writeln!(out, "\nIncidents");
+        let w = column_width(ran.incidents.iter().map(|i| name(i.team)));
         for i in &ran.incidents {
             let place = match (&i.round, &i.stage) {
                 (Some(r), _) => format!("round {r}"),
@@ -301,7 +331,7 @@ pub fn event_run(ran: &Ran) -> String {
             };
             let _ = writeln!(
                 out,
-                "   {:<10} {:<24} {} = {} ({}){}",
+                "   {:<10} {:<w$} {} = {} ({}){}",
                 printable_name(&place),
                 name(i.team),
                 printable_name(&crate::diag::bounded(&i.rule)),
@@ -335,6 +365,8 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
             ..
         } => {
             let _ = writeln!(out, "\nNext: the results of {title}");
+            let cell = |t: u32| format!("{} ({t})", name(t));
+            let w = column_width(matches.iter().flat_map(|m| [cell(m.home), cell(m.away)]));
             for m in matches {
                 let given = match (m.result, m.withdrawn.as_slice()) {
                     (_, [gone]) => format!("walkover: {} withdrew", name(*gone)),
@@ -344,10 +376,10 @@ fn next_lines(out: &mut String, next: &Next, name: &dyn Fn(u32) -> String) {
                 };
                 let _ = writeln!(
                     out,
-                    "   table {:>2}: {:<24} - {:<24} {given}",
+                    "   table {:>2}: {:<w$} - {:<w$} {given}",
                     m.table,
-                    format!("{} ({})", name(m.home), m.home),
-                    format!("{} ({})", name(m.away), m.away),
+                    cell(m.home),
+                    cell(m.away),
                 );
             }
             if let Some(b) = bye {
@@ -397,12 +429,23 @@ pub fn standing(standing: &Standing) -> String {
     standing.words()
 }
 
-/// How a knockout match was decided, in the table's words.
-pub(super) fn decided(decided: Decided) -> &'static str {
-    match decided {
+/// How a knockout match was decided, in the table's words; a tie in IMPs
+/// names the placements that broke it.
+pub(super) fn decided(m: &KoMatch) -> String {
+    let how = match m.decided_by {
         Decided::Imps => "imps",
         Decided::TieBreak => "tie-break",
         Decided::Walkover => "walkover",
+    };
+    match m.tie_break {
+        Some(t) => {
+            let placement = match t.by {
+                Placement::Qualification => "qualification place",
+                Placement::Ranking => "ranking",
+            };
+            format!("{how}: {placement} {} before {}", t.winner, t.loser)
+        }
+        None => how.to_string(),
     }
 }
 

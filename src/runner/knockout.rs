@@ -470,8 +470,12 @@ impl Runner<'_> {
                 seating: self.seating(stage, sides, boards, source)?,
                 decided_by: match outcome.decision {
                     Decision::Imps => Decided::Imps,
-                    Decision::TieBreak => Decided::TieBreak,
+                    Decision::TieBreak(_) => Decided::TieBreak,
                     Decision::Walkover => Decided::Walkover,
+                },
+                tie_break: match outcome.decision {
+                    Decision::TieBreak(places) => Some(places),
+                    _ => None,
                 },
             });
         }

@@ -2,6 +2,7 @@
 //! data. `--format json` is its serde form; the terminal tables are drawn from it by
 //! the command line (`cli::render`).
 
+use crate::engine::knockout::TiePlaces;
 use crate::ir::vocabulary::{DrawMethod, Meaning};
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
@@ -89,6 +90,9 @@ pub struct KoMatch {
     pub winner: u32,
     /// How the match was decided.
     pub decided_by: Decided,
+    /// For a tie in IMPs, the placements that decided it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tie_break: Option<TiePlaces>,
     /// Who takes their seats first, or who has seating rights in each segment.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seating: Option<MatchSeating>,

@@ -130,6 +130,22 @@ fn stages_shown(shown: &[String], report: &Value, name: &dyn Fn(u64) -> String) 
         );
         let from = line_at(shown, &heading);
         for m in s["matches"].as_array().unwrap() {
+            // A tie in IMPs says which placement broke it.
+            let tie = &m["tie_break"];
+            let decided = match tie["by"].as_str() {
+                Some(by) => format!(
+                    "{}: {} {} before {}",
+                    m["decided_by"].as_str().unwrap(),
+                    if by == "ranking" {
+                        "ranking"
+                    } else {
+                        "qualification place"
+                    },
+                    tie["winner"],
+                    tie["loser"]
+                ),
+                None => m["decided_by"].as_str().unwrap().to_string(),
+            };
             let row = format!(
                 "{} {} ({}) {} – {} {} ({}) {} {}",
                 m["table"],
@@ -140,7 +156,7 @@ fn stages_shown(shown: &[String], report: &Value, name: &dyn Fn(u64) -> String) 
                 name(m["away"].as_u64().unwrap()),
                 m["away_ranking"],
                 name(m["winner"].as_u64().unwrap()),
-                m["decided_by"].as_str().unwrap()
+                decided
             );
             // The row may go on with the seating.
             assert!(

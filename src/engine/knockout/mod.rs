@@ -46,10 +46,31 @@ impl fmt::Display for TeamId {
 pub enum Decision {
     /// The winner scored more IMPs.
     Imps,
-    /// The IMPs were equal and the tie-break decided.
-    TieBreak,
+    /// The IMPs were equal and the tie-break decided, on these placements.
+    TieBreak(TiePlaces),
     /// The loser withdrew after the draw.
     Walkover,
+}
+
+/// What decided a tie in IMPs: the placement compared, the winner's and the loser's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TiePlaces {
+    /// The placement that differed.
+    pub by: Placement,
+    /// The winner's place in it.
+    pub winner: u32,
+    /// The loser's place in it.
+    pub loser: u32,
+}
+
+/// A placement a knockout tie can be decided on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// The place in the qualification.
+    Qualification,
+    /// The current ranking, possibly inherited from a team beaten.
+    Ranking,
 }
 
 /// The result of one knockout match.

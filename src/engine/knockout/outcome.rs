@@ -3,7 +3,7 @@
 //! withdraws after the draw loses by walkover.
 
 use super::ranking::RankingBook;
-use super::{Decision, KnockoutError, MatchOutcome, Result, TeamId};
+use super::{Decision, KnockoutError, MatchOutcome, Placement, Result, TeamId, TiePlaces};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -44,16 +44,42 @@ pub fn resolve_played(
         (ta, tb, Decision::Imps)
     } else if imps_b > imps_a {
         (tb, ta, Decision::Imps)
-    } else if (ka, ta) < (kb, tb) {
-        (ta, tb, Decision::TieBreak)
     } else {
-        (tb, ta, Decision::TieBreak)
+        let ((winner, kw), (loser, kl)) = if (ka, ta) < (kb, tb) {
+            ((ta, ka), (tb, kb))
+        } else {
+            ((tb, kb), (ta, ka))
+        };
+        (winner, loser, Decision::TieBreak(tie_places(tie, kw, kl)))
     };
     Ok(MatchOutcome {
         winner,
         loser,
         decision,
     })
+}
+
+/// The placement that broke a tie, from the keys compared (the tie-break's
+/// placement, then the qualification's): the first that differs. Two teams
+/// equal on both (a corrupt book) are reported on the first.
+fn tie_places(tie: KnockoutTieBreak, winner: (u32, u32), loser: (u32, u32)) -> TiePlaces {
+    let first = match tie {
+        KnockoutTieBreak::QualificationPlacement => Placement::Qualification,
+        KnockoutTieBreak::CurrentRanking => Placement::Ranking,
+    };
+    if winner.0 == loser.0 && first == Placement::Ranking {
+        TiePlaces {
+            by: Placement::Qualification,
+            winner: winner.1,
+            loser: loser.1,
+        }
+    } else {
+        TiePlaces {
+            by: first,
+            winner: winner.0,
+            loser: loser.0,
+        }
+    }
 }
 
 /// Resolves a drawn match in which teams withdrew after the draw: `None` if neither team
@@ -121,7 +147,15 @@ mod tests {
             KnockoutTieBreak::QualificationPlacement,
         )
         .unwrap();
-        assert_eq!((o.winner, o.decision), (t(20), Decision::TieBreak));
+        let by_qualification = TiePlaces {
+            by: Placement::Qualification,
+            winner: 20,
+            loser: 40,
+        };
+        assert_eq!(
+            (o.winner, o.decision),
+            (t(20), Decision::TieBreak(by_qualification))
+        );
         // The other reading uses the inherited ranking.
         let o = resolve_played(
             (t(40), Decimal::new(88, 0)),
@@ -130,7 +164,31 @@ mod tests {
             KnockoutTieBreak::CurrentRanking,
         )
         .unwrap();
-        assert_eq!(o.winner, t(40));
+        let by_ranking = TiePlaces {
+            by: Placement::Ranking,
+            winner: 4,
+            loser: 20,
+        };
+        assert_eq!(
+            (o.winner, o.decision),
+            (t(40), Decision::TieBreak(by_ranking))
+        );
+    }
+
+    #[test]
+    fn equal_rankings_in_a_tie_go_to_the_qualification_and_say_so() {
+        let (winner, loser) = ((7, 3), (7, 9));
+        let places = tie_places(KnockoutTieBreak::CurrentRanking, winner, loser);
+        assert_eq!(
+            places,
+            TiePlaces {
+                by: Placement::Qualification,
+                winner: 3,
+                loser: 9,
+            }
+        );
+        let places = tie_places(KnockoutTieBreak::QualificationPlacement, (3, 3), (9, 9));
+        assert_eq!((places.by, places.winner), (Placement::Qualification, 3));
     }
 
     #[test]
