@@ -100,39 +100,60 @@ impl Checker {
                 unknown.push(&p.key.text);
                 continue;
             };
-            let mut locals = Scope::default();
-            let value = match &p.value.kind {
-                ast::ExprKind::Path(segs) => self.path(segs, p.value.span, &mut locals, true),
-                _ => self.expr(&p.value, &mut locals),
-            };
-            if !fits(def.want, &value.ty) {
-                let found = self.program.type_name(&value.ty);
-                self.diags.push(
-                    Diagnostic::error(
-                        "E0201",
-                        format!(
-                            "`{}` must be {}, found `{found}`",
-                            p.key.text,
-                            def.want.words()
-                        ),
-                        p.value.span,
-                    )
-                    .with_label(format!("this is `{found}`")),
-                );
-            } else if matches!(def.want, Want::Count | Want::Whole)
-                && let Type::Num(unit) = &value.ty
-            {
-                self.count_written_one_way(&p.key.text, unit, (scope, p.value.span));
-            }
+            let value = self.property_value(p, def.want, scope);
             out.push(Property {
                 key: p.key.text.clone(),
                 value,
             });
         }
         // Defaults are checked once, apart; the stages that take them say what they need.
-        let Some((name, at)) = block else {
-            return out;
+        if let Some(block) = block {
+            self.missing_required(block, scope, (&out, defaults), &unknown);
+        }
+        out
+    }
+
+    /// A property's value, typed, and E0201 when it is not what the vocabulary
+    /// wants (or a count written another way than its siblings).
+    fn property_value(
+        &mut self,
+        p: &ast::Property,
+        want: Want,
+        scope: vocabulary::Scope,
+    ) -> ir::Expr {
+        let mut locals = Scope::default();
+        let value = match &p.value.kind {
+            ast::ExprKind::Path(segs) => self.path(segs, p.value.span, &mut locals, true),
+            _ => self.expr(&p.value, &mut locals),
         };
+        if !fits(want, &value.ty) {
+            let found = self.program.type_name(&value.ty);
+            self.diags.push(
+                Diagnostic::error(
+                    "E0201",
+                    format!("`{}` must be {}, found `{found}`", p.key.text, want.words()),
+                    p.value.span,
+                )
+                .with_label(format!("this is `{found}`")),
+            );
+        } else if matches!(want, Want::Count | Want::Whole)
+            && let Type::Num(unit) = &value.ty
+        {
+            self.count_written_one_way(&p.key.text, unit, (scope, p.value.span));
+        }
+        value
+    }
+
+    /// E0409 for each property block `name` (at `at`) must give and does not,
+    /// itself or by the `defaults`; a key `unknown` that looks misspelt for it
+    /// already has its error.
+    fn missing_required(
+        &mut self,
+        (name, at): (&str, Span),
+        scope: vocabulary::Scope,
+        (out, defaults): (&[Property], &[Property]),
+        unknown: &[&str],
+    ) {
         let given: Vec<&str> = out
             .iter()
             .map(|p| p.key.as_str())
@@ -155,7 +176,6 @@ impl Checker {
                 );
             }
         }
-        out
     }
 
     /// `competition.property`, `competition.stage.property`, `competition.stage.winners`.
@@ -351,10 +371,11 @@ pub(crate) fn route_words(comp: &Declared, to: &RouteTarget) -> String {
 
 impl Checker {
     /// E0201 when count property `key` is in another unit than where it was
-    /// first given in the competition's knockout stages (`boards = 32` there,
-    /// `boards = 32 board` here): whatever reads them (`cup.final.boards * 1
-    /// board`) takes one type. A qualification, and another competition, may
-    /// count in another way.
+    /// first given among the competition's knockout stages and their defaults
+    /// (`boards = 32` there, `boards = 32 board` here): a stage written apart
+    /// from its siblings is a slip, and an example comparing them (`cup.final.boards
+    /// == cup.semi.boards * 2`) would not type. The qualification, and another
+    /// competition, may count their own way.
     fn count_written_one_way(
         &mut self,
         key: &str,
@@ -379,7 +400,7 @@ impl Checker {
         let d = Diagnostic::error(
             "E0201",
             format!(
-                "`{key}` is {} here, but {} where first given: one property is written one way in a competition's stages",
+                "`{key}` is {} here, but {} where first given: a property is written the same way in every stage",
                 words(unit),
                 words(first)
             ),

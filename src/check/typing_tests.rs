@@ -86,6 +86,36 @@ fn a_default_bfr_does_not_know_is_reported_once() {
     assert_eq!(codes, ["E0105"]);
 }
 
+/// The codes of the errors in `text`, the CUP edition with a `board` unit.
+fn errors_with_boards(text: &str) -> Vec<&'static str> {
+    let text = format!("unit board \"boards\"\n{text}");
+    let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+    let sorted = loaded.diagnostics.sorted();
+    sorted
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect()
+}
+
+#[test]
+fn a_count_is_written_one_way_in_a_competitions_stages() {
+    assert!(errors_with_boards(CUP).is_empty());
+    // The final's boards in `board` beside the defaults' bare 32: E0201.
+    let final_in_boards = CUP.replace("    boards = 64\n", "    boards = 64 board\n");
+    assert_eq!(errors_with_boards(&final_in_boards), ["E0201"]);
+    // All of them in `board`: one way, no error.
+    let all_in_boards = final_in_boards.replace("    boards = 32\n", "    boards = 32 board\n");
+    assert!(errors_with_boards(&all_in_boards).is_empty());
+    // Another competition may count its own way.
+    let other = CUP
+        .replace("competition cup \"Cup\"", "competition other \"Other\"")
+        .replace("    boards = 64\n", "    boards = 64 board\n")
+        .replace("    boards = 32\n", "    boards = 32 board\n");
+    let other = other.split_once("competition").map(|(_, c)| c).unwrap();
+    assert!(errors_with_boards(&format!("{CUP}\ncompetition{other}")).is_empty());
+}
+
 #[test]
 fn the_property_table_names_the_meanings_typing_reads() {
     use crate::check::vocabulary::{Scope, Want, property};
