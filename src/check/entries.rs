@@ -8,12 +8,12 @@
 //! something else, or not given where a question needs it, is E0826. And it says
 //! which competitions a team of each form enters (`cc_team = cup`): a role naming
 //! something that is no competition is E0827, a competition named by two team
-//! roles (or twice) E0828.
+//! roles (or twice) E0828. The amounts it answers are in one currency (E0832).
 
 use super::declared::Declared;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::Program;
-use crate::ir::entries::{self, Param, QUESTIONS, Question, ROLES, Role, RoleKind, Roles};
+use crate::ir::entries::{self, Answer, Param, QUESTIONS, Question, ROLES, Role, RoleKind, Roles};
+use crate::ir::{Program, Type, Unit};
 use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -84,6 +84,7 @@ pub(super) fn check(
     }
     let mut out = BTreeMap::new();
     let mut missing_reported = BTreeSet::new();
+    let mut currency = Currency::default();
     for (q, p) in questions {
         let missing: Vec<&str> = q
             .params
@@ -102,6 +103,9 @@ pub(super) fn check(
             continue;
         }
         if let Some(rule) = answer(program, &played, q, p, diags) {
+            if q.answer == Answer::Amount {
+                currency.check(program, (q, rule), p.value.span, diags);
+            }
             out.insert(q.key.to_string(), rule);
         }
     }
@@ -130,6 +134,63 @@ pub(super) fn check(
         }
     }
     (out, played)
+}
+
+/// The currency of the amounts answered so far: the unit above the line of
+/// the first (`SEK` of `SEK/pair`), with the question and where it was given.
+#[derive(Default)]
+struct Currency {
+    first: Option<(Unit, &'static str, Span)>,
+}
+
+impl Currency {
+    /// E0832 when the amount `q` is answered with (by rule `rule`) is in another
+    /// currency than the first: an invoice adds its lines, and the file's totals
+    /// add the invoices.
+    fn check(
+        &mut self,
+        program: &Program,
+        (q, rule): (&'static Question, u32),
+        at: Span,
+        diags: &mut Diagnostics,
+    ) {
+        let Some(Type::Num(unit)) = program.rules.get(rule as usize).map(|r| &r.ret) else {
+            return;
+        };
+        let unit = unit.numerator();
+        let Some((first, first_key, first_at)) = &self.first else {
+            self.first = Some((unit, q.key, at));
+            return;
+        };
+        if *first == unit {
+            return;
+        }
+        let shown = |u: &Unit| {
+            if u.is_none() {
+                "a bare number".to_string()
+            } else {
+                format!("`{u}`")
+            }
+        };
+        diags.push(
+            Diagnostic::error(
+                "E0832",
+                format!(
+                    "`{}` is answered in {}, but `{first_key}` in {}: an invoice adds amounts of one currency",
+                    q.key,
+                    shown(&unit),
+                    shown(first)
+                ),
+                at,
+            )
+            .with_label(format!("an amount in {}", shown(&unit)))
+            .with_note(*first_at, format!("an amount in {}", shown(first)))
+            .with_help(format!(
+                "give every fee, subsidy and charge the same currency, as {}",
+                shown(first)
+            )),
+        );
+    }
 }
 
 /// E0826: a question passes a variant of a role's enum, and no enum is given the role.

@@ -179,11 +179,8 @@ fn unit_of(lines: &[Line]) -> String {
     lines
         .iter()
         .find_map(|l| match &l.figure.value {
-            crate::ir::Value::Num(_, u) => {
-                // `SEK/pair` for one pair is an amount in SEK.
-                let shown = u.to_string();
-                Some(shown.split('/').next().unwrap_or_default().to_string())
-            }
+            // `SEK/pair` for one pair is an amount in SEK.
+            crate::ir::Value::Num(_, u) => Some(u.numerator().to_string()),
             _ => None,
         })
         .unwrap_or_default()

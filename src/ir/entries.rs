@@ -153,8 +153,11 @@ pub enum Param {
 pub enum Answer {
     /// `true` or `false`.
     Bool,
-    /// A number in any unit (a fee, a count of places).
+    /// A number in any unit (a count of places).
     Number,
+    /// An amount of money (a fee, a subsidy): every such answer of an edition is
+    /// in one currency, since an invoice adds them.
+    Amount,
     /// A record of the edition's (its fields are read by name).
     Record,
 }
@@ -182,7 +185,7 @@ const fn q(
     }
 }
 
-use Answer::{Bool as B, Number as N};
+use Answer::{Amount as A, Bool as B, Number as N};
 use Param::{Bool, Count, Enum, Stamp};
 
 /// Every question, in the order docs/entries.md lists them.
@@ -229,7 +232,7 @@ pub const QUESTIONS: &[Question] = &[
     ),
     q("lv_player_eligible", &[("birth_year", Count)], B),
     q("lv_registration_in_time", &[("registered_at", Stamp)], B),
-    q("lv_team_fee", &[("plays_playoff", Bool)], N),
+    q("lv_team_fee", &[("plays_playoff", Bool)], A),
     q(
         "is_junior",
         &[("birth_year", Count), ("season_year", Count)],
@@ -297,17 +300,17 @@ pub const QUESTIONS: &[Question] = &[
             ("juniors", Count),
             ("district_team", Bool),
         ],
-        N,
+        A,
     ),
-    q("cc_gh_fee_late_surcharge", &[("paid_at", Stamp)], N),
-    q("cc_ko_fee", &[], N),
-    q("cc_ko_fee_late_surcharge", &[("paid_at", Stamp)], N),
-    q("sm_start_fee_per_pair", &[("event", Enum("sm_event"))], N),
-    q("sm_last_chance_fee_per_pair", &[("cash", Bool)], N),
+    q("cc_gh_fee_late_surcharge", &[("paid_at", Stamp)], A),
+    q("cc_ko_fee", &[], A),
+    q("cc_ko_fee_late_surcharge", &[("paid_at", Stamp)], A),
+    q("sm_start_fee_per_pair", &[("event", Enum("sm_event"))], A),
+    q("sm_last_chance_fee_per_pair", &[("cash", Bool)], A),
     q(
         "sm_table_fee_per_pair",
         &[("event_stage", Enum("sm_stage"))],
-        N,
+        A,
     ),
     q(
         "sm_table_fee_in_time",
@@ -321,13 +324,13 @@ pub const QUESTIONS: &[Question] = &[
             ("district", Enum("district")),
             ("in_first_open_allotment", Bool),
         ],
-        N,
+        A,
     ),
-    q("sm_emfund_contribution", &[("pairs", Count)], N),
+    q("sm_emfund_contribution", &[("pairs", Count)], A),
     q(
         "sm_missed_replacement_charge",
         &[("event", Enum("sm_event")), ("replacement_reported", Bool)],
-        N,
+        A,
     ),
     q("sm_open_first_allotment", &[], N),
 ];
@@ -353,7 +356,7 @@ pub fn answers(answer: Answer, ty: &Type) -> bool {
     matches!(
         (answer, ty),
         (Answer::Bool, Type::Bool)
-            | (Answer::Number, Type::Num(_))
+            | (Answer::Number | Answer::Amount, Type::Num(_))
             | (Answer::Record, Type::Record(_))
     )
 }
@@ -380,6 +383,7 @@ pub fn answer_words(answer: Answer) -> &'static str {
     match answer {
         Answer::Bool => "`bool`",
         Answer::Number => "a number",
+        Answer::Amount => "an amount (a number in the edition's currency)",
         Answer::Record => "a record",
     }
 }

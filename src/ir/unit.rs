@@ -237,6 +237,16 @@ impl Unit {
         unit
     }
 
+    /// The part above the line: `SEK` of `SEK/pair` (a fee per pair, for one
+    /// pair, is an amount in SEK); a unit without a line is itself.
+    pub fn numerator(&self) -> Unit {
+        if self.powers().values().all(|p| *p > 0) {
+            return self.clone();
+        }
+        let above = self.powers().iter().filter(|(_, p)| **p > 0);
+        intern(above.map(|(n, p)| (n.clone(), *p)).collect())
+    }
+
     /// `self × other`.
     pub fn mul(&self, other: &Unit) -> Unit {
         self.combine(other, 1)

@@ -823,6 +823,23 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
     );
 }
 
+#[test]
+fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_any_format() {
+    let dir = TempDir::new("entries-nothing");
+    let file = dir.0.join("entries.toml");
+    std::fs::write(&file, "# no entries yet\n").unwrap();
+    let file = file.display().to_string();
+    let (code, stdout, stderr) = bfr(&["invoice", EDITION, &file]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "no entries to invoice\n");
+    let (code, csv, _) = bfr(&["invoice", "--format", "csv", EDITION, &file]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        csv,
+        "section,id,name,item,kind,amount,unit,rule_ids,call,note\n"
+    );
+}
+
 /// Two invoices each below the largest amount, together past it: the file's
 /// total is E0831 at the first entry, each invoice's own total stands.
 #[test]
