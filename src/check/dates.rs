@@ -58,14 +58,14 @@ pub(crate) fn check_all(
     }
     for d in &dates {
         weekday(d, diags);
+        let written = Date {
+            year: d.year,
+            month: d.month,
+            day: d.day,
+        };
         if let Some((first, last)) = period
-            && (d.year < first.year || d.year > last.year)
+            && let Some(years) = written.outside_years((first, last))
         {
-            let years = if first.year == last.year {
-                first.year.to_string()
-            } else {
-                format!("{}–{}", first.year, last.year)
-            };
             diags.push(
                 Diagnostic::warning(
                     "W0102",

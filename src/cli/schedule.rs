@@ -92,7 +92,7 @@ fn render(p: &Programme) -> String {
                 .as_ref()
                 .map_or_else(String::new, |x| x.to_string());
             let outside = d.outside_years.as_ref().map_or_else(String::new, |years| {
-                format!("  (not in the edition's year {years}: W0102)")
+                format!("  (not in the edition's year {years})")
             });
             let _ = writeln!(
                 s,

@@ -29,6 +29,20 @@ pub struct Date {
 }
 
 impl Date {
+    /// The years of the period `first ..= last` in words, when `self` is
+    /// outside them (`2015`, `2015–2016`): a date an edition writes, or
+    /// computes, in another year than its own.
+    pub fn outside_years(&self, (first, last): (Date, Date)) -> Option<String> {
+        if (first.year..=last.year).contains(&self.year) {
+            return None;
+        }
+        Some(if first.year == last.year {
+            first.year.to_string()
+        } else {
+            format!("{}–{}", first.year, last.year)
+        })
+    }
+
     /// The date as a `jiff` civil date, if it exists in the calendar.
     pub fn civil(self) -> Option<jiff::civil::Date> {
         jiff::civil::Date::new(self.year, self.month, self.day).ok()

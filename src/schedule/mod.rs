@@ -84,7 +84,8 @@ pub struct Deadline {
     /// Where it comes from.
     pub source: Option<SourceInfo>,
     /// The edition's years, when the deadline falls outside them (as the
-    /// document may write it: `bfr check` warns of the date, W0102).
+    /// document may write it; `bfr check` warns of such a date where it is
+    /// written, W0102, unless it is another document's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outside_years: Option<String>,
 }
@@ -334,19 +335,6 @@ fn listed<'p>(
     Ok(out)
 }
 
-/// The edition's years (`2015`, `2015–2016`) when `date` is outside them.
-fn outside_years(program: &Program, date: Date) -> Option<String> {
-    let (first, last) = program.edition.as_ref()?.period?;
-    if (first.year..=last.year).contains(&date.year) {
-        return None;
-    }
-    Some(if first.year == last.year {
-        first.year.to_string()
-    } else {
-        format!("{}–{}", first.year, last.year)
-    })
-}
-
 fn deadlines(program: &Program) -> Result<Vec<Deadline>, ScheduleError> {
     let wanted: [Field; 3] = [
         ("kind", |t| matches!(t, Type::Enum(_)), "an enum"),
@@ -364,7 +352,11 @@ fn deadlines(program: &Program) -> Result<Vec<Deadline>, ScheduleError> {
                 date: *date,
                 minute: *minute,
                 source: rule.source.clone(),
-                outside_years: outside_years(program, *date),
+                outside_years: program
+                    .edition
+                    .as_ref()
+                    .and_then(|e| e.period)
+                    .and_then(|period| date.outside_years(period)),
             });
         }
     }
