@@ -4,6 +4,7 @@
 use super::{EventSource, Status, Waiting};
 use crate::diag::Diagnostic;
 use crate::event::model::{At, RoundEntry};
+use crate::source::Span;
 
 impl EventSource<'_> {
     /// Reports every entry of the file the run never used, saying `why`.
@@ -32,28 +33,35 @@ impl EventSource<'_> {
                     crate::diag::counted(n, "result")
                 ),
             };
-            let help = match self.round_the_results_fit(r) {
-                Some(fit) => format!(
+            let fit = self.round_the_results_fit(r);
+            let help = match fit {
+                Some((fit, None)) => format!(
                     "its results are the matches of round {fit}'s draw, which waits for them: write `number = {fit}`"
+                ),
+                Some((fit, Some(_))) => format!(
+                    "its results are the matches of round {fit}'s draw, which waits for them: move them into round {fit}'s entry"
                 ),
                 None => "a round's draw depends on the results before it: give the earlier results first, and check the round's `number`".to_string(),
             };
-            self.diags.push(
-                Diagnostic::error(
-                    "E0710",
-                    format!("round {} was never drawn: {why}", r.number),
-                    r.span,
-                )
-                .with_label(label)
-                .with_help(help),
-            );
+            let mut d = Diagnostic::error(
+                "E0710",
+                format!("round {} was never drawn: {why}", r.number),
+                r.span,
+            )
+            .with_label(label)
+            .with_help(help);
+            if let Some((fit, Some(entry))) = fit {
+                d = d.with_note(entry, format!("round {fit}'s entry, without results"));
+            }
+            self.diags.push(d);
         }
     }
 
     /// The drawn round, without results of its own in the file, whose draw
     /// has a match for each of `round`'s results: the round a director meant
-    /// when the results went under the wrong number.
-    fn round_the_results_fit(&self, round: &RoundEntry) -> Option<u32> {
+    /// when the results went under the wrong number; with its own entry, when
+    /// the file has one (its recorded draw, say), where the results belong.
+    fn round_the_results_fit(&self, round: &RoundEntry) -> Option<(u32, Option<Span>)> {
         if round.results.is_empty() {
             return None;
         }
@@ -69,7 +77,10 @@ impl EventSource<'_> {
                 own.is_none_or(|e| e.results.is_empty())
             })
             .find(|(_, (pairs, _))| round.results.iter().all(|m| drawn_pair(pairs, m.a, m.b)))
-            .map(|(n, _)| *n)
+            .map(|(n, _)| {
+                let own = self.round_index(*n).and_then(|i| self.event.rounds.get(i));
+                (*n, own.map(|e| e.span))
+            })
     }
 
     /// Stages never drawn, results of walkovers, choices after the draw was complete.
