@@ -325,7 +325,7 @@ fn standings(page: &Page) -> Markup {
                             td.num { (l.swiss_points.normalize()) }
                             td.num { (l.imps_won.normalize()) }
                             td.num { (l.imps_lost.normalize()) }
-                            td { (l.decided_by.map_or("", |c| render::criterion(&r.units, c))) }
+                            td { (render::standing_note(&r.units, l)) }
                         }
                     }
                 }

@@ -6,7 +6,9 @@ use crate::diag::{agreeing, counted};
 use crate::engine::knockout::Placement;
 use crate::event::{Next, Ran};
 use crate::ir::vocabulary::Meaning;
-use crate::runner::report::{Criterion, Decided, KoMatch, MatchSeating, Report, Standing, Units};
+use crate::runner::report::{
+    Criterion, Decided, KoMatch, MatchSeating, Report, Standing, StandingLine, Units,
+};
 use crate::source::printable_name;
 use std::fmt::Write;
 
@@ -193,10 +195,22 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w:
                 l.swiss_points.normalize(),
                 l.imps_won.normalize(),
                 l.imps_lost.normalize(),
-                l.decided_by.map_or("", |c| criterion(&report.units, c))
+                standing_note(&report.units, l)
             );
         }
     }
+}
+
+/// The last column of a standings line: the tie-break that placed the team,
+/// and for a late starter not yet playing the round it starts in.
+pub(super) fn standing_note(units: &Units, l: &StandingLine) -> String {
+    let decided = l.decided_by.map(|c| criterion(units, c).to_string());
+    let starts = l.starts_in_round.map(|r| format!("starts in round {r}"));
+    decided
+        .into_iter()
+        .chain(starts)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Each knockout stage's draw and matches.

@@ -108,7 +108,7 @@ impl Runner<'_> {
             }
             // The standings at every moment: after each round, as after the last.
             let now = standings.rank(&q.tie_break).map_err(rule_err)?;
-            let lines = self.standing_lines(q, &standings, &now)?;
+            let lines = self.standing_lines(q, &standings, &now, round)?;
             ranked = Some(now);
             self.report.standings.clone_from(&lines);
             self.report.rounds.push(QualRound {
@@ -282,7 +282,7 @@ impl Runner<'_> {
             Some(r) => r,
             None => standings.rank(&q.tie_break).map_err(rule_err)?,
         };
-        self.report.standings = self.standing_lines(q, standings, &ranked)?;
+        self.report.standings = self.standing_lines(q, standings, &ranked, q.rounds)?;
         Ok(ranked.iter().map(|r| TeamId(r.team)).collect())
     }
 
@@ -331,13 +331,16 @@ impl Runner<'_> {
         Ok(Some(Round { pairs, bye }))
     }
 
-    /// The standings, `ranked`, as report lines.
+    /// The standings, `ranked`, as report lines after round `played`.
     fn standing_lines(
         &self,
         q: &plan::Qualification,
         standings: &Standings<u32>,
         ranked: &[RankedTeam<u32>],
+        played: u32,
     ) -> Result<Vec<StandingLine>, RunError> {
+        // The round the late starters join in, while they have not.
+        let late_round = q.late_start.map(|(r, _)| r).filter(|r| played < *r);
         let mut lines = Vec::new();
         for r in ranked {
             let rec = standings.record(&r.team);
@@ -362,6 +365,8 @@ impl Runner<'_> {
                     .filter(|i| *i > 0)
                     .and_then(|i| q.tie_break.get(i))
                     .map(|t| criterion(*t)),
+                starts_in_round: late_round
+                    .filter(|_| self.options.late_starters.contains(&r.team)),
             });
         }
         Ok(lines)

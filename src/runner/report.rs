@@ -2,7 +2,8 @@
 //! data. `--format json` is its serde form; the terminal tables are drawn from it by
 //! the command line (`cli::render`).
 
-use crate::engine::knockout::TiePlaces;
+/// How a tie in IMPs was broken, as a knockout match reports it.
+pub use crate::engine::knockout::{Placement, TiePlaces};
 use crate::ir::vocabulary::{DrawMethod, Meaning};
 use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
@@ -65,6 +66,10 @@ pub struct StandingLine {
     /// The tie-break criterion that put the team below the one above it, when the
     /// first criterion did not.
     pub decided_by: Option<Criterion>,
+    /// For a late starter that has not played yet, the round it starts in (its
+    /// carry-over comes then): its place until then is not a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub starts_in_round: Option<u32>,
 }
 
 /// One knockout match.

@@ -249,7 +249,39 @@ fn late_starters_begin_in_round_three_with_thirty_vp_carried_over() {
             earned + bye_vp + rust_decimal::Decimal::from(30),
             "CC-LATESTART: 30 VP carried over"
         );
+        // Until it plays, the standings say when it starts; from round 3 on, not.
+        let starts = |round: usize| {
+            r.rounds[round]
+                .standings
+                .iter()
+                .find(|l| l.team == t)
+                .unwrap()
+                .starts_in_round
+        };
+        assert_eq!((starts(0), starts(1), starts(2)), (Some(3), Some(3), None));
+        assert_eq!(line.starts_in_round, None);
+        let other = r.rounds[0].standings.iter().find(|l| l.team == 7).unwrap();
+        assert_eq!(other.starts_in_round, None);
     }
+    // The standings after round 2, as `bfr run` prints them.
+    let mut after_two = r.clone();
+    after_two.rounds.truncate(2);
+    after_two.standings = r.rounds[1].standings.clone();
+    let text = bfr::cli::render::report(&after_two, &|t| format!("Team {t}"));
+    // A standings line: its place, then the team.
+    let line = |t: u32| {
+        let team = t.to_string();
+        text.lines()
+            .find(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                words.first().is_some_and(|p| p.parse::<u32>().is_ok())
+                    && words.get(1..3) == Some(&["Team", team.as_str()][..])
+            })
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line(5).trim_end().ends_with("starts in round 3"), "{text}");
+    assert!(!line(7).contains("starts in"), "{text}");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use crate::support::{
 use bfr::cli::render::standing as words;
 use bfr::ir::Program;
 use bfr::runner::Stop;
+use bfr::runner::report::Placement;
 use bfr::runner::report::{Decided, KoStage, MatchSeating, Report};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -652,6 +653,23 @@ fn a_knockout_tie_goes_by_the_qualification_placement_unless_read_as_the_current
                     m.away
                 };
                 assert_eq!(m.winner, better, "{} table {}", s.name, m.table);
+                // The match says which placement broke the tie, and the places.
+                let loser = if m.winner == m.home { m.away } else { m.home };
+                let ranking = |t: u32| {
+                    if t == m.home {
+                        m.home_ranking
+                    } else {
+                        m.away_ranking
+                    }
+                };
+                let place = |t: u32| u32::try_from(gh[&t]).unwrap();
+                let expected = if by_ranking && ranking(m.winner) != ranking(loser) {
+                    (Placement::Ranking, ranking(m.winner), ranking(loser))
+                } else {
+                    (Placement::Qualification, place(m.winner), place(loser))
+                };
+                let tie = m.tie_break.expect("a tie-break names its placements");
+                assert_eq!((tie.by, tie.winner, tie.loser), expected, "{}", s.name);
                 decided += 1;
             }
         }

@@ -61,7 +61,8 @@ pub fn resolve_played(
 
 /// The placement that broke a tie, from the keys compared (the tie-break's
 /// placement, then the qualification's): the first that differs. Two teams
-/// equal on both (a corrupt book) are reported on the first.
+/// equal on both, which a sound ranking book never holds (the team number
+/// decided), are reported on the last compared, with equal places.
 fn tie_places(tie: KnockoutTieBreak, winner: (u32, u32), loser: (u32, u32)) -> TiePlaces {
     let first = match tie {
         KnockoutTieBreak::QualificationPlacement => Placement::Qualification,
