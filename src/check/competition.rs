@@ -400,7 +400,7 @@ impl Checker {
         let d = Diagnostic::error(
             "E0201",
             format!(
-                "`{key}` is {} here, but {} where first given: a property is written the same way in every stage",
+                "`{key}` is {} here, but {} where first given: a property is written the same way in every knockout stage of a competition",
                 words(unit),
                 words(first)
             ),

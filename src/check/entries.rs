@@ -167,7 +167,7 @@ impl Currency {
         }
         let shown = |u: &Unit| {
             if u.is_none() {
-                "a bare number".to_string()
+                "no currency (a bare number)".to_string()
             } else {
                 format!("`{u}`")
             }
@@ -186,7 +186,7 @@ impl Currency {
             .with_label(format!("an amount in {}", shown(&unit)))
             .with_note(*first_at, format!("an amount in {}", shown(first)))
             .with_help(format!(
-                "give every fee, subsidy and charge the same currency, as {}",
+                "give every fee, subsidy and charge the same currency; the first answered, `{first_key}`, is in {}",
                 shown(first)
             )),
         );

@@ -92,9 +92,9 @@ pub(crate) struct Checker {
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
-    /// Each count property's unit (none: a bare number) where first given in
-    /// its competition's knockout stages (or its qualification), so that one
-    /// property is written one way in each.
+    /// Each count property's unit (none: a bare number) where first given,
+    /// by competition and scope (its knockout stages and their defaults, or its
+    /// qualification), so that a property is written one way in each.
     pub(crate) count_units: BTreeMap<(Option<u32>, vocabulary::Scope, String), (Unit, Span)>,
 }
 

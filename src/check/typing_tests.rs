@@ -117,6 +117,33 @@ fn a_count_is_written_one_way_in_a_competitions_stages() {
 }
 
 #[test]
+fn a_qualification_counts_its_own_way_beside_its_stages() {
+    let fixture = include_str!("../../tests/fixtures/events/edition.bfr");
+    let errors = |text: &str| {
+        let loaded = load_texts(vec![("t.bfr".into(), text.as_bytes().to_vec())]);
+        let sorted = loaded.diagnostics.sorted();
+        let codes: Vec<&str> = sorted
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        codes
+    };
+    assert!(errors(fixture).is_empty());
+    // The qualification's boards in `board`, the stages' bare: each is one way.
+    let written = "    rounds = 3\n    boards = 8\n";
+    assert!(fixture.contains(written));
+    let in_boards = fixture.replace(written, "    rounds = 3\n    boards = 8 board\n");
+    assert!(errors(&in_boards).is_empty());
+    // One stage in `board` beside its bare siblings is not. It is the first
+    // stage, which sets the way: each of the other two is told so.
+    let stage = "    teams = 4\n    boards = 16\n";
+    assert!(fixture.contains(stage));
+    let one_stage = fixture.replace(stage, "    teams = 4\n    boards = 16 board\n");
+    assert_eq!(errors(&one_stage), ["E0201", "E0201"]);
+}
+
+#[test]
 fn the_property_table_names_the_meanings_typing_reads() {
     use crate::check::vocabulary::{Scope, Want, property};
     use crate::ir::vocabulary as v;

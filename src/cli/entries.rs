@@ -290,21 +290,19 @@ fn render_csv(m: &Money) -> String {
     }
     // A file with nothing to invoice has no totals, as in the text.
     let t = &m.totals;
-    let nothing = m.invoices.is_empty() && m.districts.is_empty();
-    for (item, a) in [
-        ("invoiced", t.invoiced),
-        ("subsidies", t.subsidies),
-        ("charges", t.charges),
-        ("set_aside", t.set_aside),
-    ]
-    .into_iter()
-    .filter(|_| !nothing)
-    {
-        let amount = a.map(|a| a.normalize().to_string()).unwrap_or_default();
-        let note = if a.is_none() { TOO_LARGE } else { "" };
-        row([
-            "totals", "", "", item, "total", &amount, &t.unit, "", "", note,
-        ]);
+    if !(m.invoices.is_empty() && m.districts.is_empty()) {
+        for (item, a) in [
+            ("invoiced", t.invoiced),
+            ("subsidies", t.subsidies),
+            ("charges", t.charges),
+            ("set_aside", t.set_aside),
+        ] {
+            let amount = a.map(|a| a.normalize().to_string()).unwrap_or_default();
+            let note = if a.is_none() { TOO_LARGE } else { "" };
+            row([
+                "totals", "", "", item, "total", &amount, &t.unit, "", "", note,
+            ]);
+        }
     }
     out
 }

@@ -2,7 +2,7 @@
 //! data. `--format json` is its serde form; the terminal tables are drawn from it by
 //! the command line (`cli::render`).
 
-/// How a tie in IMPs was broken, as a knockout match reports it.
+// How a tie in IMPs was broken, as a knockout match reports it.
 pub use crate::engine::knockout::{Placement, TiePlaces};
 use crate::ir::vocabulary::{DrawMethod, Meaning};
 use rust_decimal::Decimal;

@@ -282,6 +282,19 @@ fn late_starters_begin_in_round_three_with_thirty_vp_carried_over() {
     };
     assert!(line(5).trim_end().ends_with("starts in round 3"), "{text}");
     assert!(!line(7).contains("starts in"), "{text}");
+    // The same in JSON.
+    let json = serde_json::to_value(&after_two).unwrap();
+    let of = |t: u32| {
+        json["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["team"] == t)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of(5)["starts_in_round"], 3);
+    assert!(of(7).get("starts_in_round").is_none());
 }
 
 #[test]
@@ -501,5 +514,36 @@ fn each_stage_says_when_and_how_it_is_played_in_the_editions_words() {
     assert!(
         text.contains("6. CC Kvartsfinal (cc_qf, 64 boards, choice)\n   Tue 2015-07-28 heldag; screens; system A-nivå; 4 segments\n"),
         "{text}"
+    );
+}
+
+/// SM Lag Veteran's late starter (team 21, LV-LATESTART: round 6) after two
+/// rounds, on the noticeboard page and in JSON.
+#[test]
+fn a_late_starter_says_when_it_starts_on_the_page_and_in_json() {
+    let case = "tests/cases/runs/veterans-correction-after-the-round-of-16-draw/event.toml";
+    let text = std::fs::read_to_string(crate::support::root().join(case)).unwrap();
+    // Up to the third round's entry: two rounds played.
+    let third = text.match_indices("[[round]]").nth(2).unwrap().0;
+    let dir = crate::support::TempDir::new("late-starter-page");
+    let file = dir.0.join("event.toml");
+    std::fs::write(&file, &text[..third]).unwrap();
+    let file = file.display().to_string();
+    let (_, page, stderr) = crate::support::bfr(&["--format", "html", "run", "rules/2015", &file]);
+    assert!(
+        page.contains("<td>starts in round 6</td>"),
+        "{stderr}{page}"
+    );
+    let (_, json, _) = crate::support::bfr(&["--format", "json", "run", "rules/2015", &file]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let standings = json["report"]["standings"].as_array().unwrap();
+    let late: Vec<&serde_json::Value> = standings
+        .iter()
+        .filter(|l| l.get("starts_in_round").is_some())
+        .collect();
+    assert_eq!(late.len(), 1, "{standings:?}");
+    assert_eq!(
+        (&late[0]["team"], &late[0]["starts_in_round"]),
+        (&21.into(), &6.into())
     );
 }

@@ -824,7 +824,7 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
 }
 
 #[test]
-fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_any_format() {
+fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_text_or_csv() {
     let dir = TempDir::new("entries-nothing");
     let file = dir.0.join("entries.toml");
     std::fs::write(&file, "# no entries yet\n").unwrap();

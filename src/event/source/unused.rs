@@ -70,17 +70,12 @@ impl EventSource<'_> {
                 .iter()
                 .any(|&(h, w)| (h, w) == (a, b) || (h, w) == (b, a))
         };
-        self.rounds_drawn
-            .iter()
-            .filter(|(n, _)| {
-                let own = self.round_index(**n).and_then(|i| self.event.rounds.get(i));
-                own.is_none_or(|e| e.results.is_empty())
-            })
-            .find(|(_, (pairs, _))| round.results.iter().all(|m| drawn_pair(pairs, m.a, m.b)))
-            .map(|(n, _)| {
-                let own = self.round_index(*n).and_then(|i| self.event.rounds.get(i));
-                (*n, own.map(|e| e.span))
-            })
+        self.rounds_drawn.iter().find_map(|(n, (pairs, _))| {
+            let own = self.round_index(*n).and_then(|i| self.event.rounds.get(i));
+            let fits = own.is_none_or(|e| e.results.is_empty())
+                && round.results.iter().all(|m| drawn_pair(pairs, m.a, m.b));
+            fits.then(|| (*n, own.map(|e| e.span)))
+        })
     }
 
     /// Stages never drawn, results of walkovers, choices after the draw was complete.
