@@ -58,13 +58,8 @@ pub(crate) fn check_all(
     }
     for d in &dates {
         weekday(d, diags);
-        let written = Date {
-            year: d.year,
-            month: d.month,
-            day: d.day,
-        };
         if let Some((first, last)) = period
-            && let Some(years) = written.outside_years((first, last))
+            && let Some(years) = date_of(d).outside_years((first, last))
         {
             diags.push(
                 Diagnostic::warning(
@@ -85,16 +80,20 @@ fn show(d: &DateLit) -> String {
     format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
 }
 
-fn weekday(d: &DateLit, diags: &mut Diagnostics) {
-    let Some((written, span)) = &d.weekday else {
-        return;
-    };
-    let real = Date {
+/// The date a literal writes.
+fn date_of(d: &DateLit) -> Date {
+    Date {
         year: d.year,
         month: d.month,
         day: d.day,
     }
-    .weekday();
+}
+
+fn weekday(d: &DateLit, diags: &mut Diagnostics) {
+    let Some((written, span)) = &d.weekday else {
+        return;
+    };
+    let real = date_of(d).weekday();
     if written != real {
         let (real, written) = (day_name(real), day_name(written));
         diags.push(
