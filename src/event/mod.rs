@@ -236,13 +236,13 @@ fn run_options(event: &Event) -> Options {
         late_starters: event
             .teams
             .iter()
-            .filter(|t| t.late)
+            .filter(|t| t.late.is_some())
             .map(|t| t.id)
             .collect(),
         district_teams: event
             .teams
             .iter()
-            .filter(|t| t.district)
+            .filter(|t| t.district.is_some())
             .map(|t| t.id)
             .collect(),
     }

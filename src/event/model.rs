@@ -18,10 +18,12 @@ pub struct Team {
     pub id: u32,
     /// Its name (`Team N` when the file gives none).
     pub name: String,
-    /// Whether it starts in the qualification's late-start round.
-    pub late: bool,
-    /// Whether it is a district team, competing for the district prize.
-    pub district: bool,
+    /// Where the file marks it a late starter (`late = true`): it starts in the
+    /// qualification's late-start round.
+    pub late: Option<Span>,
+    /// Where the file marks it a district team (`district = true`), competing for
+    /// the district prize.
+    pub district: Option<Span>,
     /// Its players, as the file names them, each with where it is written.
     pub players: Vec<(String, Span)>,
     /// Where it is declared.
@@ -666,6 +668,8 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
     let mut fatal = false;
     // A second team with an id: (its id, where, where the first is).
     let mut twice: Vec<(u32, Span, Span)> = Vec::new();
+    // Where a mark is written `true`; `false` is as good as absent.
+    let marked = |m: Option<&Sp<bool>>| m.filter(|m| m.value).map(|m| span(file, &m.span));
     for t in &raw.team {
         let id = t.value.id.value;
         if let Some(first) = first_at.get(&id) {
@@ -685,8 +689,8 @@ fn team_list(raw: &RawEvent, file: FileId, diags: &mut Diagnostics) -> (Vec<Team
         teams.push(Team {
             id,
             name: written.unwrap_or_else(|| format!("Team {id}")),
-            late: t.value.late.as_ref().is_some_and(|l| l.value),
-            district: t.value.district.as_ref().is_some_and(|d| d.value),
+            late: marked(t.value.late.as_ref()),
+            district: marked(t.value.district.as_ref()),
             players: t
                 .value
                 .players

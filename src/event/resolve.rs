@@ -1,7 +1,7 @@
 //! Checking a parsed event against the edition: its competition, VP scale, rounds
 //! and stages, every incident's rule, and board scores turned into IMPs.
 
-use super::model::{At, Effect, Event, ImpCap, Incident, WholeMargin};
+use super::model::{At, Effect, Event, ImpCap, Incident, Team, WholeMargin};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Evaluator, Prepared};
@@ -197,7 +197,97 @@ pub fn resolve(
     for d in super::model::incidents_written_twice(&event.incidents, &placed) {
         diags.push(d);
     }
+    for d in marks_without_effect(event, &plan) {
+        diags.push(d);
+    }
     (ok.then_some(plan), diags)
+}
+
+/// W0724: teams marked late starters, or district teams, in a competition whose
+/// rules have no late start, or no district prize: the run would ignore the
+/// mark without a word. One warning for each kind of mark, at the first team.
+fn marks_without_effect(event: &Event, plan: &Plan) -> Vec<Diagnostic> {
+    struct Mark {
+        key: &'static str,
+        /// What a marked team is, one and many.
+        what: (&'static str, &'static str),
+        at: fn(&Team) -> Option<Span>,
+        ignored: bool,
+        /// What the competition lacks, and what that means for the teams.
+        lacks: &'static str,
+        so: (&'static str, &'static str),
+    }
+    let marks = [
+        Mark {
+            key: "late",
+            what: ("a late starter", "late starters"),
+            at: |t| t.late,
+            ignored: plan
+                .qualification
+                .as_ref()
+                .and_then(|q| q.late_start)
+                .is_none(),
+            lacks: "no late start",
+            so: (
+                "it plays from the first round",
+                "they play from the first round",
+            ),
+        },
+        Mark {
+            key: "district",
+            what: ("a district team", "district teams"),
+            at: |t| t.district,
+            ignored: plan.district_prize.is_none(),
+            lacks: "no district prize",
+            so: ("the mark changes nothing", "the marks change nothing"),
+        },
+    ];
+    let mut diags = Vec::new();
+    for mark in marks.iter().filter(|m| m.ignored) {
+        let marked: Vec<(u32, Span)> = event
+            .teams
+            .iter()
+            .filter_map(|t| Some((t.id, (mark.at)(t)?)))
+            .collect();
+        let Some(&(_, at)) = marked.first() else {
+            continue;
+        };
+        // Up to five by number; past that, how many more.
+        const SHOWN: usize = 5;
+        let mut ids: Vec<String> = marked
+            .iter()
+            .take(SHOWN)
+            .map(|(id, _)| id.to_string())
+            .collect();
+        if marked.len() > SHOWN {
+            ids.push(format!("{} more", marked.len() - SHOWN));
+        }
+        let one = marked.len() == 1;
+        let pick = |(single, many): (&'static str, &'static str)| if one { single } else { many };
+        diags.push(
+            Diagnostic::warning(
+                "W0724",
+                format!(
+                    "{} {} {} marked {}, but {} has {}: {}",
+                    if one { "team" } else { "teams" },
+                    crate::diag::and_list(&ids),
+                    if one { "is" } else { "are" },
+                    pick(mark.what),
+                    plan.title,
+                    mark.lacks,
+                    pick(mark.so),
+                ),
+                at,
+            )
+            .with_label(format!("`{} = true` has no effect here", mark.key))
+            .with_note(event.competition.1, "the competition the event runs")
+            .with_help(format!(
+                "remove `{} = true`, or check that `competition` names the competition played",
+                mark.key
+            )),
+        );
+    }
+    diags
 }
 
 /// Turns results given board by board into IMPs with the rule the event names as

@@ -1495,3 +1495,48 @@ fn a_late_arrival_recorded_after_a_knockout_tie_breaks_the_draw_made_from_it() {
     let teams: Vec<u32> = bc32_b.pairs.iter().flat_map(|&(h, a)| [h, a]).collect();
     assert!(teams.contains(&38) && !teams.contains(&47), "{teams:?}");
 }
+
+/// W0724 counts the marked teams past five, and a competition with a late start
+/// takes its late starters without a word (SM Lag Veteran's knockout, LV-LATESTART)
+/// while a district mark there, with no district prize, is still reported.
+#[test]
+fn marks_without_effect_are_counted_and_marks_with_one_are_not_reported() {
+    let teams = |n: u32, marks: &dyn Fn(u32) -> &'static str| {
+        (1..=n)
+            .map(|id| format!("{{ id = {id}{} }}", marks(id)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let series = format!(
+        "competition = \"lv_series\"\nseed = 1\nteam = [{}]\n",
+        teams(8, &|id| if id < 8 { ", late = true" } else { "" })
+    );
+    let ran = run_2015_text(&series);
+    let d = diagnostic_of(&ran, "W0724");
+    assert_eq!(
+        d.message,
+        "teams 1, 2, 3, 4, 5 and 2 more are marked late starters, but SM Lag Veteran has no late start: they play from the first round"
+    );
+    let knockout = format!(
+        "competition = \"lv_ko\"\nseed = 1\nteam = [{}]\n",
+        teams(20, &|id| match id {
+            3 => ", late = true",
+            4 => ", district = true",
+            _ => "",
+        })
+    );
+    let ran = run_2015_text(&knockout);
+    let warned: Vec<&str> = ran
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "W0724")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "team 4 is marked a district team, but Öppna SM Lag Veteran has no district prize: the mark changes nothing"
+        ]
+    );
+}
