@@ -7,7 +7,7 @@ use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::check::Checked;
 use crate::diag::Diagnostics;
 use crate::edition;
-use crate::entry::{Invoice, Line, LineKind, Money, Statement};
+use crate::entry::{Invoice, Line, LineKind, Money, Statement, Totals};
 use crate::source::Sources;
 use crate::source::printable_name;
 use std::path::Path;
@@ -168,17 +168,15 @@ fn render_text(m: &Money) -> String {
     for st in &m.districts {
         statement_text(st, &mut out);
     }
-    if out.is_empty() {
-        out.push_str("no entries to invoice\n");
-    } else {
-        totals_text(m, &mut out);
+    match &m.totals {
+        Some(t) => totals_text(m, t, &mut out),
+        None => out.push_str("no entries to invoice\n"),
     }
     out
 }
 
 /// The sums over the whole file, under the invoices and statements.
-fn totals_text(m: &Money, out: &mut String) {
-    let t = &m.totals;
+fn totals_text(m: &Money, t: &Totals, out: &mut String) {
     let n = m.invoices.len();
     let d = m.districts.len();
     out.push_str("Totals\n");
@@ -289,8 +287,7 @@ fn render_csv(m: &Money) -> String {
         }
     }
     // A file with nothing to invoice has no totals, as in the text.
-    let t = &m.totals;
-    if !(m.invoices.is_empty() && m.districts.is_empty()) {
+    if let Some(t) = &m.totals {
         for (item, a) in [
             ("invoiced", t.invoiced),
             ("subsidies", t.subsidies),

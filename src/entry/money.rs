@@ -81,8 +81,8 @@ pub struct Money {
     pub invoices: Vec<Invoice>,
     /// Per district, in the edition's order of districts.
     pub districts: Vec<Statement>,
-    /// The sums over them all.
-    pub totals: Totals,
+    /// The sums over them all; `None` when the file has nothing to invoice.
+    pub totals: Option<Totals>,
 }
 
 /// What the whole file comes to: the sums of the invoices and statements
@@ -112,7 +112,8 @@ pub(crate) fn make(ctx: &mut Ctx) -> Money {
         invoices.push(pair_invoice(ctx, pair));
     }
     let districts = statements(ctx);
-    let totals = totals(ctx, &invoices, &districts);
+    let totals = (!(invoices.is_empty() && districts.is_empty()))
+        .then(|| totals(ctx, &invoices, &districts));
     Money {
         invoices,
         districts,

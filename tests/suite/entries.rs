@@ -255,9 +255,13 @@ fn the_festival_invoices_and_district_statements() {
     let sum = |amounts: Vec<Option<Decimal>>| amounts.into_iter().sum::<Option<Decimal>>();
     let invoiced = sum(money.invoices.iter().map(|i| i.total).collect());
     let subsidies = sum(money.districts.iter().map(|d| d.subsidies).collect());
-    assert_eq!(money.totals.invoiced, invoiced);
-    assert_eq!(money.totals.subsidies, subsidies);
-    assert_eq!(money.totals.unit, "SEK");
+    let totals = money
+        .totals
+        .as_ref()
+        .expect("the file has entries to invoice");
+    assert_eq!(totals.invoiced, invoiced);
+    assert_eq!(totals.subsidies, subsidies);
+    assert_eq!(totals.unit, "SEK");
     let (code, stdout, stderr) = bfr(&["invoice", EDITION, VALID]);
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!("festival-invoice", trim_lines(&stdout));
@@ -824,7 +828,7 @@ fn an_invoice_whose_lines_add_up_past_the_largest_amount_says_so_and_shows_no_to
 }
 
 #[test]
-fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_text_or_csv() {
+fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_text_csv_or_json() {
     let dir = TempDir::new("entries-nothing");
     let file = dir.0.join("entries.toml");
     std::fs::write(&file, "# no entries yet\n").unwrap();
@@ -838,6 +842,11 @@ fn an_entries_file_with_nothing_to_invoice_has_no_totals_in_text_or_csv() {
         csv,
         "section,id,name,item,kind,amount,unit,rule_ids,call,note\n"
     );
+    let (code, json, _) = bfr(&["--format", "json", "invoice", EDITION, &file]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["money"]["totals"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["money"]["invoices"], serde_json::json!([]), "{json}");
 }
 
 /// Two invoices each below the largest amount, together past it: the file's
