@@ -435,19 +435,22 @@ fn fits(want: Want, ty: &Type) -> bool {
 
 /// An unknown key, or a key of another kind of block.
 fn unknown_property(key: &ast::Name, scope: vocabulary::Scope) -> Diagnostic {
-    let elsewhere = vocabulary::scopes_of(&key.text);
-    if let Some(other) = elsewhere.first() {
+    let elsewhere: Vec<&str> = vocabulary::scopes_of(&key.text)
+        .iter()
+        .map(|s| s.words())
+        .collect();
+    if !elsewhere.is_empty() {
+        let other = elsewhere.join(" or ");
         return Diagnostic::error(
             "E0105",
             format!(
-                "`{}` is a property of {}, not of {}",
+                "`{}` is a property of {other}, not of {}",
                 key.text,
-                other.words(),
                 scope.words()
             ),
             key.span,
         )
-        .with_help(format!("move it to {}, or remove it", other.words()));
+        .with_help(format!("move it to {other}, or remove it"));
     }
     let d = Diagnostic::error(
         "E0105",

@@ -129,3 +129,74 @@ fn walk<'a>(e: &'a Expr, out: &mut Vec<&'a DateLit>) {
         }
     });
 }
+
+/// W0414: a qualification or stage whose own days fall outside the days its
+/// competition gives as a whole (`first_day` .. `last_day`): one of the two
+/// dates is likely a slip, and the programme would show the stage apart from
+/// its competition's days.
+pub(crate) fn stages_outside_their_competition(
+    declared: &crate::check::declared::Declared,
+    competition: &crate::ir::Competition,
+) -> Vec<Diagnostic> {
+    let whole = &competition.schedule;
+    let Some(first) = whole.day else {
+        return Vec::new();
+    };
+    let last = whole.last_day.unwrap_or(first);
+    let dated = competition
+        .qualification
+        .iter()
+        .map(|q| (q.name.as_str(), &q.schedule))
+        .chain(
+            competition
+                .stages
+                .iter()
+                .map(|s| (s.name.as_str(), &s.schedule)),
+        );
+    let mut out = Vec::new();
+    for (name, schedule) in dated {
+        let Some(day) = schedule.day else { continue };
+        let stage_last = schedule.last_day.unwrap_or(day);
+        let (outside, key) = if day < first || day > last {
+            (day, &["day", "first_day"][..])
+        } else if stage_last > last {
+            (stage_last, &["last_day"][..])
+        } else {
+            continue;
+        };
+        let Some(stage) = declared.stages.iter().find(|s| s.name == name) else {
+            continue;
+        };
+        let Some(written) = stage
+            .properties
+            .iter()
+            .find(|p| key.contains(&p.key.as_str()))
+        else {
+            continue;
+        };
+        let days = if first == last {
+            format!("{first}")
+        } else {
+            format!("{first} .. {last}")
+        };
+        let mut d = Diagnostic::warning(
+            "W0414",
+            format!(
+                "`{name}` is played on {outside}, outside the days of its competition `{}`, {days}",
+                competition.name
+            ),
+            written.value.span,
+        )
+        .with_label("not one of the competition's days")
+        .with_help(
+            "check both dates against the document: move the stage's day into the competition's days, or widen the competition's `first_day` .. `last_day`",
+        );
+        if let Some(whole_at) =
+            crate::check::declared::Property::find(&declared.properties, "first_day")
+        {
+            d = d.with_note(whole_at.value.span, "the competition's days begin here");
+        }
+        out.push(d);
+    }
+    out
+}

@@ -20,7 +20,7 @@ use crate::ir::vocabulary::{
     QualificationFormat, SeatingMethod, Side, SwissPointsBasis, TableNumbering, TieBreakCriterion,
     WalkoverInheritance, WalkoverLoser,
 };
-use crate::ir::{Date, ExprKind, MAX_TEAMS, Program, Type, Value};
+use crate::ir::{Date, ExprKind, MAX_TEAMS, Program, SourceInfo, Type, Value};
 use crate::source::Span;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -107,7 +107,7 @@ impl Typer<'_> {
             .iter()
             .find(|s| s.qualification)
             .map(|q| self.qualification(q, &target));
-        Competition {
+        let competition = Competition {
             name: d.name.clone(),
             title: d.title.clone().unwrap_or_else(|| d.name.clone()),
             source: d.source.clone(),
@@ -121,10 +121,18 @@ impl Typer<'_> {
             lineup_seats: self.whole(&block, "lineup_seats"),
             imp_scale: self.imp_scale(&block),
             segment_rights: self.segment_rights(&block),
+            schedule: self.schedule(&block, "competition"),
+            days_source: self
+                .source_of(&block, "first_day")
+                .or_else(|| d.source.clone()),
             qualification,
             stages,
             span: d.span,
+        };
+        for w in super::dates::stages_outside_their_competition(d, &competition) {
+            self.diags.push(w);
         }
+        competition
     }
 
     /// The readings every knockout stage of the competition applies.
@@ -238,7 +246,7 @@ impl Typer<'_> {
                 SwissPointsBasis::OpponentsCurrentTotals,
             ),
             imp_quotient: self.chosen(&block, "imp_quotient", ImpQuotientEdges::InfinityThenTeamId),
-            schedule: self.schedule(&block),
+            schedule: self.schedule(&block, "qualification"),
             places,
             rest,
             span: q.span,
@@ -280,14 +288,17 @@ impl Typer<'_> {
             late_withdrawal: self.meaning::<LateWithdrawal>(&block, "late_withdrawal"),
             withdrawal_boards: self.whole(&block, "withdrawal_boards"),
             withdrawal_segments: self.whole(&block, "withdrawal_segments"),
-            schedule: self.schedule(&block),
+            schedule: self.schedule(&block, "stage"),
             winners: route(RouteFrom::Winners),
             losers: route(RouteFrom::Losers),
             span: s.span,
         }
     }
 
-    fn schedule(&mut self, block: &Block) -> Schedule {
+    /// When a block is played: its day or first and last day, and for a stage
+    /// its part of the day, screens and system level. `whose` names the block in
+    /// a problem with its days (`stage`, `competition`).
+    fn schedule(&mut self, block: &Block, whose: &str) -> Schedule {
         let day = match self
             .value(block, "day")
             .or_else(|| self.value(block, "first_day"))
@@ -301,7 +312,7 @@ impl Typer<'_> {
         };
         Schedule {
             day,
-            last_day: last_day.filter(|last| self.stage_days(block, day, *last)),
+            last_day: last_day.filter(|last| self.days(block, whose, day, *last)),
             part: self.value(block, "part"),
             screens: match self.value(block, "screens") {
                 Some(Value::Bool(b)) => Some(b),
@@ -311,31 +322,42 @@ impl Typer<'_> {
         }
     }
 
-    /// Whether a stage's `last_day` may end the days that begin on `first`: not
-    /// before them (the stage would be on no day of the programme), and at most
+    /// Whether a block's `last_day` may end the days that begin on `first`: not
+    /// before them (the block would be on no day of the programme), and at most
     /// [`MAX_STAGE_DAYS`] after (the programme lists each day of a stage).
-    fn stage_days(&mut self, block: &Block, first: Option<Date>, last: Date) -> bool {
+    fn days(&mut self, block: &Block, whose: &str, first: Option<Date>, last: Date) -> bool {
         let Some(first) = first else {
             return true;
         };
         let days = last.day_number() - first.day_number() + 1;
         let problem = if days < 1 {
-            format!("`last_day` {last} is before the stage's first day {first}")
+            format!("`last_day` {last} is before the {whose}'s first day {first}")
         } else if days > MAX_STAGE_DAYS {
             format!(
-                "the stage's days {first} .. {last} are {days} days; a stage lasts at most {MAX_STAGE_DAYS}"
+                "the {whose}'s days {first} .. {last} are {days} days; a {whose} lasts at most {MAX_STAGE_DAYS}"
             )
         } else {
             return true;
         };
         if let Some(p) = block.get("last_day") {
             self.diags.push(
-                Diagnostic::error("E0410", problem, p.value.span).with_help(
-                    "give the stage's last day on or after its first, within the festival",
-                ),
+                Diagnostic::error("E0410", problem, p.value.span).with_help(format!(
+                    "give the {whose}'s last day on or after its first, within the festival"
+                )),
             );
         }
         false
+    }
+
+    /// The source of the rule a property names as its whole value
+    /// (`first_day = lv_first_day`); `None` for any other value.
+    fn source_of(&self, block: &Block, key: &str) -> Option<SourceInfo> {
+        match &block.get(key)?.value.kind {
+            ExprKind::Call(rule, args) if args.is_empty() => {
+                self.program.rules.get(*rule as usize)?.source.clone()
+            }
+            _ => None,
+        }
     }
 
     /// A property's value, computed; a value that cannot be computed is an error.

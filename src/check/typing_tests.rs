@@ -239,3 +239,82 @@ competition league "League" ref T-1 {
         (start, start + written.len())
     );
 }
+
+/// W0414 at each edge of a competition's days: its first and last day are its
+/// own, the day before and the day after are not; a qualification of several
+/// days may not run past the last.
+#[test]
+fn a_stage_is_played_within_its_competitions_days() {
+    let fixture = include_str!("../../tests/fixtures/events/edition.bfr");
+    let header = "competition mini \"Mini Cup\" ref CC-PHASES p.14 \"Chairman's Cup\" {\n";
+    let qualification = "    rounds = 3\n";
+    let stage = "    teams = 4\n";
+    assert!(fixture.contains(header) && fixture.contains(qualification));
+    assert_eq!(fixture.matches(stage).count(), 1, "one stage of four teams");
+    let dated = |days: &str, stage_day: &str| {
+        let text = fixture
+            .replace(
+                header,
+                &format!("{header}  first_day = 2015-07-28\n  last_day = 2015-07-30\n"),
+            )
+            .replace(qualification, &format!("{qualification}{days}"))
+            .replace(stage, &format!("{stage}{stage_day}"));
+        let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+        let sorted = loaded.diagnostics.sorted();
+        assert!(!loaded.diagnostics.has_errors(), "{sorted:?}");
+        let warned: Vec<String> = sorted
+            .iter()
+            .filter(|d| d.code == "W0414")
+            .map(|d| d.message.clone())
+            .collect();
+        warned
+    };
+    let first = "    first_day = 2015-07-28\n";
+    let last = "    day = 2015-07-30\n";
+    assert!(dated(first, last).is_empty());
+    let within = ", outside the days of its competition `mini`, Tue 2015-07-28 .. Thu 2015-07-30";
+    assert_eq!(
+        // The qualification undated: nothing is played before the semifinal.
+        dated("", "    day = 2015-07-27\n"),
+        [format!("`sf` is played on Mon 2015-07-27{within}")]
+    );
+    assert_eq!(
+        dated(first, "    day = 2015-07-31\n"),
+        [format!("`sf` is played on Fri 2015-07-31{within}")]
+    );
+    // Over two days ending on the last: within; ending the day after: not.
+    assert!(
+        dated(
+            "    first_day = 2015-07-29\n    last_day = 2015-07-30\n",
+            last
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        dated(
+            "    first_day = 2015-07-30\n    last_day = 2015-07-31\n",
+            last
+        ),
+        [format!("`q` is played on Fri 2015-07-31{within}")]
+    );
+}
+
+/// A key of two other kinds of block names both.
+#[test]
+fn a_key_of_other_blocks_names_every_block_it_belongs_to() {
+    let text = CUP.replace(
+        "    order = 2\n",
+        "    order = 2\n    last_day = 2015-07-30\n",
+    );
+    let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+    let sorted = loaded.diagnostics.sorted();
+    let d = sorted.iter().find(|d| d.code == "E0105").expect("E0105");
+    assert_eq!(
+        d.message,
+        "`last_day` is a property of a competition or a qualification, not of a knockout stage"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("move it to a competition or a qualification, or remove it")
+    );
+}

@@ -86,6 +86,7 @@ const C: &[Scope] = &[Scope::Competition];
 const Q: &[Scope] = &[Scope::Qualification];
 const S: &[Scope] = &[Scope::Stage];
 const QS: &[Scope] = &[Scope::Qualification, Scope::Stage];
+const CQ: &[Scope] = &[Scope::Competition, Scope::Qualification];
 
 const fn def(key: &'static str, want: Want, scopes: &'static [Scope]) -> PropertyDef {
     PropertyDef {
@@ -141,8 +142,9 @@ pub(crate) const PROPERTIES: &[PropertyDef] = &[
     // When a qualification or stage is played.
     def("order", Want::Whole, QS),
     def("day", Want::Date, S),
-    def("first_day", Want::Date, Q),
-    def("last_day", Want::Date, Q),
+    // A competition's days hold the stages it does not date one by one.
+    def("first_day", Want::Date, CQ),
+    def("last_day", Want::Date, CQ),
     def("part", Want::AnyEnum, S),
     def("screens", Want::Bool, QS),
     def("system", Want::AnyEnum, QS),

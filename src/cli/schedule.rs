@@ -78,6 +78,25 @@ fn render(p: &Programme) -> String {
             let _ = writeln!(s, "  {part:<22} {}", line(item));
         }
     }
+    for within in &p.competition_days {
+        let days = if within.first_day == within.last_day {
+            within.first_day.to_string()
+        } else {
+            format!("{} – {}", within.first_day, within.last_day)
+        };
+        let source = within
+            .source
+            .as_ref()
+            .map_or_else(String::new, |x| format!("  [{x}]"));
+        let _ = writeln!(
+            s,
+            "\n{days}: {}, stages not dated one by one{source}",
+            printable_name(&within.competition_title)
+        );
+        for item in &within.items {
+            let _ = writeln!(s, "  {:<22} {}", "", line(item));
+        }
+    }
     if !p.undated.is_empty() {
         s.push_str("\nNot dated by the edition\n");
         for item in &p.undated {

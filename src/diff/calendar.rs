@@ -141,6 +141,9 @@ fn dated(p: &Program) -> BTreeMap<String, Vec<Date>> {
         out.insert(format!("example {}", ex.title), dates);
     }
     for c in &p.competitions {
+        let whole = &c.schedule;
+        let days: Vec<Date> = whole.day.iter().chain(&whole.last_day).copied().collect();
+        out.insert(format!("competition {}", c.name), days);
         let schedules = c
             .qualification
             .iter()

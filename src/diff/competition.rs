@@ -177,9 +177,21 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
     };
     let names = Names { shower, c };
     top.remove("name");
+    top.remove("schedule");
+    // Where the days come from is the source of the rule `first_day` names,
+    // compared with that rule.
+    top.remove("days_source");
     let stages = top.remove("stages");
     let qualification = top.remove("qualification");
     flatten("", &Json::Object(top), &names, &mut out);
+    // The competition's days, as the edition writes them; a date the calendar
+    // shift moves is compared as moved.
+    let whole = &c.schedule;
+    for (key, day) in [("first_day", whole.day), ("last_day", whole.last_day)] {
+        if let Some(d) = day {
+            out.insert(key.to_string(), shower.date(d).to_string());
+        }
+    }
     if let (Some(Json::Object(mut q)), Some(typed)) = (qualification, &c.qualification) {
         q.remove("name");
         q.remove("places");

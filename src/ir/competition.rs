@@ -290,6 +290,13 @@ pub struct Competition {
     pub imp_scale: Option<u32>,
     /// Who has the seating rights in a segment (`segment_rights`, `segment_picks_valid`).
     pub segment_rights: Option<SegmentRights>,
+    /// Its days as a whole (`first_day`, `last_day`): when the edition dates the
+    /// competition and not each of its stages. Only `day` and `last_day` are set.
+    pub schedule: Schedule,
+    /// Where its days come from: the source of the rule `first_day` names (the
+    /// document may date the competition in another section than the one that
+    /// sets it out), else its own.
+    pub days_source: Option<SourceInfo>,
     /// The qualification, if any.
     pub qualification: Option<Qualification>,
     /// Knockout stages in the document's order (by `order`).

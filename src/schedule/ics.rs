@@ -1,6 +1,8 @@
 //! The programme as an iCalendar file (RFC 5545), written by the `icalendar`
-//! crate: one all-day event per stage (over its days), one event per deadline at
-//! its moment, each with the rule's ID, page and section in its description.
+//! crate: one all-day event per stage (over its days), one per competition dated
+//! only as a whole (over its days, its undated stages in the description), one
+//! event per deadline at its moment, each with the rule's ID, page and section in
+//! its description.
 //!
 //! The output is the same, byte for byte, for the same edition: DTSTAMP is the
 //! edition's `updated` date (else the first day of its period), and each UID is
@@ -9,7 +11,7 @@
 //! zone. A text from the edition that holds a control character is written with
 //! it drawn as its picture: RFC 5545 allows none in a value but a tab.
 
-use super::{Deadline, Item, Programme};
+use super::{CompetitionDays, Deadline, Item, Programme};
 use crate::ir::Date;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use icalendar::{Calendar, Component, Event, EventLike};
@@ -37,6 +39,11 @@ pub fn calendar(p: &Programme) -> String {
             continue;
         }
         if let Some(event) = stage_event(item, &slug, stamp) {
+            cal.push(event);
+        }
+    }
+    for c in &p.competition_days {
+        if let Some(event) = competition_event(c, &slug, stamp) {
             cal.push(event);
         }
     }
@@ -77,6 +84,38 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
     if let Some(s) = &item.source {
         lines.push(s.to_string());
     }
+    lines.push(how(item));
+    let summary = match &item.part {
+        Some(part) => format!("{}: {} ({part})", item.competition_title, item.title),
+        None => format!("{}: {}", item.competition_title, item.title),
+    };
+    let uid = format!("{}.{}@{slug}", item.competition, item.stage);
+    Some(all_day(&uid, stamp, &summary, &lines, (first, last)))
+}
+
+/// A competition dated only as a whole: one event over its days, each stage it
+/// does not date on a line of the description. The UID's `-days` cannot be a
+/// stage's or a const's name, which are identifiers.
+fn competition_event(
+    c: &CompetitionDays,
+    slug: &str,
+    stamp: chrono::DateTime<Utc>,
+) -> Option<Event> {
+    let days = (naive(c.first_day)?, naive(c.last_day)?);
+    let mut lines = Vec::new();
+    if let Some(s) = &c.source {
+        lines.push(s.to_string());
+    }
+    lines.push("Stages not dated one by one:".to_string());
+    for item in &c.items {
+        lines.push(format!("{}: {}", item.title, how(item)));
+    }
+    let uid = format!("{}-days@{slug}", c.competition);
+    Some(all_day(&uid, stamp, &c.competition_title, &lines, days))
+}
+
+/// How a stage is played, in one line: boards, part of the day, screens, system.
+fn how(item: &Item) -> String {
     let mut how = vec![item.boards.clone()];
     if let Some(part) = &item.part {
         how.push(part.clone());
@@ -87,16 +126,22 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
     if let Some(system) = &item.system {
         how.push(format!("system level {system}"));
     }
-    lines.push(how.join(", "));
-    let summary = match &item.part {
-        Some(part) => format!("{}: {} ({part})", item.competition_title, item.title),
-        None => format!("{}: {}", item.competition_title, item.title),
-    };
+    how.join(", ")
+}
+
+/// An all-day event from `first` to `last`, both included.
+fn all_day(
+    uid: &str,
+    stamp: chrono::DateTime<Utc>,
+    summary: &str,
+    lines: &[String],
+    (first, last): (NaiveDate, NaiveDate),
+) -> Event {
     let mut event = Event::new();
     event
-        .uid(&format!("{}.{}@{slug}", item.competition, item.stage))
+        .uid(uid)
         .timestamp(stamp)
-        .summary(&text(&summary))
+        .summary(&text(summary))
         .description(&text(&lines.join("\n")))
         .starts(first);
     // An all-day event ends the day after its last (exclusive). After
@@ -109,7 +154,7 @@ fn stage_event(item: &Item, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<
             format!("P{}D", (last - first).num_days().max(0) + 1),
         ),
     };
-    Some(event.done())
+    event.done()
 }
 
 fn deadline_event(d: &Deadline, slug: &str, stamp: chrono::DateTime<Utc>) -> Option<Event> {

@@ -105,6 +105,24 @@ pub struct TimeLimit {
     pub source: Option<SourceInfo>,
 }
 
+/// A competition the edition dates as a whole (`first_day` .. `last_day`), with
+/// the stages it dates no other way.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompetitionDays {
+    /// The competition's name.
+    pub competition: String,
+    /// Its title.
+    pub competition_title: String,
+    /// Its first day.
+    pub first_day: Date,
+    /// Its last day (the first for a one-day competition).
+    pub last_day: Date,
+    /// Where its days come from.
+    pub source: Option<SourceInfo>,
+    /// Its stages without a day of their own, in the edition's order.
+    pub items: Vec<Item>,
+}
+
 /// The whole programme.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Programme {
@@ -115,7 +133,10 @@ pub struct Programme {
     pub updated: Option<Date>,
     /// Playing days in order.
     pub days: Vec<Day>,
-    /// Stages the edition gives no day for.
+    /// Stages dated only by their competition's days, by competition.
+    pub competition_days: Vec<CompetitionDays>,
+    /// Stages the edition gives no day for, neither their own nor their
+    /// competition's.
     pub undated: Vec<Item>,
     /// Deadlines in time order.
     pub deadlines: Vec<Deadline>,
@@ -137,6 +158,7 @@ pub struct ScheduleError {
 pub fn programme(program: &Program) -> Result<Programme, ScheduleError> {
     let mut days: BTreeMap<Date, Vec<Item>> = BTreeMap::new();
     let mut undated = Vec::new();
+    let mut competition_days: Vec<CompetitionDays> = Vec::new();
     for item in items(program) {
         match (item.first_day, item.last_day) {
             (Some(first), Some(last)) => {
@@ -144,7 +166,19 @@ pub fn programme(program: &Program) -> Result<Programme, ScheduleError> {
                     days.entry(date).or_default().push(item.clone());
                 }
             }
-            _ => undated.push(item),
+            _ => match competition_days
+                .iter_mut()
+                .find(|c| c.competition == item.competition)
+            {
+                Some(within) => within.items.push(item),
+                None => match days_of(program, &item.competition) {
+                    Some(mut within) => {
+                        within.items.push(item);
+                        competition_days.push(within);
+                    }
+                    None => undated.push(item),
+                },
+            },
         }
     }
     let days = days
@@ -166,9 +200,25 @@ pub fn programme(program: &Program) -> Result<Programme, ScheduleError> {
             .as_ref()
             .and_then(|e| e.updated.or(e.period.map(|(first, _)| first))),
         days,
+        competition_days,
         undated,
         deadlines,
         time_limits: time_limits(program)?,
+    })
+}
+
+/// The days of competition `name`, when the edition dates it as a whole; no
+/// stages yet.
+fn days_of(program: &Program, name: &str) -> Option<CompetitionDays> {
+    let c = program.competitions.iter().find(|c| c.name == name)?;
+    let first_day = c.schedule.day?;
+    Some(CompetitionDays {
+        competition: c.name.clone(),
+        competition_title: c.title.clone(),
+        first_day,
+        last_day: c.schedule.last_day.unwrap_or(first_day),
+        source: c.days_source.clone(),
+        items: Vec::new(),
     })
 }
 

@@ -858,6 +858,33 @@ fn details_of(d: &diff::Diff, name: &str) -> Vec<Detail> {
         .unwrap_or_default()
 }
 
+/// A competition's days moved by a date written in its block, against the
+/// const it named: the diff lists the new first day as the calendar writes it.
+#[test]
+fn a_competitions_days_are_compared() {
+    let dir = variant("diff-competition-days", |name, text| {
+        if name == "sm_lag_veteran.bfr" {
+            once(
+                text,
+                "\"Slutspel vid fler än 16 lag\" {\n  first_day = lv_first_day",
+                "\"Slutspel vid fler än 16 lag\" {\n  first_day = Wed 2015-07-29",
+            )
+        } else {
+            text
+        }
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    assert_eq!(
+        details_of(&d, "lv_ko"),
+        [Detail::Changed {
+            what: "first_day".into(),
+            old: "Tue 2015-07-28".into(),
+            new: "Wed 2015-07-29".into(),
+        }]
+    );
+    assert!(details_of(&d, "lv_series").is_empty());
+}
+
 #[test]
 fn a_change_is_shown_as_the_editor_wrote_it() {
     let write = |tag: &str, text: &str| {

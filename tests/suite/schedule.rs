@@ -116,9 +116,27 @@ fn the_ics_file_holds_every_stage_of_cc_stages_on_its_day() {
         start_time(open),
         date((2015, 7, 30)).and_hms_opt(9, 0, 0).unwrap()
     );
-    // 14 stages, Gröna Hissen and 8 deadlines; SM Lag Veteran's stages have no
-    // day in the edition, so they are listed as undated and have no event.
-    assert_eq!(cal.events().count(), 14 + 1 + 8);
+    // SM Lag Veteran's stages have no day of their own: each of its two
+    // competitions is one event over its days, 28–30 July (LV-FEE p.11), its
+    // stages in the description.
+    let lv = event(&cal, "lv_ko-days@bridgefestivalen-2015");
+    assert_eq!(start_date(lv), date((2015, 7, 28)));
+    assert_eq!(
+        lv.property_value("DTEND"),
+        Some("20150731"),
+        "the day after the last, exclusive"
+    );
+    let description = lv.get_description().unwrap();
+    assert!(description.starts_with("LV-FEE p.11"), "{description}");
+    assert!(
+        description.contains("\nGröna Hissen: 7 boards\n")
+            && description.contains("\nFinal: 24 boards, system level A-nivå"),
+        "{description}"
+    );
+    let series = event(&cal, "lv_series-days@bridgefestivalen-2015");
+    assert_eq!(series.get_summary(), Some("SM Lag Veteran"));
+    // 14 stages, Gröna Hissen, the two SM Lag Veteran competitions and 8 deadlines.
+    assert_eq!(cal.events().count(), 14 + 1 + 2 + 8);
 }
 
 #[test]
@@ -150,6 +168,17 @@ fn an_edition_with_moved_dates_gives_a_moved_calendar() {
             "cc_gh_first_day: date ref CC-GH p.15 \"Lördag 25 juli söndag 26 juli\" = Sat 2015-07-25",
             "cc_gh_first_day: date ref CC-GH p.15 \"Lördag 25 juli söndag 26 juli\" = Fri 2015-07-24",
         ),
+        // SM Lag Veteran a day longer: its example of the days with it.
+        Change::Text(
+            "sm_lag_veteran.bfr",
+            "lv_last_day: date ref LV-FEE p.11 \"SM-tävlingar lag\" = 2015-07-30",
+            "lv_last_day: date ref LV-FEE p.11 \"SM-tävlingar lag\" = 2015-07-31",
+        ),
+        Change::Text(
+            "sm_lag_veteran.bfr",
+            "lv_last_day - lv_first_day == 48 h",
+            "lv_last_day - lv_first_day == 72 h",
+        ),
     ]);
     let cal = parse(&ics_of(&moved));
     let final_ = event(&cal, "cup.cc_final@bridgefestivalen-2015");
@@ -164,6 +193,9 @@ fn an_edition_with_moved_dates_gives_a_moved_calendar() {
     // What did not move stays.
     let semifinal = event(&cal, "cup.cc_sf@bridgefestivalen-2015");
     assert_eq!(start_date(semifinal), date((2015, 7, 29)));
+    let lv = event(&cal, "lv_ko-days@bridgefestivalen-2015");
+    assert_eq!(start_date(lv), date((2015, 7, 28)));
+    assert_eq!(lv.property_value("DTEND"), Some("20150801"));
     // And the unchanged edition differs from the moved one exactly there.
     let plain = parse(&ics_of(&edition_2015_with(&[])));
     let final_2015 = event(&plain, "cup.cc_final@bridgefestivalen-2015");
@@ -212,6 +244,22 @@ fn the_programme_as_json() {
     assert_eq!(open_final["at_shown"], "Sat 2014-08-02 08:45");
     assert_eq!(open_final["outside_years"], "2015");
     assert_eq!(v["time_limits"].as_array().unwrap().len(), 6);
+    // SM Lag Veteran's competitions are dated as a whole (LV-FEE p.11): their
+    // stages are listed under those days, none left undated.
+    let within = v["competition_days"].as_array().unwrap();
+    let names: Vec<&str> = within
+        .iter()
+        .map(|c| c["competition"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["lv_ko", "lv_series"]);
+    let lv_ko = &within[0];
+    assert_eq!(
+        (&lv_ko["first_day"]["day"], &lv_ko["last_day"]["day"]),
+        (&28.into(), &30.into())
+    );
+    assert_eq!(lv_ko["source"]["id"], "LV-FEE");
+    assert_eq!(lv_ko["items"].as_array().unwrap().len(), 6);
+    assert_eq!(v["undated"], serde_json::json!([]));
 }
 
 #[test]
@@ -420,11 +468,11 @@ fn a_stage_ends_on_or_after_its_first_day_and_within_a_year() {
     for (last_day, message) in [
         (
             "last_day = 2015-07-24",
-            "`last_day` Fri 2015-07-24 is before the stage's first day Sat 2015-07-25",
+            "`last_day` Fri 2015-07-24 is before the qualification's first day Sat 2015-07-25",
         ),
         (
             "last_day = 2016-07-25",
-            "the stage's days Sat 2015-07-25 .. Mon 2016-07-25 are 367 days; a stage lasts at most 366",
+            "the qualification's days Sat 2015-07-25 .. Mon 2016-07-25 are 367 days; a qualification lasts at most 366",
         ),
     ] {
         let loaded = with_last_day(last_day);
