@@ -26,15 +26,68 @@ pub(super) fn check(
     items: &[&ast::Item],
     diags: &mut Diagnostics,
 ) -> (BTreeMap<String, u32>, Roles) {
-    let mut at: BTreeMap<String, Span> = BTreeMap::new();
-    let mut blocks = Vec::new();
-    let mut questions = Vec::new();
-    let mut roles = Vec::new();
+    let given = given(items, diags);
+    let played = play_roles(program, declared, given.roles, diags);
+    let mut missing_reported = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    let mut currency = Currency::default();
+    for (q, p) in given.questions {
+        let missing: Vec<&str> = q
+            .params
+            .iter()
+            .filter_map(|(_, k)| match k {
+                Param::Enum(r) if played.enum_of(r).is_none() => Some(*r),
+                _ => None,
+            })
+            .collect();
+        if !missing.is_empty() {
+            for r in missing {
+                if missing_reported.insert(r) && !given.at.contains_key(r) {
+                    role_not_given(q, r, p, diags);
+                }
+            }
+            continue;
+        }
+        if let Some(rule) = answer(program, &played, q, p, diags) {
+            if q.answer == Answer::Amount {
+                currency.check(program, (q, rule), p.value.span, diags);
+            }
+            out.insert(q.key.to_string(), rule);
+        }
+    }
+    if let Some(first) = given.blocks.first() {
+        unanswered(*first, &given.at, &missing_reported, diags);
+    }
+    (out, played)
+}
+
+/// What the `entries` blocks give: each key's first answer, sorted into the
+/// questions and the roles.
+struct Given<'a> {
+    /// Where each key is answered.
+    at: BTreeMap<String, Span>,
+    /// Where each block is.
+    blocks: Vec<Span>,
+    /// The questions answered, each with its answer.
+    questions: Vec<(&'static Question, &'a ast::Property)>,
+    /// The roles given, each with what plays it.
+    roles: Vec<(&'static Role, &'a ast::Property)>,
+}
+
+/// Every key of every `entries` block: an unknown one is E0823 (through
+/// [`unknown_question`]), one answered twice E0823 at the second.
+fn given<'a>(items: &[&'a ast::Item], diags: &mut Diagnostics) -> Given<'a> {
+    let mut given = Given {
+        at: BTreeMap::new(),
+        blocks: Vec::new(),
+        questions: Vec::new(),
+        roles: Vec::new(),
+    };
     for item in items {
         let ast::Decl::Entries(e) = &item.decl else {
             continue;
         };
-        blocks.push(e.span);
+        given.blocks.push(e.span);
         for p in &e.properties {
             let key = p.key.text.as_str();
             let kind = match (entries::question(key), entries::role(key)) {
@@ -45,7 +98,7 @@ pub(super) fn check(
                     continue;
                 }
             };
-            if let Some(first) = at.get(key) {
+            if let Some(first) = given.at.get(key) {
                 diags.push(
                     Diagnostic::error("E0823", format!("`{key}` is answered twice"), p.key.span)
                         .with_label("a second answer")
@@ -54,15 +107,24 @@ pub(super) fn check(
                 );
                 continue;
             }
-            at.insert(key.to_string(), p.key.span);
+            given.at.insert(key.to_string(), p.key.span);
             match kind {
-                Ok(q) => questions.push((q, p)),
-                Err(r) => roles.push((r, p)),
+                Ok(q) => given.questions.push((q, p)),
+                Err(r) => given.roles.push((r, p)),
             }
         }
     }
-    // The roles first, enums before their variants: the questions are typed
-    // against them.
+    given
+}
+
+/// The enum or competitions each role is given. The roles are read enums
+/// before their variants, since a variant is one of its role's enum.
+fn play_roles(
+    program: &Program,
+    declared: &[Declared],
+    mut roles: Vec<(&'static Role, &ast::Property)>,
+    diags: &mut Diagnostics,
+) -> Roles {
     roles.sort_by_key(|(r, _)| matches!(r.kind, RoleKind::Variant { .. }));
     let mut played = Roles::default();
     let mut named: Vec<(u32, &str, Span)> = Vec::new();
@@ -82,58 +144,40 @@ pub(super) fn check(
             played.enums.insert(r.key.to_string(), found);
         }
     }
-    let mut out = BTreeMap::new();
-    let mut missing_reported = BTreeSet::new();
-    let mut currency = Currency::default();
-    for (q, p) in questions {
-        let missing: Vec<&str> = q
-            .params
-            .iter()
-            .filter_map(|(_, k)| match k {
-                Param::Enum(r) if played.enum_of(r).is_none() => Some(*r),
-                _ => None,
-            })
-            .collect();
-        if !missing.is_empty() {
-            for r in missing {
-                if missing_reported.insert(r) && !at.contains_key(r) {
-                    role_not_given(q, r, p, diags);
-                }
-            }
-            continue;
-        }
-        if let Some(rule) = answer(program, &played, q, p, diags) {
-            if q.answer == Answer::Amount {
-                currency.check(program, (q, rule), p.value.span, diags);
-            }
-            out.insert(q.key.to_string(), rule);
-        }
+    played
+}
+
+/// W0823 at the first block: the questions and roles no block answers (a role
+/// already reported as needed, E0826, is not listed again).
+fn unanswered(
+    first: Span,
+    at: &BTreeMap<String, Span>,
+    reported: &BTreeSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    let missing: Vec<&str> = QUESTIONS
+        .iter()
+        .map(|q| q.key)
+        .chain(ROLES.iter().map(|r| r.key))
+        .filter(|k| !at.contains_key(*k) && !reported.contains(k))
+        .collect();
+    if missing.is_empty() {
+        return;
     }
-    if let Some(first) = blocks.first() {
-        let missing: Vec<&str> = QUESTIONS
-            .iter()
-            .map(|q| q.key)
-            .chain(ROLES.iter().map(|r| r.key))
-            .filter(|k| !at.contains_key(*k) && !missing_reported.contains(k))
-            .collect();
-        if !missing.is_empty() {
-            diags.push(
-                Diagnostic::warning(
-                    "W0823",
-                    format!(
-                        "the edition's `entries` block leaves {} of {} questions unanswered: {}",
-                        missing.len(),
-                        QUESTIONS.len() + ROLES.len(),
-                        shortened(&missing)
-                    ),
-                    *first,
-                )
-                .with_label("these questions are left out")
-                .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = …` for each role: an enum, a variant or competitions (docs/entries.md lists them)"),
-            );
-        }
-    }
-    (out, played)
+    diags.push(
+        Diagnostic::warning(
+            "W0823",
+            format!(
+                "the edition's `entries` block leaves {} of {} questions unanswered: {}",
+                missing.len(),
+                QUESTIONS.len() + ROLES.len(),
+                shortened(&missing)
+            ),
+            first,
+        )
+        .with_label("these questions are left out")
+        .with_help("`bfr entries check` and `bfr invoice` stop with E0802 where they need one; add `question = rule` for each question and `role = …` for each role: an enum, a variant or competitions (docs/entries.md lists them)"),
+    );
 }
 
 /// The currency of the amounts answered so far: the unit above the line of
