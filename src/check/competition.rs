@@ -433,6 +433,26 @@ fn fits(want: Want, ty: &Type) -> bool {
     }
 }
 
+/// The help for a day written under the key of another kind of block: the key
+/// this block dates itself with.
+fn dated_elsewhere(key: &str, scope: vocabulary::Scope) -> Option<String> {
+    use vocabulary::Scope;
+    match (key, scope) {
+        ("day", Scope::Competition) => Some(
+            "a competition's days are `first_day` and `last_day`; `day` dates a knockout stage"
+                .into(),
+        ),
+        ("day", Scope::Qualification) => Some(
+            "a qualification's days are `first_day` and `last_day`; `day` dates a knockout stage"
+                .into(),
+        ),
+        ("first_day" | "last_day", Scope::Stage) => Some(
+            "a knockout stage is played on one `day` (`day = Mon 2015-07-27`); `first_day` and `last_day` date a competition or a qualification".into(),
+        ),
+        _ => None,
+    }
+}
+
 /// An unknown key, or a key of another kind of block.
 fn unknown_property(key: &ast::Name, scope: vocabulary::Scope) -> Diagnostic {
     let elsewhere: Vec<&str> = vocabulary::scopes_of(&key.text)
@@ -450,7 +470,10 @@ fn unknown_property(key: &ast::Name, scope: vocabulary::Scope) -> Diagnostic {
             ),
             key.span,
         )
-        .with_help(format!("move it to {other}, or remove it"));
+        .with_help(
+            dated_elsewhere(&key.text, scope)
+                .unwrap_or_else(|| format!("move it to {other}, or remove it")),
+        );
     }
     let d = Diagnostic::error(
         "E0105",

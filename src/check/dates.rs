@@ -138,42 +138,40 @@ pub(crate) fn stages_outside_their_competition(
     declared: &crate::check::declared::Declared,
     competition: &crate::ir::Competition,
 ) -> Vec<Diagnostic> {
-    let whole = &competition.schedule;
-    let Some(first) = whole.day else {
+    let Some((first, last)) = competition.days() else {
         return Vec::new();
     };
-    let last = whole.last_day.unwrap_or(first);
     let dated = competition
         .qualification
         .iter()
-        .map(|q| (q.name.as_str(), &q.schedule))
+        .map(|q| (q.name.as_str(), "qualification", &q.schedule))
         .chain(
             competition
                 .stages
                 .iter()
-                .map(|s| (s.name.as_str(), &s.schedule)),
+                .map(|s| (s.name.as_str(), "stage", &s.schedule)),
         );
     let mut out = Vec::new();
-    for (name, schedule) in dated {
+    for (name, whose, schedule) in dated {
         let Some(day) = schedule.day else { continue };
         let stage_last = schedule.last_day.unwrap_or(day);
-        let (outside, key) = if day < first || day > last {
-            (day, &["day", "first_day"][..])
+        // The date at fault, the keys it may be written under, and the
+        // competition's day it passes.
+        let (outside, keys, bound) = if day < first {
+            (day, &["day", "first_day"][..], "first_day")
+        } else if day > last {
+            (day, &["day", "first_day"][..], "last_day")
         } else if stage_last > last {
-            (stage_last, &["last_day"][..])
+            (stage_last, &["last_day"][..], "last_day")
         } else {
             continue;
         };
-        let Some(stage) = declared.stages.iter().find(|s| s.name == name) else {
-            continue;
-        };
-        let Some(written) = stage
-            .properties
+        let written = declared
+            .stages
             .iter()
-            .find(|p| key.contains(&p.key.as_str()))
-        else {
-            continue;
-        };
+            .find(|s| s.name == name)
+            .and_then(|s| s.properties.iter().find(|p| keys.contains(&p.key.as_str())));
+        let Some(written) = written else { continue };
         let days = if first == last {
             format!("{first}")
         } else {
@@ -188,13 +186,20 @@ pub(crate) fn stages_outside_their_competition(
             written.value.span,
         )
         .with_label("not one of the competition's days")
-        .with_help(
-            "check both dates against the document: move the stage's day into the competition's days, or widen the competition's `first_day` .. `last_day`",
-        );
-        if let Some(whole_at) =
-            crate::check::declared::Property::find(&declared.properties, "first_day")
-        {
-            d = d.with_note(whole_at.value.span, "the competition's days begin here");
+        .with_help(format!(
+            "check both dates against the document: move the {whose}'s day into the competition's days, or widen the competition's `first_day` .. `last_day`"
+        ));
+        // The competition's bound the stage passes; a one-day competition has
+        // only its first.
+        let bound_at = crate::check::declared::Property::find(&declared.properties, bound)
+            .or_else(|| crate::check::declared::Property::find(&declared.properties, "first_day"));
+        if let Some(at) = bound_at {
+            let note = match at.key.as_str() {
+                "last_day" => "the competition's days end here",
+                _ if bound == "last_day" => "the competition is played on this one day",
+                _ => "the competition's days begin here",
+            };
+            d = d.with_note(at.value.span, note);
         }
         out.push(d);
     }

@@ -327,7 +327,21 @@ impl Typer<'_> {
     /// [`MAX_STAGE_DAYS`] after (the programme lists each day of a stage).
     fn days(&mut self, block: &Block, whose: &str, first: Option<Date>, last: Date) -> bool {
         let Some(first) = first else {
-            return true;
+            // A last day alone dates nothing: said, not dropped without a word.
+            if let Some(p) = block.get("last_day") {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0410",
+                        format!("the {whose} has a `last_day` ({last}) but no first day"),
+                        p.value.span,
+                    )
+                    .with_label("the days end here, but begin nowhere")
+                    .with_help(format!(
+                        "give the {whose}'s first day too (`first_day = …`), or remove `last_day`"
+                    )),
+                );
+            }
+            return false;
         };
         let days = last.day_number() - first.day_number() + 1;
         let problem = if days < 1 {

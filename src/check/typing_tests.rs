@@ -299,7 +299,8 @@ fn a_stage_is_played_within_its_competitions_days() {
     );
 }
 
-/// A key of two other kinds of block names both.
+/// A key of two other kinds of block names both; a day under another block's
+/// key is told the key its own block dates itself with.
 #[test]
 fn a_key_of_other_blocks_names_every_block_it_belongs_to() {
     let text = CUP.replace(
@@ -315,6 +316,24 @@ fn a_key_of_other_blocks_names_every_block_it_belongs_to() {
     );
     assert_eq!(
         d.help.as_deref(),
-        Some("move it to a competition or a qualification, or remove it")
+        Some(
+            "a knockout stage is played on one `day` (`day = Mon 2015-07-27`); `first_day` and `last_day` date a competition or a qualification"
+        )
+    );
+    // `day` in a competition: the help names the keys that date it.
+    let text = CUP.replace(
+        "competition cup \"Cup\" ref T-1 {\n",
+        "competition cup \"Cup\" ref T-1 {\n  day = 2015-07-28\n",
+    );
+    let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
+    let sorted = loaded.diagnostics.sorted();
+    let d = sorted.iter().find(|d| d.code == "E0105").expect("E0105");
+    assert_eq!(
+        d.message,
+        "`day` is a property of a knockout stage, not of a competition"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some("a competition's days are `first_day` and `last_day`; `day` dates a knockout stage")
     );
 }

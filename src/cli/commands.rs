@@ -464,6 +464,12 @@ pub fn simulate(
     let competition = crate::entry::names::competition(&checked.program, competition)
         .and_then(|c| checked.program.competitions.get(c as usize))
         .map_or(competition, |c| c.name.as_str());
+    if let Ok(plan) = crate::runner::plan::plan(&checked.program, competition, teams)
+        && let Some(refused) = marks_without_effect(&plan, options)
+    {
+        stderr(&refused);
+        return 2;
+    }
     let mut source = crate::runner::simulate::Simulation::new(teams, options.seed);
     match crate::runner::run(&checked.program, competition, teams, options, &mut source) {
         Ok(outcome) => {
@@ -503,6 +509,28 @@ pub fn simulate(
             EXIT_FOUND
         }
     }
+}
+
+/// `--late` or `--district` for a competition with no use for them: a usage
+/// error, as a team outside the field is, rather than a mark ignored without a
+/// word (an event file's marks are W0724).
+fn marks_without_effect(
+    plan: &crate::runner::plan::Plan,
+    options: &crate::runner::Options,
+) -> Option<String> {
+    if !options.late_starters.is_empty() && !plan.has_late_start() {
+        return Some(format!(
+            "error: --late: {} has no late start; every team plays from the first round\n",
+            plan.title
+        ));
+    }
+    if !options.district_teams.is_empty() && plan.district_prize.is_none() {
+        return Some(format!(
+            "error: --district: {} has no district prize\n",
+            plan.title
+        ));
+    }
+    None
 }
 
 #[cfg(test)]

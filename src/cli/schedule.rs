@@ -7,7 +7,7 @@ use super::output::{json_line, stdout};
 use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::schedule::{self, Item, Programme};
+use crate::schedule::{self, CompetitionDays, Item, Programme};
 use crate::source::printable_name;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -79,23 +79,7 @@ fn render(p: &Programme) -> String {
         }
     }
     for within in &p.competition_days {
-        let days = if within.first_day == within.last_day {
-            within.first_day.to_string()
-        } else {
-            format!("{} – {}", within.first_day, within.last_day)
-        };
-        let source = within
-            .source
-            .as_ref()
-            .map_or_else(String::new, |x| format!("  [{x}]"));
-        let _ = writeln!(
-            s,
-            "\n{days}: {}, stages not dated one by one{source}",
-            printable_name(&within.competition_title)
-        );
-        for item in &within.items {
-            let _ = writeln!(s, "  {:<22} {}", "", line(item));
-        }
+        competition_days(within, &mut s);
     }
     if !p.undated.is_empty() {
         s.push_str("\nNot dated by the edition\n");
@@ -139,6 +123,24 @@ fn render(p: &Programme) -> String {
         }
     }
     s
+}
+
+/// A competition dated as a whole: its days, then the stages it does not date
+/// one by one.
+fn competition_days(within: &CompetitionDays, s: &mut String) {
+    let source = within
+        .source
+        .as_ref()
+        .map_or_else(String::new, |x| format!("  [{x}]"));
+    let _ = writeln!(
+        s,
+        "\n{}: {}, stages not dated one by one{source}",
+        within.first_day.through(within.last_day),
+        printable_name(&within.competition_title)
+    );
+    for item in &within.items {
+        let _ = writeln!(s, "  {:<22} {}", "", line(item));
+    }
 }
 
 /// 1 for the first day.

@@ -178,8 +178,7 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
     let names = Names { shower, c };
     top.remove("name");
     top.remove("schedule");
-    // Where the days come from is the source of the rule `first_day` names,
-    // compared with that rule.
+    // Where the days come from, compared as the programme cites it below.
     top.remove("days_source");
     let stages = top.remove("stages");
     let qualification = top.remove("qualification");
@@ -191,6 +190,9 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
         if let Some(d) = day {
             out.insert(key.to_string(), shower.date(d).to_string());
         }
+    }
+    if let (Some(_), Some(source)) = (whole.day, &c.days_source) {
+        out.insert("days cited as".to_string(), source.to_string());
     }
     if let (Some(Json::Object(mut q)), Some(typed)) = (qualification, &c.qualification) {
         q.remove("name");

@@ -44,8 +44,11 @@ fn competition(m: &Model, c: &Competition) -> Markup {
         section.competition id=(id) {
             h2 { span.kind { "competition" } " " (c.title) " " code { (c.name) } }
             (source(m, c.source.as_ref()))
-            @if c.schedule.day.is_some() {
-                div.days { p { "Played " (day(&c.schedule)) "; a stage without a day of its own is played on these days." } (source(m, c.days_source.as_ref())) }
+            @if let Some((first, last)) = c.days() {
+                div.days {
+                    p { "Played " (first.through(last)) "; a stage without a day of its own is played on these days." }
+                    (source(m, c.days_source.as_ref()))
+                }
             }
             div.flow { (maud::PreEscaped(flow::svg(p, c))) }
             table.rows.stages {

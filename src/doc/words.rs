@@ -17,7 +17,7 @@ pub fn places(a: u32, b: u32) -> String {
 /// The day (and the last day, when it runs over several).
 pub fn day(s: &Schedule) -> String {
     match (s.day, s.last_day) {
-        (Some(a), Some(b)) => format!("{a} – {b}"),
+        (Some(a), Some(b)) => a.through(b),
         (Some(a), None) => a.to_string(),
         _ => String::new(),
     }

@@ -207,26 +207,12 @@ pub fn resolve(
 /// rules have no late start, or no district prize: the run would ignore the
 /// mark without a word. One warning for each kind of mark, at the first team.
 fn marks_without_effect(event: &Event, plan: &Plan) -> Vec<Diagnostic> {
-    struct Mark {
-        key: &'static str,
-        /// What a marked team is, one and many.
-        what: (&'static str, &'static str),
-        at: fn(&Team) -> Option<Span>,
-        ignored: bool,
-        /// What the competition lacks, and what that means for the teams.
-        lacks: &'static str,
-        so: (&'static str, &'static str),
-    }
     let marks = [
         Mark {
             key: "late",
             what: ("a late starter", "late starters"),
             at: |t| t.late,
-            ignored: plan
-                .qualification
-                .as_ref()
-                .and_then(|q| q.late_start)
-                .is_none(),
+            ignored: !plan.has_late_start(),
             lacks: "no late start",
             so: (
                 "it plays from the first round",
@@ -242,18 +228,37 @@ fn marks_without_effect(event: &Event, plan: &Plan) -> Vec<Diagnostic> {
             so: ("the mark changes nothing", "the marks change nothing"),
         },
     ];
-    let mut diags = Vec::new();
-    for mark in marks.iter().filter(|m| m.ignored) {
+    marks
+        .iter()
+        .filter(|m| m.ignored)
+        .filter_map(|m| m.warning(event, plan))
+        .collect()
+}
+
+/// A mark an event file may give a team, and whether the competition run has
+/// a use for it.
+struct Mark {
+    key: &'static str,
+    /// What a marked team is, one and many.
+    what: (&'static str, &'static str),
+    at: fn(&Team) -> Option<Span>,
+    ignored: bool,
+    /// What the competition lacks, and what that means for the teams.
+    lacks: &'static str,
+    so: (&'static str, &'static str),
+}
+
+impl Mark {
+    /// W0724 at the first team with this mark, naming the marked teams (five
+    /// by number, then how many more); `None` when no team has it.
+    fn warning(&self, event: &Event, plan: &Plan) -> Option<Diagnostic> {
+        const SHOWN: usize = 5;
         let marked: Vec<(u32, Span)> = event
             .teams
             .iter()
-            .filter_map(|t| Some((t.id, (mark.at)(t)?)))
+            .filter_map(|t| Some((t.id, (self.at)(t)?)))
             .collect();
-        let Some(&(_, at)) = marked.first() else {
-            continue;
-        };
-        // Up to five by number; past that, how many more.
-        const SHOWN: usize = 5;
+        let &(_, at) = marked.first()?;
         let mut ids: Vec<String> = marked
             .iter()
             .take(SHOWN)
@@ -264,30 +269,29 @@ fn marks_without_effect(event: &Event, plan: &Plan) -> Vec<Diagnostic> {
         }
         let one = marked.len() == 1;
         let pick = |(single, many): (&'static str, &'static str)| if one { single } else { many };
-        diags.push(
+        let key = self.key;
+        Some(
             Diagnostic::warning(
                 "W0724",
                 format!(
                     "{} {} {} marked {}, but {} has {}: {}",
-                    if one { "team" } else { "teams" },
+                    pick(("team", "teams")),
                     crate::diag::and_list(&ids),
-                    if one { "is" } else { "are" },
-                    pick(mark.what),
+                    pick(("is", "are")),
+                    pick(self.what),
                     plan.title,
-                    mark.lacks,
-                    pick(mark.so),
+                    self.lacks,
+                    pick(self.so),
                 ),
                 at,
             )
-            .with_label(format!("`{} = true` has no effect here", mark.key))
+            .with_label(format!("the `{key}` mark has no effect here"))
             .with_note(event.competition.1, "the competition the event runs")
             .with_help(format!(
-                "remove `{} = true`, or check that `competition` names the competition played",
-                mark.key
+                "remove the `{key}` mark, or check that `competition` names the competition played"
             )),
-        );
+        )
     }
-    diags
 }
 
 /// Turns results given board by board into IMPs with the rule the event names as

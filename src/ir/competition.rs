@@ -305,3 +305,12 @@ pub struct Competition {
     #[serde(skip)]
     pub span: Span,
 }
+
+impl Competition {
+    /// Its first and last day, when the edition dates it as a whole; a
+    /// competition with a first day and no last is played on that one day.
+    pub fn days(&self) -> Option<(Date, Date)> {
+        let first = self.schedule.day?;
+        Some((first, self.schedule.last_day.unwrap_or(first)))
+    }
+}

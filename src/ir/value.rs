@@ -29,6 +29,16 @@ pub struct Date {
 }
 
 impl Date {
+    /// The days from this one to `last` as the programme and the edition's
+    /// pages show them: `Tue 2015-07-28 – Thu 2015-07-30`, or the one day.
+    pub fn through(self, last: Date) -> String {
+        if self == last {
+            self.to_string()
+        } else {
+            format!("{self} – {last}")
+        }
+    }
+
     /// The years of the period `first ..= last` in words, when `self` is
     /// outside them (`2015`, `2015–2016`): a date an edition writes, or
     /// computes, in another year than its own.

@@ -201,6 +201,14 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether late starters have a round to begin in (the qualification's
+    /// `late_start_round`); without one they play from the first round.
+    pub fn has_late_start(&self) -> bool {
+        self.qualification
+            .as_ref()
+            .is_some_and(|q| q.late_start.is_some())
+    }
+
     /// The rule that scores the qualification, by index: the rule `named`
     /// instead of the edition's (an event file's `vp_scale`, `bfr simulate
     /// --scale`), else the edition's. `None` where the named rule is not in the

@@ -211,12 +211,12 @@ pub fn programme(program: &Program) -> Result<Programme, ScheduleError> {
 /// stages yet.
 fn days_of(program: &Program, name: &str) -> Option<CompetitionDays> {
     let c = program.competitions.iter().find(|c| c.name == name)?;
-    let first_day = c.schedule.day?;
+    let (first_day, last_day) = c.days()?;
     Some(CompetitionDays {
         competition: c.name.clone(),
         competition_title: c.title.clone(),
         first_day,
-        last_day: c.schedule.last_day.unwrap_or(first_day),
+        last_day,
         source: c.days_source.clone(),
         items: Vec::new(),
     })

@@ -470,6 +470,47 @@ fn simulate_runs_the_cup_on_the_editions_scale_and_stops_coded_where_no_table_ex
     assert!(stderr.contains("--scale RULE"), "{stderr}");
 }
 
+/// `--late` and `--district` for a competition with no late start or no district
+/// prize are refused as usage, not ignored; where it has them they run.
+#[test]
+fn simulate_refuses_marks_the_competition_has_no_use_for() {
+    let run = |args: &[&str]| {
+        let out = bfr(&[&["simulate", "rules/2015"], args].concat());
+        (
+            code(&out),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (status, stderr) = run(&["lv_series", "--teams", "8", "--late", "3"]);
+    assert_eq!(
+        (status, stderr.as_str()),
+        (
+            2,
+            "error: --late: SM Lag Veteran has no late start; every team plays from the first round\n"
+        )
+    );
+    let (status, stderr) = run(&["lv_series", "--teams", "8", "--district", "3"]);
+    assert_eq!(
+        (status, stderr.as_str()),
+        (
+            2,
+            "error: --district: SM Lag Veteran has no district prize\n"
+        )
+    );
+    let (status, stderr) = run(&[
+        "cup",
+        "--teams",
+        "64",
+        "--seed",
+        "1",
+        "--late",
+        "3",
+        "--district",
+        "4",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+}
+
 #[test]
 fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
     let run = |args: &[&str]| {

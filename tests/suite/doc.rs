@@ -294,6 +294,17 @@ fn each_competitions_flow_holds_every_stage_and_every_route_of_the_ir() {
             );
             assert!(svg.contains(title.as_str()), "{}: {title}", c.name);
         }
+        // A competition dated as a whole says its days before its flow, cited
+        // where they come from (SM Lag Veteran: LV-FEE p.11); the others do not.
+        let before_flow = &html[..html.find("<svg").unwrap()];
+        match c.days() {
+            Some((first, last)) => {
+                let played = format!("Played {}", first.through(last));
+                assert!(before_flow.contains(&played), "{}: {before_flow}", c.name);
+                assert!(before_flow.contains("LV-FEE"), "{before_flow}");
+            }
+            None => assert!(!before_flow.contains("Played "), "{}", c.name),
+        }
         let drawn = routes_drawn(svg);
         let unique: BTreeSet<_> = drawn.iter().cloned().collect();
         assert_eq!(unique.len(), drawn.len(), "no route drawn twice");

@@ -453,6 +453,17 @@ fn the_calendar_to_standard_output_keeps_the_programme_beside_it() {
     }
 }
 
+/// The errors of a load, by code and message.
+fn errors(loaded: &bfr::edition::Loaded) -> Vec<(&'static str, String)> {
+    loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, d.message.clone()))
+        .collect()
+}
+
 /// A stage's days in the wrong order would put it on no day of the programme;
 /// days over a year would list it on each: both are errors at `last_day`. A
 /// year exactly is a stage of the programme.
@@ -477,15 +488,25 @@ fn a_stage_ends_on_or_after_its_first_day_and_within_a_year() {
     ] {
         let loaded = with_last_day(last_day);
         assert!(loaded.checked.is_none(), "{last_day}");
-        let errors: Vec<(&str, &str)> = loaded
-            .diagnostics
-            .sorted()
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| (d.code, d.message.as_str()))
-            .collect();
-        assert_eq!(errors, [("E0410", message)], "{last_day}");
+        assert_eq!(
+            errors(&loaded),
+            [("E0410", message.to_string())],
+            "{last_day}"
+        );
     }
+    // A competition's last day without its first dates nothing: said, not dropped.
+    let alone = edition_2015_with(&[Change::Text(
+        "sm_lag_veteran.bfr",
+        "\"Vid maximalt 16 lag\" {\n  first_day = lv_first_day\n",
+        "\"Vid maximalt 16 lag\" {\n",
+    )]);
+    assert_eq!(
+        errors(&alone),
+        [(
+            "E0410",
+            "the competition has a `last_day` (Thu 2015-07-30) but no first day".to_string()
+        )]
+    );
     let year = with_last_day("last_day = 2016-07-24");
     let program = &year.checked.as_ref().expect("a year checks").program;
     let programme = bfr::schedule::programme(program).unwrap();
