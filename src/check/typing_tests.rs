@@ -303,37 +303,28 @@ fn a_stage_is_played_within_its_competitions_days() {
 /// key is told the key its own block dates itself with.
 #[test]
 fn a_key_of_other_blocks_names_every_block_it_belongs_to() {
-    let text = CUP.replace(
-        "    order = 2\n",
-        "    order = 2\n    last_day = 2015-07-30\n",
-    );
-    let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
-    let sorted = loaded.diagnostics.sorted();
-    let d = sorted.iter().find(|d| d.code == "E0105").expect("E0105");
+    // The first E0105 of CUP with `from` replaced by `to`: its message and help.
+    let e0105 = |from: &str, to: &str| {
+        let loaded = load_texts(vec![("t.bfr".into(), CUP.replace(from, to).into_bytes())]);
+        let sorted = loaded.diagnostics.sorted();
+        let d = sorted.iter().find(|d| d.code == "E0105").expect("E0105");
+        (d.message.clone(), d.help.clone().unwrap_or_default())
+    };
     assert_eq!(
-        d.message,
-        "`last_day` is a property of a competition or a qualification, not of a knockout stage"
-    );
-    assert_eq!(
-        d.help.as_deref(),
-        Some(
-            "a knockout stage is played on one `day` (`day = Mon 2015-07-27`); `first_day` and `last_day` date a competition or a qualification"
+        e0105("    order = 2\n", "    order = 2\n    last_day = 2015-07-30\n"),
+        (
+            "`last_day` is a property of a competition or a qualification, not of a knockout stage".to_string(),
+            "a knockout stage is played on one `day` (`day = Mon 2015-07-27`); `first_day` and `last_day` date a competition or a qualification".to_string()
         )
     );
     // `day` in a competition: the help names the keys that date it.
-    let text = CUP.replace(
-        "competition cup \"Cup\" ref T-1 {\n",
-        "competition cup \"Cup\" ref T-1 {\n  day = 2015-07-28\n",
-    );
-    let loaded = load_texts(vec![("t.bfr".into(), text.into_bytes())]);
-    let sorted = loaded.diagnostics.sorted();
-    let d = sorted.iter().find(|d| d.code == "E0105").expect("E0105");
+    let header = "competition cup \"Cup\" ref T-1 {\n";
     assert_eq!(
-        d.message,
-        "`day` is a property of a knockout stage, not of a competition"
-    );
-    assert_eq!(
-        d.help.as_deref(),
-        Some("a competition's days are `first_day` and `last_day`; `day` dates a knockout stage")
+        e0105(header, &format!("{header}  day = 2015-07-28\n")),
+        (
+            "`day` is a property of a knockout stage, not of a competition".to_string(),
+            "a competition's days are `first_day` and `last_day`; `day` dates a knockout stage"
+                .to_string()
+        )
     );
 }
