@@ -120,8 +120,12 @@ pub fn text(d: &Diff, old: &Path, new: &Path, colour: Colour) -> String {
         out.push_str(&format!("\n{}\n", paint(&file.file, "1", colour)));
         for item in &file.items {
             out.push_str(&format!("  {}\n", item_line(item, colour)));
-            for detail in &item.details {
-                out.push_str(&format!("      {}\n", detail_line(detail, colour)));
+            // A renamed rule or one listed for its doc comment is not
+            // "unchanged" before the rules it calls.
+            let alone = item.status != Status::Renamed;
+            for (k, detail) in item.details.iter().enumerate() {
+                let line = detail_line_after(detail, colour, alone && k == 0);
+                out.push_str(&format!("      {line}\n"));
             }
         }
     }
@@ -216,6 +220,12 @@ fn item_line(item: &Item, colour: Colour) -> String {
 }
 
 fn detail_line(detail: &Detail, colour: Colour) -> String {
+    detail_line_after(detail, colour, true)
+}
+
+/// One detail's line; `first` when no detail of its item comes before it (a
+/// rule listed only for the rules it calls is otherwise unchanged).
+fn detail_line_after(detail: &Detail, colour: Colour, first: bool) -> String {
     match detail {
         Detail::Changed { what, old, new } => format!("{what}: {old} → {new}"),
         Detail::Added { what, value } => paint(&format!("+ {what}: {value}"), "32", colour),
@@ -230,7 +240,12 @@ fn detail_line(detail: &Detail, colour: Colour) -> String {
                 0 => String::new(),
                 n => format!(" and {n} more"),
             };
-            format!("unchanged, but calls changed {}{more}", rules.join(", "))
+            let lead = if first {
+                "unchanged, but calls"
+            } else {
+                "calls"
+            };
+            format!("{lead} changed {}{more}", rules.join(", "))
         }
         Detail::Answers {
             input,

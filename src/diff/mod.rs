@@ -365,7 +365,7 @@ fn compare(old: &Side, new: &Side, budget: &behaviour::Budget) -> Diff {
         callers,
     });
     items.extend(changed_rules);
-    items.extend(changed_through);
+    merge_through(&mut items, changed_through);
     items.extend(rules::texts(old, new));
     items.extend(rules::types(old, new));
     items.extend(rules::examples(old, new, days, &renames));
@@ -454,6 +454,22 @@ fn through(
         })
         .collect();
     (items, not_compared)
+}
+
+/// Adds the rules whose answers change through others to `items`: a rule
+/// already listed for a change that moves no answer (its doc comment, its
+/// source, a rename) takes them as more details of that one item, so that no
+/// rule is listed twice.
+fn merge_through(items: &mut Vec<(String, Item)>, through: Vec<(String, Item)>) {
+    for (file, item) in through {
+        let listed = items
+            .iter_mut()
+            .find(|(f, i)| *f == file && i.name == item.name && i.status != Status::Removed);
+        match listed {
+            Some((_, i)) => i.details.extend(item.details),
+            None => items.push((file, item)),
+        }
+    }
 }
 
 /// Files in the new edition's order, then files only the old one has.

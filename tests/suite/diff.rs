@@ -1109,3 +1109,65 @@ fn an_example_is_listed_for_what_its_assertions_say_not_for_what_they_read() {
     has("+ assertion 1: cup.bc32_b.boards == 24");
     assert!(!out.contains("the stages' system level"), "{out}");
 }
+
+/// A rule whose doc comment changed and whose answers change through a const
+/// it calls is one item: the doc first, then the const, then the answers.
+#[test]
+fn a_rule_with_a_new_doc_comment_and_new_answers_is_listed_once() {
+    let dir = variant("diff-doc-and-through", |name, text| {
+        if name == "chairmans_cup.bfr" {
+            let text = once(
+                text,
+                "SEK/player ref CC-FEE p.14 \"Startavgifter\" = 500 SEK/player",
+                "SEK/player ref CC-FEE p.14 \"Startavgifter\" = 550 SEK/player",
+            );
+            once(
+                text,
+                "/// The Gröna Hissen entry fee of a team: 500 SEK a senior",
+                "/// The Gröna Hissen entry fee of a team: 550 SEK a senior",
+            )
+        } else {
+            text
+        }
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    let listed = d
+        .files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter(|i| i.name == "cc_gh_entry_fee")
+        .count();
+    assert_eq!(listed, 1);
+    let details = details_of(&d, "cc_gh_entry_fee");
+    assert!(matches!(&details[0], Detail::Words { what, .. } if what == "doc"));
+    assert_eq!(
+        details[1],
+        Detail::Through {
+            rules: vec!["cc_gh_fee_senior".into()],
+            unlisted: 0
+        }
+    );
+    assert!(
+        matches!(&details[2], Detail::Answers { old, new, .. } if old == "500 SEK" && new == "550 SEK")
+    );
+    let new = dir.0.display().to_string();
+    let (code, out, _) = bfr(&["diff", EDITION_2015, &new]);
+    assert_eq!(code, 1);
+    let at = out.find("~ fn cc_gh_entry_fee ").unwrap();
+    let item: Vec<&str> = out[at..].lines().take(4).collect();
+    assert!(
+        item[1]
+            .trim_start()
+            .starts_with("doc: The Gröna Hissen entry fee"),
+        "{item:?}"
+    );
+    assert_eq!(item[2].trim(), "calls changed cc_gh_fee_senior");
+    assert_eq!(
+        item[3].trim(),
+        "answer seniors 1 player, juniors 0 players: 500 SEK → 550 SEK"
+    );
+    // A rule listed only for what it calls still says its own text is as it was.
+    let at = out.find("~ fn cc_gh_amount_due ").unwrap();
+    let line = out[at..].lines().nth(1).unwrap();
+    assert_eq!(line.trim(), "unchanged, but calls changed cc_gh_fee_senior");
+}
