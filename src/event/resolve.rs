@@ -54,30 +54,7 @@ pub fn resolve(
     let plan = match plan::plan(program, &event.competition.0, teams) {
         Ok(p) => p,
         Err(e) => {
-            let help = match e.kind {
-                Stop::UnknownName
-                    if program
-                        .competitions
-                        .iter()
-                        .all(|c| c.name != event.competition.0) =>
-                {
-                    Some(unknown_competition_help(program, &event.competition.0))
-                }
-                kind => kind.help().map(str::to_string),
-            };
-            let mut d = Diagnostic::error(e.kind.code(), e.message, event.competition.1)
-                .with_label("this competition cannot be run");
-            if let Some(help) = help {
-                d = d.with_help(help);
-            }
-            if let Some(c) = program
-                .competitions
-                .iter()
-                .find(|c| c.name == event.competition.0)
-            {
-                d = d.with_note(c.span, e.kind.label());
-            }
-            diags.push(d);
+            diags.push(cannot_be_run(event, program, e));
             // The incidents cannot be placed, but one pasted twice still is.
             let all: Vec<usize> = (0..event.incidents.len()).collect();
             for d in super::model::incidents_written_twice(&event.incidents, &all) {
@@ -87,30 +64,9 @@ pub fn resolve(
         }
     };
     let mut ok = true;
-    if let Some((name, at)) = &event.vp_scale {
-        let refused = match program.rule(name) {
-            None => Some((
-                "E0711",
-                format!("the edition has no rule `{name}` to use as the VP scale"),
-                "unknown rule",
-            )),
-            Some((_, r)) if !program.is_vp_scale(r) => Some((
-                "E0714",
-                format!(
-                    "the edition's rule `{name}` cannot score a match: a VP scale takes the IMP margin (and the boards) and gives both teams' VP, `winner` and `loser`"
-                ),
-                "not a VP scale",
-            )),
-            Some(_) => None,
-        };
-        if let Some((code, message, label)) = refused {
-            diags.push(
-                Diagnostic::error(code, message, *at)
-                    .with_label(label)
-                    .with_help(program.vp_scale_help(name)),
-            );
-            ok = false;
-        }
+    if let Some(d) = vp_scale_refused(event, program) {
+        diags.push(d);
+        ok = false;
     }
     if !board_scores_to_imps(event, program, prepared, &mut diags) {
         ok = false;
@@ -123,6 +79,77 @@ pub fn resolve(
         }
         None => {}
     }
+    note_the_plan(event, program, &plan);
+    let places = Places::of(&plan);
+    place_rounds_and_stages(event, &places, &mut diags);
+    let placed = place_incidents(event, checked, prepared, text, &plan, &places, &mut diags);
+    for d in super::model::incidents_written_twice(&event.incidents, &placed) {
+        diags.push(d);
+    }
+    for d in marks_without_effect(event, &plan) {
+        diags.push(d);
+    }
+    (ok.then_some(plan), diags)
+}
+
+/// The error for a competition the edition cannot run for this event: unknown
+/// (with the names it may mean) or refused for its field.
+fn cannot_be_run(event: &Event, program: &Program, e: plan::PlanError) -> Diagnostic {
+    let help = match e.kind {
+        Stop::UnknownName
+            if program
+                .competitions
+                .iter()
+                .all(|c| c.name != event.competition.0) =>
+        {
+            Some(unknown_competition_help(program, &event.competition.0))
+        }
+        kind => kind.help().map(str::to_string),
+    };
+    let mut d = Diagnostic::error(e.kind.code(), e.message, event.competition.1)
+        .with_label("this competition cannot be run");
+    if let Some(help) = help {
+        d = d.with_help(help);
+    }
+    if let Some(c) = program
+        .competitions
+        .iter()
+        .find(|c| c.name == event.competition.0)
+    {
+        d = d.with_note(c.span, e.kind.label());
+    }
+    d
+}
+
+/// E0711 / E0714: the event's `vp_scale` names no rule, or a rule that cannot
+/// score a match.
+fn vp_scale_refused(event: &Event, program: &Program) -> Option<Diagnostic> {
+    let (name, at) = event.vp_scale.as_ref()?;
+    let (code, message, label) = match program.rule(name) {
+        None => (
+            "E0711",
+            format!("the edition has no rule `{name}` to use as the VP scale"),
+            "unknown rule",
+        ),
+        Some((_, r)) if !program.is_vp_scale(r) => (
+            "E0714",
+            format!(
+                "the edition's rule `{name}` cannot score a match: a VP scale takes the IMP margin (and the boards) and gives both teams' VP, `winner` and `loser`"
+            ),
+            "not a VP scale",
+        ),
+        Some(_) => return None,
+    };
+    Some(
+        Diagnostic::error(code, message, *at)
+            .with_label(label)
+            .with_help(program.vp_scale_help(name)),
+    )
+}
+
+/// What the event's pages say of the competition: the qualification's title,
+/// its VP scale's whole-IMP margin, the stages' titles.
+fn note_the_plan(event: &mut Event, program: &Program, plan: &Plan) {
     if let Some(q) = &plan.qualification {
         event.qualification_title = q.title.clone();
         let named = event.vp_scale.as_ref().map(|(name, _)| name.as_str());
@@ -139,7 +166,11 @@ pub fn resolve(
     for s in &plan.stages {
         event.stage_titles.insert(s.name.clone(), s.title.clone());
     }
-    let places = Places::of(&plan);
+}
+
+/// Drops the rounds and stages the competition does not have (each with its
+/// error) and a stage given twice; the others go on under the stage's name.
+fn place_rounds_and_stages(event: &mut Event, places: &Places, diags: &mut Diagnostics) {
     event
         .rounds
         .retain(|r| match places.round(r.number, r.span) {
@@ -166,10 +197,23 @@ pub fn resolve(
         s.name = name.to_string();
         true
     });
+}
+
+/// Places every incident at its round or stage and evaluates its rule into
+/// the effect it has; returns the incidents placed.
+fn place_incidents(
+    event: &mut Event,
+    checked: &mut Checked,
+    prepared: &Prepared,
+    text: &str,
+    plan: &Plan,
+    places: &Places,
+    diags: &mut Diagnostics,
+) -> Vec<usize> {
     let file = event.file;
     let units = ScoreUnits::of(
         &checked.program,
-        &plan,
+        plan,
         event.vp_scale.as_ref().map(|(name, _)| name.as_str()),
     );
     let mut placed = Vec::new();
@@ -190,17 +234,11 @@ pub fn resolve(
             continue;
         }
         placed.push(index);
-        if let Some(value) = penalty_of(inc, checked, prepared, text, file, &mut diags) {
-            apply(inc, value, &checked.program, &units, &mut diags);
+        if let Some(value) = penalty_of(inc, checked, prepared, text, file, diags) {
+            apply(inc, value, &checked.program, &units, diags);
         }
     }
-    for d in super::model::incidents_written_twice(&event.incidents, &placed) {
-        diags.push(d);
-    }
-    for d in marks_without_effect(event, &plan) {
-        diags.push(d);
-    }
-    (ok.then_some(plan), diags)
+    placed
 }
 
 /// W0724: teams marked late starters, or district teams, in a competition whose
