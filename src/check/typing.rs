@@ -344,21 +344,31 @@ impl Typer<'_> {
             return false;
         };
         let days = last.day_number() - first.day_number() + 1;
-        let problem = if days < 1 {
-            format!("`last_day` {last} is before the {whose}'s first day {first}")
+        let (problem, label) = if days < 1 {
+            (
+                format!("`last_day` {last} is before the {whose}'s first day {first}"),
+                "the days end here, before they begin".to_string(),
+            )
         } else if days > MAX_STAGE_DAYS {
-            format!(
-                "the {whose}'s days {first} .. {last} are {days} days; a {whose} lasts at most {MAX_STAGE_DAYS}"
+            (
+                format!(
+                    "the {whose}'s days {first} .. {last} are {days} days; a {whose} lasts at most {MAX_STAGE_DAYS}"
+                ),
+                format!("day {days} of the {whose}"),
             )
         } else {
             return true;
         };
         if let Some(p) = block.get("last_day") {
-            self.diags.push(
-                Diagnostic::error("E0410", problem, p.value.span).with_help(format!(
+            let mut d = Diagnostic::error("E0410", problem, p.value.span)
+                .with_label(label)
+                .with_help(format!(
                     "give the {whose}'s last day on or after its first, within the festival"
-                )),
-            );
+                ));
+            if let Some(f) = block.get("first_day").or_else(|| block.get("day")) {
+                d = d.with_note(f.value.span, format!("the first day, {first}"));
+            }
+            self.diags.push(d);
         }
         false
     }

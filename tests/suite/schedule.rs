@@ -476,14 +476,16 @@ fn a_stage_ends_on_or_after_its_first_day_and_within_a_year() {
             to,
         )])
     };
-    for (last_day, message) in [
+    for (last_day, message, label) in [
         (
             "last_day = 2015-07-24",
             "`last_day` Fri 2015-07-24 is before the qualification's first day Sat 2015-07-25",
+            "the days end here, before they begin",
         ),
         (
             "last_day = 2016-07-25",
             "the qualification's days Sat 2015-07-25 .. Mon 2016-07-25 are 367 days; a qualification lasts at most 366",
+            "day 367 of the qualification",
         ),
     ] {
         let loaded = with_last_day(last_day);
@@ -493,6 +495,12 @@ fn a_stage_ends_on_or_after_its_first_day_and_within_a_year() {
             [("E0410", message.to_string())],
             "{last_day}"
         );
+        // Said at the last day, with the first day it is measured from.
+        let sorted = loaded.diagnostics.sorted();
+        let d = sorted.iter().find(|d| d.is_error()).unwrap();
+        assert_eq!(d.label, label);
+        let notes: Vec<&str> = d.notes.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(notes, ["the first day, Sat 2015-07-25"], "{last_day}");
     }
     // A competition's last day without its first dates nothing: said, not dropped.
     let alone = edition_2015_with(&[Change::Text(
