@@ -61,7 +61,16 @@ fn render(p: &Programme) -> String {
     } else {
         format!("{}: the programme\n", p.edition)
     };
+    // A competition dated as a whole comes before its first day, and each of
+    // its days that has dated stages says it is played then too.
+    let mut whole: Vec<&CompetitionDays> = p.competition_days.iter().collect();
+    whole.sort_by_key(|c| c.first_day);
+    let mut listed = 0;
     for day in &p.days {
+        while let Some(within) = whole.get(listed).filter(|c| c.first_day <= day.date) {
+            competition_days(within, &mut s);
+            listed += 1;
+        }
         let _ = writeln!(s, "\n{}", day.date);
         for item in &day.items {
             let part = match (&item.part, item.first_day, item.last_day) {
@@ -77,8 +86,27 @@ fn render(p: &Programme) -> String {
             };
             let _ = writeln!(s, "  {part:<22} {}", line(item));
         }
+        for within in &whole[..listed] {
+            if (within.first_day..=within.last_day).contains(&day.date) {
+                let part = if within.first_day == within.last_day {
+                    String::new()
+                } else {
+                    format!(
+                        "day {} of {}",
+                        day_index(within.first_day, day.date),
+                        day_index(within.first_day, within.last_day)
+                    )
+                };
+                let _ = writeln!(
+                    s,
+                    "  {part:<22} {}: stages not dated one by one, listed above{}",
+                    printable_name(&within.competition_title),
+                    days_cited(within)
+                );
+            }
+        }
     }
-    for within in &p.competition_days {
+    for within in &whole[listed..] {
         competition_days(within, &mut s);
     }
     if !p.undated.is_empty() {
@@ -128,19 +156,24 @@ fn render(p: &Programme) -> String {
 /// A competition dated as a whole: its days, then the stages it does not date
 /// one by one.
 fn competition_days(within: &CompetitionDays, s: &mut String) {
-    let source = within
-        .source
-        .as_ref()
-        .map_or_else(String::new, |x| format!("  [{x}]"));
     let _ = writeln!(
         s,
-        "\n{}: {}, stages not dated one by one{source}",
+        "\n{}: {}, stages not dated one by one{}",
         within.first_day.through(within.last_day),
-        printable_name(&within.competition_title)
+        printable_name(&within.competition_title),
+        days_cited(within)
     );
     for item in &within.items {
         let _ = writeln!(s, "  {:<22} {}", "", line(item));
     }
+}
+
+/// Where a competition's days come from, as a line ends with it.
+fn days_cited(within: &CompetitionDays) -> String {
+    within
+        .source
+        .as_ref()
+        .map_or_else(String::new, |x| format!("  [{x}]"))
 }
 
 /// 1 for the first day.
