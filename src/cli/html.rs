@@ -314,7 +314,7 @@ fn standings(page: &Page) -> Markup {
             table {
                 thead { tr {
                     th.num { "Place" } th { "Team" } th.num { (r.units.round) } th.num { (r.units.swiss_points) }
-                    th.num { (r.units.stage) "+" } th.num { (r.units.stage) "-" } th { "Decided by" }
+                    th.num { (r.units.stage) "+" } th.num { (r.units.stage) "-" } th { (render::standing_note_heading(&r.standings, true)) }
                 } }
                 tbody {
                     @for l in &r.standings {

@@ -177,13 +177,14 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w:
         let sp = report.units.swiss_points.chars().count().max(8);
         let _ = writeln!(
             out,
-            "{:>5}  {:<w$} {:>8} {:>sp$} {:>6} {:>6}  decided by",
+            "{:>5}  {:<w$} {:>8} {:>sp$} {:>6} {:>6}  {}",
             "place",
             "team",
             report.units.round,
             report.units.swiss_points,
             format!("{}+", report.units.stage),
-            format!("{}-", report.units.stage)
+            format!("{}-", report.units.stage),
+            standing_note_heading(&report.standings, false)
         );
         for l in &report.standings {
             let _ = writeln!(
@@ -198,6 +199,18 @@ fn standings(out: &mut String, report: &Report, name: &dyn Fn(u32) -> String, w:
                 standing_note(&report.units, l)
             );
         }
+    }
+}
+
+/// The heading of the standings' last column: what it holds, in text or
+/// capitalised for a page.
+pub(super) fn standing_note_heading(standings: &[StandingLine], page: bool) -> &'static str {
+    let late = standings.iter().any(|l| l.starts_in_round.is_some());
+    match (late, page) {
+        (true, false) => "decided by; late start",
+        (true, true) => "Decided by; late start",
+        (false, false) => "decided by",
+        (false, true) => "Decided by",
     }
 }
 

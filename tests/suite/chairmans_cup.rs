@@ -534,6 +534,14 @@ fn a_late_starter_says_when_it_starts_on_the_page_and_in_json() {
         page.contains("<td>starts in round 6</td>"),
         "{stderr}{page}"
     );
+    // The column's heading says it holds the late start too.
+    assert!(page.contains("<th>Decided by; late start</th>"), "{page}");
+    let (_, out, _) = crate::support::bfr(&["run", "rules/2015", &file]);
+    let heading = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("place"))
+        .unwrap();
+    assert!(heading.ends_with("  decided by; late start"), "{heading}");
     let (_, json, _) = crate::support::bfr(&["--format", "json", "run", "rules/2015", &file]);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
     let standings = json["report"]["standings"].as_array().unwrap();
