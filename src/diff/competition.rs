@@ -200,7 +200,12 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
         q.remove("rest");
         q.remove("schedule");
         flatten("qualification", &Json::Object(q), &names, &mut out);
-        schedule("qualification", &typed.schedule, shower, &mut out);
+        schedule(
+            ("qualification", "first_day"),
+            &typed.schedule,
+            shower,
+            &mut out,
+        );
         for (a, b, target) in &typed.places {
             let places = if a == b {
                 format!("place {a}")
@@ -222,7 +227,7 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
                 s.remove(key);
             }
             flatten(&prefix, &Json::Object(s), &names, &mut out);
-            schedule(&prefix, &typed.schedule, shower, &mut out);
+            schedule((&prefix, "day"), &typed.schedule, shower, &mut out);
             out.insert(format!("{prefix}.winners"), names.target(typed.winners));
             out.insert(format!("{prefix}.losers"), names.target(typed.losers));
         }
@@ -230,13 +235,21 @@ fn flat(c: &Competition, shower: Shower) -> BTreeMap<String, String> {
     out
 }
 
-fn schedule(prefix: &str, s: &Schedule, shower: Shower, out: &mut BTreeMap<String, String>) {
+/// A qualification's or stage's days and how it is played, each under the key
+/// the edition writes it with (a qualification's first day is `first_day`, a
+/// stage's one day `day`).
+fn schedule(
+    (prefix, day_key): (&str, &str),
+    s: &Schedule,
+    shower: Shower,
+    out: &mut BTreeMap<String, String>,
+) {
     let mut put = |key: &str, v: Option<String>| {
         if let Some(v) = v {
             out.insert(format!("{prefix}.{key}"), v);
         }
     };
-    put("day", s.day.map(|d| shower.date(d).to_string()));
+    put(day_key, s.day.map(|d| shower.date(d).to_string()));
     put("last_day", s.last_day.map(|d| shower.date(d).to_string()));
     put("part", s.part.as_ref().map(|v| shower.value(v)));
     put("screens", s.screens.map(|b| b.to_string()));

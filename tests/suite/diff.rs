@@ -1171,3 +1171,41 @@ fn a_rule_with_a_new_doc_comment_and_new_answers_is_listed_once() {
     let line = out[at..].lines().nth(1).unwrap();
     assert_eq!(line.trim(), "unchanged, but calls changed cc_gh_fee_senior");
 }
+
+/// A qualification's days are compared under the keys the edition writes
+/// them with, `first_day` and `last_day` (a stage's one day is `day`).
+#[test]
+fn a_qualifications_days_are_compared_as_written() {
+    let dir = variant("diff-qualification-days", |name, text| {
+        if name == "chairmans_cup_knockout.bfr" {
+            let text = once(
+                text,
+                "first_day = cc_gh_first_day",
+                "first_day = Fri 2015-07-24",
+            );
+            once(
+                text,
+                "last_day = cc_gh_last_day",
+                "last_day = Mon 2015-07-27",
+            )
+        } else {
+            text
+        }
+    });
+    let d = diff_of(&root().join(EDITION_2015), &dir.0);
+    assert_eq!(
+        details_of(&d, "cup"),
+        [
+            Detail::Changed {
+                what: "qualification.first_day".into(),
+                old: "Sat 2015-07-25".into(),
+                new: "Fri 2015-07-24".into(),
+            },
+            Detail::Changed {
+                what: "qualification.last_day".into(),
+                old: "Sun 2015-07-26".into(),
+                new: "Mon 2015-07-27".into(),
+            },
+        ]
+    );
+}
