@@ -70,6 +70,7 @@ impl Checker {
             c.properties = properties;
             c.stages = stages;
         }
+        self.counts_written_two_ways();
         self.lowering_competition = None;
     }
 
@@ -370,50 +371,77 @@ pub(crate) fn route_words(comp: &Declared, to: &RouteTarget) -> String {
 }
 
 impl Checker {
-    /// E0201 when count property `key` is in another unit than where it was
-    /// first given among the competition's knockout stages and their defaults
-    /// (`boards = 32` there, `boards = 32 board` here): a stage written apart
-    /// from its siblings is a slip, and an example comparing them (`cup.final.boards
-    /// == cup.semi.boards * 2`) would not type. The qualification, and another
-    /// competition, may count their own way.
+    /// Notes the unit count property `key` is written in, for
+    /// [`Self::counts_written_two_ways`].
     fn count_written_one_way(
         &mut self,
         key: &str,
         unit: &ir::Unit,
         (scope, at): (vocabulary::Scope, Span),
     ) {
-        let slot = (self.lowering_competition, scope, key.to_string());
-        let Some((first, first_at)) = self.count_units.get(&slot) else {
-            self.count_units.insert(slot, (unit.clone(), at));
-            return;
-        };
-        if first == unit {
-            return;
-        }
-        let words = |u: &ir::Unit| {
-            if u.is_none() {
-                "a bare number".to_string()
+        let slot = (scope, key.to_string());
+        self.count_units
+            .entry(slot)
+            .or_default()
+            .push((unit.clone(), at));
+    }
+
+    /// E0201 at each count property written in another unit than the way most
+    /// of the competition's knockout stages and their defaults write it (the
+    /// way first given where two ways are as common): `boards = 32` there,
+    /// `boards = 32 board` here. A stage written apart from its siblings is a
+    /// slip, and an example comparing them (`cup.final.boards ==
+    /// cup.semi.boards * 2`) would not type. The qualification, and another
+    /// competition, may count their own way.
+    fn counts_written_two_ways(&mut self) {
+        for ((_, key), written) in std::mem::take(&mut self.count_units) {
+            let units: Vec<&ir::Unit> = written.iter().map(|(u, _)| u).collect();
+            let Some(((way, way_at), count)) = super::most_common(&units)
+                .and_then(|(i, n)| written.get(i).map(|(u, at)| ((u, *at), n)))
+            else {
+                continue;
+            };
+            let words = |u: &ir::Unit| {
+                if u.is_none() {
+                    "a bare number".to_string()
+                } else {
+                    format!("in `{u}`")
+                }
+            };
+            let (there, as_there) = if count > 1 {
+                (
+                    format!(
+                        "{} in {count} of the {} places it is written",
+                        words(way),
+                        written.len()
+                    ),
+                    "as the other stages do",
+                )
             } else {
-                format!("in `{u}`")
+                (
+                    format!("{} where first given", words(way)),
+                    "as where it was first given",
+                )
+            };
+            for (unit, at) in written.iter().filter(|(u, _)| u != way) {
+                let d = Diagnostic::error(
+                    "E0201",
+                    format!(
+                        "`{key}` is {} here, but {there}: a property is written the same way in every knockout stage of a competition",
+                        words(unit),
+                    ),
+                    *at,
+                )
+                .with_label(format!("this is {}", words(unit)))
+                .with_note(way_at, format!("{} here", words(way)))
+                .with_help(if way.is_none() {
+                    format!("leave out the unit: write a bare number, {as_there}")
+                } else {
+                    format!("write it in `{way}`, {as_there}")
+                });
+                self.diags.push(d);
             }
-        };
-        let d = Diagnostic::error(
-            "E0201",
-            format!(
-                "`{key}` is {} here, but {} where first given: a property is written the same way in every knockout stage of a competition",
-                words(unit),
-                words(first)
-            ),
-            at,
-        )
-        .with_label(format!("this is {}", words(unit)))
-        .with_note(*first_at, format!("{} here", words(first)))
-        .with_help(if first.is_none() {
-            "leave out the unit: write a bare number, as where it was first given".to_string()
-        } else {
-            format!("write it in `{first}`, as where it was first given")
-        });
-        self.diags.push(d);
+        }
     }
 }
 

@@ -50,11 +50,12 @@ pub(super) fn check(
         }
         if let Some(rule) = answer(program, &played, q, p, diags) {
             if q.answer == Answer::Amount {
-                currency.check(program, (q, rule), p.value.span, diags);
+                currency.note(program, (q, rule), p.value.span);
             }
             out.insert(q.key.to_string(), rule);
         }
     }
+    currency.check(diags);
     if let Some(first) = given.blocks.first() {
         unanswered(*first, &given.at, &missing_reported, diags);
     }
@@ -180,35 +181,31 @@ fn unanswered(
     );
 }
 
-/// The currency of the amounts answered so far: the unit above the line of
-/// the first (`SEK` of `SEK/pair`), with the question and where it was given.
+/// The currency of every amount answered (the unit above the line: `SEK` of
+/// `SEK/pair`), with the question and where it was given.
 #[derive(Default)]
 struct Currency {
-    first: Option<(Unit, &'static str, Span)>,
+    answered: Vec<(Unit, &'static str, Span)>,
 }
 
 impl Currency {
-    /// E0832 when the amount `q` is answered with (by rule `rule`) is in another
-    /// currency than the first: an invoice adds its lines, and the file's totals
-    /// add the invoices.
-    fn check(
-        &mut self,
-        program: &Program,
-        (q, rule): (&'static Question, u32),
-        at: Span,
-        diags: &mut Diagnostics,
-    ) {
-        let Some(Type::Num(unit)) = program.rules.get(rule as usize).map(|r| &r.ret) else {
-            return;
-        };
-        let unit = unit.numerator();
-        let Some((first, first_key, first_at)) = &self.first else {
-            self.first = Some((unit, q.key, at));
-            return;
-        };
-        if *first == unit {
-            return;
+    /// Notes the currency of the amount `q` is answered with (by rule `rule`).
+    fn note(&mut self, program: &Program, (q, rule): (&'static Question, u32), at: Span) {
+        if let Some(Type::Num(unit)) = program.rules.get(rule as usize).map(|r| &r.ret) {
+            self.answered.push((unit.numerator(), q.key, at));
         }
+    }
+
+    /// E0832 at each amount in another currency than most amounts (the first
+    /// answered, where two are as common): an invoice adds its lines, and the
+    /// file's totals add the invoices.
+    fn check(self, diags: &mut Diagnostics) {
+        let units: Vec<&Unit> = self.answered.iter().map(|(u, _, _)| u).collect();
+        let Some((most, most_key, most_at, count)) = super::most_common(&units)
+            .and_then(|(i, n)| self.answered.get(i).map(|(u, k, at)| (u, *k, *at, n)))
+        else {
+            return;
+        };
         let shown = |u: &Unit| {
             if u.is_none() {
                 "no currency (a bare number)".to_string()
@@ -216,24 +213,33 @@ impl Currency {
                 format!("`{u}`")
             }
         };
-        diags.push(
-            Diagnostic::error(
-                "E0832",
-                format!(
-                    "`{}` is answered in {}, but `{first_key}` in {}: an invoice adds amounts of one currency",
-                    q.key,
-                    shown(&unit),
-                    shown(first)
-                ),
-                at,
-            )
-            .with_label(format!("an amount in {}", shown(&unit)))
-            .with_note(*first_at, format!("an amount in {}", shown(first)))
-            .with_help(format!(
-                "give every fee, subsidy and charge the same currency; the first answered, `{first_key}`, is in {}",
-                shown(first)
-            )),
-        );
+        for (unit, key, at) in self.answered.iter().filter(|(u, _, _)| u != most) {
+            diags.push(
+                Diagnostic::error(
+                    "E0832",
+                    format!(
+                        "`{key}` is answered in {}, but `{most_key}` in {}: an invoice adds amounts of one currency",
+                        shown(unit),
+                        shown(most)
+                    ),
+                    *at,
+                )
+                .with_label(format!("an amount in {}", shown(unit)))
+                .with_note(most_at, format!("an amount in {}", shown(most)))
+                .with_help(if count > 1 {
+                    format!(
+                        "give every fee, subsidy and charge the same currency; {count} of the {} amounts are in {}, `{most_key}` first",
+                        self.answered.len(),
+                        shown(most)
+                    )
+                } else {
+                    format!(
+                        "give every fee, subsidy and charge the same currency; the first answered, `{most_key}`, is in {}",
+                        shown(most)
+                    )
+                }),
+            );
+        }
     }
 }
 

@@ -92,10 +92,11 @@ pub(crate) struct Checker {
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
-    /// Each count property's unit (none: a bare number) where first given,
-    /// by competition and scope (its knockout stages and their defaults, or its
-    /// qualification), so that a property is written one way in each.
-    pub(crate) count_units: BTreeMap<(Option<u32>, vocabulary::Scope, String), (Unit, Span)>,
+    /// Each count property's units (none: a bare number) where it is written,
+    /// in order, by scope (the competition's knockout stages and their
+    /// defaults, or its qualification), so that a property is written one way
+    /// in each; said and cleared once the competition is lowered.
+    pub(crate) count_units: BTreeMap<CountKey, Vec<(Unit, Span)>>,
 }
 
 /// Checks the parsed files of one edition.
@@ -486,5 +487,45 @@ fn check_sources(items: &[&ast::Item], diags: &mut Diagnostics) {
                 .with_help("add `ref ID p.PAGE \"Section\"` after the signature"),
             );
         }
+    }
+}
+
+/// A count property of a competition being lowered, by where it is written.
+pub(crate) type CountKey = (vocabulary::Scope, String);
+
+/// Of the values written (units, currencies), the one written most often: the
+/// index of its first place in `written` and how often it is written; of two
+/// as common, the one first given. A slip is the value written apart from the
+/// others, not every value after a first that was itself the slip.
+pub(crate) fn most_common<T: PartialEq>(written: &[T]) -> Option<(usize, usize)> {
+    // Few distinct values are written (an edition's units): a list serves.
+    let mut ways: Vec<(usize, usize)> = Vec::new();
+    for (i, value) in written.iter().enumerate() {
+        match ways
+            .iter_mut()
+            .find(|(first, _)| written.get(*first) == Some(value))
+        {
+            Some((_, n)) => *n += 1,
+            None => ways.push((i, 1)),
+        }
+    }
+    // The first of the most common: `max_by_key` would take the last.
+    ways.into_iter().fold(None, |best, way| match best {
+        Some(b) if b.1 >= way.1 => Some(b),
+        _ => Some(way),
+    })
+}
+
+#[cfg(test)]
+mod most_common_tests {
+    use super::most_common;
+
+    #[test]
+    fn the_value_most_written_stands_and_of_two_as_common_the_first() {
+        assert_eq!(most_common::<&str>(&[]), None);
+        assert_eq!(most_common(&["board", "", ""]), Some((1, 2)));
+        assert_eq!(most_common(&["", "board"]), Some((0, 1)));
+        assert_eq!(most_common(&["a", "b", "b", "a"]), Some((0, 2)));
+        assert_eq!(most_common(&["a", "b", "c", "c"]), Some((2, 2)));
     }
 }
