@@ -51,6 +51,18 @@ impl Computer {
         self.run(program, span, |ev| ev.call(index, Vec::new(), span))
     }
 
+    /// Rule `index` of the edition called with `args`; `None` as for
+    /// [`value`](Self::value).
+    pub(crate) fn call(
+        &self,
+        program: &Program,
+        index: u32,
+        args: Vec<crate::ir::Value>,
+        span: Span,
+    ) -> Option<EvalResult> {
+        self.run(program, span, |ev| ev.call(index, args, span))
+    }
+
     fn run(
         &self,
         program: &Program,

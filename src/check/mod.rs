@@ -31,6 +31,7 @@ pub mod refs;
 mod routes;
 mod routing;
 mod scale;
+mod seating;
 mod typing;
 mod vocabulary;
 

@@ -268,7 +268,7 @@ impl Typer<'_> {
         };
         // `draw` is required: its absence is reported with the other properties.
         let draw = self.chosen(&block, "draw", DrawMethod::Brackets);
-        Stage {
+        let stage = Stage {
             name: s.name.clone(),
             title: s.title.clone().unwrap_or_else(|| s.name.clone()),
             source: s.source.clone(),
@@ -292,7 +292,18 @@ impl Typer<'_> {
             winners: route(RouteFrom::Winners),
             losers: route(RouteFrom::Losers),
             span: s.span,
+        };
+        let at = |key: &str| block.get(key).map(|p| p.value.span);
+        for w in super::seating::unseated_lengths(
+            self.program,
+            self.computer,
+            &stage,
+            at("boards"),
+            at("withdrawal_boards"),
+        ) {
+            self.diags.push(w);
         }
+        stage
     }
 
     /// When a block is played: its day or first and last day, and for a stage

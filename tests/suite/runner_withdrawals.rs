@@ -271,6 +271,43 @@ fn case_b_neither_cc_team_plays_on_the_bc_teams_meet_over_64_boards() {
     }
 }
 
+/// Case B's play-off at 48 boards, a length the seating rule leaves open
+/// (AMB-29): the check warns at `withdrawal_boards` (W0415), and a run that
+/// reaches the match stops there (E0718); at 64 (the edition) neither.
+#[test]
+fn case_b_at_a_length_the_seating_rule_leaves_open_is_warned_of_and_stops_the_run() {
+    let unseated = |loaded: &bfr::edition::Loaded| -> Vec<String> {
+        loaded
+            .diagnostics
+            .sorted()
+            .iter()
+            .filter(|d| d.code == "W0415")
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    assert!(unseated(&edition_2015_with(&[])).is_empty());
+    let loaded = edition_2015_with(&[Change::Text(
+        "chairmans_cup_knockout.bfr",
+        "  B => 64 boards,\n  C => 32 boards,",
+        "  B => 48 boards,\n  C => 32 boards,",
+    )]);
+    assert_eq!(
+        unseated(&loaded),
+        [
+            "stage `bc_po34` has no seating rule for a match of 48 boards, the length the late-withdrawal rules put in place of its own: `cc_seating` gives `CcSeating.NoRule`; a run stops at that match (E0718)"
+        ]
+    );
+    let p = &loaded.checked.as_ref().expect("a warning only").program;
+    let field = bc04_b_field(p);
+    let mut source = Scripted::new("bc04_b");
+    source.at_draw = vec![field[0], field[1]];
+    let Err(stopped) = run(p, "cup", 64, &options(), &mut source) else {
+        panic!("a match of 48 boards has no seating rule");
+    };
+    assert_eq!(stopped.kind, Stop::NoRule);
+    assert!(stopped.message.contains("48 boards"), "{}", stopped.message);
+}
+
 #[test]
 fn case_c_a_bc04_b_winner_withdraws_and_the_team_it_beat_takes_its_place() {
     let p = program();
