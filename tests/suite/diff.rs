@@ -1043,10 +1043,61 @@ fn a_renamed_competition_is_compared_with_what_it_was() {
         .expect("the renamed competition is listed");
     assert_eq!(item.old_name.as_deref(), Some("lv_ko"));
     let (old, new) = programs(&dir.0);
-    let renamed = diff::competition::renamed(&old, &new);
+    let paired = diff::competition::renamed(&old, &new);
     assert_eq!(
-        renamed.into_iter().collect::<Vec<_>>(),
+        paired.into_iter().collect::<Vec<_>>(),
         [("lv_ko".to_string(), "lv_open".to_string())]
+    );
+    // The 2015 edition's lv_ko stops at its Gröna Hissen (7 boards, no VP
+    // table) on both sides; with 8 boards on both, the simulated events play
+    // on, and the old competition's are paired with the new one's: they part
+    // at the round of 16 the change lengthened.
+    let eight = |name: &str, text: String| {
+        if name == "sm_lag_veteran.bfr" {
+            once(
+                text,
+                "\"Vid fler än 16 lag\" = 7 boards",
+                "\"Vid fler än 16 lag\" = 8 boards",
+            )
+        } else {
+            text
+        }
+    };
+    let old = variant("diff-renamed-competition-old", eight);
+    let new = variant("diff-renamed-competition-new", |name, text| {
+        let text = eight(name, text);
+        match name {
+            "sm_lag_veteran.bfr" => renamed(once(
+                once(
+                    text,
+                    "teams = 16\n    boards = 20",
+                    "teams = 16\n    boards = 24",
+                ),
+                "lv_ko.r16.boards == 20",
+                "lv_ko.r16.boards == 24",
+            )),
+            "sm_general.bfr" | "entries.bfr" => renamed(text),
+            _ => text,
+        }
+    });
+    let (old, new) = (old.0.to_str().unwrap(), new.0.to_str().unwrap());
+    let (code, out, err) = bfr(&["diff", old, new, "--simulate", "2"]);
+    assert_eq!(code, 1, "{err}");
+    let parted = out
+        .lines()
+        .skip_while(|l| !l.starts_with("simulated lv_open: "))
+        .take(2)
+        .collect::<Vec<_>>();
+    assert_eq!(
+        parted.first().copied(),
+        Some("simulated lv_open: 2 of 2 events with 17 teams part (seeds 1–2)"),
+        "{out}"
+    );
+    assert!(
+        parted[1]
+            .trim_start()
+            .starts_with("first, seed 1: stage r16 "),
+        "{out}"
     );
 }
 
