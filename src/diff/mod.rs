@@ -459,14 +459,18 @@ fn through(
 /// Adds the rules whose answers change through others to `items`: a rule
 /// already listed for a change that moves no answer (its doc comment, its
 /// source, a rename) takes them as more details of that one item, so that no
-/// rule is listed twice.
+/// rule is listed twice, and moves among the effects, after its causes.
 fn merge_through(items: &mut Vec<(String, Item)>, through: Vec<(String, Item)>) {
     for (file, item) in through {
         let listed = items
-            .iter_mut()
-            .find(|(f, i)| *f == file && i.name == item.name && i.status != Status::Removed);
+            .iter()
+            .position(|(f, i)| *f == file && i.name == item.name && i.status != Status::Removed);
         match listed {
-            Some((_, i)) => i.details.extend(item.details),
+            Some(at) => {
+                let (file, mut own) = items.remove(at);
+                own.details.extend(item.details);
+                items.push((file, own));
+            }
             None => items.push((file, item)),
         }
     }

@@ -1162,16 +1162,16 @@ fn an_example_is_listed_for_what_its_assertions_say_not_for_what_they_read() {
 }
 
 /// A rule whose doc comment changed and whose answers change through a const
-/// it calls is one item: the doc first, then the const, then the answers.
+/// it calls is one item: the doc first, then the const, then the answers; it
+/// is listed after the const, its cause, though the const now stands after it
+/// in the file.
 #[test]
 fn a_rule_with_a_new_doc_comment_and_new_answers_is_listed_once() {
     let dir = variant("diff-doc-and-through", |name, text| {
         if name == "chairmans_cup.bfr" {
-            let text = once(
-                text,
-                "SEK/player ref CC-FEE p.14 \"Startavgifter\" = 500 SEK/player",
-                "SEK/player ref CC-FEE p.14 \"Startavgifter\" = 550 SEK/player",
-            );
+            let senior = "const cc_gh_fee_senior: SEK/player ref CC-FEE p.14 \"Startavgifter\" = 500 SEK/player\n";
+            let text =
+                once(text, senior, "") + &senior.replace("= 500 SEK/player", "= 550 SEK/player");
             once(
                 text,
                 "/// The Gröna Hissen entry fee of a team: 500 SEK a senior",
@@ -1205,6 +1205,7 @@ fn a_rule_with_a_new_doc_comment_and_new_answers_is_listed_once() {
     let (code, out, _) = bfr(&["diff", EDITION_2015, &new]);
     assert_eq!(code, 1);
     let at = out.find("~ fn cc_gh_entry_fee ").unwrap();
+    assert!(out.find("~ const cc_gh_fee_senior ").unwrap() < at, "{out}");
     let item: Vec<&str> = out[at..].lines().take(4).collect();
     assert!(
         item[1]
