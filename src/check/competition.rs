@@ -22,6 +22,16 @@ impl Checker {
             &[],
         );
         let defaults = self.properties(&decl.stage_defaults, vocabulary::Scope::Stage, None, &[]);
+        // A default stands for no stage until one takes it.
+        for (_, written) in self
+            .count_units
+            .iter_mut()
+            .filter(|((scope, _), _)| *scope == vocabulary::Scope::Stage)
+        {
+            for w in written {
+                w.stands_for = 0;
+            }
+        }
         let mut stages: Vec<DeclaredStage> = Vec::new();
         let mut first_at: BTreeMap<&str, Span> = BTreeMap::new();
         for s in &decl.stages {
@@ -54,7 +64,13 @@ impl Checker {
             );
             // A stage takes every default it does not set itself.
             let own: Vec<String> = props.iter().map(|p| p.key.clone()).collect();
-            props.extend(defaults.iter().filter(|d| !own.contains(&d.key)).cloned());
+            let taken = defaults.iter().filter(|d| !own.contains(&d.key));
+            if scope == vocabulary::Scope::Stage {
+                for d in taken.clone() {
+                    self.count_taken_from_defaults(&d.key);
+                }
+            }
+            props.extend(taken.cloned());
             let routes = self.stage_routes((index, &decl.name.text), stages.len(), s, &stage_names);
             stages.push(DeclaredStage {
                 name: s.name.text.clone(),
@@ -372,7 +388,7 @@ pub(crate) fn route_words(comp: &Declared, to: &RouteTarget) -> String {
 
 impl Checker {
     /// Notes the unit count property `key` is written in, for
-    /// [`Self::counts_written_two_ways`].
+    /// [`Self::counts_written_two_ways`], as standing for one stage.
     fn count_written_one_way(
         &mut self,
         key: &str,
@@ -383,22 +399,40 @@ impl Checker {
         self.count_units
             .entry(slot)
             .or_default()
-            .push((unit.clone(), at));
+            .push(CountWritten {
+                unit: unit.clone(),
+                at,
+                stands_for: 1,
+            });
+    }
+
+    /// A stage takes count property `key` from the competition's `stages`
+    /// defaults: the defaults' unit is written once more (it is the first
+    /// place noted, the defaults being read before the stages).
+    fn count_taken_from_defaults(&mut self, key: &str) {
+        let slot = (vocabulary::Scope::Stage, key.to_string());
+        if let Some(first) = self.count_units.get_mut(&slot).and_then(|w| w.first_mut()) {
+            first.stands_for += 1;
+        }
     }
 
     /// E0201 at each count property written in another unit than the way most
-    /// of the competition's knockout stages and their defaults write it (the
-    /// way first given where two ways are as common): `boards = 32` there,
-    /// `boards = 32 board` here. A stage written apart from its siblings is a
-    /// slip, and an example comparing them (`cup.final.boards ==
-    /// cup.semi.boards * 2`) would not type. The qualification, and another
-    /// competition, may count their own way.
+    /// of the competition's knockout stages write it, defaults counted for each
+    /// stage that takes them (the way first given where two ways are as
+    /// common): `boards = 32` there, `boards = 32 board` here. A stage written
+    /// apart from its siblings is a slip, and an example comparing them
+    /// (`cup.final.boards == cup.semi.boards * 2`) would not type. The
+    /// qualification, and another competition, may count their own way.
     fn counts_written_two_ways(&mut self) {
         for ((_, key), written) in std::mem::take(&mut self.count_units) {
-            let units: Vec<&ir::Unit> = written.iter().map(|(u, _)| u).collect();
-            let Some(((way, way_at), count)) = super::most_common(&units)
-                .and_then(|(i, n)| written.get(i).map(|(u, at)| ((u, *at), n)))
-            else {
+            let weighed: Vec<(&ir::Unit, usize)> = written
+                .iter()
+                .map(|w| (&w.unit, w.stands_for.max(1)))
+                .collect();
+            let Some(most) = super::most_common(&weighed) else {
+                continue;
+            };
+            let Some(way) = written.get(most.first) else {
                 continue;
             };
             let words = |u: &ir::Unit| {
@@ -408,41 +442,50 @@ impl Checker {
                     format!("in `{u}`")
                 }
             };
-            let (there, as_there) = if count > 1 {
+            let stages: usize = weighed.iter().map(|(_, n)| n).sum();
+            let (there, as_there) = if most.tied || most.count == 1 {
                 (
-                    format!(
-                        "{} in {count} of the {} places it is written",
-                        words(way),
-                        written.len()
-                    ),
-                    "as the other stages do",
+                    format!("{} where first given", words(&way.unit)),
+                    "as where it was first given",
                 )
             } else {
                 (
-                    format!("{} where first given", words(way)),
-                    "as where it was first given",
+                    format!(
+                        "{} in {} of the {stages} stages",
+                        words(&way.unit),
+                        most.count
+                    ),
+                    "as most stages do",
                 )
             };
-            for (unit, at) in written.iter().filter(|(u, _)| u != way) {
+            for w in written.iter().filter(|w| w.unit != way.unit) {
                 let d = Diagnostic::error(
                     "E0201",
                     format!(
                         "`{key}` is {} here, but {there}: a property is written the same way in every knockout stage of a competition",
-                        words(unit),
+                        words(&w.unit),
                     ),
-                    *at,
+                    w.at,
                 )
-                .with_label(format!("this is {}", words(unit)))
-                .with_note(way_at, format!("{} here", words(way)))
-                .with_help(if way.is_none() {
+                .with_label(format!("this is {}", words(&w.unit)))
+                .with_note(way.at, format!("{} here", words(&way.unit)))
+                .with_help(if way.unit.is_none() {
                     format!("leave out the unit: write a bare number, {as_there}")
                 } else {
-                    format!("write it in `{way}`, {as_there}")
+                    format!("write it in `{}`, {as_there}", way.unit)
                 });
                 self.diags.push(d);
             }
         }
     }
+}
+
+/// Where a count property is written, in which unit, and how many stages it
+/// stands for (a default: each stage that takes it).
+pub(crate) struct CountWritten {
+    unit: ir::Unit,
+    at: Span,
+    stands_for: usize,
 }
 
 /// Whether a value of type `ty` can be what `want` asks for; the figures and

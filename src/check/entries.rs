@@ -200,10 +200,11 @@ impl Currency {
     /// answered, where two are as common): an invoice adds its lines, and the
     /// file's totals add the invoices.
     fn check(self, diags: &mut Diagnostics) {
-        let units: Vec<&Unit> = self.answered.iter().map(|(u, _, _)| u).collect();
-        let Some((most, most_key, most_at, count)) = super::most_common(&units)
-            .and_then(|(i, n)| self.answered.get(i).map(|(u, k, at)| (u, *k, *at, n)))
-        else {
+        let units: Vec<(&Unit, usize)> = self.answered.iter().map(|(u, _, _)| (u, 1)).collect();
+        let Some(found) = super::most_common(&units) else {
+            return;
+        };
+        let Some((most, most_key, most_at)) = self.answered.get(found.first) else {
             return;
         };
         let shown = |u: &Unit| {
@@ -225,10 +226,11 @@ impl Currency {
                     *at,
                 )
                 .with_label(format!("an amount in {}", shown(unit)))
-                .with_note(most_at, format!("an amount in {}", shown(most)))
-                .with_help(if count > 1 {
+                .with_note(*most_at, format!("an amount in {}", shown(most)))
+                .with_help(if found.count > 1 && !found.tied {
                     format!(
-                        "give every fee, subsidy and charge the same currency; {count} of the {} amounts are in {}, `{most_key}` first",
+                        "give every fee, subsidy and charge the same currency; {} of the {} amounts are in {}, `{most_key}` first",
+                        found.count,
                         self.answered.len(),
                         shown(most)
                     )

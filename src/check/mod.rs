@@ -97,7 +97,7 @@ pub(crate) struct Checker {
     /// in order, by scope (the competition's knockout stages and their
     /// defaults, or its qualification), so that a property is written one way
     /// in each; said and cleared once the competition is lowered.
-    pub(crate) count_units: BTreeMap<CountKey, Vec<(Unit, Span)>>,
+    pub(crate) count_units: BTreeMap<CountKey, Vec<competition::CountWritten>>,
 }
 
 /// Checks the parsed files of one edition.
@@ -494,27 +494,43 @@ fn check_sources(items: &[&ast::Item], diags: &mut Diagnostics) {
 /// A count property of a competition being lowered, by where it is written.
 pub(crate) type CountKey = (vocabulary::Scope, String);
 
-/// Of the values written (units, currencies), the one written most often: the
-/// index of its first place in `written` and how often it is written; of two
-/// as common, the one first given. A slip is the value written apart from the
-/// others, not every value after a first that was itself the slip.
-pub(crate) fn most_common<T: PartialEq>(written: &[T]) -> Option<(usize, usize)> {
+/// Of the values written (units, currencies), each with how many places it
+/// stands for, the one written most often: the index of its first place in
+/// `written`, how often it is written, and whether another value is written as
+/// often (the first given is then taken). A slip is the value written apart
+/// from the others, not every value after a first that was itself the slip.
+/// `T` is compared with `==`: never a value holding a span (spans are all equal).
+pub(crate) fn most_common<T: PartialEq>(written: &[(T, usize)]) -> Option<MostCommon> {
     // Few distinct values are written (an edition's units): a list serves.
     let mut ways: Vec<(usize, usize)> = Vec::new();
-    for (i, value) in written.iter().enumerate() {
+    for (i, (value, weight)) in written.iter().enumerate() {
         match ways
             .iter_mut()
-            .find(|(first, _)| written.get(*first) == Some(value))
+            .find(|(first, _)| written.get(*first).map(|(v, _)| v) == Some(value))
         {
-            Some((_, n)) => *n += 1,
-            None => ways.push((i, 1)),
+            Some((_, n)) => *n += weight,
+            None => ways.push((i, *weight)),
         }
     }
-    // The first of the most common: `max_by_key` would take the last.
-    ways.into_iter().fold(None, |best, way| match best {
-        Some(b) if b.1 >= way.1 => Some(b),
-        _ => Some(way),
+    let count = ways.iter().map(|(_, n)| *n).max()?;
+    let mut most = ways.iter().filter(|(_, n)| *n == count);
+    let (first, _) = most.next()?;
+    Some(MostCommon {
+        first: *first,
+        count,
+        tied: most.next().is_some(),
     })
+}
+
+/// What [`most_common`] found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MostCommon {
+    /// The index of the value's first place.
+    pub first: usize,
+    /// How often it is written, places weighed.
+    pub count: usize,
+    /// Whether another value is written as often.
+    pub tied: bool,
 }
 
 #[cfg(test)]
@@ -523,10 +539,18 @@ mod most_common_tests {
 
     #[test]
     fn the_value_most_written_stands_and_of_two_as_common_the_first() {
-        assert_eq!(most_common::<&str>(&[]), None);
-        assert_eq!(most_common(&["board", "", ""]), Some((1, 2)));
-        assert_eq!(most_common(&["", "board"]), Some((0, 1)));
-        assert_eq!(most_common(&["a", "b", "b", "a"]), Some((0, 2)));
-        assert_eq!(most_common(&["a", "b", "c", "c"]), Some((2, 2)));
+        let ones = |values: &[&'static str]| values.iter().map(|v| (*v, 1)).collect::<Vec<_>>();
+        let found =
+            |values: &[(&str, usize)]| most_common(values).map(|m| (m.first, m.count, m.tied));
+        assert_eq!(found(&[]), None);
+        assert_eq!(found(&ones(&["board", "", ""])), Some((1, 2, false)));
+        assert_eq!(found(&ones(&["", "board"])), Some((0, 1, true)));
+        assert_eq!(found(&ones(&["a", "b", "b", "a"])), Some((0, 2, true)));
+        assert_eq!(found(&ones(&["a", "b", "c", "c"])), Some((2, 2, false)));
+        // A place that stands for three (defaults three stages take) outweighs two.
+        assert_eq!(
+            found(&[("", 3), ("board", 1), ("board", 1)]),
+            Some((0, 3, false))
+        );
     }
 }

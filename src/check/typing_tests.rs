@@ -328,3 +328,74 @@ fn a_key_of_other_blocks_names_every_block_it_belongs_to() {
         )
     );
 }
+
+/// Stages `names`, each taking the defaults' `boards = 32` or writing its own
+/// (`Some`), in one competition.
+fn stages_with_boards(stages: &[(&str, Option<&str>)]) -> String {
+    let mut text = String::from(
+        "unit board whole alias boards\nenum Draw ref T-1 { Fixed }\ncompetition cup \"Cup\" ref T-1 {\n  stages {\n    boards = 32\n    draw = Draw.Fixed\n  }\n",
+    );
+    for (i, (name, boards)) in stages.iter().enumerate() {
+        let next = stages
+            .get(i + 1)
+            .map_or("place 1".to_string(), |(n, _)| (*n).to_string());
+        let own = boards.map_or(String::new(), |b| format!("    boards = {b}\n"));
+        text.push_str(&format!(
+            "  stage {name} \"{name}\" ref T-1 {{\n{own}    winners -> {next}\n    losers -> out\n  }}\n"
+        ));
+    }
+    text.push_str("}\n");
+    text
+}
+
+/// The E0201 messages of `text`.
+fn count_errors(text: &str) -> Vec<String> {
+    let loaded = load_texts(vec![("t.bfr".into(), text.as_bytes().to_vec())]);
+    loaded
+        .diagnostics
+        .sorted()
+        .iter()
+        .filter(|d| d.code == "E0201")
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+#[test]
+fn defaults_count_for_each_stage_that_takes_them_and_a_tie_goes_to_the_first() {
+    // Two stages take the defaults' bare 32, two write `board`: as common,
+    // and the defaults come first.
+    let tied = stages_with_boards(&[
+        ("r16", None),
+        ("qf", None),
+        ("sf", Some("64 board")),
+        ("f", Some("64 board")),
+    ]);
+    let rest = ": a property is written the same way in every knockout stage of a competition";
+    let where_first =
+        format!("`boards` is in `board` here, but a bare number where first given{rest}");
+    assert_eq!(count_errors(&tied), [where_first.clone(), where_first]);
+    // Three take the defaults: the two in `board` are the stages apart.
+    let most = stages_with_boards(&[
+        ("r32", None),
+        ("r16", None),
+        ("qf", None),
+        ("sf", Some("64 board")),
+        ("f", Some("64 board")),
+    ]);
+    let apart =
+        format!("`boards` is in `board` here, but a bare number in 3 of the 5 stages{rest}");
+    assert_eq!(count_errors(&most), [apart.clone(), apart]);
+    // One takes them, three write `board`: the defaults are apart.
+    let few = stages_with_boards(&[
+        ("r16", None),
+        ("qf", Some("32 board")),
+        ("sf", Some("64 board")),
+        ("f", Some("64 board")),
+    ]);
+    assert_eq!(
+        count_errors(&few),
+        [format!(
+            "`boards` is a bare number here, but in `board` in 3 of the 4 stages{rest}"
+        )]
+    );
+}

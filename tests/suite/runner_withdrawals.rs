@@ -294,7 +294,7 @@ fn case_b_at_a_length_the_seating_rule_leaves_open_is_warned_of_and_stops_the_ru
     assert_eq!(
         unseated(&loaded),
         [
-            "stage `bc_po34` has no seating rule for a match of 48 boards, the length the late-withdrawal rules put in place of its own: `cc_seating` gives `CcSeating.NoRule`; a run stops at that match (E0718)"
+            "stage `bc_po34` has no seating rule for a match of 48 boards, the length the late-withdrawal rules put in place of its own: `cc_seating` gives `CcSeating.NoRule`; a run that comes to that match (after a late withdrawal) stops there (E0718)"
         ]
     );
     let p = &loaded.checked.as_ref().expect("a warning only").program;
