@@ -40,19 +40,17 @@ pub(crate) fn unseated_lengths(
             "a run that comes to that match (after a late withdrawal) stops there",
         ),
     ];
+    let seating_rule = program.rules.get(rule.rule as usize);
+    let unit = match seating_rule.and_then(|r| r.params.first()) {
+        Some((_, Type::Num(unit))) => unit.clone(),
+        _ => Unit::none(),
+    };
     let mut out = Vec::new();
     for (boards, at, whose, stops) in lengths {
         let (Some(boards), Some(at)) = (boards, at) else {
             continue;
         };
-        let arg = match program
-            .rules
-            .get(rule.rule as usize)
-            .and_then(|r| r.params.first())
-        {
-            Some((_, Type::Num(unit))) => Value::Num(Decimal::from(boards), unit.clone()),
-            _ => Value::Num(Decimal::from(boards), Unit::none()),
-        };
+        let arg = Value::Num(Decimal::from(boards), unit.clone());
         // A computation refused for the check's steps is reported by the computer.
         let Some(answer) = computer.call(program, rule.rule, vec![arg], at) else {
             continue;
@@ -81,10 +79,7 @@ pub(crate) fn unseated_lengths(
             // The length may be the `stages` defaults': the stage is named too.
             .with_note(stage.span, format!("stage `{}`", stage.name))
             .with_note(
-                program
-                    .rules
-                    .get(rule.rule as usize)
-                    .map_or(stage.span, |r| r.span),
+                seating_rule.map_or(stage.span, |r| r.span),
                 "the seating rule",
             )
             .with_help(format!(

@@ -7,6 +7,7 @@ use super::output::{json_line, stdout};
 use super::replace::replace_file;
 use super::{EXIT_FOUND, EXIT_IO, EXIT_OK, Format};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::ir::Date;
 use crate::schedule::{self, CompetitionDays, Item, Programme};
 use crate::source::printable_name;
 use std::fmt::Write as _;
@@ -68,38 +69,37 @@ fn render(p: &Programme) -> String {
     let mut listed = 0;
     for day in &p.days {
         while let Some(within) = whole.get(listed).filter(|c| c.first_day <= day.date) {
-            competition_days(within, &mut s);
+            // A competition of this one day is listed within it: a block of
+            // its own would repeat the date.
+            if !is_one_day_on(within, day.date) {
+                competition_days(within, &mut s);
+            }
             listed += 1;
         }
         let _ = writeln!(s, "\n{}", day.date);
         for item in &day.items {
             let part = match (&item.part, item.first_day, item.last_day) {
                 (Some(part), _, _) => part.clone(),
-                (None, Some(first), Some(last)) if first != last => {
-                    format!(
-                        "day {} of {}",
-                        day_index(first, day.date),
-                        day_index(first, last)
-                    )
-                }
+                (None, Some(first), Some(last)) => day_of(first, last, day.date),
                 _ => String::new(),
             };
             let _ = writeln!(s, "  {part:<22} {}", line(item));
         }
         for within in &whole[..listed] {
-            if (within.first_day..=within.last_day).contains(&day.date) {
-                let part = if within.first_day == within.last_day {
-                    String::new()
-                } else {
-                    format!(
-                        "day {} of {}",
-                        day_index(within.first_day, day.date),
-                        day_index(within.first_day, within.last_day)
-                    )
-                };
+            if is_one_day_on(within, day.date) {
                 let _ = writeln!(
                     s,
-                    "  {part:<22} {}: stages not dated one by one, listed above{}",
+                    "  {:<22} {}: stages not dated one by one{}",
+                    "",
+                    printable_name(&within.competition_title),
+                    days_cited(within)
+                );
+                competition_items(within, &mut s);
+            } else if (within.first_day..=within.last_day).contains(&day.date) {
+                let _ = writeln!(
+                    s,
+                    "  {:<22} {}: stages not dated one by one, listed above{}",
+                    day_of(within.first_day, within.last_day, day.date),
                     printable_name(&within.competition_title),
                     days_cited(within)
                 );
@@ -163,9 +163,27 @@ fn competition_days(within: &CompetitionDays, s: &mut String) {
         printable_name(&within.competition_title),
         days_cited(within)
     );
+    competition_items(within, s);
+}
+
+fn competition_items(within: &CompetitionDays, s: &mut String) {
     for item in &within.items {
         let _ = writeln!(s, "  {:<22} {}", "", line(item));
     }
+}
+
+/// A competition dated as a whole whose one day is `date`.
+fn is_one_day_on(within: &CompetitionDays, date: Date) -> bool {
+    within.first_day == date && within.last_day == date
+}
+
+/// Which of several days `date` is ("day 2 of 3"); nothing for one day.
+fn day_of(first: Date, last: Date, date: Date) -> String {
+    if first == last {
+        return String::new();
+    }
+    let number = |d: Date| d.day_number() - first.day_number() + 1;
+    format!("day {} of {}", number(date), number(last))
 }
 
 /// Where a competition's days come from, as a line ends with it.
@@ -174,11 +192,6 @@ fn days_cited(within: &CompetitionDays) -> String {
         .source
         .as_ref()
         .map_or_else(String::new, |x| format!("  [{x}]"))
-}
-
-/// 1 for the first day.
-fn day_index(first: crate::ir::Date, d: crate::ir::Date) -> i64 {
-    d.day_number() - first.day_number() + 1
 }
 
 fn line(item: &Item) -> String {

@@ -1224,6 +1224,31 @@ fn a_rule_with_a_new_doc_comment_and_new_answers_is_listed_once() {
     assert_eq!(line.trim(), "unchanged, but calls changed cc_gh_fee_senior");
 }
 
+/// A renamed rule whose answers change through a const it calls says the
+/// const changed without "unchanged": its name is not.
+#[test]
+fn a_renamed_rule_says_what_it_calls_changed() {
+    let dir = variant("diff-renamed-and-through", |name, text| {
+        if name == "chairmans_cup.bfr" {
+            let text = once(text, "= 500 SEK/player", "= 550 SEK/player");
+            text.replace("cc_gh_entry_fee(", "cc_gh_team_entry_fee(")
+        } else {
+            text
+        }
+    });
+    let (code, out, err) = bfr(&["diff", EDITION_2015, dir.0.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let at = out
+        .find("> fn cc_gh_team_entry_fee (renamed from cc_gh_entry_fee)")
+        .unwrap_or_else(|| panic!("{out}"));
+    let item: Vec<&str> = out[at..].lines().take(3).map(str::trim).collect();
+    assert_eq!(item[1], "calls changed cc_gh_fee_senior", "{out}");
+    assert_eq!(
+        item[2],
+        "answer seniors 1 player, juniors 0 players: 500 SEK → 550 SEK"
+    );
+}
+
 /// A qualification's days are compared under the keys the edition writes
 /// them with, `first_day` and `last_day` (a stage's one day is `day`).
 #[test]

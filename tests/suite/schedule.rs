@@ -1,7 +1,7 @@
 //! `bfr schedule`: the programme day by day, the deadlines, and the iCalendar file
 //! read back by a real iCalendar parser (the `icalendar` crate's).
 
-use crate::support::{Change, TempDir, bfr, edition_2015_with, trim_lines};
+use crate::support::{Change, TempDir, bfr, copy_2015, edition_2015_with, trim_lines};
 use chrono::{NaiveDate, NaiveDateTime};
 use icalendar::{Calendar, CalendarDateTime, Component, DatePerhapsTime, Event};
 
@@ -207,6 +207,46 @@ fn the_programme_reads_day_by_day() {
     let (code, stdout, stderr) = bfr(&["schedule", "rules/2015"]);
     assert_eq!(code, 0, "{stderr}");
     insta::assert_snapshot!("programme-2015", trim_lines(&stdout));
+}
+
+/// A competition dated as a whole on one day is listed within that day: its
+/// date is said once, and the day's line for it has no "day k of n".
+#[test]
+fn a_one_day_competition_is_listed_within_its_day() {
+    let dir = copy_2015("schedule-one-day");
+    let file = dir.0.join("sm_lag_veteran.bfr");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let text = text.replace("= 2015-07-30", "= 2015-07-28").replace(
+        "lv_last_day - lv_first_day == 48 h",
+        "lv_last_day - lv_first_day == 0 h",
+    );
+    std::fs::write(&file, text).unwrap();
+    let (code, stdout, stderr) = bfr(&["schedule", &dir.0.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches("2015-07-28").count(), 1, "{stdout}");
+    let day = &stdout[stdout.find("Tue 2015-07-28\n").unwrap()..];
+    let day = &day[..day.find("\n\n").unwrap()];
+    let veteran: Vec<&str> = day
+        .lines()
+        .filter(|l| l.contains("Lag Veteran"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        veteran,
+        [
+            "Öppna SM Lag Veteran: stages not dated one by one  [LV-FEE p.11 \"SM-tävlingar lag\"]",
+            "Öppna SM Lag Veteran: Gröna Hissen — 7 boards  [LV-FORMAT p.12 \"Vid fler än 16 lag\"]",
+            "Öppna SM Lag Veteran: Åttondelsfinal — 20 boards, system level B-nivå  [LV-KO p.12 \"Slutspel vid fler än 16 lag\"]",
+            "Öppna SM Lag Veteran: Kvartsfinal — 20 boards, system level B-nivå  [LV-KO p.12 \"Slutspel vid fler än 16 lag\"]",
+            "Öppna SM Lag Veteran: Semifinal — 20 boards, system level B-nivå  [LV-KO p.12 \"Slutspel vid fler än 16 lag\"]",
+            "Öppna SM Lag Veteran: Final — 24 boards, system level A-nivå  [LV-KO p.12 \"Slutspel vid fler än 16 lag\"]",
+            "Öppna SM Lag Veteran: Match om tredjepris — 24 boards  [LV-KO p.12 \"Slutspel vid fler än 16 lag\"]",
+            "SM Lag Veteran: stages not dated one by one  [LV-FEE p.11 \"SM-tävlingar lag\"]",
+            "SM Lag Veteran: Serie — boards by the field size (lv_series_boards)  [LV-FORMAT p.12 \"Spelformer\"]",
+        ],
+        "{day}"
+    );
+    assert!(!stdout.contains("listed above"), "{stdout}");
 }
 
 #[test]
