@@ -89,11 +89,14 @@ impl Checker {
         }
         let canonical = u.name.text.clone();
         let unit = ir::Unit::base(&canonical);
+        // A count is whole too.
+        let whole = u.whole || u.count;
         self.names.types.insert(
             canonical.clone(),
             TypeName::Unit {
                 unit: unit.clone(),
-                whole: u.whole,
+                whole,
+                count: u.count,
             },
         );
         for a in &u.aliases {
@@ -102,7 +105,8 @@ impl Checker {
                     a.text.clone(),
                     TypeName::Unit {
                         unit: unit.clone(),
-                        whole: u.whole,
+                        whole,
+                        count: u.count,
                     },
                 );
             }
@@ -110,7 +114,8 @@ impl Checker {
         self.program.units.push(ir::UnitInfo {
             name: canonical,
             description: u.description.clone(),
-            whole: u.whole,
+            whole,
+            count: u.count,
             aliases: u.aliases.iter().map(|a| a.text.clone()).collect(),
             span: u.name.span,
         });
@@ -214,10 +219,13 @@ impl Checker {
                 | ast::Decl::Scale(_) => {
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
-                        if let ast::Decl::Const(k) = &item.decl
-                            && self.is_whole(&k.ty)
-                        {
-                            self.whole_consts.insert(i);
+                        if let ast::Decl::Const(k) = &item.decl {
+                            if self.is_whole(&k.ty) {
+                                self.whole_consts.insert(i);
+                            }
+                            if self.is_count(&k.ty) {
+                                self.count_consts.insert(i);
+                            }
                         }
                         free_signature(item);
                     }
@@ -273,6 +281,7 @@ impl Checker {
         }
         let i = idx(self.program.rules.len());
         let whole: Vec<bool> = params.iter().map(|p| self.is_whole(&p.ty)).collect();
+        let counts: Vec<bool> = params.iter().map(|p| self.is_count(&p.ty)).collect();
         let params: Vec<(String, Type)> = params
             .iter()
             .map(|p| (p.name.text.clone(), self.resolve_type(&p.ty)))
@@ -285,6 +294,7 @@ impl Checker {
             name: name.text.clone(),
             params,
             whole: whole.into(),
+            counts: counts.into(),
             ret,
             source: source_info(source),
             doc: doc.into(),

@@ -1,13 +1,14 @@
 //! Lowering declarations' bodies: a rule's expression or table, an example's
 //! call and expected value, and the diagnostic for an unknown enum variant.
 
-use super::expr::{Scope, list, poison};
+use super::expr::{Scope, list, literal_number, poison};
 use super::names::did_you_mean;
 use super::{Checker, source_info};
 use crate::diag::Diagnostic;
 use crate::ir::{self, ExprKind, RuleBody, Type, Value};
 use crate::source::Span;
 use crate::syntax::ast;
+use rust_decimal::Decimal;
 
 impl Checker {
     pub(crate) fn lower_rule(&mut self, index: u32, item: &ast::Item) {
@@ -41,6 +42,24 @@ impl Checker {
                             k.value.span,
                         )
                         .with_help("write a whole number, or declare the const as `number`"),
+                    );
+                }
+                if self.count_consts.contains(&index)
+                    && let Some(n) = literal_number(&value)
+                    && n < Decimal::ZERO
+                    && let Type::Num(unit) = &ret
+                {
+                    let shown = self.program.show_num(n, unit);
+                    self.diags.push(
+                        Diagnostic::error(
+                            "E0210",
+                            format!("`{}` is a count; {shown} is below zero", k.name.text),
+                            k.value.span,
+                        )
+                        .with_label("a count is zero or more")
+                        .with_help(
+                            "write 0 or more, or declare the unit `whole` if it may be below zero",
+                        ),
                     );
                 }
                 RuleBody::Const {

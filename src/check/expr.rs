@@ -567,7 +567,7 @@ fn lit(value: Value, ty: Type, span: Span) -> ir::Expr {
 
 /// The number a literal (or a negated literal) stands for; `None` for anything
 /// computed.
-fn literal_number(e: &ir::Expr) -> Option<Decimal> {
+pub(crate) fn literal_number(e: &ir::Expr) -> Option<Decimal> {
     match &e.kind {
         ExprKind::Lit(Value::Num(n, _)) => Some(*n),
         ExprKind::Neg(x) => match &x.kind {

@@ -91,6 +91,8 @@ pub(crate) struct Checker {
     /// The consts whose written type counts whole things (`integer`, a `whole`
     /// unit), noted when they are declared, since their written types are freed then.
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
+    /// Consts whose type is a count (a `count` unit): never negative.
+    pub(crate) count_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
     /// Each count property's units (none: a bare number) where it is written,
@@ -127,6 +129,7 @@ pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
         whole_consts: std::collections::BTreeSet::new(),
+        count_consts: std::collections::BTreeSet::new(),
         computer: Computer::new(steps),
         count_units: BTreeMap::new(),
     };
@@ -310,6 +313,7 @@ impl Checked {
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
             whole_consts: std::collections::BTreeSet::new(),
+            count_consts: std::collections::BTreeSet::new(),
             computer: Computer::new(MAX_CHECK_STEPS),
             count_units: BTreeMap::new(),
         };
@@ -334,26 +338,40 @@ pub(crate) fn source_info(r: &Option<Box<ast::SourceRef>>) -> Option<SourceInfo>
     })
 }
 
+/// The one name a type is written as (`player`, not `SEK/player` or a list).
+fn single_name(t: &ast::TypeExpr) -> Option<&str> {
+    let ast::TypeExpr::Named(t) = t else {
+        return None;
+    };
+    if !t.den.is_empty() || t.num.len() != 1 {
+        return None;
+    }
+    t.num.first().map(|n| n.text.as_str())
+}
+
 fn idx(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Checker {
-    /// Whether a parameter type counts whole things (`integer`, or a `whole` unit).
-    /// A list is not: its values are checked where they are written.
+    /// Whether a parameter type counts whole things (`integer`, or a `whole`
+    /// or `count` unit). A list is not: its values are checked where they are
+    /// written.
     pub(crate) fn is_whole(&self, t: &ast::TypeExpr) -> bool {
-        let ast::TypeExpr::Named(t) = t else {
-            return false;
-        };
-        if !t.den.is_empty() || t.num.len() != 1 {
-            return false;
-        }
-        let name = t.num.first().map_or("", |n| n.text.as_str());
-        name == "integer"
+        let name = single_name(t);
+        name == Some("integer")
             || matches!(
-                self.names.types.get(name),
+                name.and_then(|n| self.names.types.get(n)),
                 Some(TypeName::Unit { whole: true, .. })
             )
+    }
+
+    /// Whether a parameter type is a count: a `count` unit, never negative.
+    pub(crate) fn is_count(&self, t: &ast::TypeExpr) -> bool {
+        matches!(
+            single_name(t).and_then(|n| self.names.types.get(n)),
+            Some(TypeName::Unit { count: true, .. })
+        )
     }
 
     /// A type as written → a type.

@@ -7,9 +7,13 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq, borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub enum TypeName {
     /// A unit: the base unit it names (interned once, as it is declared, since
-    /// every quantity written in the edition looks it up) and whether it counts
-    /// whole things.
-    Unit { unit: Unit, whole: bool },
+    /// every quantity written in the edition looks it up), whether it counts
+    /// whole things and whether it is a count (whole and never negative).
+    Unit {
+        unit: Unit,
+        whole: bool,
+        count: bool,
+    },
     /// An enum by index.
     Enum(u32),
     /// A record type by index.

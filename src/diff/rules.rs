@@ -415,6 +415,7 @@ fn type_decls<'a>(side: &'a Side) -> Vec<TypeDecl<'a>> {
             u.description.clone().unwrap_or_default(),
         )];
         parts.push(("whole".into(), u.whole.to_string()));
+        parts.push(("count".into(), u.count.to_string()));
         parts.push(("aliases".into(), u.aliases.join(", ")));
         out.push(TypeDecl {
             kind: Kind::Unit,

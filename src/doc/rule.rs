@@ -24,7 +24,8 @@ pub fn entry(m: &Model, placed: &Placed, notice: usize) -> Markup {
                 h3 { span.kind { "unit" } " " code { (u.name) } }
                 p.doc {
                     (u.description.clone().unwrap_or_default())
-                    @if u.whole { @if u.description.is_some() { " · " } "counted in whole numbers" }
+                    @if u.count { @if u.description.is_some() { " · " } "a count: whole numbers, never below zero" }
+                    @else if u.whole { @if u.description.is_some() { " · " } "counted in whole numbers" }
                     @if !u.aliases.is_empty() { " · also written " (u.aliases.join(", ")) }
                 }
             }

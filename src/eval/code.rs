@@ -577,6 +577,7 @@ mod tests {
             name: "widget".into(),
             params: vec![("x".into(), Type::number())],
             whole: Box::new([false]),
+            counts: Box::new([false]),
             ret: Type::number(),
             source: None,
             doc: Box::default(),

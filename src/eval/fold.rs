@@ -178,6 +178,7 @@ mod tests {
             name: "f".into(),
             params: vec![("x".into(), Type::number())],
             whole: Box::new([false]),
+            counts: Box::new([false]),
             ret: Type::number(),
             source: None,
             doc: Box::default(),

@@ -580,8 +580,8 @@ impl<'p> Evaluator<'p> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
-        if !whole_args(rule, args) {
-            check_whole_args(rule, args, self.program, span)?;
+        if !args_fit(rule, args) {
+            check_args(rule, args, self.program, span)?;
         }
         let mut frame = self.scratch.pop().unwrap_or_default();
         if frame.len() < args.len() {
@@ -678,8 +678,8 @@ impl<'p> Evaluator<'p> {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
-        if !whole_args(rule, frame) {
-            check_whole_args(rule, frame, program, span)?;
+        if !args_fit(rule, frame) {
+            check_args(rule, frame, program, span)?;
         }
         // A const that is kept counts its own steps: its failure past the
         // limit is then its own, kept like any other, not computed again by
@@ -871,8 +871,10 @@ fn ready<'p>(
             (rows.get(*v as usize)?, *v as usize, Some(Detail::Table(*v)))
         }
         (Answers::FullTable(_), _) => return None,
-        (Answers::Scale { whole, arms }, [input]) => {
-            if *whole && matches!(input, Value::Num(n, _) if !is_whole(*n)) {
+        (Answers::Scale { whole, count, arms }, [input]) => {
+            if let Value::Num(n, _) = input
+                && ((*whole && !is_whole(*n)) || (*count && *n < Decimal::ZERO))
+            {
                 return None;
             }
             let arm = prepared.scale_arm(i, input.order_key()?)??;
@@ -1047,40 +1049,51 @@ fn deduct_value(x: &Value, span: Span) -> R {
     }
 }
 
-/// A parameter that counts whole things refuses a fraction, naming the
-/// parameter and the rule.
-fn check_whole_args(
+/// A parameter that counts whole things refuses a fraction, and a count a
+/// number below zero, naming the parameter and the rule.
+fn check_args(
     rule: &Rule,
     args: &[Value],
     program: &Program,
     span: Span,
 ) -> Result<(), Box<EvalError>> {
-    for ((name, _), (value, whole)) in rule.params.iter().zip(args.iter().zip(&rule.whole)) {
-        if let (true, Value::Num(n, _)) = (whole, value)
-            && !is_whole(*n)
-        {
-            return Err(Evaluator::fail(
-                format!(
-                    "`{name}` of `{}` counts whole things; {} is not whole",
-                    rule.name,
-                    value.show(program)
-                ),
-                span,
-            ));
-        }
+    let flags = rule.whole.iter().zip(&rule.counts);
+    for ((name, _), (value, (whole, count))) in rule.params.iter().zip(args.iter().zip(flags)) {
+        let Value::Num(n, _) = value else { continue };
+        let why = if *whole && !is_whole(*n) {
+            "is not whole"
+        } else if *count && *n < Decimal::ZERO {
+            "is below zero"
+        } else {
+            continue;
+        };
+        let what = if *count {
+            "counts things"
+        } else {
+            "counts whole things"
+        };
+        return Err(Evaluator::fail(
+            format!(
+                "`{name}` of `{}` {what}; {} {why}",
+                rule.name,
+                value.show(program)
+            ),
+            span,
+        ));
     }
     Ok(())
 }
 
 /// Whether every parameter of `rule` that counts whole things has a whole
-/// number: the common case, decided without words ([`check_whole_args`] says
-/// which is not).
+/// number, and every count one of zero or more: the common case, decided
+/// without words ([`check_args`] says which is not).
 #[inline]
-fn whole_args(rule: &Rule, args: &[Value]) -> bool {
-    rule.whole
-        .iter()
-        .zip(args)
-        .all(|(whole, v)| !*whole || !matches!(v, Value::Num(n, _) if !is_whole(*n)))
+fn args_fit(rule: &Rule, args: &[Value]) -> bool {
+    let flags = rule.whole.iter().zip(&rule.counts);
+    flags.zip(args).all(|((whole, count), v)| match v {
+        Value::Num(n, _) => (!*whole || is_whole(*n)) && (!*count || *n >= Decimal::ZERO),
+        _ => true,
+    })
 }
 
 /// Whether `n` is a whole number: at once for a number written without decimal
@@ -1205,6 +1218,60 @@ fn builtin(b: Builtin, xs: &[Value]) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edition::load_texts;
+
+    /// `text` evaluated against `program`: the value shown, or the message.
+    fn eval(program: &str, text: &str) -> Result<String, String> {
+        let loaded = load_texts(vec![("t.bfr".into(), program.as_bytes().to_vec())]);
+        let checked = loaded.checked.as_ref().expect("the program checks");
+        let ast = crate::syntax::parse_expr(text, 1).expect("the expression parses");
+        let expr = checked.check_expr(&ast).expect("the expression checks");
+        Evaluator::new(&checked.program)
+            .eval_closed(&expr)
+            .map(|v| v.show(&checked.program))
+            .map_err(|e| e.message)
+    }
+
+    /// A fn and a scale (folded to its answers, read without the general way)
+    /// over a unit declared as `kind`.
+    fn counted(kind: &str) -> String {
+        format!(
+            "unit widget {kind} alias widgets\n\
+             fn price(n: widget) -> number ref T-1 = n / 1 widget * 10\n\
+             scale size(n: widget) -> number ref T-1 {{\n\
+               n <= 10 widgets => 1\n\
+               n > 10 widgets => 2\n\
+             }}\n"
+        )
+    }
+
+    #[test]
+    fn a_count_below_zero_is_refused_by_name_and_zero_is_a_count() {
+        let program = counted("count");
+        for (call, rule) in [("price(-1 widgets)", "price"), ("size(-1 widgets)", "size")] {
+            assert_eq!(
+                eval(&program, call),
+                Err(format!(
+                    "`n` of `{rule}` counts things; -1 widget is below zero"
+                )),
+                "{call}"
+            );
+        }
+        assert_eq!(eval(&program, "price(0 widgets)"), Ok("0".into()));
+        assert_eq!(eval(&program, "size(0 widgets)"), Ok("1".into()));
+        assert_eq!(
+            eval(&program, "price(3 widgets / 2)"),
+            Err("`n` of `price` counts things; 1.5 widgets is not whole".into())
+        );
+        // A `whole` unit may be below zero (an IMP margin), not a fraction.
+        let program = counted("whole");
+        assert_eq!(eval(&program, "price(-1 widgets)"), Ok("-10".into()));
+        assert_eq!(eval(&program, "size(-1 widgets)"), Ok("1".into()));
+        assert_eq!(
+            eval(&program, "price(3 widgets / 2)"),
+            Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())
+        );
+    }
 
     #[test]
     fn a_result_is_the_size_of_a_value() {

@@ -174,10 +174,12 @@ pub(super) enum Answers {
     FullTable(Box<[Value]>),
     /// A table some rows of which did not fold, by variant (`None`: computed).
     Table(Box<[Option<Value>]>),
-    /// By arm; `whole` when the input counts whole things (a fraction is
-    /// refused by the general way, with its message).
+    /// By arm; `whole` when the input counts whole things and `count` when it
+    /// is a count (a fraction, or a count below zero, is refused by the
+    /// general way, with its message).
     Scale {
         whole: bool,
+        count: bool,
         arms: Box<[Option<Value>]>,
     },
 }
@@ -206,6 +208,7 @@ impl Folded {
             }
             RuleBody::Scale { arms } => Answers::Scale {
                 whole: rule.whole.first() == Some(&true),
+                count: rule.counts.first() == Some(&true),
                 arms: arms.iter().map(|a| literal(&a.value)).collect(),
             },
         };

@@ -144,6 +144,9 @@ pub struct UnitInfo {
     pub description: Option<String>,
     /// Quantities of it are whole numbers (IMPs, boards, players).
     pub whole: bool,
+    /// It counts things: quantities are whole and never negative (players,
+    /// boards; not IMPs).
+    pub count: bool,
     /// Other names for it.
     pub aliases: Vec<String>,
     /// Where it is declared (its name).
@@ -242,6 +245,8 @@ pub struct Rule {
     pub params: Vec<(String, Type)>,
     /// Which parameters count whole things (`integer`, a `whole` unit).
     pub whole: Box<[bool]>,
+    /// Which parameters are counts (a `count` unit): never negative.
+    pub counts: Box<[bool]>,
     /// Result type.
     pub ret: Type,
     /// Where it comes from in the regulation.

@@ -157,6 +157,8 @@ pub struct UnitDecl {
     pub name: Name,
     pub description: Option<String>,
     pub whole: bool,
+    /// `count`: whole and never negative.
+    pub count: bool,
     pub aliases: Vec<Name>,
 }
 

@@ -665,7 +665,7 @@ pub const KEYWORDS_BEFORE_TEXT: [&str; 2] = ["refer", "notice"];
 
 /// Words that are keywords only where they stand (`stages { … }`, a route's
 /// `places`), names everywhere else.
-pub const CONTEXTUAL: [&str; 11] = [
+pub const CONTEXTUAL: [&str; 12] = [
     "amends",
     "document",
     "entries",
@@ -677,6 +677,7 @@ pub const CONTEXTUAL: [&str; 11] = [
     "places",
     "place",
     "out",
+    "count",
 ];
 
 /// The word that ends before `start`, past layout, and where it starts.

@@ -1,7 +1,7 @@
 //! A variant of the 2015 edition changed by data only gives changed answers: no
 //! figure of the edition lives in Rust.
 
-use crate::support::{Change, edition_2015_with, root};
+use crate::support::{Change, EDITION_2015, bfr, copy_2015, edition_2015_with, root};
 use bfr::edition::Loaded;
 use bfr::eval::Evaluator;
 use bfr::syntax::parse_expr;
@@ -99,4 +99,38 @@ fn filling_a_hole_in_the_document_removes_its_warning() {
     )]);
     assert!(!variant.diagnostics.has_errors());
     assert_eq!(warns(&variant), 0);
+}
+
+/// Players are a `count` in 2015: a fee for -1 players is refused by name, at
+/// the command line as anywhere (E0601); an edition that declares them only
+/// `whole` computes it. The unit's declaration is data like any figure.
+#[test]
+fn a_count_below_zero_is_refused_where_the_edition_declares_a_count() {
+    const NEGATIVE: &str = "cc_gh_entry_fee(seniors: -1 players, juniors: 0 players)";
+    let (code, out, err) = bfr(&["eval", EDITION_2015, NEGATIVE]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("[E0601]"), "{err}");
+    assert!(
+        err.contains("`seniors` of `cc_gh_entry_fee` counts things; -1 player is below zero"),
+        "{err}"
+    );
+    let (code, out, _) = bfr(&[
+        "eval",
+        EDITION_2015,
+        "cc_gh_entry_fee(seniors: 0 players, juniors: 0 players)",
+    ]);
+    assert_eq!((code, out.trim()), (0, "0 SEK"));
+    let dir = copy_2015("variant-player-whole");
+    let file = dir.0.join("edition.bfr");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "unit player count alias players",
+            "unit player whole alias players",
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = bfr(&["eval", dir.0.to_str().unwrap(), NEGATIVE]);
+    assert_eq!((code, out.trim()), (0, "-500 SEK"), "{err}");
 }

@@ -86,12 +86,14 @@ impl Lower {
             }),
             description: None,
             whole: false,
+            count: false,
             aliases: Vec::new(),
         };
         for c in inner {
             match c.as_rule() {
                 Rule::string => u.description = Some(string_value(&c)),
                 Rule::whole_flag => u.whole = true,
+                Rule::count_flag => u.count = true,
                 Rule::unit_alias => u.aliases = c.into_inner().map(|a| self.name(&a)).collect(),
                 _ => {}
             }

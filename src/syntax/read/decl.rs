@@ -201,7 +201,7 @@ impl Reader<'_> {
         }
     }
 
-    /// `unit_decl = { !glued_unit ~ "unit" ~ unit_name ~ (string | whole_flag)* ~ unit_alias? }`
+    /// `unit_decl = { !glued_unit ~ "unit" ~ unit_name ~ (string | whole_flag | count_flag)* ~ unit_alias? }`
     fn unit_decl(&mut self) -> Option<UnitDecl> {
         self.skip();
         let name_start = self.pos;
@@ -211,15 +211,18 @@ impl Reader<'_> {
             name,
             description: None,
             whole: false,
+            count: false,
             aliases: Vec::new(),
         };
         self.skip();
-        // Neither a string nor `whole` leaves the reader unsure.
+        // Neither a string nor `whole` nor `count` leaves the reader unsure.
         self.parts(|r| {
             if let Some((text, _)) = r.string() {
                 u.description = Some(text);
             } else if r.eat("whole") {
                 u.whole = true;
+            } else if r.eat("count") {
+                u.count = true;
             } else {
                 return false;
             }

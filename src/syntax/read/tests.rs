@@ -266,6 +266,7 @@ fn keywords_are_whole_words() {
         "const x: number refX-A = 1\n",
         "unitVP\n",
         "unit VP wholealias P\n",
+        "unit VP countalias P\n",
         "enumE { A }\n",
         "const x: number = if true thenx else 2\n",
         "const x: number = if true then 1 elsex\n",
@@ -281,6 +282,9 @@ fn keywords_are_whole_words() {
         "const constant: number = let a = 1 in index\n",
         "competition c { stages { } stage_count = 2 }\n",
         "unit VP whole alias P\n",
+        "unit VP count alias P\n",
+        // `count` is a word only among a unit's flags.
+        "unit count count\nconst count: count = 1 count\n",
     ];
     let cases = glued.map(|t| (t, "Err")).into_iter();
     for (text, outcome) in cases.chain(apart.map(|t| (t, "Ok"))) {
