@@ -1,7 +1,7 @@
 //! `bfr allocate`: the edition's SM-ALLOC rule over a starts file, and the
 //! federation commands' bad-input cases (`tests/cases/federation`).
 
-use crate::support::{TempDir, bfr, program_2015, root, trim_lines};
+use crate::support::{TempDir, bfr, copy_2015, program_2015, root, trim_lines};
 use serde_json::Value;
 
 /// A field of all 21 districts, 1020 starts: with 52 places the whole places and
@@ -308,4 +308,43 @@ fn places_that_add_up_past_what_a_number_holds_are_refused_not_a_crash() {
     .unwrap();
     let (code, stdout, stderr) = bfr(&["allocate", &edition, "A", &starts]);
     assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
+/// More of last year's Open champions than the first allotment has places: the
+/// places left for the districts would be below zero, and places are a count,
+/// so the allocation stops there by name instead of printing negative ratios.
+#[test]
+fn more_champions_than_first_places_stop_the_allocation_by_name() {
+    let dir = copy_2015("allocate-champions");
+    let file = dir.0.join("sm_general.bfr");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let from = "\"Semifinal- och finalplatser\" = 62 places";
+    assert_eq!(text.matches(from).count(), 1);
+    let to = "\"Semifinal- och finalplatser\" = 1 place";
+    std::fs::write(&file, text.replace(from, to)).unwrap();
+    let open = std::fs::read_to_string(root().join("tests/fixtures/federation/open.toml")).unwrap();
+    let starts = dir.0.join("open.toml");
+    std::fs::write(
+        &starts,
+        open.replace(
+            "champions = [\"Uppland\"]",
+            "champions = [\"Uppland\", \"Skåne\"]",
+        ),
+    )
+    .unwrap();
+    let (edition, starts) = (dir.0.display().to_string(), starts.display().to_string());
+    let (code, stdout, stderr) = bfr(&["allocate", "--color", "never", &edition, "Open", &starts]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains("[E1103]") && stderr.contains("-1 place is below zero"),
+        "{stderr}"
+    );
+    // One champion takes the one place; the guarantees then pass the places
+    // asked for, which is said, not hidden.
+    std::fs::write(&starts, open).unwrap();
+    let (code, stdout, stderr) = bfr(&["allocate", &edition, "Open", &starts]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("do not add up to the 168 places"), "{stdout}");
+    assert!(!stdout.contains(" -"), "{stdout}");
 }
