@@ -501,11 +501,17 @@ fn scalar(program: &Program, ty: &Type, v: &DeValue, written: &str) -> Result<Va
             // is refused.
             let n = Decimal::from_str_exact(written.trim().replace('_', "").as_str())
                 .map_err(|_| EXACT_NUMBER.to_string())?;
-            let whole = unit
+            let info = unit
                 .as_base()
-                .is_some_and(|b| program.units.iter().any(|u| u.name == b && u.whole));
-            if whole && (n.is_sign_negative() || !n.fract().is_zero()) {
-                return Err(format!("it counts {unit}: a whole number from 0"));
+                .and_then(|b| program.units.iter().find(|u| u.name == b));
+            match info {
+                Some(u) if u.count && (n < Decimal::ZERO || !n.fract().is_zero()) => {
+                    return Err(format!("it counts {unit}: a whole number from 0"));
+                }
+                Some(u) if u.whole && !n.fract().is_zero() => {
+                    return Err(format!("it is in whole {unit}: a whole number"));
+                }
+                _ => {}
             }
             Ok(Value::Num(n, unit.clone()))
         }
@@ -619,9 +625,47 @@ pub fn no_rule(key: &str, doc: &str, code: &'static str) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use super::compared;
-    use crate::ir::{Program, RecordInfo, Type, Unit, Value};
+    use super::{compared, scalar};
+    use crate::ir::{Program, RecordInfo, Type, Unit, UnitInfo, Value};
     use rust_decimal::Decimal;
+    use toml::de::DeTable;
+
+    /// A count (players) takes whole numbers from 0; a `whole` unit (an IMP
+    /// margin) whole numbers of either sign; each refuses a fraction.
+    #[test]
+    fn a_count_is_read_from_0_and_a_whole_unit_of_either_sign() {
+        let mut p = Program::default();
+        for (name, count) in [("player", true), ("IMP", false)] {
+            p.units.push(UnitInfo {
+                name: name.into(),
+                description: None,
+                whole: true,
+                count,
+                aliases: Vec::new(),
+                span: Default::default(),
+            });
+        }
+        let read = |unit: &str, written: &str| {
+            let text = format!("x = {written}");
+            let table = DeTable::parse(&text).expect("a TOML value");
+            let v = table.get_ref().get("x").expect("x").get_ref();
+            scalar(&p, &Type::Num(Unit::base(unit)), v, written).map(|v| v.show(&p))
+        };
+        assert_eq!(read("player", "0"), Ok("0 player".into()));
+        assert_eq!(
+            read("player", "-1"),
+            Err("it counts player: a whole number from 0".into())
+        );
+        assert_eq!(read("IMP", "-5"), Ok("-5 IMP".into()));
+        assert_eq!(
+            read("IMP", "1.5"),
+            Err("it is in whole IMP: a whole number".into())
+        );
+        assert_eq!(
+            read("player", "1.5"),
+            Err("it counts player: a whole number from 0".into())
+        );
+    }
 
     fn program() -> Program {
         let mut p = Program::default();

@@ -286,6 +286,7 @@ impl Checker {
             .iter()
             .map(|p| (p.name.text.clone(), self.resolve_type(&p.ty)))
             .collect();
+        let ret_count = ret.is_some_and(|t| self.is_count(t));
         let ret = ret.map_or(Type::Error, |t| self.resolve_type(t));
         self.names
             .values
@@ -295,6 +296,7 @@ impl Checker {
             params,
             whole: whole.into(),
             counts: counts.into(),
+            ret_count,
             ret,
             source: source_info(source),
             doc: doc.into(),

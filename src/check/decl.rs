@@ -47,6 +47,8 @@ impl Checker {
                 if self.count_consts.contains(&index)
                     && let Some(n) = literal_number(&value)
                     && n < Decimal::ZERO
+                    // A fraction is E0205's: one error is enough.
+                    && n.fract().is_zero()
                     && let Type::Num(unit) = &ret
                 {
                     let shown = self.program.show_num(n, unit);

@@ -578,6 +578,7 @@ mod tests {
             params: vec![("x".into(), Type::number())],
             whole: Box::new([false]),
             counts: Box::new([false]),
+            ret_count: false,
             ret: Type::number(),
             source: None,
             doc: Box::default(),

@@ -592,6 +592,11 @@ impl<'p> Evaluator<'p> {
         }
         self.depth += 1;
         let result = self.run(code, &mut frame, span);
+        let result = if rule.ret_count {
+            count_result(rule, result, self.program, span)
+        } else {
+            result
+        };
         self.depth -= 1;
         if self.scratch.len() < POOL {
             self.scratch.push(frame);
@@ -702,6 +707,11 @@ impl<'p> Evaluator<'p> {
                 let body = folded.map_or(&rule.body, |f| &f.body);
                 self.eval_body(i, rule, body, frame, span)
             }
+        };
+        let result = if rule.ret_count {
+            count_result(rule, result, program, span)
+        } else {
+            result
         };
         self.depth -= 1;
         if let Some(t) = &mut self.trace {
@@ -1058,30 +1068,49 @@ fn check_args(
     span: Span,
 ) -> Result<(), Box<EvalError>> {
     let flags = rule.whole.iter().zip(&rule.counts);
-    for ((name, _), (value, (whole, count))) in rule.params.iter().zip(args.iter().zip(flags)) {
+    for ((name, ty), (value, (whole, count))) in rule.params.iter().zip(args.iter().zip(flags)) {
         let Value::Num(n, _) = value else { continue };
-        let why = if *whole && !is_whole(*n) {
-            "is not whole"
+        let message = if *whole && !is_whole(*n) {
+            format!(
+                "`{name}` of `{}` counts whole things; {} is not whole",
+                rule.name,
+                value.show(program)
+            )
         } else if *count && *n < Decimal::ZERO {
-            "is below zero"
+            format!(
+                "`{name}` of `{}` is given {}: it is a count ({}), never below zero",
+                rule.name,
+                value.show(program),
+                program.type_name(ty)
+            )
         } else {
             continue;
         };
-        let what = if *count {
-            "counts things"
-        } else {
-            "counts whole things"
-        };
-        return Err(Evaluator::fail(
-            format!(
-                "`{name}` of `{}` {what}; {} {why}",
-                rule.name,
-                value.show(program)
-            ),
-            span,
-        ));
+        return Err(Evaluator::fail(message, span));
     }
     Ok(())
+}
+
+/// The result of `rule`, whose result is a count: an answer below zero is
+/// refused, naming the rule.
+fn count_result(rule: &Rule, result: R, program: &Program, span: Span) -> R {
+    match result {
+        Ok(v) if below_zero(&v) => Err(Evaluator::fail(
+            format!(
+                "`{}` gives {}: its answer is a count ({}), never below zero",
+                rule.name,
+                v.show(program),
+                program.type_name(&rule.ret)
+            ),
+            span,
+        )),
+        other => other,
+    }
+}
+
+/// Whether `v` is a number below zero.
+pub(super) fn below_zero(v: &Value) -> bool {
+    matches!(v, Value::Num(n, _) if *n < Decimal::ZERO)
 }
 
 /// Whether every parameter of `rule` that counts whole things has a whole
@@ -1220,20 +1249,33 @@ mod tests {
     use super::*;
     use crate::edition::load_texts;
 
-    /// `text` evaluated against `program`: the value shown, or the message.
+    /// `text` evaluated against `program`, the general way and with the
+    /// program prepared (folded answers read without the general way): the
+    /// value shown, or the message, the same both ways.
     fn eval(program: &str, text: &str) -> Result<String, String> {
         let loaded = load_texts(vec![("t.bfr".into(), program.as_bytes().to_vec())]);
         let checked = loaded.checked.as_ref().expect("the program checks");
+        let program = &checked.program;
         let ast = crate::syntax::parse_expr(text, 1).expect("the expression parses");
         let expr = checked.check_expr(&ast).expect("the expression checks");
-        Evaluator::new(&checked.program)
-            .eval_closed(&expr)
-            .map(|v| v.show(&checked.program))
-            .map_err(|e| e.message)
+        let shown = |r: EvalResult| r.map(|v| v.show(program)).map_err(|e| e.message);
+        let general = shown(Evaluator::new(program).eval_closed(&expr));
+        let prepared = Prepared::new(program);
+        let mut ev = Evaluator::prepared(program, &prepared);
+        // Each rule's first call that gets through makes its evaluation form;
+        // the calls after it read from it.
+        for warm in ["price(1 widget)", "size(1 widget)", "left(1)", "owed(1)"] {
+            let ast = crate::syntax::parse_expr(warm, 1).expect("parses");
+            let warm = checked.check_expr(&ast).expect("checks");
+            assert!(ev.eval_closed(&warm).is_ok());
+        }
+        let folded = shown(ev.eval_closed(&expr));
+        assert_eq!(general, folded, "{text}");
+        general
     }
 
-    /// A fn and a scale (folded to its answers, read without the general way)
-    /// over a unit declared as `kind`.
+    /// A fn and a scale (folded to its answers) over a unit declared as
+    /// `kind`, and a fn whose answer is one.
     fn counted(kind: &str) -> String {
         format!(
             "unit widget {kind} alias widgets\n\
@@ -1241,6 +1283,11 @@ mod tests {
              scale size(n: widget) -> number ref T-1 {{\n\
                n <= 10 widgets => 1\n\
                n > 10 widgets => 2\n\
+             }}\n\
+             fn left(n: number) -> widget ref T-1 = n * 1 widget\n\
+             scale owed(n: number) -> widget ref T-1 {{\n\
+               n <= 0 => 0 widgets - 1 widget\n\
+               n > 0 => 1 widget\n\
              }}\n"
         )
     }
@@ -1252,21 +1299,33 @@ mod tests {
             assert_eq!(
                 eval(&program, call),
                 Err(format!(
-                    "`n` of `{rule}` counts things; -1 widget is below zero"
+                    "`n` of `{rule}` is given -1 widget: it is a count (widget), never below zero"
                 )),
                 "{call}"
             );
         }
+        assert_eq!(
+            eval(&program, "left(-2)"),
+            Err("`left` gives -2 widgets: its answer is a count (widget), never below zero".into())
+        );
+        // A scale's row folded to a count below zero is answered the general way.
+        assert_eq!(
+            eval(&program, "owed(0)"),
+            Err("`owed` gives -1 widget: its answer is a count (widget), never below zero".into())
+        );
         assert_eq!(eval(&program, "price(0 widgets)"), Ok("0".into()));
         assert_eq!(eval(&program, "size(0 widgets)"), Ok("1".into()));
+        assert_eq!(eval(&program, "left(0)"), Ok("0 widgets".into()));
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
-            Err("`n` of `price` counts things; 1.5 widgets is not whole".into())
+            Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())
         );
         // A `whole` unit may be below zero (an IMP margin), not a fraction.
         let program = counted("whole");
         assert_eq!(eval(&program, "price(-1 widgets)"), Ok("-10".into()));
         assert_eq!(eval(&program, "size(-1 widgets)"), Ok("1".into()));
+        assert_eq!(eval(&program, "left(-2)"), Ok("-2 widgets".into()));
+        assert_eq!(eval(&program, "owed(0)"), Ok("-1 widget".into()));
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
             Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())

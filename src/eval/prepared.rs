@@ -195,6 +195,9 @@ fn literal(e: &crate::ir::Expr) -> Option<Value> {
 impl Folded {
     /// The evaluation form of `rule` from its folded body.
     pub(super) fn new(rule: &Rule, body: RuleBody) -> Folded {
+        // A count below zero is answered the general way, which refuses it.
+        let literal =
+            |e: &crate::ir::Expr| literal(e).filter(|v| !(rule.ret_count && super::below_zero(v)));
         let answers = match &body {
             RuleBody::Const { value } => literal(value).map_or(Answers::None, Answers::Const),
             RuleBody::Fn { .. } => Answers::None,

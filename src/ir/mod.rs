@@ -247,6 +247,8 @@ pub struct Rule {
     pub whole: Box<[bool]>,
     /// Which parameters are counts (a `count` unit): never negative.
     pub counts: Box<[bool]>,
+    /// Its result is a count (a `count` unit): an answer below zero is refused.
+    pub ret_count: bool,
     /// Result type.
     pub ret: Type,
     /// Where it comes from in the regulation.

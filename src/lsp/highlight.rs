@@ -105,6 +105,7 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             // text the index was not made from, a name if the edition has one.
             Kind::Word
                 if crate::syntax::CONTEXTUAL.contains(&word)
+                    && (word != "count" || in_unit_declaration(text, span.start))
                     && if current {
                         a.index.exactly(file, span.start, span.end).is_none()
                     } else {
@@ -209,6 +210,15 @@ impl Encoder {
     }
 }
 
+/// Whether `at` is on a line that declares a unit: the one place `count` is a
+/// keyword, and a common name (a parameter, a field) everywhere else, which
+/// the index does not hold.
+fn in_unit_declaration(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    let line = before.rfind('\n').map_or(before, |i| &before[i + 1..]);
+    line.trim_start().starts_with("unit ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::store::Store;
@@ -280,6 +290,21 @@ mod tests {
             [SemanticTokenType::KEYWORD, SemanticTokenType::VARIABLE]
         );
         assert_eq!(of("fn"), [SemanticTokenType::KEYWORD]);
+    }
+
+    /// `count` is a keyword among a unit's flags, and a name everywhere else.
+    #[test]
+    fn count_is_a_keyword_only_where_a_unit_is_declared() {
+        let text = "unit widget count alias widgets\n\
+                    record Box { count: widget }\n\
+                    /// Price.\nfn price(count: widget) -> widget ref X-1 = count\n";
+        let types = types_of("count", text, "count");
+        assert_eq!(types.len(), 4, "{types:?}");
+        assert_eq!(types[0], SemanticTokenType::KEYWORD);
+        assert!(
+            !types[1..].contains(&SemanticTokenType::KEYWORD),
+            "{types:?}"
+        );
     }
 
     #[test]

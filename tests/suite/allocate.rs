@@ -337,7 +337,8 @@ fn more_champions_than_first_places_stop_the_allocation_by_name() {
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
-        stderr.contains("[E1103]") && stderr.contains("-1 place is below zero"),
+        stderr.contains("[E1103]")
+            && stderr.contains("is given -1 place: it is a count (place), never below zero"),
         "{stderr}"
     );
     // One champion takes the one place; the guarantees then pass the places
@@ -345,6 +346,9 @@ fn more_champions_than_first_places_stop_the_allocation_by_name() {
     std::fs::write(&starts, open).unwrap();
     let (code, stdout, stderr) = bfr(&["allocate", &edition, "Open", &starts]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stdout.contains("do not add up to the 168 places"), "{stdout}");
+    assert!(
+        stdout.contains("do not add up to the 168 places"),
+        "{stdout}"
+    );
     assert!(!stdout.contains(" -"), "{stdout}");
 }
