@@ -219,13 +219,10 @@ impl Checker {
                 | ast::Decl::Scale(_) => {
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
-                        if let ast::Decl::Const(k) = &item.decl {
-                            if self.is_whole(&k.ty) {
-                                self.whole_consts.insert(i);
-                            }
-                            if self.is_count(&k.ty) {
-                                self.count_consts.insert(i);
-                            }
+                        if let ast::Decl::Const(k) = &item.decl
+                            && self.is_whole(&k.ty)
+                        {
+                            self.whole_consts.insert(i);
                         }
                         free_signature(item);
                     }

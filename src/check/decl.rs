@@ -17,6 +17,7 @@ impl Checker {
         };
         let params = rule.params.clone();
         let ret = rule.ret.clone();
+        let count = rule.ret_count;
         let mut scope = Scope::default();
         for (name, ty) in &params {
             scope.push(name, ty.clone());
@@ -44,7 +45,7 @@ impl Checker {
                         .with_help("write a whole number, or declare the const as `number`"),
                     );
                 }
-                if self.count_consts.contains(&index)
+                if count
                     && let Some(n) = literal_number(&value)
                     && n < Decimal::ZERO
                     // A fraction is E0205's: one error is enough.

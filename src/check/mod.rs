@@ -91,8 +91,6 @@ pub(crate) struct Checker {
     /// The consts whose written type counts whole things (`integer`, a `whole`
     /// unit), noted when they are declared, since their written types are freed then.
     pub(crate) whole_consts: std::collections::BTreeSet<u32>,
-    /// Consts whose type is a count (a `count` unit): never negative.
-    pub(crate) count_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
     /// Each count property's units (none: a bare number) where it is written,
@@ -129,7 +127,6 @@ pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
         whole_consts: std::collections::BTreeSet::new(),
-        count_consts: std::collections::BTreeSet::new(),
         computer: Computer::new(steps),
         count_units: BTreeMap::new(),
     };
@@ -313,7 +310,6 @@ impl Checked {
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
             whole_consts: std::collections::BTreeSet::new(),
-            count_consts: std::collections::BTreeSet::new(),
             computer: Computer::new(MAX_CHECK_STEPS),
             count_units: BTreeMap::new(),
         };

@@ -592,11 +592,7 @@ impl<'p> Evaluator<'p> {
         }
         self.depth += 1;
         let result = self.run(code, &mut frame, span);
-        let result = if rule.ret_count {
-            count_result(rule, result, self.program, span)
-        } else {
-            result
-        };
+        let result = count_result(rule, result, self.program, span);
         self.depth -= 1;
         if self.scratch.len() < POOL {
             self.scratch.push(frame);
@@ -708,11 +704,7 @@ impl<'p> Evaluator<'p> {
                 self.eval_body(i, rule, body, frame, span)
             }
         };
-        let result = if rule.ret_count {
-            count_result(rule, result, program, span)
-        } else {
-            result
-        };
+        let result = count_result(rule, result, program, span);
         self.depth -= 1;
         if let Some(t) = &mut self.trace {
             t.leave(detail, result.as_ref().ok());
@@ -1091,11 +1083,12 @@ fn check_args(
     Ok(())
 }
 
-/// The result of `rule`, whose result is a count: an answer below zero is
+/// The result of `rule`: when its answer is a count, one below zero is
 /// refused, naming the rule.
+#[inline]
 fn count_result(rule: &Rule, result: R, program: &Program, span: Span) -> R {
     match result {
-        Ok(v) if below_zero(&v) => Err(Evaluator::fail(
+        Ok(v) if rule.ret_count && below_zero(&v) => Err(Evaluator::fail(
             format!(
                 "`{}` gives {}: its answer is a count ({}), never below zero",
                 rule.name,
