@@ -289,14 +289,14 @@ fn incident_key(i: &Incident) -> IncidentKey {
 /// W0722 for each incident among `placed` (indices into `incidents`) that says
 /// what an earlier one says. Called once rounds and stages are known, so a
 /// stage written by its name and again by its title is the same stage.
-pub(super) fn incidents_written_twice(incidents: &[Incident], placed: &[usize]) -> Vec<Diagnostic> {
+pub(super) fn incidents_written_twice(event: &Event, placed: &[usize]) -> Vec<Diagnostic> {
     // Each incident's first writing, by what it says (one pass: a file may
     // hold many incidents).
     let mut written: HashMap<IncidentKey, &Incident> = HashMap::new();
     let mut twice = Vec::new();
-    for incident in placed.iter().filter_map(|&i| incidents.get(i)) {
+    for incident in placed.iter().filter_map(|&i| event.incidents.get(i)) {
         match written.entry(incident_key(incident)) {
-            Entry::Occupied(first) => twice.push(incident_twice(first.get(), incident)),
+            Entry::Occupied(first) => twice.push(incident_twice(event, first.get(), incident)),
             Entry::Vacant(slot) => {
                 slot.insert(incident);
             }
@@ -308,10 +308,11 @@ pub(super) fn incidents_written_twice(incidents: &[Incident], placed: &[usize]) 
 /// W0722: an incident written again, likely pasted twice. Both stand: two
 /// penalties for one team in one round are possible, and a director's entry is
 /// never dropped on a guess.
-fn incident_twice(first: &Incident, again: &Incident) -> Diagnostic {
+fn incident_twice(event: &Event, first: &Incident, again: &Incident) -> Diagnostic {
+    // As the run's other messages name a stage: by its title.
     let place = match &again.at {
         At::Round(r) => format!("round {r}"),
-        At::Stage(s) => format!("stage `{s}`"),
+        At::Stage(s) => event.stage_title(s),
     };
     Diagnostic::warning(
         "W0722",

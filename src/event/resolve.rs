@@ -57,7 +57,7 @@ pub fn resolve(
             diags.push(cannot_be_run(event, program, e));
             // The incidents cannot be placed, but one pasted twice still is.
             let all: Vec<usize> = (0..event.incidents.len()).collect();
-            for d in super::model::incidents_written_twice(&event.incidents, &all) {
+            for d in super::model::incidents_written_twice(event, &all) {
                 diags.push(d);
             }
             return (None, diags);
@@ -83,7 +83,7 @@ pub fn resolve(
     let places = Places::of(&plan);
     place_rounds_and_stages(event, &places, &mut diags);
     let placed = place_incidents(event, checked, prepared, text, &plan, &places, &mut diags);
-    for d in super::model::incidents_written_twice(&event.incidents, &placed) {
+    for d in super::model::incidents_written_twice(event, &placed) {
         diags.push(d);
     }
     for d in marks_without_effect(event, &plan) {

@@ -440,7 +440,8 @@ fn an_incident_written_again_under_the_stages_title_is_the_same_incident() {
     );
     let d = diagnostic_of(&ran, "W0722");
     assert!(
-        d.message.contains("stage `sf`"),
+        d.message
+            .starts_with("team 1's incident in Semifinal is written twice"),
         "{}",
         rendered(&ran, &sources)
     );
@@ -769,6 +770,35 @@ fn the_example_in_docs_events_md_runs_clean() {
     assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
     assert!(ran.next.is_none());
     assert_eq!(standings(&ran), [1, 8, 4, 6, 7, 2, 3, 5]);
+}
+
+/// An incident whose rule cannot be evaluated deducts nothing, so the
+/// qualification's standings move and a choice made from them no longer fits:
+/// the choice's error points at the incident, the likelier cause.
+#[test]
+fn a_choice_that_no_longer_fits_after_an_unapplied_incident_points_at_it() {
+    let example =
+        std::fs::read_to_string(root().join("tests/fixtures/events/docs-example.toml")).unwrap();
+    let text = example.replace(
+        "rule = \"late_arrival(12 min)\"",
+        "rule = \"late_arrival(-12 min)\"",
+    );
+    let (ran, sources) = run_text("unapplied.toml", &text);
+    let all = rendered(&ran, &sources);
+    let errors: Vec<_> = ran.diagnostics.sorted();
+    let codes: Vec<&str> = errors.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0712", "E0709"], "{all}");
+    let notes: Vec<&str> = errors[1].notes.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(
+        notes,
+        [
+            "this incident could not be applied (its error is above): the standings the choices follow may not be the ones they were made from"
+        ],
+        "{all}"
+    );
+    // As written, the choice fits and nothing is noted.
+    let (ran, sources) = run_text("applied.toml", &example);
+    assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
 }
 
 #[test]

@@ -108,6 +108,16 @@ impl Source for EventSource<'_> {
             None
         };
         if let Some(d) = problem {
+            // A deduction that could not be applied moves the standings the
+            // choices follow: the likelier cause, said beside the choice.
+            let unapplied = self.event.incidents.iter().find(|inc| inc.effect.is_none());
+            let d = match unapplied {
+                Some(inc) => d.with_note(
+                    inc.span,
+                    "this incident could not be applied (its error is above): the standings the choices follow may not be the ones they were made from",
+                ),
+                None => d,
+            };
             self.diags.push(d);
             if let Some(b) = self.choices_blocked.get_mut(i) {
                 *b = true;
