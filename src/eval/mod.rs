@@ -1083,14 +1083,14 @@ fn check_args(
     Ok(())
 }
 
-/// The result of `rule`: when its answer is a count, one below zero is
-/// refused, naming the rule.
+/// The result of `rule`: when its answer is a count, one below zero or not
+/// whole is refused, naming the rule.
 #[inline]
 fn count_result(rule: &Rule, result: R, program: &Program, span: Span) -> R {
     match result {
-        Ok(v) if rule.ret_count && below_zero(&v) => Err(Evaluator::fail(
+        Ok(v) if rule.ret_count && not_a_count(&v) => Err(Evaluator::fail(
             format!(
-                "`{}` gives {}: its answer is a count ({}), never below zero",
+                "`{}` gives {}: its answer is a count ({}), a whole number never below zero",
                 rule.name,
                 v.show(program),
                 program.type_name(&rule.ret)
@@ -1101,9 +1101,9 @@ fn count_result(rule: &Rule, result: R, program: &Program, span: Span) -> R {
     }
 }
 
-/// Whether `v` is a number below zero.
-pub(super) fn below_zero(v: &Value) -> bool {
-    matches!(v, Value::Num(n, _) if *n < Decimal::ZERO)
+/// Whether `v` is a number no count is: below zero, or not whole.
+pub(super) fn not_a_count(v: &Value) -> bool {
+    matches!(v, Value::Num(n, _) if *n < Decimal::ZERO || !is_whole(*n))
 }
 
 /// Whether every parameter of `rule` that counts whole things has a whole
@@ -1299,16 +1299,20 @@ mod tests {
         }
         assert_eq!(
             eval(&program, "left(-2)"),
-            Err("`left` gives -2 widgets: its answer is a count (widget), never below zero".into())
+            Err("`left` gives -2 widgets: its answer is a count (widget), a whole number never below zero".into())
         );
         // A scale's row folded to a count below zero is answered the general way.
         assert_eq!(
             eval(&program, "owed(0)"),
-            Err("`owed` gives -1 widget: its answer is a count (widget), never below zero".into())
+            Err("`owed` gives -1 widget: its answer is a count (widget), a whole number never below zero".into())
         );
         assert_eq!(eval(&program, "price(0 widgets)"), Ok("0".into()));
         assert_eq!(eval(&program, "size(0 widgets)"), Ok("1".into()));
         assert_eq!(eval(&program, "left(0)"), Ok("0 widgets".into()));
+        assert_eq!(
+            eval(&program, "left(0.5)"),
+            Err("`left` gives 0.5 widgets: its answer is a count (widget), a whole number never below zero".into())
+        );
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
             Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())

@@ -195,9 +195,10 @@ fn literal(e: &crate::ir::Expr) -> Option<Value> {
 impl Folded {
     /// The evaluation form of `rule` from its folded body.
     pub(super) fn new(rule: &Rule, body: RuleBody) -> Folded {
-        // A count below zero is answered the general way, which refuses it.
+        // A count below zero or not whole is answered the general way,
+        // which refuses it.
         let literal =
-            |e: &crate::ir::Expr| literal(e).filter(|v| !(rule.ret_count && super::below_zero(v)));
+            |e: &crate::ir::Expr| literal(e).filter(|v| !(rule.ret_count && super::not_a_count(v)));
         let answers = match &body {
             RuleBody::Const { value } => literal(value).map_or(Answers::None, Answers::Const),
             RuleBody::Fn { .. } => Answers::None,

@@ -792,13 +792,26 @@ fn a_choice_that_no_longer_fits_after_an_unapplied_incident_points_at_it() {
     assert_eq!(
         notes,
         [
-            "this incident could not be applied (its error is above): the standings the choices follow may not be the ones they were made from"
+            "this incident could not be applied (its own error says why): its deduction is missing from the standings the choices follow"
         ],
         "{all}"
     );
     // As written, the choice fits and nothing is noted.
     let (ran, sources) = run_text("applied.toml", &example);
     assert!(ran.diagnostics.is_empty(), "{}", rendered(&ran, &sources));
+    // An incident of a later stage moves nothing the semifinal's choices
+    // follow: a choice that does not fit is then only itself.
+    let later = example.replace("choices = [\"1>6\"]", "choices = [\"1>2\"]")
+        + "\n[[incident]]\nteam = 4\nstage = \"final\"\nrule = \"late_arrival_knockout(-3 min)\"\n";
+    let (ran, sources) = run_text("later.toml", &later);
+    let all = rendered(&ran, &sources);
+    let choice = ran
+        .diagnostics
+        .sorted()
+        .into_iter()
+        .find(|d| d.code == "E0709")
+        .unwrap_or_else(|| panic!("{all}"));
+    assert!(choice.notes.is_empty(), "{all}");
 }
 
 #[test]

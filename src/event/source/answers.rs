@@ -6,7 +6,25 @@ use crate::diag::Diagnostics;
 use crate::diag::{Diagnostic, counted};
 use crate::event::model::{At, ImpCap, MatchResult, WholeMargin};
 use crate::runner::{DrawAt, Source, Verdict};
+use crate::source::Span;
 use rust_decimal::Decimal;
+
+impl EventSource<'_> {
+    /// The incidents the run could not apply (a rule that cannot be
+    /// evaluated, a round that is not there) in the qualification or in a
+    /// stage written before stage `i`: a deduction missing from the standings
+    /// the choices of stage `i` follow, the likelier cause of a choice that
+    /// no longer fits.
+    fn unapplied_before(&self, i: usize) -> impl Iterator<Item = Span> + '_ {
+        self.event.incidents.iter().filter_map(move |inc| {
+            let before = match &inc.at {
+                At::Round(_) => true,
+                At::Stage(s) => self.stage_index(s).is_some_and(|k| k < i),
+            };
+            (before && inc.effect.is_none()).then_some(inc.span)
+        })
+    }
+}
 
 impl Source for EventSource<'_> {
     fn qualification_boards(&mut self, round: u32, home: u32, away: u32) -> Option<Decimal> {
@@ -108,16 +126,12 @@ impl Source for EventSource<'_> {
             None
         };
         if let Some(d) = problem {
-            // A deduction that could not be applied moves the standings the
-            // choices follow: the likelier cause, said beside the choice.
-            let unapplied = self.event.incidents.iter().find(|inc| inc.effect.is_none());
-            let d = match unapplied {
-                Some(inc) => d.with_note(
-                    inc.span,
-                    "this incident could not be applied (its error is above): the standings the choices follow may not be the ones they were made from",
-                ),
-                None => d,
-            };
+            let d = self.unapplied_before(i).fold(d, |d, at| {
+                d.with_note(
+                    at,
+                    "this incident could not be applied (its own error says why): its deduction is missing from the standings the choices follow",
+                )
+            });
             self.diags.push(d);
             if let Some(b) = self.choices_blocked.get_mut(i) {
                 *b = true;
