@@ -5,7 +5,7 @@
 use super::names::{BUILTIN_TYPES, TypeName, ValueName};
 use super::{Checker, Pending, declared, idx, source_info};
 use crate::diag::Diagnostic;
-use crate::ir::{self, RuleBody, Type};
+use crate::ir::{self, Counting, RuleBody, Type};
 use crate::source::Span;
 use crate::syntax::ast;
 use std::collections::BTreeMap;
@@ -219,11 +219,6 @@ impl Checker {
                 | ast::Decl::Scale(_) => {
                     if let Some(i) = self.declare_rule(item) {
                         pending.push(Pending::Rule(i, at));
-                        if let ast::Decl::Const(k) = &item.decl
-                            && self.is_whole(&k.ty)
-                        {
-                            self.whole_consts.insert(i);
-                        }
                         free_signature(item);
                     }
                 }
@@ -277,13 +272,12 @@ impl Checker {
             return None;
         }
         let i = idx(self.program.rules.len());
-        let whole: Vec<bool> = params.iter().map(|p| self.is_whole(&p.ty)).collect();
-        let counts: Vec<bool> = params.iter().map(|p| self.is_count(&p.ty)).collect();
+        let counting: Box<[Counting]> = params.iter().map(|p| self.counting(&p.ty)).collect();
         let params: Vec<(String, Type)> = params
             .iter()
             .map(|p| (p.name.text.clone(), self.resolve_type(&p.ty)))
             .collect();
-        let ret_count = ret.is_some_and(|t| self.is_count(t));
+        let answer = ret.map_or(Counting::Any, |t| self.counting(t));
         let ret = ret.map_or(Type::Error, |t| self.resolve_type(t));
         self.names
             .values
@@ -291,9 +285,8 @@ impl Checker {
         self.program.rules.push(Box::new(ir::Rule {
             name: name.text.clone(),
             params,
-            whole: whole.into(),
-            counts: counts.into(),
-            ret_count,
+            counting,
+            answer,
             ret,
             source: source_info(source),
             doc: doc.into(),
@@ -404,8 +397,7 @@ impl Checker {
 
 /// Frees what the lowering of a declared rule no longer reads: its doc lines and
 /// source reference (copied into the IR), and its parameters and result type
-/// (resolved into the IR; whether a const counts whole things is noted in the
-/// checker's `whole_consts`). A table keeps its parameters, which its lowering
+/// (resolved into the IR, with what numbers they admit). A table keeps its parameters, which its lowering
 /// points at.
 fn free_signature(item: &mut ast::Item) {
     item.doc = Vec::new();

@@ -5,10 +5,9 @@ use super::expr::{Scope, list, literal_number, poison};
 use super::names::did_you_mean;
 use super::{Checker, source_info};
 use crate::diag::Diagnostic;
-use crate::ir::{self, ExprKind, RuleBody, Type, Value};
+use crate::ir::{self, Counting, RuleBody, Type};
 use crate::source::Span;
 use crate::syntax::ast;
-use rust_decimal::Decimal;
 
 impl Checker {
     pub(crate) fn lower_rule(&mut self, index: u32, item: &ast::Item) {
@@ -17,7 +16,7 @@ impl Checker {
         };
         let params = rule.params.clone();
         let ret = rule.ret.clone();
-        let count = rule.ret_count;
+        let answer = rule.answer;
         let mut scope = Scope::default();
         for (name, ty) in &params {
             scope.push(name, ty.clone());
@@ -25,64 +24,74 @@ impl Checker {
         let body = match &item.decl {
             ast::Decl::Const(k) => {
                 let value = self.expect(&k.value, &ret, &mut scope);
-                // A quantity literal (`1.5 IMP`) is reported where it is read.
-                let quantity = matches!(k.value.kind, ast::ExprKind::Quantity(..));
-                if let (true, ExprKind::Lit(Value::Num(n, _))) =
-                    (self.whole_consts.contains(&index), &value.kind)
-                    && !quantity
-                    && !n.fract().is_zero()
-                {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0205",
-                            format!(
-                                "`{}` counts whole things; `{}` is not whole",
-                                k.name.text,
-                                n.normalize()
-                            ),
-                            k.value.span,
-                        )
-                        .with_help("write a whole number, or declare the const as `number`"),
-                    );
-                }
-                if count
-                    && let Some(n) = literal_number(&value)
-                    && n < Decimal::ZERO
-                    // A fraction is E0205's: one error is enough.
-                    && n.fract().is_zero()
-                    && let Type::Num(unit) = &ret
-                {
-                    let shown = self.program.show_num(n, unit);
-                    self.diags.push(
-                        Diagnostic::error(
-                            "E0210",
-                            format!("`{}` is a count; {shown} is below zero", k.name.text),
-                            k.value.span,
-                        )
-                        .with_label("a count is zero or more")
-                        .with_help(
-                            "write 0 or more, or declare the unit `whole` if it may be below zero",
-                        ),
-                    );
-                }
+                self.literal_answer(&k.name.text, answer, &k.value, &value);
                 RuleBody::Const {
                     value: Box::new(value),
                 }
             }
             ast::Decl::Fn(f) => {
                 let body = self.expect(&f.body, &ret, &mut scope);
+                self.literal_answer(&f.name.text, answer, &f.body, &body);
                 RuleBody::Fn {
                     body: Box::new(body),
                 }
             }
-            ast::Decl::Table(t) => self.lower_table(t, &params, &ret, &mut scope),
-            ast::Decl::Scale(s) => self.lower_scale(s, &params, &ret, &mut scope),
+            ast::Decl::Table(t) => self.lower_table(t, &params, (&ret, answer), &mut scope),
+            ast::Decl::Scale(s) => self.lower_scale(s, &params, (&ret, answer), &mut scope),
             _ => return,
         };
         if let Some(r) = self.program.rules.get_mut(index as usize) {
             r.body = body;
             r.locals = scope.max;
         }
+    }
+
+    /// A literal answer its rule's type does not admit, found by the check
+    /// rather than first when the rule is evaluated: a fraction where whole
+    /// numbers are counted (E0205), a whole number below zero for a count
+    /// (E0210). `written` is the answer as written, `value` as lowered.
+    pub(crate) fn literal_answer(
+        &mut self,
+        rule: &str,
+        answer: Counting,
+        written: &ast::Expr,
+        value: &ir::Expr,
+    ) {
+        let (Some(n), Type::Num(unit)) = (literal_number(value), &value.ty) else {
+            return;
+        };
+        if answer.admits(n) {
+            return;
+        }
+        if !ir::is_whole(n) {
+            // A quantity (`1.5 IMP`) is reported where it is read: once is enough.
+            if !is_quantity(written) {
+                self.diags.push(
+                    Diagnostic::error(
+                        "E0205",
+                        format!(
+                            "`{rule}` counts whole things; `{}` is not whole",
+                            n.normalize()
+                        ),
+                        written.span,
+                    )
+                    .with_help(format!(
+                        "write a whole number, or declare `{rule}` with a type that is not whole"
+                    )),
+                );
+            }
+            return;
+        }
+        let shown = self.program.show_num(n, unit);
+        self.diags.push(
+            Diagnostic::error(
+                "E0210",
+                format!("`{rule}` is a count; {shown} is below zero"),
+                written.span,
+            )
+            .with_label("a count is zero or more")
+            .with_help("write 0 or more, or declare the unit `whole` if it may be below zero"),
+        );
     }
 
     pub(crate) fn lower_example(&mut self, e: &ast::ExampleDecl) {
@@ -118,7 +127,7 @@ impl Checker {
         &mut self,
         t: &ast::TableDecl,
         params: &[(String, Type)],
-        ret: &Type,
+        (ret, answer): (&Type, Counting),
         scope: &mut Scope,
     ) -> RuleBody {
         let empty = RuleBody::Table { rows: Vec::new() };
@@ -133,6 +142,7 @@ impl Checker {
         let mut first_at: Vec<Option<Span>> = vec![None; info.variants.len()];
         for (key, value) in &t.rows {
             let v = self.expect(value, ret, scope);
+            self.literal_answer(&t.name.text, answer, value, &v);
             match key {
                 None => {
                     if wildcard.is_some() {
@@ -261,4 +271,13 @@ impl Checker {
 
 fn list_strs(items: &[String]) -> String {
     list(&items.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// Whether `e` is a quantity literal (`1.5 IMP`), negated or not.
+fn is_quantity(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ast::ExprKind::Quantity(..) => true,
+        ast::ExprKind::Neg(x) => matches!(x.kind, ast::ExprKind::Quantity(..)),
+        _ => false,
+    }
 }

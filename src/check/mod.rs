@@ -37,7 +37,7 @@ mod vocabulary;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::TOO_LARGE;
-use crate::ir::{self, Program, RuleBody, SourceInfo, Type, Unit};
+use crate::ir::{self, Counting, Program, RuleBody, SourceInfo, Type, Unit};
 use crate::source::Span;
 use crate::syntax::ast;
 use compute::Computer;
@@ -88,9 +88,6 @@ pub(crate) struct Checker {
     /// How many expressions enclose the one being typed: the stack is looked at
     /// every few levels only (`expr::STACK_CHECK_EVERY`).
     pub(crate) expr_depth: usize,
-    /// The consts whose written type counts whole things (`integer`, a `whole`
-    /// unit), noted when they are declared, since their written types are freed then.
-    pub(crate) whole_consts: std::collections::BTreeSet<u32>,
     /// What the check computes, within [`MAX_CHECK_STEPS`].
     pub(crate) computer: Computer,
     /// Each count property's units (none: a bare number) where it is written,
@@ -126,7 +123,6 @@ pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked
         pending_places: Vec::new(),
         suggestions_left: names::MAX_SUGGESTED,
         expr_depth: 0,
-        whole_consts: std::collections::BTreeSet::new(),
         computer: Computer::new(steps),
         count_units: BTreeMap::new(),
     };
@@ -271,21 +267,32 @@ fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer)
             return;
         };
         if let Err(e) = result {
-            diags.push(
-                Diagnostic::error(
-                    e.code.unwrap_or("E0602"),
-                    format!("`{}` cannot be computed: {}", rule.name, e.message),
-                    e.span,
-                )
-                .with_note(rule.span, "in this const")
-                .with_help(if e.code == Some(TOO_LARGE) {
-                    "compute it with fewer or shorter lists: no rule of a competition needs this many steps"
-                } else {
-                    "change the value so it can be computed"
-                }),
-            );
+            diags.push(const_failure(rule, *e));
         }
     }
+}
+
+/// Why const `rule` cannot be used. Its own answer refused (a count below
+/// zero, a fraction of a whole unit) names it already, and is shown where it
+/// is declared, not where the check first used it.
+fn const_failure(rule: &ir::Rule, e: crate::eval::EvalError) -> Diagnostic {
+    let code = e.code.unwrap_or("E0602");
+    if e.message.starts_with(&format!("`{}` gives ", rule.name)) {
+        return Diagnostic::error(code, e.message, rule.span)
+            .with_label("its type cannot hold this value")
+            .with_help("change the value, or the const's type if the value is right");
+    }
+    Diagnostic::error(
+        code,
+        format!("`{}` cannot be computed: {}", rule.name, e.message),
+        e.span,
+    )
+    .with_note(rule.span, "in this const")
+    .with_help(if e.code == Some(TOO_LARGE) {
+        "compute it with fewer or shorter lists: no rule of a competition needs this many steps"
+    } else {
+        "change the value so it can be computed"
+    })
 }
 
 impl Checked {
@@ -309,7 +316,6 @@ impl Checked {
             pending_places: Vec::new(),
             suggestions_left: names::MAX_SUGGESTED,
             expr_depth: 0,
-            whole_consts: std::collections::BTreeSet::new(),
             computer: Computer::new(MAX_CHECK_STEPS),
             count_units: BTreeMap::new(),
         };
@@ -350,24 +356,17 @@ fn idx(n: usize) -> u32 {
 }
 
 impl Checker {
-    /// Whether a parameter type counts whole things (`integer`, or a `whole`
-    /// or `count` unit). A list is not: its values are checked where they are
-    /// written.
-    pub(crate) fn is_whole(&self, t: &ast::TypeExpr) -> bool {
+    /// What numbers a parameter or answer of type `t` admits: whole ones for
+    /// `integer` and a `whole` unit, whole ones from zero for a `count` unit. A
+    /// list admits any: its values are checked where they are written.
+    pub(crate) fn counting(&self, t: &ast::TypeExpr) -> Counting {
         let name = single_name(t);
-        name == Some("integer")
-            || matches!(
-                name.and_then(|n| self.names.types.get(n)),
-                Some(TypeName::Unit { whole: true, .. })
-            )
-    }
-
-    /// Whether a parameter type is a count: a `count` unit, never negative.
-    pub(crate) fn is_count(&self, t: &ast::TypeExpr) -> bool {
-        matches!(
-            single_name(t).and_then(|n| self.names.types.get(n)),
-            Some(TypeName::Unit { count: true, .. })
-        )
+        match name.and_then(|n| self.names.types.get(n)) {
+            Some(TypeName::Unit { count: true, .. }) => Counting::Count,
+            Some(TypeName::Unit { whole: true, .. }) => Counting::Whole,
+            _ if name == Some("integer") => Counting::Whole,
+            _ => Counting::Any,
+        }
     }
 
     /// A type as written → a type.

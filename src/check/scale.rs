@@ -17,7 +17,7 @@ pub(crate) use coverage::{ScaleRows, analyse_all};
 use super::Checker;
 use super::expr::Scope;
 use crate::diag::Diagnostic;
-use crate::ir::{self, RuleBody, ScaleArm, Type, Value};
+use crate::ir::{self, Counting, RuleBody, ScaleArm, Type, Value};
 use crate::syntax::ast;
 
 impl Checker {
@@ -25,7 +25,7 @@ impl Checker {
         &mut self,
         s: &ast::ScaleDecl,
         params: &[(String, Type)],
-        ret: &Type,
+        (ret, answer): (&Type, Counting),
         scope: &mut Scope,
     ) -> RuleBody {
         let [(param, param_ty)] = params else {
@@ -62,6 +62,7 @@ impl Checker {
         for (range, value) in &s.arms {
             let (lower, upper) = self.range_bounds(range, param, param_ty, scope);
             let v = self.expect(value, ret, scope);
+            self.literal_answer(&s.name.text, answer, value, &v);
             all.push(ScaleArm {
                 lower,
                 upper,

@@ -41,7 +41,7 @@ fn compared(old_side: &Version, new_side: &Version, days: i64) -> Vec<Detail> {
     };
     match (old_ty, new_ty) {
         (Type::Enum(a), Type::Enum(b)) => behaviour::by_key(old_side, *a, new_side, *b),
-        _ => match Line::of(new_ty, new.whole.first().copied().unwrap_or(false)) {
+        _ => match Line::of(new_ty, new.counting.first().is_some_and(|c| c.is_whole())) {
             Some(line) if Line::of(old_ty, false).map(|l| l.ty) == Some(line.ty.clone()) => {
                 behaviour::by_range(old_side, new_side, &line, days)
             }

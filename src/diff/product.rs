@@ -56,7 +56,7 @@ pub(super) fn answers(old: &Version, new: &Version, days: i64) -> Vec<Detail> {
     // parameters is given up once past the bound, before the rest are sampled.
     let mut count = 1usize;
     for (i, ((_, ot), (name, nt))) in op.iter().zip(np).enumerate() {
-        let whole = new.rule.whole.get(i).copied().unwrap_or(false);
+        let whole = new.rule.counting.get(i).is_some_and(|c| c.is_whole());
         match axis(old, new, name, ot, nt, whole, days) {
             Some(a) if !a.points.is_empty() => {
                 match count.checked_mul(a.points.len()) {

@@ -576,9 +576,8 @@ mod tests {
         let rule = Rule {
             name: "widget".into(),
             params: vec![("x".into(), Type::number())],
-            whole: Box::new([false]),
-            counts: Box::new([false]),
-            ret_count: false,
+            counting: Box::new([crate::ir::Counting::Any]),
+            answer: crate::ir::Counting::Any,
             ret: Type::number(),
             source: None,
             doc: Box::default(),

@@ -177,9 +177,8 @@ mod tests {
         let rule = Rule {
             name: "f".into(),
             params: vec![("x".into(), Type::number())],
-            whole: Box::new([false]),
-            counts: Box::new([false]),
-            ret_count: false,
+            counting: Box::new([crate::ir::Counting::Any]),
+            answer: crate::ir::Counting::Any,
             ret: Type::number(),
             source: None,
             doc: Box::default(),

@@ -19,7 +19,8 @@ pub mod trace;
 mod limit_tests;
 
 use crate::ir::{
-    BinOp, Builtin, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type, Unit, Value,
+    BinOp, Builtin, Counting, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type,
+    Unit, Value, is_whole,
 };
 use crate::source::Span;
 pub use budget::Budget;
@@ -592,7 +593,7 @@ impl<'p> Evaluator<'p> {
         }
         self.depth += 1;
         let result = self.run(code, &mut frame, span);
-        let result = count_result(rule, result, self.program, span);
+        let result = checked_answer(rule, result, self.program, span);
         self.depth -= 1;
         if self.scratch.len() < POOL {
             self.scratch.push(frame);
@@ -704,7 +705,7 @@ impl<'p> Evaluator<'p> {
                 self.eval_body(i, rule, body, frame, span)
             }
         };
-        let result = count_result(rule, result, program, span);
+        let result = checked_answer(rule, result, program, span);
         self.depth -= 1;
         if let Some(t) = &mut self.trace {
             t.leave(detail, result.as_ref().ok());
@@ -873,10 +874,8 @@ fn ready<'p>(
             (rows.get(*v as usize)?, *v as usize, Some(Detail::Table(*v)))
         }
         (Answers::FullTable(_), _) => return None,
-        (Answers::Scale { whole, count, arms }, [input]) => {
-            if let Value::Num(n, _) = input
-                && ((*whole && !is_whole(*n)) || (*count && *n < Decimal::ZERO))
-            {
+        (Answers::Scale { counting, arms }, [input]) => {
+            if !admitted(*counting, input) {
                 return None;
             }
             let arm = prepared.scale_arm(i, input.order_key()?)??;
@@ -1052,23 +1051,21 @@ fn deduct_value(x: &Value, span: Span) -> R {
 }
 
 /// A parameter that counts whole things refuses a fraction, and a count a
-/// number below zero, naming the parameter and the rule.
+/// number below zero, naming the parameter and the rule. Called when
+/// [`args_fit`] says one does not fit.
+#[cold]
 fn check_args(
     rule: &Rule,
     args: &[Value],
     program: &Program,
     span: Span,
 ) -> Result<(), Box<EvalError>> {
-    let flags = rule.whole.iter().zip(&rule.counts);
-    for ((name, ty), (value, (whole, count))) in rule.params.iter().zip(args.iter().zip(flags)) {
+    for ((name, ty), (value, counting)) in rule.params.iter().zip(args.iter().zip(&rule.counting)) {
         let Value::Num(n, _) = value else { continue };
-        let message = if *whole && !is_whole(*n) {
-            format!(
-                "`{name}` of `{}` counts whole things; {} is not whole",
-                rule.name,
-                value.show(program)
-            )
-        } else if *count && *n < Decimal::ZERO {
+        if counting.admits(*n) {
+            continue;
+        }
+        let message = if is_whole(*n) {
             format!(
                 "`{name}` of `{}` is given {}: it is a count ({}), never below zero",
                 rule.name,
@@ -1076,52 +1073,56 @@ fn check_args(
                 program.type_name(ty)
             )
         } else {
-            continue;
+            format!(
+                "`{name}` of `{}` counts whole things; {} is not whole",
+                rule.name,
+                value.show(program)
+            )
         };
         return Err(Evaluator::fail(message, span));
     }
     Ok(())
 }
 
-/// The result of `rule`: when its answer is a count, one below zero or not
-/// whole is refused, naming the rule.
+/// The result of `rule`: an answer its type does not admit (not whole where
+/// whole numbers are counted, below zero for a count) is refused, naming the rule.
 #[inline]
-fn count_result(rule: &Rule, result: R, program: &Program, span: Span) -> R {
+fn checked_answer(rule: &Rule, result: R, program: &Program, span: Span) -> R {
     match result {
-        Ok(v) if rule.ret_count && not_a_count(&v) => Err(Evaluator::fail(
-            format!(
-                "`{}` gives {}: its answer is a count ({}), a whole number never below zero",
-                rule.name,
-                v.show(program),
-                program.type_name(&rule.ret)
-            ),
-            span,
-        )),
+        Ok(v) if !admitted(rule.answer, &v) => {
+            let ty = program.type_name(&rule.ret);
+            let what = if rule.answer == Counting::Count {
+                format!("is a count ({ty}), a whole number never below zero")
+            } else {
+                format!("counts whole things ({ty})")
+            };
+            Err(Evaluator::fail(
+                format!(
+                    "`{}` gives {}: its answer {what}",
+                    rule.name,
+                    v.show(program)
+                ),
+                span,
+            ))
+        }
         other => other,
     }
 }
 
-/// Whether `v` is a number no count is: below zero, or not whole.
-pub(super) fn not_a_count(v: &Value) -> bool {
-    matches!(v, Value::Num(n, _) if *n < Decimal::ZERO || !is_whole(*n))
+/// Whether `v` is a value `counting` admits: any value that is not a number.
+#[inline]
+pub(super) fn admitted(counting: Counting, v: &Value) -> bool {
+    match v {
+        Value::Num(n, _) => counting.admits(*n),
+        _ => true,
+    }
 }
 
-/// Whether every parameter of `rule` that counts whole things has a whole
-/// number, and every count one of zero or more: the common case, decided
-/// without words ([`check_args`] says which is not).
+/// Whether every argument is one its parameter admits: the common case,
+/// decided without words ([`check_args`] says which is not).
 #[inline]
 fn args_fit(rule: &Rule, args: &[Value]) -> bool {
-    let flags = rule.whole.iter().zip(&rule.counts);
-    flags.zip(args).all(|((whole, count), v)| match v {
-        Value::Num(n, _) => (!*whole || is_whole(*n)) && (!*count || *n >= Decimal::ZERO),
-        _ => true,
-    })
-}
-
-/// Whether `n` is a whole number: at once for a number written without decimal
-/// places (most are), else by its fraction.
-fn is_whole(n: Decimal) -> bool {
-    n.scale() == 0 || n.fract().is_zero()
+    rule.counting.iter().zip(args).all(|(c, v)| admitted(*c, v))
 }
 
 /// What a slot holds before it is given a value.
@@ -1286,7 +1287,7 @@ mod tests {
     }
 
     #[test]
-    fn a_count_below_zero_is_refused_by_name_and_zero_is_a_count() {
+    fn a_count_below_zero_or_a_fraction_of_a_whole_unit_is_refused_by_name() {
         let program = counted("count");
         for (call, rule) in [("price(-1 widgets)", "price"), ("size(-1 widgets)", "size")] {
             assert_eq!(
@@ -1323,6 +1324,10 @@ mod tests {
         assert_eq!(eval(&program, "size(-1 widgets)"), Ok("1".into()));
         assert_eq!(eval(&program, "left(-2)"), Ok("-2 widgets".into()));
         assert_eq!(eval(&program, "owed(0)"), Ok("-1 widget".into()));
+        assert_eq!(
+            eval(&program, "left(0.5)"),
+            Err("`left` gives 0.5 widgets: its answer counts whole things (widget)".into())
+        );
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
             Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())

@@ -12,7 +12,7 @@
 //! keeps making a `Prepared` cheap for a run that uses few of them.
 
 use super::code::{self, Code};
-use crate::ir::{Bound, ExprKind, Program, Rule, RuleBody, ScaleArm, Value};
+use crate::ir::{Bound, Counting, ExprKind, Program, Rule, RuleBody, ScaleArm, Value};
 use rust_decimal::Decimal;
 use std::sync::OnceLock;
 
@@ -174,12 +174,10 @@ pub(super) enum Answers {
     FullTable(Box<[Value]>),
     /// A table some rows of which did not fold, by variant (`None`: computed).
     Table(Box<[Option<Value>]>),
-    /// By arm; `whole` when the input counts whole things and `count` when it
-    /// is a count (a fraction, or a count below zero, is refused by the
-    /// general way, with its message).
+    /// By arm, with what numbers the input admits (one it does not is
+    /// refused by the general way, with its message).
     Scale {
-        whole: bool,
-        count: bool,
+        counting: Counting,
         arms: Box<[Option<Value>]>,
     },
 }
@@ -195,10 +193,9 @@ fn literal(e: &crate::ir::Expr) -> Option<Value> {
 impl Folded {
     /// The evaluation form of `rule` from its folded body.
     pub(super) fn new(rule: &Rule, body: RuleBody) -> Folded {
-        // A count below zero or not whole is answered the general way,
+        // An answer its type does not admit is answered the general way,
         // which refuses it.
-        let literal =
-            |e: &crate::ir::Expr| literal(e).filter(|v| !(rule.ret_count && super::not_a_count(v)));
+        let literal = |e: &crate::ir::Expr| literal(e).filter(|v| super::admitted(rule.answer, v));
         let answers = match &body {
             RuleBody::Const { value } => literal(value).map_or(Answers::None, Answers::Const),
             RuleBody::Fn { .. } => Answers::None,
@@ -211,8 +208,7 @@ impl Folded {
                 }
             }
             RuleBody::Scale { arms } => Answers::Scale {
-                whole: rule.whole.first() == Some(&true),
-                count: rule.counts.first() == Some(&true),
+                counting: rule.counting.first().copied().unwrap_or_default(),
                 arms: arms.iter().map(|a| literal(&a.value)).collect(),
             },
         };

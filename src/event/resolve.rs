@@ -156,7 +156,7 @@ fn note_the_plan(event: &mut Event, program: &Program, plan: &Plan) {
         let scale = plan.vp_scale(program, named).map(|(_, r)| r);
         event.whole_margin = scale.and_then(|r| {
             let (param, _) = r.params.first()?;
-            r.whole.first().copied()?.then(|| WholeMargin {
+            r.counting.first()?.is_whole().then(|| WholeMargin {
                 scale: r.name.clone(),
                 param: param.clone(),
                 at: r.span,

@@ -17,6 +17,7 @@ use crate::source::Span;
 pub use builtin::{Builtin, ListLoop};
 pub use competition::{Competition, MAX_TEAMS};
 pub use op::BinOp;
+use rust_decimal::Decimal;
 use serde::Serialize;
 pub use unit::Unit;
 pub use value::{Date, MAX_LIST_LEN, Penalty, Value};
@@ -243,12 +244,10 @@ pub struct Rule {
     pub name: String,
     /// Parameter names and types.
     pub params: Vec<(String, Type)>,
-    /// Which parameters count whole things (`integer`, a `whole` unit).
-    pub whole: Box<[bool]>,
-    /// Which parameters are counts (a `count` unit): never negative.
-    pub counts: Box<[bool]>,
-    /// Its result is a count (a `count` unit): an answer below zero is refused.
-    pub ret_count: bool,
+    /// What numbers each parameter admits: a call with any other is refused.
+    pub counting: Box<[Counting]>,
+    /// What numbers its answer may be: any other is refused.
+    pub answer: Counting,
     /// Result type.
     pub ret: Type,
     /// Where it comes from in the regulation.
@@ -271,6 +270,54 @@ pub struct Rule {
     /// Where it is declared.
     #[serde(skip)]
     pub span: Span,
+}
+
+/// What numbers a rule's parameter or answer admits, from its declared type.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    borsh::BorshSerialize,
+    borsh::BorshDeserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Counting {
+    /// Any number (`number`, a unit declared without `whole` or `count`), or
+    /// a value that is not a number.
+    #[default]
+    Any,
+    /// Whole numbers of either sign: `integer`, a `whole` unit (an IMP margin).
+    Whole,
+    /// Whole numbers from zero: a `count` unit (boards, players).
+    Count,
+}
+
+impl Counting {
+    /// Whether `n` is one of the numbers admitted.
+    #[inline]
+    pub fn admits(self, n: Decimal) -> bool {
+        match self {
+            Counting::Any => true,
+            Counting::Whole => is_whole(n),
+            Counting::Count => n >= Decimal::ZERO && is_whole(n),
+        }
+    }
+
+    /// Whether the numbers admitted are whole.
+    pub fn is_whole(self) -> bool {
+        self != Counting::Any
+    }
+}
+
+/// Whether `n` is a whole number: at once for a number written without decimal
+/// places (most are), else by its fraction.
+#[inline]
+pub fn is_whole(n: Decimal) -> bool {
+    n.scale() == 0 || n.fract().is_zero()
 }
 
 /// Whether a boxed text is empty (a rule without a doc comment shows none).

@@ -145,7 +145,7 @@ pub(crate) fn analyse_all(c: &mut Checker, scales: &[ScaleRows], cyclic: &BTreeS
             .program
             .rules
             .get(*index as usize)
-            .and_then(|r| r.whole.first().copied())
+            .and_then(|r| r.counting.first().map(|c| c.is_whole()))
             .unwrap_or(false);
         let Some(param_ty) = c
             .program

@@ -42,15 +42,24 @@ impl Lower {
     /// `not not x`, `- - x`: the operand sits one level deeper per prefix
     /// operator (`op` is the operator's rule), and each operator wraps it once.
     fn prefixed(&self, p: P, op: Rule, wrap: fn(Box<Expr>) -> ExprKind) -> R<Expr> {
-        let span = self.span(&p);
+        let outer = self.span(&p);
+        let text = p.as_str();
         let count = p.clone().into_inner().filter(|c| c.as_rule() == op).count();
         let mut operand = None;
         for c in p.into_inner() {
             if c.as_rule() != op {
-                operand = Some(self.nested(count, span, || self.expr(c))?);
+                operand = Some(self.nested(count, outer, || self.expr(c))?);
             }
         }
-        let mut e = operand.ok_or_else(|| SyntaxError::internal(span))?;
+        let mut e = operand.ok_or_else(|| SyntaxError::internal(outer))?;
+        // To the end of its operand and the brackets it closes: the node's own
+        // span takes the layout after it.
+        let operand_end = (e.span.end.saturating_sub(outer.start)) as usize;
+        let end = crate::syntax::after_closing_brackets(text, operand_end);
+        let span = Span {
+            end: outer.start + u32::try_from(end).unwrap_or(0),
+            ..outer
+        };
         for _ in 0..count {
             e = Expr {
                 kind: wrap(Box::new(e)),

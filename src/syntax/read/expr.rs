@@ -230,7 +230,14 @@ impl Reader<'_> {
             return None;
         };
         self.nest(negs)?;
-        let span = self.span(start, self.pos);
+        // To the end of its operand and the brackets it closes, not past the
+        // layout after it, as a `not`'s.
+        let operand_end = (e.span.end as usize).saturating_sub(self.base);
+        let within = self.text.get(..self.pos).unwrap_or_default();
+        let span = self.span(
+            start,
+            crate::syntax::after_closing_brackets(within, operand_end),
+        );
         for _ in 0..negs {
             e = Expr {
                 kind: ExprKind::Neg(Box::new(e)),

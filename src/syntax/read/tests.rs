@@ -372,3 +372,23 @@ fn a_not_spans_its_comparison_not_the_layout_after_it() {
         ]
     );
 }
+
+#[test]
+fn a_negation_spans_its_operand_not_the_layout_after_it() {
+    let text = "const a: number ref X-1 = -4 // a note\n\nconst b: number ref X-1 = - ( 2 )  \n\
+                const c: number ref X-1 = --f(1)\n";
+    let (direct, pest) = both(text);
+    assert_eq!(direct, pest);
+    let file = parse_file_with(text, 7, true).unwrap();
+    let spanned: Vec<&str> = file
+        .items
+        .iter()
+        .map(|item| match &item.decl {
+            crate::syntax::ast::Decl::Const(k) => {
+                &text[k.value.span.start as usize..k.value.span.end as usize]
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(spanned, ["-4", "- ( 2 )", "--f(1)"]);
+}
