@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Date;
 use crate::schedule::{self, CompetitionDays, Item, Programme};
 use crate::source::printable_name;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -62,53 +63,7 @@ fn render(p: &Programme) -> String {
     } else {
         format!("{}: the programme\n", p.edition)
     };
-    // A competition dated as a whole comes before its first day, and each of
-    // its days that has dated stages says it is played then too.
-    let mut whole: Vec<&CompetitionDays> = p.competition_days.iter().collect();
-    whole.sort_by_key(|c| c.first_day);
-    let mut listed = 0;
-    for day in &p.days {
-        while let Some(within) = whole.get(listed).filter(|c| c.first_day <= day.date) {
-            // A competition of this one day is listed within it: a block of
-            // its own would repeat the date.
-            if !is_one_day_on(within, day.date) {
-                competition_days(within, &mut s);
-            }
-            listed += 1;
-        }
-        let _ = writeln!(s, "\n{}", day.date);
-        for item in &day.items {
-            let part = match (&item.part, item.first_day, item.last_day) {
-                (Some(part), _, _) => part.clone(),
-                (None, Some(first), Some(last)) => day_of(first, last, day.date),
-                _ => String::new(),
-            };
-            let _ = writeln!(s, "  {part:<22} {}", line(item));
-        }
-        for within in &whole[..listed] {
-            if is_one_day_on(within, day.date) {
-                let _ = writeln!(
-                    s,
-                    "  {:<22} {}: stages not dated one by one{}",
-                    "",
-                    printable_name(&within.competition_title),
-                    days_cited(within)
-                );
-                competition_items(within, &mut s);
-            } else if (within.first_day..=within.last_day).contains(&day.date) {
-                let _ = writeln!(
-                    s,
-                    "  {:<22} {}: stages not dated one by one, listed above{}",
-                    day_of(within.first_day, within.last_day, day.date),
-                    printable_name(&within.competition_title),
-                    days_cited(within)
-                );
-            }
-        }
-    }
-    for within in &whole[listed..] {
-        competition_days(within, &mut s);
-    }
+    days(p, &mut s);
     if !p.undated.is_empty() {
         s.push_str("\nNot dated by the edition\n");
         for item in &p.undated {
@@ -151,6 +106,65 @@ fn render(p: &Programme) -> String {
         }
     }
     s
+}
+
+/// The programme day by day. A competition dated as a whole comes before its
+/// first day, and each of its days that has dated stages says it is played then
+/// too; one played on a single day is listed within that day, which has a
+/// heading of its own even when no stage is dated on it.
+fn days(p: &Programme, s: &mut String) {
+    let mut whole: Vec<&CompetitionDays> = p.competition_days.iter().collect();
+    whole.sort_by_key(|c| c.first_day);
+    let items_on: BTreeMap<Date, &[Item]> = p.days.iter().map(|d| (d.date, &d.items[..])).collect();
+    let one_day = whole.iter().filter(|c| c.first_day == c.last_day);
+    let dates: BTreeSet<Date> = items_on
+        .keys()
+        .copied()
+        .chain(one_day.map(|c| c.first_day))
+        .collect();
+    let mut listed = 0;
+    for date in dates {
+        while let Some(within) = whole.get(listed).filter(|c| c.first_day <= date) {
+            // A competition of this one day is listed within it: a block of
+            // its own would repeat the date.
+            if !is_one_day_on(within, date) {
+                competition_days(within, s);
+            }
+            listed += 1;
+        }
+        let _ = writeln!(s, "\n{date}");
+        for item in items_on.get(&date).copied().unwrap_or_default() {
+            let part = match (&item.part, item.first_day, item.last_day) {
+                (Some(part), _, _) => part.clone(),
+                (None, Some(first), Some(last)) => day_of(first, last, date),
+                _ => String::new(),
+            };
+            let _ = writeln!(s, "  {part:<22} {}", line(item));
+        }
+        for within in &whole[..listed] {
+            if is_one_day_on(within, date) {
+                let _ = writeln!(
+                    s,
+                    "  {:<22} {}: stages not dated one by one{}",
+                    "",
+                    printable_name(&within.competition_title),
+                    days_cited(within)
+                );
+                competition_items(within, s);
+            } else if (within.first_day..=within.last_day).contains(&date) {
+                let _ = writeln!(
+                    s,
+                    "  {:<22} {}: stages not dated one by one, listed above{}",
+                    day_of(within.first_day, within.last_day, date),
+                    printable_name(&within.competition_title),
+                    days_cited(within)
+                );
+            }
+        }
+    }
+    for within in &whole[listed..] {
+        competition_days(within, s);
+    }
 }
 
 /// A competition dated as a whole: its days, then the stages it does not date

@@ -250,6 +250,40 @@ fn a_one_day_competition_is_listed_within_its_day() {
 }
 
 #[test]
+fn one_day_competitions_on_a_day_without_dated_stages_share_its_heading() {
+    let dir = copy_2015("schedule-one-free-day");
+    let file = dir.0.join("sm_lag_veteran.bfr");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let text = text
+        .replace("= 2015-07-28\n", "= 2015-08-02\n")
+        .replace("= 2015-07-30\n", "= 2015-08-02\n");
+    std::fs::write(&file, text).unwrap();
+    let (code, stdout, stderr) = bfr(&["schedule", &dir.0.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches("2015-08-02").count(), 1, "{stdout}");
+    let day = &stdout[stdout.find("\nSun 2015-08-02\n").unwrap()..];
+    let day = &day[1..day[1..].find("\n\n").unwrap()];
+    let headings: Vec<&str> = day
+        .lines()
+        .filter(|l| l.contains("not dated one by one"))
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Öppna SM Lag Veteran: stages not dated one by one  [LV-FEE p.11 \"SM-tävlingar lag\"]",
+            "SM Lag Veteran: stages not dated one by one  [LV-FEE p.11 \"SM-tävlingar lag\"]",
+        ],
+        "{day}"
+    );
+    assert_eq!(
+        day.lines().filter(|l| l.contains("Lag Veteran")).count(),
+        9,
+        "{day}"
+    );
+}
+
+#[test]
 fn the_programme_as_json() {
     let (code, stdout, stderr) = bfr(&["--format", "json", "schedule", "rules/2015"]);
     assert_eq!(code, 0, "{stderr}");
