@@ -73,6 +73,7 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
     let mut out = Encoder::default();
     let mut lexer = Kind::lexer(text);
     let mut previous_dot = false;
+    let mut unit = InUnit::Outside;
     while let Some(kind) = lexer.next() {
         let span = lexer.span();
         let word = lexer.slice();
@@ -105,7 +106,7 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             // text the index was not made from, a name if the edition has one.
             Kind::Word
                 if crate::syntax::CONTEXTUAL.contains(&word)
-                    && (word != "count" || in_unit_declaration(text, span.start))
+                    && (word != "count" || unit == InUnit::Flags)
                     && if current {
                         a.index.exactly(file, span.start, span.end).is_none()
                     } else {
@@ -125,6 +126,7 @@ pub fn tokens(a: &Analysis, file: usize) -> Vec<SemanticToken> {
             _ => None,
         };
         previous_dot = kind == Kind::Dot;
+        unit = unit.after(kind, word);
         if let Some((t, modifiers)) = class {
             out.push(&ix, text, span.start, span.end, type_number(&t), modifiers);
         }
@@ -210,13 +212,36 @@ impl Encoder {
     }
 }
 
-/// Whether `at` is on a line that declares a unit: the one place `count` is a
-/// keyword, and a common name (a parameter, a field) everywhere else, which
-/// the index does not hold.
-fn in_unit_declaration(text: &str, at: usize) -> bool {
-    let before = text.get(..at).unwrap_or("");
-    let line = before.rfind('\n').map_or(before, |i| &before[i + 1..]);
-    line.trim_start().starts_with("unit ")
+/// Where the scanner stands in a unit declaration: among its flags is the one
+/// place `count` is a keyword; everywhere else it is a common name (a
+/// parameter, a field) the index does not hold. A declaration may be laid out
+/// over several lines, with comments between its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InUnit {
+    Outside,
+    /// After `unit`: the unit's name comes next.
+    Name,
+    /// After the name: its description and flags.
+    Flags,
+    /// After `alias`: other names.
+    Aliases,
+}
+
+impl InUnit {
+    /// Where the scanner stands after token `kind`, whose text is `word`.
+    fn after(self, kind: Kind, word: &str) -> InUnit {
+        match (self, kind) {
+            (_, Kind::Space | Kind::Newline | Kind::Comment) => self,
+            (_, Kind::Word) if word == "unit" => InUnit::Name,
+            (InUnit::Name, Kind::Percent) | (InUnit::Flags, Kind::Str) => self,
+            (InUnit::Name, Kind::Word) => InUnit::Flags,
+            (InUnit::Flags, Kind::Word) if word == "whole" || word == "count" => self,
+            (InUnit::Flags, Kind::Word) if word == "alias" => InUnit::Aliases,
+            (InUnit::Aliases, Kind::Comma | Kind::Percent) => self,
+            (InUnit::Aliases, Kind::Word) if !crate::syntax::RESERVED.contains(&word) => self,
+            _ => InUnit::Outside,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -295,16 +320,23 @@ mod tests {
     /// `count` is a keyword among a unit's flags, and a name everywhere else.
     #[test]
     fn count_is_a_keyword_only_where_a_unit_is_declared() {
+        // The second declaration is laid over lines; the third's unit is
+        // named `count` and counted, and an alias is named `count` too.
         let text = "unit widget count alias widgets\n\
+                    unit gadget \"gadgets\"\n  // counted\n  count\n  alias gadgets\n\
+                    unit count count alias counts\nunit %pip alias pips, count\n\
                     record Box { count: widget }\n\
                     /// Price.\nfn price(count: widget) -> widget ref X-1 = count\n";
         let types = types_of("count", text, "count");
-        assert_eq!(types.len(), 4, "{types:?}");
-        assert_eq!(types[0], SemanticTokenType::KEYWORD);
-        assert!(
-            !types[1..].contains(&SemanticTokenType::KEYWORD),
+        use SemanticTokenType as T;
+        let keyword = T::KEYWORD;
+        assert_eq!(types.len(), 8, "{types:?}");
+        assert_eq!(
+            types[..4],
+            [keyword.clone(), keyword.clone(), T::TYPE, keyword],
             "{types:?}"
         );
+        assert!(!types[4..].contains(&T::KEYWORD), "{types:?}");
     }
 
     #[test]
