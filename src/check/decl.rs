@@ -66,18 +66,27 @@ impl Checker {
         if !ir::is_whole(n) {
             // A quantity (`1.5 IMP`) is reported where it is read: once is enough.
             if !is_quantity(written) {
+                let help = if unit.is_none() {
+                    format!(
+                        "write a whole number, or let `{rule}` answer `number` if fractions exist"
+                    )
+                } else {
+                    format!(
+                        "write a whole number, or declare `{}` without `whole` or `count` if \
+                         fractions of it exist",
+                        self.program.type_name(&value.ty)
+                    )
+                };
                 self.diags.push(
                     Diagnostic::error(
                         "E0205",
                         format!(
-                            "`{rule}` counts whole things; `{}` is not whole",
+                            "`{rule}` answers whole numbers; `{}` is not one",
                             n.normalize()
                         ),
                         written.span,
                     )
-                    .with_help(format!(
-                        "write a whole number, or declare `{rule}` with a type that is not whole"
-                    )),
+                    .with_help(help),
                 );
             }
             return;
@@ -90,7 +99,10 @@ impl Checker {
                 written.span,
             )
             .with_label("a count is zero or more")
-            .with_help("write 0 or more, or declare the unit `whole` if it may be below zero"),
+            .with_help(format!(
+                "write 0 or more, or let `{rule}` answer a unit declared `whole`, not `count`, \
+                 if it may be below zero"
+            )),
         );
     }
 

@@ -272,12 +272,21 @@ fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer)
     }
 }
 
+/// Whether failure `e` is a const's own answer refused, which [`check_consts`]
+/// reports at the const: a bound or a place that uses it says nothing more.
+pub(crate) fn reported_at_its_const(program: &Program, e: &crate::eval::EvalError) -> bool {
+    e.refused_answer_of
+        .as_deref()
+        .and_then(|name| program.rule(name))
+        .is_some_and(|(_, r)| matches!(r.body, RuleBody::Const { .. }))
+}
+
 /// Why const `rule` cannot be used. Its own answer refused (a count below
 /// zero, a fraction of a whole unit) names it already, and is shown where it
 /// is declared, not where the check first used it.
 fn const_failure(rule: &ir::Rule, e: crate::eval::EvalError) -> Diagnostic {
     let code = e.code.unwrap_or("E0602");
-    if e.message.starts_with(&format!("`{}` gives ", rule.name)) {
+    if e.refused_answer_of.as_deref() == Some(rule.name.as_str()) {
         return Diagnostic::error(code, e.message, rule.span)
             .with_label("its type cannot hold this value")
             .with_help("change the value, or the const's type if the value is right");

@@ -342,6 +342,7 @@ fn place_number(
     }
     // No room left in the check's steps: said once, by the check.
     let problem = match computer.value(program, e)? {
+        Err(err) if super::reported_at_its_const(program, &err) => return None,
         Err(err) => format!("this place number cannot be computed: {}", err.message),
         Ok(Value::Num(n, unit)) => {
             let shown = Value::Num(n, unit).show(program);

@@ -22,6 +22,7 @@ fn coded(code: &'static str, message: impl Into<String>, span: Span) -> Box<Eval
         message: message.into(),
         span,
         code: Some(code),
+        refused_answer_of: None,
     })
 }
 
@@ -30,6 +31,7 @@ fn plain(message: impl Into<String>, span: Span) -> Box<EvalError> {
         message: message.into(),
         span,
         code: None,
+        refused_answer_of: None,
     })
 }
 

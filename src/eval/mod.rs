@@ -20,7 +20,7 @@ mod limit_tests;
 
 use crate::ir::{
     BinOp, Builtin, Counting, Expr, ExprKind, Penalty, Program, Rule, RuleBody, ScaleArm, Type,
-    Unit, Value, is_whole,
+    Unit, Value,
 };
 use crate::source::Span;
 pub use budget::Budget;
@@ -40,6 +40,10 @@ pub struct EvalError {
     /// The diagnostic code of a failure that has its own (a position outside a
     /// list, …); `None` for the rest, which the caller reports under its code.
     pub code: Option<&'static str>,
+    /// The rule whose answer was refused as one its type cannot hold (a count
+    /// below zero, a fraction of a whole unit), when that is the failure: its
+    /// rules are wrong, not the input they were given.
+    pub refused_answer_of: Option<Box<str>>,
 }
 
 /// What an evaluation gives: a value, or why it failed. The failure is boxed so
@@ -220,6 +224,7 @@ impl<'p> Evaluator<'p> {
             ),
             span,
             code: Some(TOO_LARGE),
+            refused_answer_of: None,
         })
     }
 
@@ -329,6 +334,7 @@ impl<'p> Evaluator<'p> {
             message: message.into(),
             span,
             code: None,
+            refused_answer_of: None,
         })
     }
 
@@ -1060,26 +1066,19 @@ fn check_args(
     program: &Program,
     span: Span,
 ) -> Result<(), Box<EvalError>> {
-    for ((name, ty), (value, counting)) in rule.params.iter().zip(args.iter().zip(&rule.counting)) {
-        let Value::Num(n, _) = value else { continue };
-        if counting.admits(*n) {
-            continue;
+    let params = rule.params.iter().zip(&rule.counting);
+    for (((name, ty), counting), value) in params.zip(args) {
+        if !admitted(*counting, value) {
+            return Err(Evaluator::fail(
+                format!(
+                    "`{name}` of `{}` is given {}: it {}",
+                    rule.name,
+                    value.show(program),
+                    what_is_admitted(*counting, ty, program)
+                ),
+                span,
+            ));
         }
-        let message = if is_whole(*n) {
-            format!(
-                "`{name}` of `{}` is given {}: it is a count ({}), never below zero",
-                rule.name,
-                value.show(program),
-                program.type_name(ty)
-            )
-        } else {
-            format!(
-                "`{name}` of `{}` counts whole things; {} is not whole",
-                rule.name,
-                value.show(program)
-            )
-        };
-        return Err(Evaluator::fail(message, span));
     }
     Ok(())
 }
@@ -1089,23 +1088,32 @@ fn check_args(
 #[inline]
 fn checked_answer(rule: &Rule, result: R, program: &Program, span: Span) -> R {
     match result {
-        Ok(v) if !admitted(rule.answer, &v) => {
-            let ty = program.type_name(&rule.ret);
-            let what = if rule.answer == Counting::Count {
-                format!("is a count ({ty}), a whole number never below zero")
-            } else {
-                format!("counts whole things ({ty})")
-            };
-            Err(Evaluator::fail(
-                format!(
-                    "`{}` gives {}: its answer {what}",
-                    rule.name,
-                    v.show(program)
-                ),
-                span,
-            ))
-        }
+        Ok(v) if !admitted(rule.answer, &v) => Err(Box::new(EvalError {
+            message: format!(
+                "`{}` gives {}: its answer {}",
+                rule.name,
+                v.show(program),
+                what_is_admitted(rule.answer, &rule.ret, program)
+            ),
+            span,
+            code: None,
+            refused_answer_of: Some(rule.name.as_str().into()),
+        })),
         other => other,
+    }
+}
+
+/// What `counting` asks of a number of type `ty`, in words that follow "it" or
+/// "its answer".
+#[cold]
+fn what_is_admitted(counting: Counting, ty: &Type, program: &Program) -> String {
+    match (counting, ty) {
+        (Counting::Count, _) => format!(
+            "is a count ({}), a whole number never below zero",
+            program.type_name(ty)
+        ),
+        (_, Type::Num(unit)) if unit.is_none() => "is an integer, a whole number".into(),
+        _ => format!("counts whole things ({})", program.type_name(ty)),
     }
 }
 
@@ -1269,7 +1277,7 @@ mod tests {
     }
 
     /// A fn and a scale (folded to its answers) over a unit declared as
-    /// `kind`, and a fn whose answer is one.
+    /// `kind`, fns and a scale whose answer is one, and an integer fn.
     fn counted(kind: &str) -> String {
         format!(
             "unit widget {kind} alias widgets\n\
@@ -1281,56 +1289,73 @@ mod tests {
              fn left(n: number) -> widget ref T-1 = n * 1 widget\n\
              scale owed(n: number) -> widget ref T-1 {{\n\
                n <= 0 => 0 widgets - 1 widget\n\
-               n > 0 => 1 widget\n\
-             }}\n"
+               0 < n <= 1 => 1 widget\n\
+               n > 1 => 3 widgets / 2\n\
+             }}\n\
+             fn turn(n: number) -> integer ref T-1 = n\n"
         )
     }
 
     #[test]
     fn a_count_below_zero_or_a_fraction_of_a_whole_unit_is_refused_by_name() {
+        let count = "is a count (widget), a whole number never below zero";
         let program = counted("count");
         for (call, rule) in [("price(-1 widgets)", "price"), ("size(-1 widgets)", "size")] {
             assert_eq!(
                 eval(&program, call),
-                Err(format!(
-                    "`n` of `{rule}` is given -1 widget: it is a count (widget), never below zero"
-                )),
+                Err(format!("`n` of `{rule}` is given -1 widget: it {count}")),
                 "{call}"
             );
         }
         assert_eq!(
             eval(&program, "left(-2)"),
-            Err("`left` gives -2 widgets: its answer is a count (widget), a whole number never below zero".into())
+            Err(format!("`left` gives -2 widgets: its answer {count}"))
         );
-        // A scale's row folded to a count below zero is answered the general way.
+        // A scale's row folded to a count below zero, or to a fraction, is
+        // answered the general way.
         assert_eq!(
             eval(&program, "owed(0)"),
-            Err("`owed` gives -1 widget: its answer is a count (widget), a whole number never below zero".into())
+            Err(format!("`owed` gives -1 widget: its answer {count}"))
+        );
+        assert_eq!(
+            eval(&program, "owed(2)"),
+            Err(format!("`owed` gives 1.5 widgets: its answer {count}"))
         );
         assert_eq!(eval(&program, "price(0 widgets)"), Ok("0".into()));
         assert_eq!(eval(&program, "size(0 widgets)"), Ok("1".into()));
         assert_eq!(eval(&program, "left(0)"), Ok("0 widgets".into()));
         assert_eq!(
             eval(&program, "left(0.5)"),
-            Err("`left` gives 0.5 widgets: its answer is a count (widget), a whole number never below zero".into())
+            Err(format!("`left` gives 0.5 widgets: its answer {count}"))
         );
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
-            Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())
+            Err(format!("`n` of `price` is given 1.5 widgets: it {count}"))
         );
         // A `whole` unit may be below zero (an IMP margin), not a fraction.
+        let whole = "counts whole things (widget)";
         let program = counted("whole");
         assert_eq!(eval(&program, "price(-1 widgets)"), Ok("-10".into()));
         assert_eq!(eval(&program, "size(-1 widgets)"), Ok("1".into()));
         assert_eq!(eval(&program, "left(-2)"), Ok("-2 widgets".into()));
         assert_eq!(eval(&program, "owed(0)"), Ok("-1 widget".into()));
         assert_eq!(
+            eval(&program, "owed(2)"),
+            Err(format!("`owed` gives 1.5 widgets: its answer {whole}"))
+        );
+        assert_eq!(
             eval(&program, "left(0.5)"),
-            Err("`left` gives 0.5 widgets: its answer counts whole things (widget)".into())
+            Err(format!("`left` gives 0.5 widgets: its answer {whole}"))
         );
         assert_eq!(
             eval(&program, "price(3 widgets / 2)"),
-            Err("`n` of `price` counts whole things; 1.5 widgets is not whole".into())
+            Err(format!("`n` of `price` is given 1.5 widgets: it {whole}"))
+        );
+        // An integer likewise.
+        assert_eq!(eval(&program, "turn(-2)"), Ok("-2".into()));
+        assert_eq!(
+            eval(&program, "turn(0.5)"),
+            Err("`turn` gives 0.5: its answer is an integer, a whole number".into())
         );
     }
 

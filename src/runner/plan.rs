@@ -388,6 +388,12 @@ impl Field<'_> {
                 .filter(|_| n.fract().is_zero())
                 .ok_or_else(|| err(Stop::Refused, format!("is {n}, not a whole number"))),
             Ok(_) => Err(err(Stop::Refused, "is not a number".into())),
+            // The edition's rules are wrong, whatever the field: an answer its
+            // type cannot hold.
+            Err(e) if e.refused_answer_of.is_some() => Err(err(
+                Stop::Refused,
+                format!("cannot be computed: {}", e.message),
+            )),
             // The rule has no answer for this field: no row of a scale, a failed
             // requirement.
             Err(e) => Err(err(

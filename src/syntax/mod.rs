@@ -104,11 +104,38 @@ pub fn parse_file_by_pest(text: &str, file: FileId) -> Result<ast::File, Diagnos
     parse_file_with(text, file, false)
 }
 
+/// `e` wrapped in `count` prefix operators (`not`, `-`) written from the start
+/// of `outer`, whose text is `text`: each spans to the end of its operand and
+/// the brackets the operand closes, not the layout read after it, so that a
+/// failing `not` line or a negative count is marked alone. The direct reader
+/// and the pest lowering both wrap their prefixes here, and so agree.
+pub(crate) fn under_prefixes(
+    mut e: ast::Expr,
+    count: usize,
+    wrap: fn(Box<ast::Expr>) -> ast::ExprKind,
+    outer: Span,
+    text: &str,
+) -> ast::Expr {
+    let operand_end = e.span.end.saturating_sub(outer.start) as usize;
+    let end = after_closing_brackets(text, operand_end);
+    let span = Span {
+        end: outer.start + u32::try_from(end).unwrap_or(0),
+        ..outer
+    };
+    for _ in 0..count {
+        e = ast::Expr {
+            kind: wrap(Box::new(e)),
+            span,
+        };
+    }
+    e
+}
+
 /// Where a term that ends with an operand ends, brackets included: `from` is the
 /// end of the operand's own span (a bracketed operand spans what is inside the
 /// brackets) and `text[from..]` holds the layout and closing brackets after it;
 /// the term ends after the last of those brackets, not after the layout.
-pub(crate) fn after_closing_brackets(text: &str, from: usize) -> usize {
+fn after_closing_brackets(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes();
     let (mut at, mut end) = (from, from);
     while let Some(&b) = bytes.get(at) {

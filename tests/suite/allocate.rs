@@ -338,7 +338,9 @@ fn more_champions_than_first_places_stop_the_allocation_by_name() {
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
         stderr.contains("[E1103]")
-            && stderr.contains("is given -1 place: it is a count (place), never below zero"),
+            && stderr.contains(
+                "is given -1 place: it is a count (place), a whole number never below zero"
+            ),
         "{stderr}"
     );
     // One champion takes the one place; the guarantees then pass the places

@@ -111,7 +111,7 @@ fn a_count_below_zero_is_refused_where_the_edition_declares_a_count() {
     assert_eq!(code, 1, "{out}");
     assert!(err.contains("[E0601]"), "{err}");
     assert!(
-        err.contains("`seniors` of `cc_gh_entry_fee` is given -1 player: it is a count (player), never below zero"),
+        err.contains("`seniors` of `cc_gh_entry_fee` is given -1 player: it is a count (player), a whole number never below zero"),
         "{err}"
     );
     let (code, out, _) = bfr(&[

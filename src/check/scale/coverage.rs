@@ -219,6 +219,7 @@ fn bound_values(c: &mut Checker, r: &RangeEnds, ty: &Type) -> Option<Ends> {
         match result {
             Ok(v) if v.order_key().is_some() => Ok(Some((v, b.inclusive))),
             Ok(_) => Err(()),
+            Err(err) if super::super::reported_at_its_const(&c.program, &err) => Err(()),
             Err(err) => {
                 c.diags.push(
                     Diagnostic::error(

@@ -51,22 +51,8 @@ impl Lower {
                 operand = Some(self.nested(count, outer, || self.expr(c))?);
             }
         }
-        let mut e = operand.ok_or_else(|| SyntaxError::internal(outer))?;
-        // To the end of its operand and the brackets it closes: the node's own
-        // span takes the layout after it.
-        let operand_end = (e.span.end.saturating_sub(outer.start)) as usize;
-        let end = crate::syntax::after_closing_brackets(text, operand_end);
-        let span = Span {
-            end: outer.start + u32::try_from(end).unwrap_or(0),
-            ..outer
-        };
-        for _ in 0..count {
-            e = Expr {
-                kind: wrap(Box::new(e)),
-                span,
-            };
-        }
-        Ok(e)
+        let e = operand.ok_or_else(|| SyntaxError::internal(outer))?;
+        Ok(crate::syntax::under_prefixes(e, count, wrap, outer, text))
     }
 
     /// `if c then t else e`
@@ -237,24 +223,14 @@ impl Lower {
             .take_while(|c| c.as_rule() == Rule::not_op)
             .count();
         let comparison = parts.split_off(nots);
-        let mut e = self.nested(nots, outer, || self.operator_run(comparison, outer))?;
-        // To the end of its comparison and the brackets it closes: the term's
-        // own span takes the layout after it, and a failing `not` line would be
-        // marked with the next.
-        let term_start = outer.start as usize;
-        let operand_end = (e.span.end as usize).saturating_sub(term_start);
-        let end = crate::syntax::after_closing_brackets(text, operand_end);
-        let span = Span {
-            end: outer.start + u32::try_from(end).unwrap_or(0),
-            ..outer
-        };
-        for _ in 0..nots {
-            e = Expr {
-                kind: ExprKind::Not(Box::new(e)),
-                span,
-            };
-        }
-        Ok(e)
+        let e = self.nested(nots, outer, || self.operator_run(comparison, outer))?;
+        Ok(crate::syntax::under_prefixes(
+            e,
+            nots,
+            ExprKind::Not,
+            outer,
+            text,
+        ))
     }
 
     /// Operands and the operators between them, all of one precedence, folded

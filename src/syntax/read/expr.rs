@@ -154,21 +154,7 @@ impl Reader<'_> {
             }
         }
         self.nest(nots)?;
-        // To the end of its comparison and the brackets it closes, not past the
-        // layout after it: a failing `not` line is marked alone.
-        let operand_end = (e.span.end as usize).saturating_sub(self.base);
-        let within = self.text.get(..self.pos).unwrap_or_default();
-        let span = self.span(
-            start,
-            crate::syntax::after_closing_brackets(within, operand_end),
-        );
-        for _ in 0..nots {
-            e = Expr {
-                kind: ExprKind::Not(Box::new(e)),
-                span,
-            };
-        }
-        Some(e)
+        Some(self.under_prefixes(start, e, nots, ExprKind::Not))
     }
 
     /// `p*` for a prefix operator: how many, layout allowed between them.
@@ -225,26 +211,24 @@ impl Reader<'_> {
         let start = self.pos;
         let negs = self.prefixes(|r| r.eat("-"));
         self.skip();
-        let Some(mut e) = self.postfix() else {
+        let Some(e) = self.postfix() else {
             self.pos = start;
             return None;
         };
         self.nest(negs)?;
-        // To the end of its operand and the brackets it closes, not past the
-        // layout after it, as a `not`'s.
-        let operand_end = (e.span.end as usize).saturating_sub(self.base);
-        let within = self.text.get(..self.pos).unwrap_or_default();
-        let span = self.span(
-            start,
-            crate::syntax::after_closing_brackets(within, operand_end),
-        );
-        for _ in 0..negs {
-            e = Expr {
-                kind: ExprKind::Neg(Box::new(e)),
-                span,
-            };
-        }
-        Some(e)
+        Some(self.under_prefixes(start, e, negs, ExprKind::Neg))
+    }
+
+    /// `e` under `count` prefix operators read from `start` to here.
+    fn under_prefixes(
+        &self,
+        start: usize,
+        e: Expr,
+        count: usize,
+        wrap: fn(Box<Expr>) -> ExprKind,
+    ) -> Expr {
+        let text = self.text.get(start..self.pos).unwrap_or_default();
+        crate::syntax::under_prefixes(e, count, wrap, self.span(start, self.pos), text)
     }
 
     /// `postfix = { primary ~ (call_args | member | index)* }`
