@@ -134,3 +134,37 @@ fn a_count_below_zero_is_refused_where_the_edition_declares_a_count() {
     let (code, out, err) = bfr(&["eval", dir.0.to_str().unwrap(), NEGATIVE]);
     assert_eq!((code, out.trim()), (0, "-500 SEK"), "{err}");
 }
+
+/// A match length the edition computes to half a board is the edition's error,
+/// not a field it has no rule for: the run stops with E0714 naming the rule and
+/// the value, not E0716 ("run it for a field it has rules for").
+#[test]
+fn a_run_stops_on_a_count_the_edition_computes_to_a_fraction_as_the_editions_error() {
+    let dir = copy_2015("variant-half-board");
+    let file = dir.0.join("sm_lag_veteran.bfr");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let half = text.replace(
+        "= lv_format(teams).min_boards\n",
+        "= lv_format(teams).min_boards + 1 board / 2\n",
+    );
+    assert_ne!(half, text);
+    std::fs::write(&file, half).unwrap();
+    let edition = dir.0.to_str().unwrap();
+    let args = [
+        "simulate",
+        edition,
+        "lv_series",
+        "--teams",
+        "10",
+        "--seed",
+        "1",
+    ];
+    let (code, _, err) = bfr(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("[E0714]"), "{err}");
+    assert!(
+        err.contains("`lv_series_boards` gives 10.5 boards: its answer is a count (board)"),
+        "{err}"
+    );
+    assert!(!err.contains("[E0716]"), "{err}");
+}
