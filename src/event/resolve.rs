@@ -553,6 +553,10 @@ fn penalty_of(
     let ast = match parsed {
         Ok(a) => a,
         Err(d) => {
+            let d = match penalty_rules_in_words(&checked.program, &inc.rule) {
+                Some(help) => d.with_help(help),
+                None => d,
+            };
             diags.push(if in_place {
                 d
             } else {
@@ -612,6 +616,58 @@ fn penalty_of(
         }
     };
     Some(value)
+}
+
+/// For an incident's rule written as words (`late arrival`), which does not
+/// read as an expression: the edition's rules that give a penalty and whose
+/// names hold every word, each with its inputs, to call instead.
+fn penalty_rules_in_words(program: &Program, written: &str) -> Option<String> {
+    const SHOWN: usize = 4;
+    let words: Vec<String> = written.split_whitespace().map(str::to_lowercase).collect();
+    let is_word = |w: &String| w.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if words.len() < 2 || !words.iter().all(is_word) {
+        return None;
+    }
+    let named: Vec<&crate::ir::Rule> = program
+        .rules
+        .iter()
+        .filter(|r| matches!(r.ret, Type::Penalty(_)))
+        .filter(|r| {
+            words
+                .iter()
+                .all(|w| r.name.to_lowercase().contains(w.as_str()))
+        })
+        .map(|r| &**r)
+        .collect();
+    let calls: Vec<String> = named
+        .iter()
+        .take(SHOWN)
+        .map(|r| {
+            let params: Vec<String> = r
+                .params
+                .iter()
+                .map(|(name, ty)| format!("{name}: {}", program.type_name(ty)))
+                .collect();
+            format!("`{}({})`", r.name, params.join(", "))
+        })
+        .collect();
+    let one_word = words.join("_");
+    Some(if calls.is_empty() {
+        format!(
+            "a rule's name is one word (`{one_word}`); call a rule of the edition that gives \
+             a penalty, with its inputs"
+        )
+    } else {
+        let more = match named.len().saturating_sub(SHOWN) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        format!(
+            "a rule's name is one word; the edition's rules giving a penalty that hold these \
+             words: {}{more}; call one with its inputs",
+            calls.join(", ")
+        )
+    })
 }
 
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a

@@ -599,7 +599,7 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
     if let Some((_, k)) = glued.as_ref().filter(|(_, k)| STRUCTURAL.contains(k)) {
         literals.push(format!("`{k}`"));
     }
-    let expected = expected_words(&e, &literals);
+    let expected = expected_words(&e, &literals, rule);
     let message = if expected.is_empty() {
         "this text is not valid here".to_string()
     } else if expected.len() == 1 {
@@ -644,12 +644,22 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
 
 /// What the parser expected, in words: the literal tokens worth naming, then
 /// the descriptions of the rules it tried, sorted, without repeats or noise.
-fn expected_words<'a>(e: &pest::error::Error<Rule>, literals: &'a [String]) -> Vec<&'a str> {
+/// The end of the text is the end of what `whole` reads: a file, or an
+/// expression (on the command line, an incident's rule).
+fn expected_words<'a>(
+    e: &pest::error::Error<Rule>,
+    literals: &'a [String],
+    whole: Rule,
+) -> Vec<&'a str> {
     let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
         return Vec::new();
     };
     let mut words: Vec<&str> = literals.iter().map(String::as_str).collect();
-    for w in positives.iter().filter_map(|r| describe(*r)) {
+    let described = |r: &Rule| match r {
+        Rule::EOI if whole == Rule::expr_input => Some("the end of the expression"),
+        _ => describe(*r),
+    };
+    for w in positives.iter().filter_map(described) {
         // "`->` and a result type" says no more than "`->`".
         let repeats = literals.iter().any(|l| w.starts_with(l.as_str()));
         let noise = CONTINUATIONS.contains(&w) && !literals.is_empty();

@@ -469,6 +469,43 @@ fn an_incident_written_again_under_the_stages_title_is_the_same_incident() {
 }
 
 #[test]
+fn an_incident_rule_written_as_words_names_the_rules_that_hold_them() {
+    // A director writes the rule's name as the document says it.
+    let (ran, sources) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nround = 1\nrule = \"late arrival\"",
+    );
+    let d = diagnostic_of(&ran, "E0001");
+    let shown = rendered(&ran, &sources);
+    assert_eq!(
+        d.message, "expected `{` or the end of the expression",
+        "{shown}"
+    );
+    assert_eq!(
+        d.help.as_deref(),
+        Some(
+            "a rule's name is one word; the edition's rules giving a penalty that hold these \
+             words: `late_arrival(late: duration)`, `late_arrival_knockout(late: duration)`; \
+             call one with its inputs"
+        ),
+        "{shown}"
+    );
+    // Words no rule holds: the name as one word.
+    let (ran, _) = with_incident(
+        "tests/fixtures/events/full.toml",
+        "team = 1\nround = 1\nrule = \"slow play\"",
+    );
+    let help = diagnostic_of(&ran, "E0001")
+        .help
+        .clone()
+        .unwrap_or_default();
+    assert!(
+        help.starts_with("a rule's name is one word (`slow_play`)"),
+        "{help}"
+    );
+}
+
+#[test]
 fn a_referral_stops_the_run() {
     let (ran, sources) = with_incident(
         "tests/fixtures/events/qualification.toml",
