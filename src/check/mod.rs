@@ -267,6 +267,11 @@ fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer)
             return;
         };
         if let Err(e) = result {
+            // Another const's own answer refused is reported at that const.
+            let others = e.refused_answer_of.as_deref() != Some(rule.name.as_str());
+            if others && reported_at_its_const(program, &e) {
+                continue;
+            }
             diags.push(const_failure(rule, *e));
         }
     }

@@ -151,7 +151,12 @@ fn days(p: &Programme, s: &mut String) {
                     days_cited(within)
                 );
                 competition_items(within, s);
-            } else if (within.first_day..=within.last_day).contains(&date) {
+            } else if items_on.contains_key(&date)
+                && (within.first_day..=within.last_day).contains(&date)
+            {
+                // Said on the days with dated stages, as its block above says
+                // the rest: a day listed only for a one-day competition does
+                // not single out one day of this one.
                 let _ = writeln!(
                     s,
                     "  {:<22} {}: stages not dated one by one, listed above{}",

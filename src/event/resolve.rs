@@ -5,7 +5,7 @@ use super::model::{At, Effect, Event, ImpCap, Incident, Team, WholeMargin};
 use crate::check::Checked;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::eval::{Evaluator, Prepared};
-use crate::ir::{Penalty, Program, Type, Value};
+use crate::ir::{Penalty, Program, Rule, Type, Value};
 use crate::runner::Stop;
 use crate::runner::plan::{self, Plan, ScoreUnits};
 use crate::source::{FileId, Span};
@@ -553,9 +553,9 @@ fn penalty_of(
     let ast = match parsed {
         Ok(a) => a,
         Err(d) => {
-            let d = match penalty_rules_in_words(&checked.program, &inc.rule) {
-                Some(help) => d.with_help(help),
-                None => d,
+            let d = match help_for_words(&checked.program, &inc.rule) {
+                Some(help) if d.help.is_none() => d.with_help(help),
+                _ => d,
             };
             diags.push(if in_place {
                 d
@@ -618,56 +618,81 @@ fn penalty_of(
     Some(value)
 }
 
-/// For an incident's rule written as words (`late arrival`), which does not
-/// read as an expression: the edition's rules that give a penalty and whose
-/// names hold every word, each with its inputs, to call instead.
-fn penalty_rules_in_words(program: &Program, written: &str) -> Option<String> {
+/// For an incident's rule written as words, which does not read as an
+/// expression and of which the parser has nothing more to say: a rule's name
+/// followed by its inputs without brackets (`late_arrival 12 min`), or the rule
+/// described in words (`late arrival`, or `sen ankomst` as the document's
+/// heading says), for which the help names the edition's rules that give a
+/// penalty and whose name, section or doc hold every word.
+fn help_for_words(program: &Program, written: &str) -> Option<String> {
     const SHOWN: usize = 4;
-    let words: Vec<String> = written.split_whitespace().map(str::to_lowercase).collect();
-    let is_word = |w: &String| w.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if words.len() < 2 || !words.iter().all(is_word) {
+    let words: Vec<&str> = written.split_whitespace().collect();
+    let [first, _, ..] = words[..] else {
+        return None;
+    };
+    if let Some((_, rule)) = program.rule(first) {
+        return Some(format!(
+            "to call `{first}`, put its inputs in brackets: {}",
+            call_shape(program, rule)
+        ));
+    }
+    let is_word = |w: &&str| {
+        w.chars().all(|c| c.is_alphabetic() || c == '_') && !syntax::RESERVED.contains(w)
+    };
+    if !words.iter().all(is_word) {
         return None;
     }
-    let named: Vec<&crate::ir::Rule> = program
+    let words: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let holds_every_word = |r: &&Rule| {
+        let section = r.source.as_ref().and_then(|s| s.section.as_deref());
+        let text = format!("{} {} {}", r.name, section.unwrap_or(""), r.doc).to_lowercase();
+        words.iter().all(|w| text.contains(w.as_str()))
+    };
+    let named: Vec<&Rule> = program
         .rules
         .iter()
-        .filter(|r| matches!(r.ret, Type::Penalty(_)))
-        .filter(|r| {
-            words
-                .iter()
-                .all(|w| r.name.to_lowercase().contains(w.as_str()))
-        })
         .map(|r| &**r)
+        .filter(|r| matches!(r.ret, Type::Penalty(_)))
+        .filter(holds_every_word)
         .collect();
+    if named.is_empty() {
+        return Some(
+            "no rule of the edition that gives a penalty is named or described by these \
+             words; `bfr list` shows the edition's rules and what each gives"
+                .into(),
+        );
+    }
     let calls: Vec<String> = named
         .iter()
         .take(SHOWN)
-        .map(|r| {
-            let params: Vec<String> = r
-                .params
-                .iter()
-                .map(|(name, ty)| format!("{name}: {}", program.type_name(ty)))
-                .collect();
-            format!("`{}({})`", r.name, params.join(", "))
+        .map(|r| call_shape(program, r))
+        .collect();
+    let more = match named.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(format!(
+        "a rule's name is one word; the edition's rules giving a penalty that these words \
+         describe: {}{more}; call one (with its inputs)",
+        calls.join(", ")
+    ))
+}
+
+/// How `rule` is called: `late_arrival(late: duration)`, a const by its name.
+fn call_shape(program: &Program, rule: &Rule) -> String {
+    if matches!(rule.body, crate::ir::RuleBody::Const { .. }) {
+        return format!("`{}`", rule.name);
+    }
+    let params: Vec<String> = rule
+        .params
+        .iter()
+        .zip(&rule.counting)
+        .map(|((name, ty), counting)| match ty {
+            Type::Num(unit) if unit.is_none() && counting.is_whole() => format!("{name}: integer"),
+            _ => format!("{name}: {}", program.type_name(ty)),
         })
         .collect();
-    let one_word = words.join("_");
-    Some(if calls.is_empty() {
-        format!(
-            "a rule's name is one word (`{one_word}`); call a rule of the edition that gives \
-             a penalty, with its inputs"
-        )
-    } else {
-        let more = match named.len().saturating_sub(SHOWN) {
-            0 => String::new(),
-            n => format!(" and {n} more"),
-        };
-        format!(
-            "a rule's name is one word; the edition's rules giving a penalty that hold these \
-             words: {}{more}; call one with its inputs",
-            calls.join(", ")
-        )
-    })
+    format!("`{}({})`", rule.name, params.join(", "))
 }
 
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a

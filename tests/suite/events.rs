@@ -470,38 +470,49 @@ fn an_incident_written_again_under_the_stages_title_is_the_same_incident() {
 
 #[test]
 fn an_incident_rule_written_as_words_names_the_rules_that_hold_them() {
-    // A director writes the rule's name as the document says it.
-    let (ran, sources) = with_incident(
-        "tests/fixtures/events/full.toml",
-        "team = 1\nround = 1\nrule = \"late arrival\"",
-    );
-    let d = diagnostic_of(&ran, "E0001");
-    let shown = rendered(&ran, &sources);
+    let help_for = |rule: &str| {
+        let (ran, sources) = with_incident(
+            "tests/fixtures/events/full.toml",
+            &format!("team = 1\nround = 1\nrule = \"{rule}\""),
+        );
+        let d = diagnostic_of(&ran, "E0001");
+        assert_eq!(
+            d.message,
+            "expected `{` or the end of the expression",
+            "{}",
+            rendered(&ran, &sources)
+        );
+        d.help.clone().unwrap_or_default()
+    };
+    // A director writes the rule's name as the document says it, or its
+    // heading (the section the rules cite).
+    let late = "a rule's name is one word; the edition's rules giving a penalty that these \
+                words describe: `late_arrival(late: duration)`, \
+                `late_arrival_knockout(late: duration)`";
     assert_eq!(
-        d.message, "expected `{` or the end of the expression",
-        "{shown}"
+        help_for("late arrival"),
+        format!("{late}; call one (with its inputs)")
     );
+    // The fixture's `cheating` cites the same section.
     assert_eq!(
-        d.help.as_deref(),
-        Some(
-            "a rule's name is one word; the edition's rules giving a penalty that hold these \
-             words: `late_arrival(late: duration)`, `late_arrival_knockout(late: duration)`; \
-             call one with its inputs"
-        ),
-        "{shown}"
+        help_for("Sen ankomst"),
+        format!("{late}, `cheating`; call one (with its inputs)")
     );
-    // Words no rule holds: the name as one word.
-    let (ran, _) = with_incident(
-        "tests/fixtures/events/full.toml",
-        "team = 1\nround = 1\nrule = \"slow play\"",
+    // A rule's inputs without brackets.
+    assert_eq!(
+        help_for("late_arrival 12 min"),
+        "to call `late_arrival`, put its inputs in brackets: `late_arrival(late: duration)`"
     );
-    let help = diagnostic_of(&ran, "E0001")
-        .help
-        .clone()
-        .unwrap_or_default();
-    assert!(
-        help.starts_with("a rule's name is one word (`slow_play`)"),
-        "{help}"
+    // Words no rule holds: no name made up.
+    assert_eq!(
+        help_for("slow play"),
+        "no rule of the edition that gives a penalty is named or described by these words; \
+         `bfr list` shows the edition's rules and what each gives"
+    );
+    // The parser's own help stands.
+    assert_eq!(
+        help_for("deduct4 VP"),
+        "`deduct4` reads as one name; a keyword stands apart from what follows: write `deduct 4`"
     );
 }
 

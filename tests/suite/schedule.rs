@@ -281,6 +281,22 @@ fn one_day_competitions_on_a_day_without_dated_stages_share_its_heading() {
         9,
         "{day}"
     );
+    // The last of three days of another competition, listed only for the
+    // one-day competition, does not single out that day: its block says all
+    // three.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (before, after) = text.split_at(text.find("competition lv_series ").unwrap());
+    let moved = before.replace("first_day = lv_first_day", "first_day = 2015-07-31");
+    assert_ne!(moved, before);
+    std::fs::write(&file, format!("{moved}{after}")).unwrap();
+    let (code, stdout, stderr) = bfr(&["schedule", &dir.0.display().to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Fri 2015-07-31 – Sun 2015-08-02: Öppna SM Lag Veteran"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\nSun 2015-08-02\n"), "{stdout}");
+    assert!(!stdout.contains("listed above"), "{stdout}");
 }
 
 #[test]
