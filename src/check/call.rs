@@ -119,15 +119,7 @@ impl Checker {
 
     /// `name(param: type, …)`, as help for a wrong call.
     fn rule_signature(&self, rule: &ir::Rule) -> String {
-        format!(
-            "{}({})",
-            rule.name,
-            rule.params
-                .iter()
-                .map(|(n, t)| format!("{n}: {}", self.program.type_name(t)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("{}({})", rule.name, self.program.params_shown(rule))
     }
 
     fn wrong_arity(&mut self, rule: &ir::Rule, signature: &str, given: usize, span: Span) {

@@ -49,8 +49,44 @@ impl Checker {
     /// A literal answer its rule's type does not admit, found by the check
     /// rather than first when the rule is evaluated: a fraction where whole
     /// numbers are counted (E0205), a whole number below zero for a count
-    /// (E0210). `written` is the answer as written, `value` as lowered.
+    /// (E0210). `written` is the answer as written, `value` as lowered; the
+    /// answer may be a branch of an `if`, an arm of a `match` or the body of a
+    /// `let`, each looked at in turn (without recursion: a chain of `else if`
+    /// is as deep as the expression bound lets it be).
     pub(crate) fn literal_answer(
+        &mut self,
+        rule: &str,
+        answer: Counting,
+        written: &ast::Expr,
+        value: &ir::Expr,
+    ) {
+        if answer == Counting::Any {
+            return;
+        }
+        let mut todo = vec![(written, value)];
+        while let Some((written, value)) = todo.pop() {
+            match (&written.kind, &value.kind) {
+                (ast::ExprKind::If(_, w_then, w_else), ir::ExprKind::If(_, v_then, v_else)) => {
+                    todo.push((w_else, v_else));
+                    todo.push((w_then, v_then));
+                }
+                (ast::ExprKind::Let(_, _, w_body), ir::ExprKind::Let(_, _, v_body)) => {
+                    todo.push((w_body, v_body));
+                }
+                (ast::ExprKind::Match(_, w_arms), ir::ExprKind::Match(_, v_arms))
+                    if w_arms.len() == v_arms.len() =>
+                {
+                    let arms = w_arms.iter().zip(v_arms.iter()).rev();
+                    todo.extend(arms.map(|((_, w), (_, v))| (w, v)));
+                }
+                _ => self.literal_answer_at(rule, answer, written, value),
+            }
+        }
+    }
+
+    /// [`literal_answer`](Self::literal_answer) for one answer that is not
+    /// an `if`, a `match` or a `let`.
+    fn literal_answer_at(
         &mut self,
         rule: &str,
         answer: Counting,

@@ -624,20 +624,14 @@ fn answer(
         .iter()
         .map(|(n, k)| format!("{n}: {}", entries::words(program, roles, *k)))
         .collect();
-    let has: Vec<String> = rule
-        .params
-        .iter()
-        .map(|(n, t)| format!("{n}: {}", program.type_name(t)))
-        .collect();
     diags.push(
         Diagnostic::error(
             "E0825",
             format!(
-                "`{}` answers `{}`, but takes ({}) -> {}; the question passes ({}) and wants {}",
+                "`{}` answers `{}`, but takes {}; the question passes ({}) and wants {}",
                 rule.name,
                 q.key,
-                has.join(", "),
-                program.type_name(&rule.ret),
+                program.signature(rule),
                 want.join(", "),
                 entries::answer_words(q.answer)
             ),

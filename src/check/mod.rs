@@ -268,11 +268,11 @@ fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer)
         };
         if let Err(e) = result {
             // Another const's own answer refused is reported at that const.
-            let others = e.refused_answer_of.as_deref() != Some(rule.name.as_str());
-            if others && reported_at_its_const(program, &e) {
+            let own = e.refused_answer_of == Some(index);
+            if !own && reported_at_its_const(program, &e) {
                 continue;
             }
-            diags.push(const_failure(rule, *e));
+            diags.push(const_failure(rule, *e, own));
         }
     }
 }
@@ -281,17 +281,16 @@ fn check_consts(program: &Program, diags: &mut Diagnostics, computer: &Computer)
 /// reports at the const: a bound or a place that uses it says nothing more.
 pub(crate) fn reported_at_its_const(program: &Program, e: &crate::eval::EvalError) -> bool {
     e.refused_answer_of
-        .as_deref()
-        .and_then(|name| program.rule(name))
-        .is_some_and(|(_, r)| matches!(r.body, RuleBody::Const { .. }))
+        .and_then(|i| program.rules.get(i as usize))
+        .is_some_and(|r| matches!(r.body, RuleBody::Const { .. }))
 }
 
-/// Why const `rule` cannot be used. Its own answer refused (a count below
+/// Why const `rule` cannot be used. Its `own` answer refused (a count below
 /// zero, a fraction of a whole unit) names it already, and is shown where it
 /// is declared, not where the check first used it.
-fn const_failure(rule: &ir::Rule, e: crate::eval::EvalError) -> Diagnostic {
+fn const_failure(rule: &ir::Rule, e: crate::eval::EvalError, own: bool) -> Diagnostic {
     let code = e.code.unwrap_or("E0602");
-    if e.refused_answer_of.as_deref() == Some(rule.name.as_str()) {
+    if own {
         return Diagnostic::error(code, e.message, rule.span)
             .with_label("its type cannot hold this value")
             .with_help("change the value, or the const's type if the value is right");

@@ -532,19 +532,13 @@ impl Typer<'_> {
         if self.program.is_vp_scale(r) {
             return Some(i);
         }
-        let params: Vec<String> = r
-            .params
-            .iter()
-            .map(|(n, t)| format!("{n}: {}", self.program.type_name(t)))
-            .collect();
         self.diags.push(
             Diagnostic::error(
                 "E0410",
                 format!(
-                    "`vp_scale` names `{}` ({}) -> {}, which cannot score a match: a run calls it with the IMP margin (and the boards), numbers, and reads both teams' VP, `winner` and `loser`, from the record it returns",
+                    "`vp_scale` names `{}` {}, which cannot score a match: a run calls it with the IMP margin (and the boards), numbers, and reads both teams' VP, `winner` and `loser`, from the record it returns",
                     r.name,
-                    params.join(", "),
-                    self.program.type_name(&r.ret)
+                    self.program.signature(r)
                 ),
                 p.value.span,
             )

@@ -123,21 +123,15 @@ fn listing(program: &Program, sources: &Sources, root: &Path) -> Listing {
         let (kind, ty) = match &r.body {
             RuleBody::Const { .. } => (
                 if r.reading { "reading" } else { "const" },
-                program.type_name(&r.ret),
+                program.answer_type_name(r),
             ),
             body => {
-                let params: Vec<String> = r
-                    .params
-                    .iter()
-                    .map(|(n, t)| format!("{n}: {}", program.type_name(t)))
-                    .collect();
                 let kind = match body {
                     RuleBody::Table { .. } => "table",
                     RuleBody::Scale { .. } => "scale",
                     _ => "fn",
                 };
-                let sig = format!("({}) -> {}", params.join(", "), program.type_name(&r.ret));
-                (kind, sig)
+                (kind, program.signature(r))
             }
         };
         let file = short(sources.name(r.span.file));

@@ -21,12 +21,7 @@ impl Written {
     fn of(rule: &Rule, shower: Shower) -> Written {
         let program = shower.program;
         let params: Vec<String> = rule.params.iter().map(|(n, _)| n.clone()).collect();
-        let shown: Vec<String> = rule
-            .params
-            .iter()
-            .map(|(n, t)| format!("{n}: {}", program.type_name(t)))
-            .collect();
-        let signature = format!("({}) -> {}", shown.join(", "), program.type_name(&rule.ret));
+        let signature = program.signature(rule);
         let (kind, parts) = match &rule.body {
             RuleBody::Const { value } => (
                 Kind::Const,

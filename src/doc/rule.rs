@@ -161,15 +161,10 @@ fn rule(m: &Model, i: u32, r: &Rule) -> Markup {
         RuleBody::Table { .. } => "table",
         RuleBody::Scale { .. } => "scale",
     };
-    let params: Vec<String> = r
-        .params
-        .iter()
-        .map(|(n, t)| format!("{n}: {}", p.type_name(t)))
-        .collect();
     let signature = if matches!(r.body, RuleBody::Const { .. }) {
-        format!(": {}", p.type_name(&r.ret))
+        format!(": {}", p.answer_type_name(r))
     } else {
-        format!("({}) -> {}", params.join(", "), p.type_name(&r.ret))
+        p.signature(r)
     };
     html! {
         h3 { span.kind { (kind) } " " code { (r.name) (signature) } }

@@ -87,7 +87,7 @@ pub fn call(program: &Program, key: &str, args: &[(&str, Arg)]) -> Result<Figure
         .ok_or_else(|| format!("the edition's answer to `{key}` is not a rule"))?;
     let name = rule.name.as_str();
     let mut values = Vec::with_capacity(args.len());
-    for ((param, _), (_, ty)) in question.params.iter().zip(&rule.params) {
+    for (i, ((param, _), (_, ty))) in question.params.iter().zip(&rule.params).enumerate() {
         let arg = args
             .iter()
             .find(|(n, _)| n == param)
@@ -96,7 +96,7 @@ pub fn call(program: &Program, key: &str, args: &[(&str, Arg)]) -> Result<Figure
         values.push(value_of(arg, ty).ok_or_else(|| {
             format!(
                 "the edition's `{name}` takes {} where `{key}` passes `{param}`",
-                program.type_name(ty)
+                program.param_type_name(rule, i)
             )
         })?);
     }

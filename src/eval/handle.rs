@@ -138,7 +138,7 @@ impl<'p> Evaluator<'p> {
             }
             if let Some(code) = &folded.code {
                 return self
-                    .run_with(handle.rule, code, args, span)
+                    .run_with(handle.index, handle.rule, code, args, span)
                     .map(Answer::Computed);
             }
         }

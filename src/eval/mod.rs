@@ -40,10 +40,10 @@ pub struct EvalError {
     /// The diagnostic code of a failure that has its own (a position outside a
     /// list, …); `None` for the rest, which the caller reports under its code.
     pub code: Option<&'static str>,
-    /// The rule whose answer was refused as one its type cannot hold (a count
-    /// below zero, a fraction of a whole unit), when that is the failure: its
-    /// rules are wrong, not the input they were given.
-    pub refused_answer_of: Option<Box<str>>,
+    /// The rule (its index in the program) whose answer was refused as one its
+    /// type cannot hold (a count below zero, a fraction of a whole unit), when
+    /// that is the failure: its rules are wrong, not the input they were given.
+    pub refused_answer_of: Option<u32>,
 }
 
 /// What an evaluation gives: a value, or why it failed. The failure is boxed so
@@ -583,7 +583,14 @@ impl<'p> Evaluator<'p> {
     /// neither emptied nor filled anew at each call. What a slot held last is
     /// dropped when it is overwritten (or with the evaluator).
     #[inline(never)]
-    fn run_with(&mut self, rule: &Rule, code: &code::Code, args: &[Value], span: Span) -> R {
+    fn run_with(
+        &mut self,
+        i: u32,
+        rule: &Rule,
+        code: &code::Code,
+        args: &[Value],
+        span: Span,
+    ) -> R {
         if self.depth >= MAX_CALL_DEPTH {
             return Err(Self::fail("rules call each other too deeply", span));
         }
@@ -599,7 +606,7 @@ impl<'p> Evaluator<'p> {
         }
         self.depth += 1;
         let result = self.run(code, &mut frame, span);
-        let result = checked_answer(rule, result, self.program, span);
+        let result = checked_answer(i, rule, result, self.program, span);
         self.depth -= 1;
         if self.scratch.len() < POOL {
             self.scratch.push(frame);
@@ -649,7 +656,7 @@ impl<'p> Evaluator<'p> {
             && let (Some(code), Some(rule)) = (&folded.code, self.program.rules.get(i as usize))
             && self.fold
         {
-            return self.run_with(rule, code, args, span);
+            return self.run_with(i, rule, code, args, span);
         }
         let mut frame = self.fresh();
         for a in args {
@@ -711,7 +718,7 @@ impl<'p> Evaluator<'p> {
                 self.eval_body(i, rule, body, frame, span)
             }
         };
-        let result = checked_answer(rule, result, program, span);
+        let result = checked_answer(i, rule, result, program, span);
         self.depth -= 1;
         if let Some(t) = &mut self.trace {
             t.leave(detail, result.as_ref().ok());
@@ -1083,10 +1090,10 @@ fn check_args(
     Ok(())
 }
 
-/// The result of `rule`: an answer its type does not admit (not whole where
+/// The result of `rule`, the program's rule `i`: an answer its type does not admit (not whole where
 /// whole numbers are counted, below zero for a count) is refused, naming the rule.
 #[inline]
-fn checked_answer(rule: &Rule, result: R, program: &Program, span: Span) -> R {
+fn checked_answer(i: u32, rule: &Rule, result: R, program: &Program, span: Span) -> R {
     match result {
         Ok(v) if !admitted(rule.answer, &v) => Err(Box::new(EvalError {
             message: format!(
@@ -1097,7 +1104,7 @@ fn checked_answer(rule: &Rule, result: R, program: &Program, span: Span) -> R {
             ),
             span,
             code: None,
-            refused_answer_of: Some(rule.name.as_str().into()),
+            refused_answer_of: Some(i),
         })),
         other => other,
     }
@@ -1112,7 +1119,7 @@ fn what_is_admitted(counting: Counting, ty: &Type, program: &Program) -> String 
             "is a count ({}), a whole number never below zero",
             program.type_name(ty)
         ),
-        (_, Type::Num(unit)) if unit.is_none() => "is an integer, a whole number".into(),
+        _ if crate::ir::is_integer(ty, counting) => "is an integer, a whole number".into(),
         _ => format!("counts whole things ({})", program.type_name(ty)),
     }
 }

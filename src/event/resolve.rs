@@ -683,16 +683,7 @@ fn call_shape(program: &Program, rule: &Rule) -> String {
     if matches!(rule.body, crate::ir::RuleBody::Const { .. }) {
         return format!("`{}`", rule.name);
     }
-    let params: Vec<String> = rule
-        .params
-        .iter()
-        .zip(&rule.counting)
-        .map(|((name, ty), counting)| match ty {
-            Type::Num(unit) if unit.is_none() && counting.is_whole() => format!("{name}: integer"),
-            _ => format!("{name}: {}", program.type_name(ty)),
-        })
-        .collect();
-    format!("`{}({})`", rule.name, params.join(", "))
+    format!("`{}({})`", rule.name, program.params_shown(rule))
 }
 
 /// What an incident's penalty does in the run: a deduction in the phase's unit, a

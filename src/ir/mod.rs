@@ -589,6 +589,54 @@ impl Program {
             Type::Error => "?".into(),
         }
     }
+
+    /// A number type as the editor writes it where what it admits is known:
+    /// a plain number admitting whole numbers only is an `integer`.
+    pub fn counted_type_name(&self, ty: &Type, counting: Counting) -> String {
+        if is_integer(ty, counting) {
+            "integer".into()
+        } else {
+            self.type_name(ty)
+        }
+    }
+
+    /// The type of `rule`'s parameter `index` as the editor wrote it.
+    pub fn param_type_name(&self, rule: &Rule, index: usize) -> String {
+        let counting = rule.counting.get(index).copied().unwrap_or_default();
+        rule.params.get(index).map_or_else(
+            || "?".into(),
+            |(_, ty)| self.counted_type_name(ty, counting),
+        )
+    }
+
+    /// `rule`'s parameters as the editor wrote them: `late: duration, boards: board`.
+    pub fn params_shown(&self, rule: &Rule) -> String {
+        let shown: Vec<String> = (rule.params.iter().enumerate())
+            .map(|(i, (name, _))| format!("{name}: {}", self.param_type_name(rule, i)))
+            .collect();
+        shown.join(", ")
+    }
+
+    /// The type of `rule`'s answer as the editor wrote it.
+    pub fn answer_type_name(&self, rule: &Rule) -> String {
+        self.counted_type_name(&rule.ret, rule.answer)
+    }
+
+    /// `rule`'s signature: `(late: duration) -> penalty`.
+    pub fn signature(&self, rule: &Rule) -> String {
+        format!(
+            "({}) -> {}",
+            self.params_shown(rule),
+            self.answer_type_name(rule)
+        )
+    }
+}
+
+/// Whether a number of type `ty` admitting `counting` is an `integer`: a plain
+/// number (no unit) admitting whole numbers only. Units say what they admit in
+/// their own declaration, so keep their names.
+pub fn is_integer(ty: &Type, counting: Counting) -> bool {
+    matches!(ty, Type::Num(unit) if unit.is_none()) && counting.is_whole()
 }
 
 /// A scale's top row: the row open above, from an inclusive lower bound (`x >= 4000

@@ -908,6 +908,7 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
          fn gone(players: number) -> bool = players > 1\n\
          fn top(x: number) -> number = 2 * (x - 1)\n\
          fn neuberg(x: number) -> number = (x + 1) * 2\n\
+         fn seat(position: number) -> number = position\n\
          example \"sizes\" {\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
     );
     let new = write(
@@ -917,6 +918,7 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
          fn extra(players: number) -> bool = allowed(players: players) and players > 3\n\
          fn top(x: number) -> number = 2 * (x - 2)\n\
          fn neuberg(x: number) -> number = (x + 2) * 2\n\
+         fn seat(position: integer) -> integer = position\n\
          example \"sizes\" {\n  allowed(players: 5)\n  allowed(players: 6)\n  not allowed(players: 7)\n}\n",
     );
     let (code, out, err) = bfr(&["diff", old.0.to_str().unwrap(), new.0.to_str().unwrap()]);
@@ -933,6 +935,8 @@ fn a_change_is_shown_as_the_editor_wrote_it() {
     // With the brackets its first or last operand is written in.
     has("body: 2 * (x - [-1)-]{+2)+}");
     has("body: (x + [-1)-]{+2)+} * 2");
+    // A number made an `integer` changes what the rule admits: its type.
+    has("type: (position: number) -> number → (position: integer) -> integer");
     // One assertion put in first is one added, not three changed.
     has("+ assertion 1: allowed(players: 5)");
     assert!(!out.contains("assertion 2"), "{out}");

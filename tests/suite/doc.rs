@@ -188,6 +188,13 @@ fn every_rule_procedure_and_example_of_2015_has_an_anchor_with_its_reference() {
             &r.source.as_ref().expect("2015 rules have sources").id,
         );
     }
+    // A plain number admitting whole numbers only, as the editor wrote it.
+    let (_, page) = page_with(&pages, "rule-lv_choice_turn");
+    let turn = section(page, "rule-lv_choice_turn");
+    assert!(
+        turn.contains("lv_choice_turn(position: integer) -&gt; integer"),
+        "{turn}"
+    );
     for t in &program.texts {
         let (_, page) = page_with(&pages, &format!("procedure-{}", t.name));
         let html = section(page, &format!("procedure-{}", t.name));

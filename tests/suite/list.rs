@@ -47,6 +47,17 @@ fn the_2015_edition_is_listed_with_its_rules_sources_and_stages() {
         ]),
         "{stdout}"
     );
+    // A plain number admitting whole numbers only is listed as written.
+    assert!(
+        has_line(&[
+            "lv_choice_turn",
+            "fn",
+            "LV-KO p.12",
+            "\"Slutspel vid fler än 16 lag\"",
+            "(position: integer) -> integer"
+        ]),
+        "{stdout}"
+    );
     assert!(has_line(&[
         "amb22_bye_score",
         "const",
