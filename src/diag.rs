@@ -104,6 +104,8 @@ impl Diagnostic {
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
+    /// How many of the errors are contained: see [`push_contained`](Self::push_contained).
+    contained: usize,
 }
 
 impl Diagnostics {
@@ -112,9 +114,24 @@ impl Diagnostics {
         self.items.push(d);
     }
 
+    /// Adds one whose error is contained: what it is about was kept as an
+    /// invalid part (a bad literal read as an invalid expression), so the
+    /// stages after the one that found it still run, and take that part as an
+    /// error already said.
+    pub fn push_contained(&mut self, d: Diagnostic) {
+        self.contained += usize::from(d.is_error());
+        self.items.push(d);
+    }
+
     /// Whether any is an error.
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(Diagnostic::is_error)
+    }
+
+    /// Whether any error is not contained: the stages after the one that
+    /// found it cannot run.
+    pub fn has_blocking_errors(&self) -> bool {
+        self.error_count() > self.contained
     }
 
     /// How many were added so far: a mark for [`added_since`](Self::added_since).
@@ -147,6 +164,7 @@ impl Diagnostics {
     /// Moves all of `other` into this.
     pub fn extend(&mut self, other: Diagnostics) {
         self.items.extend(other.items);
+        self.contained += other.contained;
     }
 
     /// Each of them, to add to (a note a later stage knows more for).

@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 /// `text` checked with `steps` for its computations: the diagnostics.
 fn checked(text: &str, steps: u64) -> Diagnostics {
     let file = crate::syntax::parse_file(text, 0).expect("the text parses");
-    check_within(vec![file], steps).1
+    check_within(vec![file], steps, Diagnostics::default()).1
 }
 
 fn errors(diags: &Diagnostics) -> Vec<Diagnostic> {

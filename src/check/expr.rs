@@ -127,6 +127,8 @@ impl Checker {
             K::Date(d) => lit(Value::Date(date(d)), Type::Date, span),
             K::Time(m) => lit(Value::Time(*m), Type::Time, span),
             K::DateTime(d, m) => lit(Value::DateTime(date(d), *m), Type::DateTime, span),
+            // Reported where the file was read.
+            K::Invalid => poison(span),
             K::Path(segments) => self.path(segments, span, scope, false),
             K::Call { callee, args } => self.call(callee, args, span, scope),
             K::Member(base, field) => self.member(base, field, span, scope),

@@ -106,17 +106,26 @@ pub(crate) struct Checker {
 /// source references) run before the lowering, and
 /// their findings are added where they always were, so the diagnostics come in
 /// the same order.
-pub fn check(files: Vec<ast::File>) -> (Option<Checked>, Diagnostics) {
-    check_within(files, MAX_CHECK_STEPS)
+///
+/// `read` holds what reading the files found: an error there (a bad literal,
+/// read as [`ast::ExprKind::Invalid`]) stops the check where an error of its
+/// own would, before anything is computed, and the diagnostics returned hold
+/// `read`'s too.
+pub fn check(files: Vec<ast::File>, read: Diagnostics) -> (Option<Checked>, Diagnostics) {
+    check_within(files, MAX_CHECK_STEPS, read)
 }
 
 /// [`check`] with `steps` for all its computations together (tests reach the
 /// bound with small editions).
-pub(crate) fn check_within(files: Vec<ast::File>, steps: u64) -> (Option<Checked>, Diagnostics) {
+pub(crate) fn check_within(
+    files: Vec<ast::File>,
+    steps: u64,
+    read: Diagnostics,
+) -> (Option<Checked>, Diagnostics) {
     let mut c = Checker {
         program: Program::default(),
         names: Names::default(),
-        diags: Diagnostics::default(),
+        diags: read,
         declared_at: BTreeMap::new(),
         lowering_competition: None,
         declared: Vec::new(),

@@ -466,13 +466,15 @@ fn parse_input(
     if let Some(warning) = syntax::lone_return_warning(text, id) {
         diagnostics.push(warning);
     }
-    match syntax::parse_file(text, id) {
-        Ok(f) => Some(f),
-        Err(d) => {
-            diagnostics.push(d);
-            None
+    let (file, errors) = syntax::parse_file_recovering(text, id);
+    for e in errors {
+        if file.is_some() {
+            diagnostics.push_contained(e);
+        } else {
+            diagnostics.push(e);
         }
     }
+    file
 }
 
 /// Checks parsed files as one edition.
@@ -487,11 +489,14 @@ fn check_parsed(
     // read from the tree before the checker takes it (and frees it as it lowers),
     // reported after the checker's findings as before.
     let references = document::check_references(&parsed, &sources);
-    let checked = if diagnostics.has_errors() {
+    // A file that could not be read (a syntax error, an I/O error) leaves
+    // names undeclared: checking the rest would report each use of them.
+    // Bad literals, read as invalid expressions, stop only what uses them.
+    let checked = if diagnostics.has_blocking_errors() {
         None
     } else {
-        let (checked, diags) = check::check(parsed);
-        diagnostics.extend(diags);
+        let (checked, diags) = check::check(parsed, diagnostics);
+        diagnostics = diags;
         if let Some(c) = checked.as_ref().filter(|_| examples == Examples::Run) {
             // Examples that do not hold are findings about the edition, like any other.
             diagnostics.extend(crate::eval::examples::warnings(&c.program));

@@ -607,7 +607,8 @@ impl Walker<'_> {
             | ExprKind::Bool(_)
             | ExprKind::Date(_)
             | ExprKind::Time(_)
-            | ExprKind::DateTime(..) => {}
+            | ExprKind::DateTime(..)
+            | ExprKind::Invalid => {}
             ExprKind::Quantity(_, u) => self.unit(u),
             ExprKind::Path(names) => self.path(names),
             ExprKind::Call { callee, args } => {

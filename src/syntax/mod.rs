@@ -63,10 +63,13 @@ pub(crate) struct SyntaxError {
 }
 
 impl SyntaxError {
+    /// The code of [`SyntaxError::internal`].
+    const INTERNAL: &'static str = "E0900";
+
     /// A shape the grammar allows but lowering does not expect: a bug in bfr.
     fn internal(span: Span) -> Self {
         SyntaxError {
-            code: "E0900",
+            code: Self::INTERNAL,
             message: "internal error: the parser produced a shape bfr does not know".into(),
             span,
             help: Some("please report this file to the bfr developers".into()),
@@ -95,6 +98,23 @@ impl SyntaxError {
 /// the whole file would word it, without pest holding the whole file's tokens.
 pub fn parse_file(text: &str, file: FileId) -> Result<ast::File, Diagnostic> {
     parse_file_with(text, file, true)
+}
+
+/// [`parse_file`] for a check that goes on past a bad literal: a date not in
+/// the calendar, a time of day past 23:59, a number too large, a duration's
+/// parts out of order (E0006, E0007). Each is reported, in the order of the
+/// file, and read as [`ast::ExprKind::Invalid`], an expression whose error is
+/// said already, so the file's other items, and the edition's other files, are
+/// still checked. A syntax error, or an item that cannot be read at all (an
+/// expression nested too deep), gives no file: only the file's diagnostics.
+pub fn parse_file_recovering(text: &str, file: FileId) -> (Option<ast::File>, Vec<Diagnostic>) {
+    match read_file(text, file, true) {
+        Ok(read) => {
+            let errors = read.errors.into_iter().map(SyntaxError::into_diagnostic);
+            (read.whole.then_some(read.file), errors.collect())
+        }
+        Err(syntax) => (None, vec![syntax]),
+    }
 }
 
 /// [`parse_file`] by pest and the lowering alone, without the direct reader:
@@ -157,17 +177,39 @@ fn after_closing_brackets(text: &str, from: usize) -> usize {
     end
 }
 
-/// [`parse_file`], with the direct reader (`direct`) or with pest alone.
+/// [`parse_file`], with the direct reader (`direct`) or with pest alone: the
+/// file, if it was read without an error, else the first error in the file.
 fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, Diagnostic> {
+    let read = read_file(text, file, direct)?;
+    match read.errors.into_iter().next() {
+        Some(first) => Err(first.into_diagnostic()),
+        None => Ok(read.file),
+    }
+}
+
+/// A file read past its lowering errors.
+struct ReadFile {
+    /// The items read, bad literals as [`ast::ExprKind::Invalid`].
+    file: ast::File,
+    /// The errors found while lowering, in the order of the file.
+    errors: Vec<SyntaxError>,
+    /// Whether every item is in `file`: none failed to lower as a whole.
+    whole: bool,
+}
+
+/// Reads a file item by item (see [`parse_file`]): a syntax error is the
+/// error; past a lowering error the rest of the file is still read.
+fn read_file(text: &str, file: FileId, direct: bool) -> Result<ReadFile, Diagnostic> {
     precheck(text, file, Whole::File)?;
     // pest recurses once per grammar level and does not look at the stack; run it
     // on a stack of its own, so the depth the pre-scan allows is safe on any thread.
     with_pest_stack(text, || {
         let lower = lower::Lower::new(file);
         let mut items = Vec::new();
-        // The first item that failed to lower: reported once the rest of the file
-        // is known to parse, as a syntax error anywhere comes first.
-        let mut lowering_error = None;
+        // Reported once the rest of the file is known to parse, as a syntax
+        // error anywhere comes first.
+        let mut errors = Vec::new();
+        let mut whole = true;
         let mut at = 0;
         // Where the item before the one at `at` began: a syntax error is worded
         // from there (see [`syntax_error_after`]).
@@ -200,19 +242,23 @@ fn parse_file_with(text: &str, file: FileId, direct: bool) -> Result<ast::File, 
                 return Err(SyntaxError::internal(Span::new(file, at, at)).into_diagnostic());
             }
             lower.base.set(at);
-            match lower.item(item) {
+            let lowered = lower.item(item);
+            errors.append(&mut lower.bad_literals.borrow_mut());
+            match lowered {
                 Ok(item) => items.push(item),
                 Err(e) => {
-                    lowering_error.get_or_insert(e);
+                    errors.push(e);
+                    whole = false;
                 }
             }
             (previous, at) = (at, at + end);
         }
-        if let Some(e) = lowering_error {
-            return Err(e.into_diagnostic());
-        }
         items.shrink_to_fit();
-        Ok(ast::File { items })
+        Ok(ReadFile {
+            file: ast::File { items },
+            errors,
+            whole,
+        })
     })
 }
 
@@ -339,7 +385,12 @@ fn parse_expr_with(
             .next()
             .and_then(|p| p.into_inner().next())
             .ok_or_else(|| SyntaxError::internal(Span::default()).into_diagnostic())?;
-        lower.expr(expr).map_err(SyntaxError::into_diagnostic)
+        let lowered = lower.expr(expr);
+        // A bad literal read on is the first error: lowering stops at any other.
+        match lower.bad_literals.take().into_iter().next() {
+            Some(first) => Err(first.into_diagnostic()),
+            None => lowered.map_err(SyntaxError::into_diagnostic),
+        }
     })
 }
 
@@ -942,6 +993,46 @@ pub const RESERVED: [&str; 38] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_literal_is_read_as_invalid_and_reported_in_the_order_of_the_file() {
+        let text = "const a: date ref X-A = 2015-02-30\n\
+                    const b: number ref X-B = 1 + 99999999999999999999999999999\n\
+                    const c: time ref X-C = 24:10\n\
+                    const d: number ref X-D = 2\n";
+        let (file, errors) = parse_file_recovering(text, 3);
+        let file = file.expect("bad literals leave the file readable");
+        assert_eq!(file.items.len(), 4);
+        let codes: Vec<&str> = errors.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0007", "E0006", "E0007"]);
+        let starts: Vec<u32> = errors.iter().map(|d| d.span.start).collect();
+        assert!(starts.is_sorted(), "{starts:?}");
+        let ast::Decl::Const(a) = &file.items[0].decl else {
+            panic!("a const");
+        };
+        assert_eq!(a.value.kind, ast::ExprKind::Invalid);
+        // Read strictly, the first error is the file's; an expression with a bad
+        // literal is refused, not read as invalid.
+        assert_eq!(parse_file(text, 3).unwrap_err().message, errors[0].message);
+        let d = parse_expr("1 + 2015-02-30", 0).unwrap_err();
+        assert_eq!(d.code, "E0007");
+    }
+
+    #[test]
+    fn a_syntax_error_or_an_item_too_deep_gives_no_file() {
+        let (file, errors) = parse_file_recovering("const a: date = 2015-02-30\nconst", 0);
+        assert!(file.is_none());
+        assert_eq!(errors.len(), 1);
+        assert_ne!(errors[0].code, "E0007", "the syntax error comes alone");
+        let deep = format!(
+            "const a: time ref X-A = 24:10\nconst b: number ref X-B = {}1\n",
+            "not ".repeat(lower::MAX_EXPR_DEPTH + 1)
+        );
+        let (file, errors) = parse_file_recovering(&deep, 0);
+        assert!(file.is_none());
+        let codes: Vec<&str> = errors.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0007", "E0002"]);
+    }
 
     #[test]
     fn an_expression_over_the_size_limit_is_told_to_name_its_parts() {

@@ -346,3 +346,44 @@ fn a_baseline_carries_over_to_next_years_edition_whose_dates_moved() {
     );
     assert!(plain.contains("not in the edition's year 2016"), "{plain}");
 }
+
+#[test]
+fn a_bad_date_or_time_stops_only_what_uses_it_and_a_syntax_error_stops_the_check() {
+    let dir = copy_2015("bad-literal");
+    // A time past 23:59 in one file, a mistake of another kind in another.
+    edit(
+        &dir.0,
+        "chairmans_cup.bfr",
+        "= Fri 2015-07-24 20:00",
+        "= Fri 2015-07-24 24:00",
+    );
+    edit(
+        &dir.0,
+        "sm_lag_veteran.bfr",
+        "p.11 \"SM-tävlingar lag\" = 1955",
+        "p.11 \"SM-tävlingar lag\" = \"1955\"",
+    );
+    let (code, stdout, stderr) = bfr(&["check", "--color", "never", &s(&dir.0)]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("[E0007]") && stderr.contains("`24:00`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("[E0201]"), "{stderr}");
+    // The rule that compares with the bad time says nothing more.
+    assert!(!stderr.contains("cc_registration_in_time"), "{stderr}");
+    assert!(stdout.contains("2 errors"), "{stdout}");
+
+    // A syntax error leaves a file unread, and its names undeclared: the check
+    // stops there, with what reading found.
+    edit(
+        &dir.0,
+        "scoring.bfr",
+        "unit score_point \"",
+        "unit unit score_point \"",
+    );
+    let (code, _, stderr) = bfr(&["check", "--color", "never", &s(&dir.0)]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("[E0007]"), "{stderr}");
+    assert!(!stderr.contains("[E0201]"), "{stderr}");
+}

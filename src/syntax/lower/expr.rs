@@ -384,7 +384,26 @@ impl Lower {
         }
     }
 
+    /// A literal. One that is not one (a date not in the calendar, a number
+    /// too large: E0006, E0007) is read as [`ExprKind::Invalid`] and its error
+    /// set aside in [`Lower::bad_literals`], so one bad literal costs its own
+    /// diagnostic, not the item's, and the rest of the edition is checked.
     pub(super) fn literal(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        match self.literal_value(p) {
+            Err(e) if e.code != SyntaxError::INTERNAL => {
+                self.bad_literals.borrow_mut().push(e);
+                Ok(Expr {
+                    kind: ExprKind::Invalid,
+                    span,
+                })
+            }
+            read => read,
+        }
+    }
+
+    /// [`literal`](Self::literal), failing on a bad one.
+    fn literal_value(&self, p: P) -> R<Expr> {
         let span = self.span(&p);
         let kind = match p.as_rule() {
             Rule::number => ExprKind::Number(self.decimal(&p)?),

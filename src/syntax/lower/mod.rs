@@ -9,7 +9,7 @@ use super::ast::*;
 use super::{Rule, SyntaxError};
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 type P<'a> = Pair<'a, Rule>;
 type R<T> = Result<T, SyntaxError>;
@@ -31,6 +31,9 @@ pub(super) struct Lower {
     /// Where in the file the text that pest parsed begins: a file is parsed one
     /// item at a time, each from its own start (see `syntax::parse_file`).
     pub(super) base: Cell<usize>,
+    /// The errors of literals read as [`ExprKind::Invalid`] (see
+    /// [`Lower::literal`]), taken by the reader after each item.
+    pub(super) bad_literals: RefCell<Vec<SyntaxError>>,
 }
 
 /// How many nested [`Lower::expr`] calls may pass between two looks at the stack.
@@ -49,6 +52,7 @@ impl Lower {
             depth: Cell::new(0),
             calls: Cell::new(0),
             base: Cell::new(0),
+            bad_literals: RefCell::new(Vec::new()),
         }
     }
 
