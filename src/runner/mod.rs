@@ -445,7 +445,7 @@ pub fn run(
             .iter()
             .find(|c| c.name == name)
             .map(|c| c.span);
-        RunError::new(e.kind, e.message).at(at)
+        RunError::new(e.kind, e.message).at(at).at(e.rule)
     })?;
     let prepared = Prepared::new(program);
     let (report, pending) = run_plan_prepared(program, &prepared, &plan, teams, options, source);

@@ -19,6 +19,7 @@ use crate::ir::vocabulary::{
     LowerWithdrawal, Pairing, PositionsBy, QualificationFormat,
 };
 use crate::ir::{self, Program, Type, Unit, Value};
+use crate::source::Span;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -248,6 +249,9 @@ pub struct PlanError {
     pub kind: Stop,
     /// What is wrong.
     pub message: String,
+    /// The rule of the edition at fault, where one is: a count of the field
+    /// its rule cannot give.
+    pub rule: Option<Span>,
 }
 
 impl PlanError {
@@ -255,6 +259,7 @@ impl PlanError {
         PlanError {
             kind,
             message: message.into(),
+            rule: None,
         }
     }
 }
@@ -368,19 +373,18 @@ impl Field<'_> {
             Count::Fixed(n) => return Ok(n),
             Count::OfField(rule) => rule,
         };
-        let unit = match self
-            .program
-            .rules
-            .get(rule as usize)
-            .and_then(|r| r.params.first())
-        {
+        let declared = self.program.rules.get(rule as usize);
+        let unit = match declared.and_then(|r| r.params.first()) {
             Some((_, ir::Type::Num(u))) => u.clone(),
             _ => ir::Unit::none(),
         };
         let arg = Value::Num(Decimal::from(self.teams), unit);
         let err = |kind: Stop, why: String| {
             let teams = self.teams;
-            PlanError::new(kind, format!("`{block}`: `{key}` for {teams} teams {why}"))
+            PlanError {
+                rule: declared.map(|r| r.span),
+                ..PlanError::new(kind, format!("`{block}`: `{key}` for {teams} teams {why}"))
+            }
         };
         match Evaluator::new(self.program).call(rule, vec![arg], Default::default()) {
             Ok(Value::Num(n, _)) => n

@@ -167,4 +167,19 @@ fn a_run_stops_on_a_count_the_edition_computes_to_a_fraction_as_the_editions_err
         "{err}"
     );
     assert!(!err.contains("[E0716]"), "{err}");
+    // Shown at the rule that gives the count, not at the competition alone.
+    assert!(err.contains("fn lv_series_boards(teams: team)"), "{err}");
+    // A director's run of the same field: the event's competition, and a note at the rule.
+    let teams: Vec<String> = (1..=10).map(|i| format!("{{ id = {i} }}")).collect();
+    let event = dir.0.join("event.toml");
+    let text = format!(
+        "competition = \"lv_series\"\nseed = 1\nteam = [{}]\n",
+        teams.join(", ")
+    );
+    std::fs::write(&event, text).unwrap();
+    let (code, _, err) = bfr(&["run", edition, event.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("[E0714]"), "{err}");
+    assert!(err.contains("the rule that gives this count"), "{err}");
+    assert!(err.contains("fn lv_series_boards(teams: team)"), "{err}");
 }
