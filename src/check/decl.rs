@@ -24,14 +24,14 @@ impl Checker {
         let body = match &item.decl {
             ast::Decl::Const(k) => {
                 let value = self.expect(&k.value, &ret, &mut scope);
-                self.literal_answer(&k.name.text, answer, &k.value, &value);
+                self.literal_answer(&k.name.text, (&ret, answer), &k.value, &value);
                 RuleBody::Const {
                     value: Box::new(value),
                 }
             }
             ast::Decl::Fn(f) => {
                 let body = self.expect(&f.body, &ret, &mut scope);
-                self.literal_answer(&f.name.text, answer, &f.body, &body);
+                self.literal_answer(&f.name.text, (&ret, answer), &f.body, &body);
                 RuleBody::Fn {
                     body: Box::new(body),
                 }
@@ -56,7 +56,7 @@ impl Checker {
     pub(crate) fn literal_answer(
         &mut self,
         rule: &str,
-        answer: Counting,
+        (ret, answer): (&Type, Counting),
         written: &ast::Expr,
         value: &ir::Expr,
     ) {
@@ -79,7 +79,10 @@ impl Checker {
                     let arms = w_arms.iter().zip(v_arms.iter()).rev();
                     todo.extend(arms.map(|((_, w), (_, v))| (w, v)));
                 }
-                _ => self.literal_answer_at(rule, answer, written, value),
+                // A literal of another type than the answer's is a type
+                // error, said as one where the answers are joined.
+                _ if value.ty == *ret => self.literal_answer_at(rule, answer, written, value),
+                _ => {}
             }
         }
     }
@@ -190,7 +193,7 @@ impl Checker {
         let mut first_at: Vec<Option<Span>> = vec![None; info.variants.len()];
         for (key, value) in &t.rows {
             let v = self.expect(value, ret, scope);
-            self.literal_answer(&t.name.text, answer, value, &v);
+            self.literal_answer(&t.name.text, (ret, answer), value, &v);
             match key {
                 None => {
                     if wildcard.is_some() {

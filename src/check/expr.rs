@@ -128,7 +128,7 @@ impl Checker {
             K::Time(m) => lit(Value::Time(*m), Type::Time, span),
             K::DateTime(d, m) => lit(Value::DateTime(date(d), *m), Type::DateTime, span),
             // Reported where the file was read.
-            K::Invalid => poison(span),
+            K::Invalid(_) => poison(span),
             K::Path(segments) => self.path(segments, span, scope, false),
             K::Call { callee, args } => self.call(callee, args, span, scope),
             K::Member(base, field) => self.member(base, field, span, scope),

@@ -62,7 +62,7 @@ impl Checker {
         for (range, value) in &s.arms {
             let (lower, upper) = self.range_bounds(range, param, param_ty, scope);
             let v = self.expect(value, ret, scope);
-            self.literal_answer(&s.name.text, answer, value, &v);
+            self.literal_answer(&s.name.text, (ret, answer), value, &v);
             all.push(ScaleArm {
                 lower,
                 upper,

@@ -205,7 +205,7 @@ fn rule_body(m: &Model, r: &Rule) -> Markup {
             let key = r.params.first().map_or("", |(n, _)| n.as_str());
             html! {
                 table.rows {
-                    thead { tr { th { (key) } th { (p.type_name(&r.ret)) } } }
+                    thead { tr { th { (key) } th { (p.answer_type_name(r)) } } }
                     tbody {
                         @for arm in arms {
                             tr { td { code { (arm.text) } } td { code { (written(m, arm.value.span)) } } }

@@ -608,7 +608,7 @@ impl Walker<'_> {
             | ExprKind::Date(_)
             | ExprKind::Time(_)
             | ExprKind::DateTime(..)
-            | ExprKind::Invalid => {}
+            | ExprKind::Invalid(_) => {}
             ExprKind::Quantity(_, u) => self.unit(u),
             ExprKind::Path(names) => self.path(names),
             ExprKind::Call { callee, args } => {

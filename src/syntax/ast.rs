@@ -417,11 +417,13 @@ pub enum ExprKind {
     /// `x => body`, `(acc, x) => body`: only as an argument of a list operation.
     Lambda(Vec<Name>, Box<Expr>),
     /// A literal that is not one (a date not in the calendar, a number too
-    /// large), reported where it was read. Only a file read with its literal
-    /// errors kept ([`parse_file_recovering`](crate::syntax::parse_file_recovering))
-    /// holds one; the check takes it as an expression with an error already
+    /// large), reported where it was read, with its text as written (so that
+    /// two declarations differing in it differ). Only a file read with its
+    /// literal errors kept
+    /// ([`parse_file_recovering`](crate::syntax::parse_file_recovering)) holds
+    /// one; the check takes it as an expression with an error already
     /// reported, so the rest of the edition is still checked.
-    Invalid,
+    Invalid(Box<str>),
 }
 
 impl Expr {

@@ -1010,7 +1010,7 @@ mod tests {
         let ast::Decl::Const(a) = &file.items[0].decl else {
             panic!("a const");
         };
-        assert_eq!(a.value.kind, ast::ExprKind::Invalid);
+        assert_eq!(a.value.kind, ast::ExprKind::Invalid("2015-02-30".into()));
         // Read strictly, the first error is the file's; an expression with a bad
         // literal is refused, not read as invalid.
         assert_eq!(parse_file(text, 3).unwrap_err().message, errors[0].message);

@@ -145,3 +145,28 @@ fn an_event_file_runs_through_an_amending_edition() {
     let (_, published, _) = bfr(&["run", EDITION_2015, &event]);
     assert_eq!(first, published);
 }
+
+#[test]
+fn an_amendment_changing_a_bad_literal_is_a_change_and_each_is_reported() {
+    let dir = crate::support::TempDir::new("amends-bad-literal");
+    let write = |sub: &str, text: &str| {
+        let at = dir.0.join(sub);
+        std::fs::create_dir_all(&at).unwrap();
+        std::fs::write(at.join("edition.bfr"), text).unwrap();
+    };
+    write(
+        "base",
+        "edition \"Base\" {\n  source \"a test edition\"\n}\n\nconst closes: date ref X-REG = 2015-02-30\n",
+    );
+    write(
+        "edition",
+        "edition \"Amended\" {\n  amends \"../base\"\n}\n\nconst closes: date ref X-REG = 2015-02-31\n",
+    );
+    let path = dir.0.join("edition");
+    let (exit, _, stderr) = bfr(&["check", "--color", "never", path.to_str().unwrap()]);
+    assert_eq!(exit, 1, "{stderr}");
+    assert!(stderr.contains("`2015-02-30` is not a date"), "{stderr}");
+    assert!(stderr.contains("`2015-02-31` is not a date"), "{stderr}");
+    // Two bad dates written differently are not the base restated.
+    assert!(!stderr.contains("[W1201]"), "{stderr}");
+}

@@ -390,11 +390,12 @@ impl Lower {
     /// diagnostic, not the item's, and the rest of the edition is checked.
     pub(super) fn literal(&self, p: P) -> R<Expr> {
         let span = self.span(&p);
+        let written = p.as_str();
         match self.literal_value(p) {
             Err(e) if e.code != SyntaxError::INTERNAL => {
                 self.bad_literals.borrow_mut().push(e);
                 Ok(Expr {
-                    kind: ExprKind::Invalid,
+                    kind: ExprKind::Invalid(written.into()),
                     span,
                 })
             }
