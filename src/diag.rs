@@ -41,6 +41,11 @@ pub struct Diagnostic {
     /// How to fix it, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// Whether what it is about was kept as an invalid part (a bad literal read
+    /// as an invalid expression), so that the stages after the one that found
+    /// it still run: see [`Diagnostics::push_contained`].
+    #[serde(skip)]
+    pub contained: bool,
 }
 
 impl Diagnostic {
@@ -54,6 +59,7 @@ impl Diagnostic {
             label: String::new(),
             notes: Vec::new(),
             help: None,
+            contained: false,
         }
     }
 
@@ -104,8 +110,6 @@ impl Diagnostic {
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
-    /// How many of the errors are contained: see [`push_contained`](Self::push_contained).
-    contained: usize,
 }
 
 impl Diagnostics {
@@ -118,8 +122,8 @@ impl Diagnostics {
     /// invalid part (a bad literal read as an invalid expression), so the
     /// stages after the one that found it still run, and take that part as an
     /// error already said.
-    pub fn push_contained(&mut self, d: Diagnostic) {
-        self.contained += usize::from(d.is_error());
+    pub fn push_contained(&mut self, mut d: Diagnostic) {
+        d.contained = true;
         self.items.push(d);
     }
 
@@ -131,7 +135,7 @@ impl Diagnostics {
     /// Whether any error is not contained: the stages after the one that
     /// found it cannot run.
     pub fn has_blocking_errors(&self) -> bool {
-        self.error_count() > self.contained
+        self.items.iter().any(|d| d.is_error() && !d.contained)
     }
 
     /// How many were added so far: a mark for [`added_since`](Self::added_since).
@@ -164,7 +168,6 @@ impl Diagnostics {
     /// Moves all of `other` into this.
     pub fn extend(&mut self, other: Diagnostics) {
         self.items.extend(other.items);
-        self.contained += other.contained;
     }
 
     /// Each of them, to add to (a note a later stage knows more for).
@@ -793,6 +796,22 @@ fn left_out(whose: &str, errors: usize, warnings: usize) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_error_not_contained_blocks_the_stages_after_it() {
+        let at = Span::new(0, 0, 1);
+        let mut read = Diagnostics::default();
+        read.push(Diagnostic::warning("W0001", "a warning", at));
+        read.push_contained(Diagnostic::error("E0007", "a bad date", at));
+        assert!(read.has_errors() && !read.has_blocking_errors());
+        // Carried through the sets a stage hands on.
+        let mut checked = Diagnostics::default();
+        checked.extend(read.clone());
+        assert!(!checked.has_blocking_errors());
+        checked.push(Diagnostic::error("E0001", "a syntax error", at));
+        assert!(checked.has_blocking_errors());
+        assert_eq!(checked.error_count(), 2);
+    }
 
     #[test]
     fn a_long_line_is_shown_around_the_span_with_marks_under_it() {
