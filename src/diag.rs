@@ -808,6 +808,13 @@ mod tests {
         let mut checked = Diagnostics::default();
         checked.extend(read.clone());
         assert!(!checked.has_blocking_errors());
+        // And through a set rebuilt one by one, as a stage that sorts or
+        // filters them makes.
+        let mut rebuilt = Diagnostics::default();
+        for d in read.sorted() {
+            rebuilt.push(d.clone());
+        }
+        assert!(!rebuilt.has_blocking_errors());
         checked.push(Diagnostic::error("E0001", "a syntax error", at));
         assert!(checked.has_blocking_errors());
         assert_eq!(checked.error_count(), 2);

@@ -488,6 +488,9 @@ pub fn simulate(
             if e.at.is_none() {
                 d = d.nowhere();
             }
+            if let Some(rule) = e.rule {
+                d = d.with_note(rule, crate::runner::plan::RULE_OF_THE_COUNT);
+            }
             let help = match e.kind {
                 crate::runner::Stop::NoVp => Some(
                     "name a VP scale of the edition that covers this match with `--scale RULE`, or complete the edition's scale".to_string(),

@@ -119,7 +119,7 @@ fn cannot_be_run(event: &Event, program: &Program, e: plan::PlanError) -> Diagno
         d = d.with_note(c.span, e.kind.label());
     }
     if let Some(rule) = e.rule {
-        d = d.with_note(rule, "the rule that gives this count");
+        d = d.with_note(rule, plan::RULE_OF_THE_COUNT);
     }
     d
 }

@@ -141,6 +141,9 @@ pub struct RunError {
     pub about: Option<About>,
     /// What to do, where this problem says more than its kind's help.
     pub help: Option<String>,
+    /// The rule of the edition that gave what the run could not use, where
+    /// that is not [`at`](Self::at) itself: a count of the field.
+    pub rule: Option<Span>,
 }
 
 /// The source's entry a run stopped at.
@@ -253,6 +256,7 @@ impl RunError {
             at: None,
             about: None,
             help: None,
+            rule: None,
         }
     }
 
@@ -445,7 +449,10 @@ pub fn run(
             .iter()
             .find(|c| c.name == name)
             .map(|c| c.span);
-        RunError::new(e.kind, e.message).at(at).at(e.rule)
+        RunError {
+            rule: e.rule,
+            ..RunError::new(e.kind, e.message).at(at)
+        }
     })?;
     let prepared = Prepared::new(program);
     let (report, pending) = run_plan_prepared(program, &prepared, &plan, teams, options, source);

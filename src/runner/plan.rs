@@ -254,6 +254,9 @@ pub struct PlanError {
     pub rule: Option<Span>,
 }
 
+/// The note at [`PlanError::rule`], wherever the error is shown.
+pub const RULE_OF_THE_COUNT: &str = "the rule that gives this count";
+
 impl PlanError {
     fn new(kind: Stop, message: impl Into<String>) -> Self {
         PlanError {

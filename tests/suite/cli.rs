@@ -525,6 +525,17 @@ fn simulate_stops_with_coded_diagnostics_at_the_editions_item_at_fault() {
     assert!(stderr.contains("needs at least 64"), "{stderr}");
     assert!(stderr.contains("competition cup"), "{stderr}");
     assert!(!stderr.contains("the edition has `"), "{stderr}");
+    // A count of the field its rule has no answer for: at the competition, with
+    // a note at the rule.
+    let (status, stderr) = run(&["lv_series", "--teams", "9"]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("[E0716]"), "{stderr}");
+    assert!(stderr.contains("competition lv_series \""), "{stderr}");
+    assert!(
+        stderr.contains("fn lv_series_boards(teams: team)")
+            && stderr.contains("the rule that gives this count"),
+        "{stderr}"
+    );
     // One event split by its field: the competition that takes the field is named.
     let (status, stderr) = run(&["lv_series", "--teams", "20"]);
     assert_eq!(status, 1, "{stderr}");

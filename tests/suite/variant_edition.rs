@@ -167,7 +167,12 @@ fn a_run_stops_on_a_count_the_edition_computes_to_a_fraction_as_the_editions_err
         "{err}"
     );
     assert!(!err.contains("[E0716]"), "{err}");
-    // Shown at the rule that gives the count, not at the competition alone.
+    // Shown at the competition, with a note at the rule that gives the count.
+    assert!(
+        err.contains("competition lv_series \"SM Lag Veteran\""),
+        "{err}"
+    );
+    assert!(err.contains("the rule that gives this count"), "{err}");
     assert!(err.contains("fn lv_series_boards(teams: team)"), "{err}");
     // A director's run of the same field: the event's competition, and a note at the rule.
     let teams: Vec<String> = (1..=10).map(|i| format!("{{ id = {i} }}")).collect();
