@@ -62,24 +62,32 @@ pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
     let name = entries_path.display().to_string();
     let read = crate::entry::check_bytes(&checked, &mut sources, &name, &bytes);
     show_diagnostics(out, &read.diagnostics, &sources);
-    let (players, teams, pairs) = read.entries.as_ref().map_or((0, 0, 0), |e| {
-        (e.players.len(), e.teams.len(), e.pairs.len())
-    });
+    // A file that cannot be read has no count of entries: it is not said to have none.
+    let counts = read
+        .entries
+        .as_ref()
+        .map(|e| (e.players.len(), e.teams.len(), e.pairs.len()));
     let diags = &read.diagnostics;
+    let problems = format!(
+        "{}, {}",
+        counted(diags.error_count(), "error"),
+        counted(diags.warning_count(), "warning")
+    );
     match out.format {
-        Format::Text => stdout(&format!(
-            "{name}: {}, {}, {}: {}, {}\n",
-            counted(players, "player"),
-            counted(teams, "team"),
-            counted(pairs, "pair"),
-            counted(diags.error_count(), "error"),
-            counted(diags.warning_count(), "warning")
-        )),
+        Format::Text => stdout(&match counts {
+            Some((players, teams, pairs)) => format!(
+                "{name}: {}, {}, {}: {problems}\n",
+                counted(players, "player"),
+                counted(teams, "team"),
+                counted(pairs, "pair"),
+            ),
+            None => format!("{name}: cannot be read: {problems}\n"),
+        }),
         Format::Json => json(&serde_json::json!({
             "file": name,
-            "players": players,
-            "teams": teams,
-            "pairs": pairs,
+            "players": counts.map(|c| c.0),
+            "teams": counts.map(|c| c.1),
+            "pairs": counts.map(|c| c.2),
             "errors": diags.error_count(),
             "warnings": diags.warning_count(),
             "diagnostics": diagnostics_json(diags, &sources),

@@ -3,7 +3,10 @@
 
 use crate::spanned::ReadError;
 pub use crate::spanned::Sp;
-use crate::spanned::words::{Kinds, looks_like_date, near_key, plain_words, unknown_key};
+use crate::spanned::listed::read_listed;
+use crate::spanned::words::{
+    Kinds, looks_like_date, near_key, plain_words, quoted_number_help, unknown_key,
+};
 use serde::Deserialize;
 use std::ops::Range;
 
@@ -140,14 +143,25 @@ const KINDS: Kinds = &[
     ("struct RawDeceased", "a deceased player, `{ member = … }`"),
 ];
 
-/// Reads a TOML entries file; spans point at each value's own text.
-pub fn from_toml(text: &str) -> Result<RawEntries, Unreadable> {
-    crate::spanned::from_toml(text).map_err(|e| unreadable(&e, text))
-}
-
-/// Reads a JSON entries file; spans point at each value's own text.
-pub fn from_json(text: &str) -> Result<RawEntries, Unreadable> {
-    crate::spanned::from_json(text).map_err(|e| unreadable(&e, text))
+/// Reads an entries file (JSON when `json`, else TOML); spans point at each
+/// value's own text. Each player, team, pair and district is read on its own,
+/// so every one that cannot be read is said, in the order of the file.
+pub fn read(text: &str, json: bool) -> Result<RawEntries, Vec<Unreadable>> {
+    read_listed(text, json, |lists| {
+        let player = lists.each("player");
+        let team = lists.each("team");
+        let pair = lists.each("pair");
+        let district = lists.each("district");
+        // The file has no keys of its own: the rest is read for a key it does not know.
+        let _: RawEntries = lists.rest()?;
+        Some(RawEntries {
+            player,
+            team,
+            pair,
+            district,
+        })
+    })
+    .map_err(|problems| problems.iter().map(|e| unreadable(e, text)).collect())
 }
 
 /// serde's problem in an editor's words, with the help for it.
@@ -168,6 +182,8 @@ fn unreadable(e: &ReadError, text: &str) -> Unreadable {
         help.push_str("this looks like an event file (`competition`, `[[round]]`): run it with `bfr run EDITION FILE`; ");
     } else if unquoted_date {
         help.push_str("write dates and times in quotes, e.g. \"2015-07-25 12:00\"; ");
+    } else if let Some(bare) = quoted_number_help(&e.message, written) {
+        help = format!("{bare}; ");
     } else if let Some(key) = near_key(&e.message) {
         help = format!("did you mean `{key}`? ");
     }
@@ -183,10 +199,14 @@ fn unreadable(e: &ReadError, text: &str) -> Unreadable {
 mod tests {
     use super::*;
 
+    fn first_problem(text: &str, json: bool) -> Unreadable {
+        read(text, json).err().unwrap().swap_remove(0)
+    }
+
     #[test]
     fn json_values_keep_their_own_spans() {
         let text = "{\"player\": [{\"member\": 7, \"name\": \"Åsa Öberg\", \"birth_year\": 1950}]}";
-        let raw = from_json(text).unwrap();
+        let raw = read(text, true).unwrap();
         let p = &raw.player[0].value;
         assert_eq!(&text[p.member.span.clone()], "7");
         assert_eq!(&text[p.name.span.clone()], "\"Åsa Öberg\"");
@@ -195,16 +215,14 @@ mod tests {
 
     #[test]
     fn an_event_file_given_as_an_entries_file_is_named_as_one() {
-        let e = from_toml("competition = \"cup\"\nseed = 1\n")
-            .err()
-            .unwrap();
+        let e = first_problem("competition = \"cup\"\nseed = 1\n", false);
         assert!(e.help.contains("bfr run EDITION FILE"), "{}", e.help);
     }
 
     #[test]
     fn a_json_problem_points_at_the_value_at_fault() {
         let text = "{\"player\": [{\"member\": 7, \"name\": \"A\", \"birth_year\": \"x\"}]}";
-        let e = from_json(text).err().unwrap();
+        let e = first_problem(text, true);
         assert!(e.span.start >= text.find("\"x\"").unwrap(), "{e:?}");
         assert!(
             e.message.contains("expected a whole number"),
@@ -216,7 +234,99 @@ mod tests {
     #[test]
     fn a_bom_does_not_break_json() {
         let text = "\u{feff}{\"player\": [{\"member\": 7, \"name\": \"A\"}]}";
-        let raw = from_json(text).unwrap();
+        let raw = read(text, true).unwrap();
         assert_eq!(&text[raw.player[0].value.member.span.clone()], "7");
+    }
+
+    /// Three mistakes in three kinds of entry, and one at the top, written in
+    /// both notations: each is said once, at its place, in the order of the
+    /// file, with the same words in both.
+    #[test]
+    fn every_entry_that_cannot_be_read_is_said_in_the_order_of_the_file() {
+        let toml = "\
+[[player]]
+member = 1
+name = \"A\"
+birth_year = \"x\"
+
+[[player]]
+member = 2
+name = \"B\"
+
+[[team]]
+id = \"T1\"
+name = \"Lag\"
+competition = \"sm_teams\"
+players = [1, 2]
+captain = 1
+
+[[pair]]
+id = \"P1\"
+event = \"sm_pairs\"
+players = [1, 2]
+
+[[teams]]
+id = \"T2\"
+";
+        let json = r#"{"player": [{"member": 1, "name": "A", "birth_year": "x"},
+ {"member": 2, "name": "B"}],
+ "team": [{"id": "T1", "name": "Lag", "competition": "sm_teams", "players": [1, 2], "captain": 1}],
+ "pair": [{"id": "P1", "event": "sm_pairs", "players": [1, 2]}],
+ "teams": [{"id": "T2"}]}"#;
+        for (text, json) in [(toml, false), (json, true)] {
+            let problems = read(text, json).err().unwrap();
+            let said: Vec<(&str, &str)> = problems
+                .iter()
+                .map(|p| (&text[p.span.clone()], p.message.split(';').next().unwrap()))
+                .collect();
+            let key = |k: &'static str| {
+                if json {
+                    ["\"", k, "\""].concat()
+                } else {
+                    k.into()
+                }
+            };
+            assert_eq!(said.len(), 4, "{said:?}");
+            assert_eq!(
+                said[0],
+                (
+                    "\"x\"",
+                    "expected a whole number (a year), found the text \"x\""
+                )
+            );
+            assert_eq!(said[1], (key("captain").as_str(), "unknown key `captain`"));
+            assert!(said[2].1.starts_with("`district` is missing"), "{said:?}");
+            assert_eq!(said[3], (key("teams").as_str(), "unknown key `teams`"));
+        }
+    }
+
+    #[test]
+    fn reading_stops_after_the_most_problems_a_file_may_give_and_says_where() {
+        use crate::spanned::listed::MAX_PROBLEMS;
+        let bad = |n: usize| "[[district]]\nnamn = \"X\"\n".repeat(n);
+        let problems = read(&bad(MAX_PROBLEMS), false).err().unwrap();
+        assert_eq!(problems.len(), MAX_PROBLEMS);
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.message.starts_with("unknown key `namn`"))
+        );
+        let text = bad(MAX_PROBLEMS + 10);
+        let problems = read(&text, false).err().unwrap();
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        let stop = problems.last().unwrap();
+        assert!(
+            stop.message
+                .starts_with("reading stopped here, after 50 mistakes"),
+            "{}",
+            stop.message
+        );
+        // At the first entry not read: the 51st district.
+        let entry = text
+            .match_indices("[[district]]")
+            .nth(MAX_PROBLEMS)
+            .unwrap()
+            .0;
+        assert_eq!(stop.span.start, entry);
     }
 }

@@ -239,23 +239,20 @@ pub fn read(
     for warning in crate::syntax::direction_warnings(text, file) {
         r.diags.push(warning);
     }
-    let raw = if json {
-        file::from_json(text)
-    } else {
-        file::from_toml(text)
-    };
-    let raw = match raw {
+    let raw = match file::read(text, json) {
         Ok(raw) => raw,
-        Err(e) => {
-            r.diags.push(
-                Diagnostic::error(
-                    "E0800",
-                    format!("the entries file cannot be read: {}", e.message),
-                    r.span(&e.span),
-                )
-                .with_label("here")
-                .with_help(e.help),
-            );
+        Err(problems) => {
+            for e in problems {
+                r.diags.push(
+                    Diagnostic::error(
+                        "E0800",
+                        format!("the entries file cannot be read: {}", e.message),
+                        r.span(&e.span),
+                    )
+                    .with_label("here")
+                    .with_help(e.help),
+                );
+            }
             return (None, r.diags);
         }
     };

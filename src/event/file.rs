@@ -1,6 +1,7 @@
 //! The event file as written: TOML (or the same structure in JSON), read with serde
 //! into raw entries that keep their byte spans, in both formats.
 
+use crate::spanned::listed::read_listed;
 pub use crate::spanned::{ReadError, Sp};
 use serde::Deserialize;
 
@@ -119,12 +120,22 @@ pub struct RawIncident {
     pub note: Option<Sp<String>>,
 }
 
-/// Reads a TOML event file.
-pub fn from_toml(text: &str) -> Result<RawEvent, ReadError> {
-    crate::spanned::from_toml(text)
-}
-
-/// Reads a JSON event file; spans point at each value's own text.
-pub fn from_json(text: &str) -> Result<RawEvent, ReadError> {
-    crate::spanned::from_json(text)
+/// Reads an event file (JSON when `json`, else TOML); spans point at each
+/// value's own text. Each team, round, stage and incident is read on its own,
+/// so every one that cannot be read is said, in the order of the file.
+pub fn read(text: &str, json: bool) -> Result<RawEvent, Vec<ReadError>> {
+    read_listed(text, json, |lists| {
+        let team = lists.each("team");
+        let round = lists.each("round");
+        let stage = lists.each("stage");
+        let incident = lists.each("incident");
+        let rest: RawEvent = lists.rest()?;
+        Some(RawEvent {
+            team,
+            round,
+            stage,
+            incident,
+            ..rest
+        })
+    })
 }

@@ -546,21 +546,23 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
     for warning in crate::syntax::direction_warnings(text, file) {
         diags.push(warning);
     }
-    let raw = match read(text, json) {
+    let raw = match file::read(text, json) {
         Ok(r) => r,
-        Err(e) => {
-            let written = text.get(e.span.clone()).unwrap_or_default();
-            let (words, help) = super::words::reading_problem(&e.message, written, text, json);
-            diags.push(
-                err(
-                    "E0700",
-                    file,
-                    &e.span,
-                    format!("the event file cannot be read: {words}"),
-                )
-                .with_label("here")
-                .with_help(help),
-            );
+        Err(problems) => {
+            for e in problems {
+                let written = text.get(e.span.clone()).unwrap_or_default();
+                let (words, help) = super::words::reading_problem(&e.message, written, text, json);
+                diags.push(
+                    err(
+                        "E0700",
+                        file,
+                        &e.span,
+                        format!("the event file cannot be read: {words}"),
+                    )
+                    .with_label("here")
+                    .with_help(help),
+                );
+            }
             return (None, diags);
         }
     };
@@ -626,15 +628,6 @@ pub fn parse(text: &str, file: FileId, json: bool) -> (Option<Event>, Diagnostic
         stage_titles: BTreeMap::new(),
     };
     (Some(event), diags)
-}
-
-/// The file's structure, from TOML or JSON.
-fn read(text: &str, json: bool) -> Result<RawEvent, file::ReadError> {
-    if json {
-        file::from_json(text)
-    } else {
-        file::from_toml(text)
-    }
 }
 
 /// The most teams an event file may list: the edition's bound on a field

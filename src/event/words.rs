@@ -3,7 +3,7 @@
 //! else (JSON saved as `.toml`, a top-level key written after a `[[team]]`
 //! header) and a "did you mean" for a key misspelt.
 
-use crate::spanned::words::{Kinds, near_key, plain_words, unknown_key};
+use crate::spanned::words::{Kinds, near_key, plain_words, quoted_number_help, unknown_key};
 
 /// The event file's tables, in words.
 const KINDS: Kinds = &[
@@ -33,6 +33,7 @@ const TOP_KEYS: [&str; 8] = [
 pub fn reading_problem(message: &str, written: &str, text: &str, json: bool) -> (String, String) {
     let words = plain_words(message, written, KINDS);
     let help = misplaced_key_help(message, json)
+        .or_else(|| quoted_number_help(message, written))
         .or_else(|| {
             near_key(message).map(|key| {
                 format!("did you mean `{key}`? See docs/events.md for the format and a full example")

@@ -1,12 +1,14 @@
 //! Files a director writes (event files, entries files), read with serde into raw
 //! entries that keep the byte span of every value: TOML through `toml::Spanned`,
 //! JSON by taking each value's own text (a slice of the file) and measuring where it
-//! lies. A byte-order mark at the start is accepted in both formats.
+//! lies. A byte-order mark at the start is accepted in both formats. A file's lists
+//! are read entry by entry ([`listed`]), so every entry that cannot be read is said.
 
 pub mod bound;
+pub mod listed;
 pub mod words;
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use std::cell::Cell;
@@ -82,27 +84,6 @@ pub fn without_bom(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Reads a TOML file. A byte-order mark reads as blanks, so every span stays an
-/// offset into `text` as written.
-pub fn from_toml<T: DeserializeOwned>(text: &str) -> Result<T, ReadError> {
-    JSON_TEXT.with(|w| w.set(None));
-    let blanked;
-    let body = match text.strip_prefix(BOM) {
-        Some(rest) => {
-            blanked = format!("{}{rest}", " ".repeat(BOM.len()));
-            blanked.as_str()
-        }
-        None => text,
-    };
-    if let Some(span) = bound::past(body, bound::Notation::Toml, bound::MAX_VALUES) {
-        return Err(too_many_values(span));
-    }
-    toml::from_str(body).map_err(|e| ReadError {
-        message: plain_depth(e.message().trim()),
-        span: e.span().unwrap_or(0..0),
-    })
-}
-
 /// The error for a file holding more than [`bound::MAX_VALUES`] values, at the
 /// sign that passes the bound.
 pub fn too_many_values(span: Range<usize>) -> ReadError {
@@ -130,7 +111,13 @@ pub fn plain_depth(message: &str) -> String {
 }
 
 /// Reads a JSON file; spans point at each value's own text in `text`.
-pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> {
+fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> {
+    json_part(text, json_body(text)?)
+}
+
+/// A JSON file's text without its byte-order mark, once it is known to be within
+/// [`bound::MAX_VALUES`] and not a list.
+fn json_body(text: &str) -> Result<&str, ReadError> {
     // A byte-order mark is not part of the JSON text.
     let skip = if text.starts_with(BOM) { BOM.len() } else { 0 };
     let body = text.get(skip..).unwrap_or_default();
@@ -146,16 +133,23 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
             span: skip + first..skip + first + 1,
         });
     }
-    JSON_TEXT.with(|w| w.set(Some((text.as_ptr() as usize, text.len()))));
+    Ok(body)
+}
+
+/// Reads `part`, a slice of the JSON file `file` (the file's object, or one
+/// value inside it); spans point at each value's own text in `file`.
+fn json_part<'a, T: Deserialize<'a>>(file: &'a str, part: &'a str) -> Result<T, ReadError> {
+    let skip = offset_in(file, part);
+    JSON_TEXT.with(|w| w.set(Some((file.as_ptr() as usize, file.len()))));
     JSON_ERROR.with(|c| c.set(None));
-    let out = serde_json::from_str::<T>(body);
+    let out = serde_json::from_str::<T>(part);
     JSON_TEXT.with(|w| w.set(None));
     let inner = JSON_ERROR.with(|c| c.take());
     out.map_err(|e| {
         let span = match inner {
             Some((start, end)) => start..end,
             None => {
-                let at = problem_at(body, &e);
+                let at = problem_at(part, &e);
                 skip + at.start..skip + at.end
             }
         };
@@ -164,6 +158,14 @@ pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ReadError> 
             span,
         }
     })
+}
+
+/// Where `part`, a slice of `file`, starts in it.
+fn offset_in(file: &str, part: &str) -> usize {
+    (part.as_ptr() as usize)
+        .checked_sub(file.as_ptr() as usize)
+        .filter(|s| s + part.len() <= file.len())
+        .unwrap_or(0)
 }
 
 /// The bytes of the JSON token whose last byte is at `at`: a quoted key or text
@@ -344,7 +346,7 @@ mod tests {
         let doc: Doc = from_json(json).unwrap();
         assert_eq!(&json[doc.a.span.clone()], "7");
         let toml = "\u{feff}a = 7\nb = [\"x\"]\n";
-        let doc: Doc = from_toml(toml).unwrap();
+        let doc: Doc = listed::read_listed(toml, false, |l| l.rest()).unwrap();
         assert_eq!(&toml[doc.a.span.clone()], "7");
         assert_eq!(&toml[doc.b[0].span.clone()], "\"x\"");
     }

@@ -103,6 +103,27 @@ fn unquoted(written: &str) -> String {
     )
 }
 
+/// For a number written in quotes where a number is wanted (`id = "2"`,
+/// `"birth_year": "1950"`), the help to write it bare.
+pub fn quoted_number_help(message: &str, written: &str) -> Option<String> {
+    const NUMBERS: [&str; 6] = ["u16", "u32", "u64", "i32", "i64", "f64"];
+    let (_, expected) = message
+        .trim()
+        .strip_prefix("invalid type: string ")?
+        .rsplit_once(", expected ")?;
+    let inner = written
+        .trim()
+        .strip_prefix(['"', '\''])?
+        .strip_suffix(['"', '\''])?;
+    let a_number = !inner.is_empty()
+        && inner.parse::<f64>().is_ok()
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_digit() || "+-.".contains(c));
+    (NUMBERS.contains(&expected) && a_number)
+        .then(|| format!("write the number without quotes: `{inner}`"))
+}
+
 /// The key a reader did not know (`unknown field `pair``), if that is the
 /// problem: a key of another kind of file says which file this is.
 pub fn unknown_key(message: &str) -> Option<&str> {
@@ -311,5 +332,29 @@ mod tests {
             None
         );
         assert_eq!(near_key("missing field `seed`"), None);
+    }
+
+    #[test]
+    fn a_number_in_quotes_gets_the_help_to_write_it_bare() {
+        let said = |m: &str, w: &str| quoted_number_help(m, w);
+        assert_eq!(
+            said("invalid type: string \"2\", expected u32", "\"2\"").as_deref(),
+            Some("write the number without quotes: `2`")
+        );
+        assert!(said("invalid type: string \"1950\", expected i32", "'1950'").is_some());
+        // A text that is no number, or a place that wants no number, gets none.
+        assert_eq!(
+            said("invalid type: string \"two\", expected u32", "\"two\""),
+            None
+        );
+        assert_eq!(
+            said("invalid type: string \"1e5\", expected u32", "\"1e5\""),
+            None
+        );
+        assert_eq!(
+            said("invalid type: string \"2\", expected a boolean", "\"2\""),
+            None
+        );
+        assert_eq!(said("invalid type: integer `2`, expected u32", "2"), None);
     }
 }

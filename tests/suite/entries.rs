@@ -153,6 +153,29 @@ fn the_broken_festival_has_one_error_of_each_kind() {
     assert!(stderr.contains("[E0810]"), "{stderr}");
 }
 
+#[test]
+fn a_file_whose_shape_cannot_be_read_says_every_mistake_and_counts_no_entries() {
+    let dir = TempDir::new("unreadable-entries");
+    let case = std::fs::read_to_string(
+        root().join("tests/cases/entries/E0800-every-entry-that-cannot-be-read.json"),
+    )
+    .unwrap();
+    let path = dir.0.join("entries.json");
+    std::fs::write(&path, case.split_once('\n').unwrap().1).unwrap();
+    let path = path.to_str().unwrap();
+    let (code, stdout, stderr) = bfr(&["entries", "check", "--color", "never", EDITION, path]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr.matches("[E0800]").count(), 3, "{stderr}");
+    assert_eq!(
+        stdout,
+        format!("{path}: cannot be read: 3 errors, 0 warnings\n")
+    );
+    let (_, stdout, _) = bfr(&["entries", "check", "--format", "json", EDITION, path]);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["players"], serde_json::Value::Null, "{report}");
+    assert_eq!(report["errors"], 3);
+}
+
 // ── money ─────────────────────────────────────────────────────────────────────
 
 /// A Chairman's Cup team of `seniors` born 1960 and `juniors` born 1995, its
