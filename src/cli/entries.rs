@@ -62,7 +62,8 @@ pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
     let name = entries_path.display().to_string();
     let read = crate::entry::check_bytes(&checked, &mut sources, &name, &bytes);
     show_diagnostics(out, &read.diagnostics, &sources);
-    // A file that cannot be read has no count of entries: it is not said to have none.
+    // A file not checked (its shape does not read, a list is past its bound) has
+    // no count of entries: it is not said to have none.
     let counts = read
         .entries
         .as_ref()
@@ -81,7 +82,7 @@ pub fn check(out: &Output, edition_path: &Path, entries_path: &Path) -> u8 {
                 counted(teams, "team"),
                 counted(pairs, "pair"),
             ),
-            None => format!("{name}: cannot be read: {problems}\n"),
+            None => format!("{name}: not checked: {problems}\n"),
         }),
         Format::Json => json(&serde_json::json!({
             "file": name,

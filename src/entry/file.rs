@@ -299,34 +299,4 @@ id = \"T2\"
             assert_eq!(said[3], (key("teams").as_str(), "unknown key `teams`"));
         }
     }
-
-    #[test]
-    fn reading_stops_after_the_most_problems_a_file_may_give_and_says_where() {
-        use crate::spanned::listed::MAX_PROBLEMS;
-        let bad = |n: usize| "[[district]]\nnamn = \"X\"\n".repeat(n);
-        let problems = read(&bad(MAX_PROBLEMS), false).err().unwrap();
-        assert_eq!(problems.len(), MAX_PROBLEMS);
-        assert!(
-            problems
-                .iter()
-                .all(|p| p.message.starts_with("unknown key `namn`"))
-        );
-        let text = bad(MAX_PROBLEMS + 10);
-        let problems = read(&text, false).err().unwrap();
-        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
-        let stop = problems.last().unwrap();
-        assert!(
-            stop.message
-                .starts_with("reading stopped here, after 50 mistakes"),
-            "{}",
-            stop.message
-        );
-        // At the first entry not read: the 51st district.
-        let entry = text
-            .match_indices("[[district]]")
-            .nth(MAX_PROBLEMS)
-            .unwrap()
-            .0;
-        assert_eq!(stop.span.start, entry);
-    }
 }

@@ -16,24 +16,123 @@ use super::{
 use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
+use std::collections::{BTreeSet, BinaryHeap};
+use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeArray, DeTable, DeValue};
 
-/// The most problems read from one file: past them, reading stops with one
-/// problem saying so (a file of a thousand broken teams is one mistake made a
-/// thousand times, and a list that long helps nobody).
+/// The most problems said of one file, the first in the order of the file: past
+/// them, one more says how many are not listed (a file of a thousand broken
+/// teams is one mistake made a thousand times, and a list that long helps
+/// nobody).
 pub const MAX_PROBLEMS: usize = 50;
 
 /// A file being read: its lists taken out one by one ([`Lists::each`]), then the
 /// rest ([`Lists::rest`]).
 pub struct Lists<'t> {
     form: Form<'t>,
-    problems: Vec<ReadError>,
+    problems: Problems,
     /// The rest's problem, kept apart: a key missing at the top may have been
     /// written inside a list entry by mistake (said there).
     rest_problem: Option<ReadError>,
-    /// Whether reading stopped at [`MAX_PROBLEMS`].
-    stopped: bool,
+}
+
+/// The problems found: the [`MAX_PROBLEMS`] first in the order of the file kept
+/// whole, the others counted, so a file of a million broken entries costs no
+/// more memory than one of fifty.
+#[derive(Default)]
+struct Problems {
+    /// The problems kept, the last in the file on top (let go first).
+    kept: BinaryHeap<ByPlace>,
+    /// How many were let go, and the place of the first of them.
+    unlisted: usize,
+    first_unlisted: Option<Range<usize>>,
+    /// The keys entries hold but do not know (`unknown field `seed``), a few.
+    unknown_keys: BTreeSet<String>,
+    /// Problems pushed so far: ties of place keep their order.
+    pushed: usize,
+}
+
+/// A problem ordered by its place in the file.
+struct ByPlace(usize, ReadError);
+
+impl ByPlace {
+    fn key(&self) -> (usize, usize, usize) {
+        (self.1.span.start, self.1.span.end, self.0)
+    }
+}
+
+impl PartialEq for ByPlace {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for ByPlace {}
+
+impl PartialOrd for ByPlace {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ByPlace {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// At most this many unknown keys are remembered for the top's missing keys.
+const KEYS_REMEMBERED: usize = 64;
+
+impl Problems {
+    fn push(&mut self, problem: ReadError) {
+        if let Some(key) = super::words::unknown_key(&problem.message)
+            && self.unknown_keys.len() < KEYS_REMEMBERED
+        {
+            self.unknown_keys.insert(key.to_owned());
+        }
+        self.kept.push(ByPlace(self.pushed, problem));
+        self.pushed += 1;
+        if self.kept.len() > MAX_PROBLEMS
+            && let Some(ByPlace(_, last)) = self.kept.pop()
+        {
+            self.unlisted += 1;
+            if self
+                .first_unlisted
+                .as_ref()
+                .is_none_or(|first| last.span.start < first.start)
+            {
+                self.first_unlisted = Some(last.span);
+            }
+        }
+    }
+
+    /// The problems kept, in the order of the file, and one more counting those
+    /// not kept, at the first of them.
+    fn into_sorted(self) -> Vec<ReadError> {
+        let mut out: Vec<ReadError> = self
+            .kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|p| p.1)
+            .collect();
+        if let Some(span) = self.first_unlisted {
+            let n = self.unlisted;
+            let (mistakes, are) = if n == 1 {
+                ("mistake", "is")
+            } else {
+                ("mistakes", "are")
+            };
+            out.push(ReadError {
+                message: format!(
+                    "{n} more {mistakes} from here to the end of the file {are} not listed; put those above right and read the file again"
+                ),
+                span,
+            });
+        }
+        out
+    }
 }
 
 enum Form<'t> {
@@ -64,9 +163,8 @@ pub fn read_listed<T>(
     };
     let mut lists = Lists {
         form: form.map_err(|e| vec![e])?,
-        problems: Vec::new(),
+        problems: Problems::default(),
         rest_problem: None,
-        stopped: false,
     };
     let file = build(&mut lists);
     let problems = lists.finish();
@@ -124,11 +222,9 @@ impl Lists<'_> {
                     }
                 };
                 for item in items {
-                    let span = item.span();
-                    let read = Sp::<E>::deserialize(item.into_deserializer())
-                        .map_err(|e| toml_problem(&e));
-                    if !Self::keep(&mut self.problems, &mut self.stopped, read, span, &mut out) {
-                        break;
+                    match Sp::<E>::deserialize(item.into_deserializer()) {
+                        Ok(entry) => out.push(entry),
+                        Err(e) => self.problems.push(toml_problem(&e)),
                     }
                 }
             }
@@ -143,11 +239,9 @@ impl Lists<'_> {
                 let len = raw.get().len();
                 blanked.replace_range(start..start + len, &format!("[]{}", " ".repeat(len - 2)));
                 for item in items {
-                    let at = offset_in(file, item.get());
-                    let read = json_part::<Sp<E>>(file, item.get());
-                    let span = at..at + item.get().len();
-                    if !Self::keep(&mut self.problems, &mut self.stopped, read, span, &mut out) {
-                        break;
+                    match json_part::<Sp<E>>(file, item.get()) {
+                        Ok(entry) => out.push(entry),
+                        Err(problem) => self.problems.push(problem),
                     }
                 }
             }
@@ -155,41 +249,9 @@ impl Lists<'_> {
         out
     }
 
-    /// Keeps an entry read, or its problem; `false` once reading has stopped.
-    fn keep<E>(
-        problems: &mut Vec<ReadError>,
-        stopped: &mut bool,
-        read: Result<Sp<E>, ReadError>,
-        span: std::ops::Range<usize>,
-        out: &mut Vec<Sp<E>>,
-    ) -> bool {
-        if *stopped {
-            return false;
-        }
-        if problems.len() >= MAX_PROBLEMS {
-            *stopped = true;
-            problems.push(ReadError {
-                message: format!(
-                    "reading stopped here, after {MAX_PROBLEMS} mistakes; put those right and read the file again"
-                ),
-                span: span.start..span.start + 1,
-            });
-            return false;
-        }
-        match read {
-            Ok(entry) => out.push(entry),
-            Err(problem) => problems.push(problem),
-        }
-        true
-    }
-
     /// The file's own keys, with each list taken read as empty: the caller puts
-    /// the lists in. `None` when they do not read (the problem is kept), or when
-    /// reading has stopped.
+    /// the lists in. `None` when they do not read (the problem is kept).
     pub fn rest<R: DeserializeOwned>(&mut self) -> Option<R> {
-        if self.stopped {
-            return None;
-        }
         let read = match &mut self.form {
             Form::Toml(table) => {
                 let table = table.take()?;
@@ -200,24 +262,21 @@ impl Lists<'_> {
         read.map_err(|e| self.rest_problem = Some(e)).ok()
     }
 
-    /// Every problem, in the order of the file. A key the top lacks is not said
-    /// again when an entry holds a key of that name it does not know: the
-    /// key was written inside the entry, and the entry's problem says where.
-    fn finish(self) -> Vec<ReadError> {
-        let mut problems = self.problems;
-        if let Some(rest) = self.rest_problem {
+    /// The problems, in the order of the file (see [`Problems`]). A key the top
+    /// lacks is not said again when an entry holds a key of that name it does not
+    /// know: the key was written inside the entry, and the entry's problem says
+    /// where.
+    fn finish(mut self) -> Vec<ReadError> {
+        if let Some(rest) = self.rest_problem.take() {
             let lacked = rest
                 .message
-                .strip_prefix("missing field ")
-                .map(|key| format!("unknown field {key}"));
-            let said = lacked
-                .is_some_and(|unknown| problems.iter().any(|p| p.message.starts_with(&unknown)));
-            if !said {
-                problems.push(rest);
+                .strip_prefix("missing field `")
+                .and_then(|k| k.strip_suffix('`'));
+            if !lacked.is_some_and(|k| self.problems.unknown_keys.contains(k)) {
+                self.problems.push(rest);
             }
         }
-        problems.sort_by_key(|p| p.span.start);
-        problems
+        self.problems.into_sorted()
     }
 }
 
@@ -262,6 +321,8 @@ mod tests {
         name: Sp<String>,
         #[serde(default)]
         item: Vec<Sp<Item>>,
+        #[serde(default)]
+        other: Vec<Sp<Item>>,
     }
 
     #[derive(Debug, Deserialize)]
@@ -273,8 +334,13 @@ mod tests {
     fn read(text: &str, json: bool) -> Result<File, Vec<(String, String)>> {
         read_listed(text, json, |lists| {
             let item = lists.each("item");
+            let other = lists.each("other");
             let rest: File = lists.rest()?;
-            Some(File { item, ..rest })
+            Some(File {
+                item,
+                other,
+                ..rest
+            })
         })
         .map_err(|problems| {
             problems
@@ -291,6 +357,7 @@ mod tests {
         for (text, json) in [(toml, false), (json, true)] {
             let file = read(text, json).unwrap();
             assert_eq!(file.name.value, "a");
+            assert!(file.other.is_empty());
             let n: Vec<_> = file
                 .item
                 .iter()
@@ -339,5 +406,58 @@ mod tests {
         let said = read("{\"name\": \"a\", \"item\": [{\"n\": 1},]}", true).unwrap_err();
         assert_eq!(said.len(), 1, "{said:?}");
         assert_eq!(said[0].1, "trailing comma");
+    }
+
+    #[test]
+    fn the_first_problems_in_the_order_of_the_file_are_listed_and_the_rest_counted() {
+        let items = |n: usize, key: &str| vec![format!("{{\"{key}\": 1}}"); n].join(", ");
+        // Fifty mistakes and a good entry after them: fifty, and no count.
+        let text = format!(
+            "{{\"name\": \"a\", \"item\": [{}, {{\"n\": 1}}]}}",
+            items(MAX_PROBLEMS, "m")
+        );
+        assert_eq!(read(&text, true).unwrap_err().len(), MAX_PROBLEMS);
+        // The list written first is listed first, whichever the reader takes first.
+        let text = format!(
+            "{{\"name\": \"a\", \"other\": [{}], \"item\": [{}]}}",
+            items(30, "o"),
+            items(60, "i")
+        );
+        let said = read(&text, true).unwrap_err();
+        assert_eq!(said.len(), MAX_PROBLEMS + 1);
+        assert!(said[..30].iter().all(|(at, _)| at == "\"o\""), "{said:?}");
+        assert!(
+            said[30..MAX_PROBLEMS].iter().all(|(at, _)| at == "\"i\""),
+            "{said:?}"
+        );
+        let (at, count) = &said[MAX_PROBLEMS];
+        assert_eq!(at, "\"i\"");
+        assert!(
+            count.starts_with("40 more mistakes from here to the end of the file are not listed"),
+            "{count}"
+        );
+        // The 51st of them, in the file: the 21st bad item.
+        let place = text.match_indices("\"i\"").nth(20).unwrap().0;
+        let all = read_listed(&text, true, |l| {
+            l.each::<Item>("item");
+            l.each::<Item>("other");
+            l.rest::<File>()
+        })
+        .unwrap_err();
+        assert_eq!(all[MAX_PROBLEMS].span.start, place);
+        // A key at the top counts as one of them.
+        let text = format!(
+            "x = 1\nname = \"a\"\n{}",
+            "[[item]]\nm = 1\n".repeat(MAX_PROBLEMS)
+        );
+        let said = read(&text, false).unwrap_err();
+        assert_eq!(said.len(), MAX_PROBLEMS + 1);
+        assert_eq!(said[0].0, "x");
+        assert!(
+            said[MAX_PROBLEMS]
+                .1
+                .starts_with("1 more mistake from here to the end of the file is not listed"),
+            "{said:?}"
+        );
     }
 }

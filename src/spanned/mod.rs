@@ -140,10 +140,9 @@ fn json_body(text: &str) -> Result<&str, ReadError> {
 /// value inside it); spans point at each value's own text in `file`.
 fn json_part<'a, T: Deserialize<'a>>(file: &'a str, part: &'a str) -> Result<T, ReadError> {
     let skip = offset_in(file, part);
-    JSON_TEXT.with(|w| w.set(Some((file.as_ptr() as usize, file.len()))));
-    JSON_ERROR.with(|c| c.set(None));
+    let reading = JsonText::over(file);
     let out = serde_json::from_str::<T>(part);
-    JSON_TEXT.with(|w| w.set(None));
+    drop(reading);
     let inner = JSON_ERROR.with(|c| c.take());
     out.map_err(|e| {
         let span = match inner {
@@ -158,6 +157,25 @@ fn json_part<'a, T: Deserialize<'a>>(file: &'a str, part: &'a str) -> Result<T, 
             span,
         }
     })
+}
+
+/// While it lives, JSON is being read from a file: [`Sp`] measures spans in it.
+/// Dropped, even by a panic, it says so no more, so that no later read on the
+/// thread takes TOML for JSON.
+struct JsonText;
+
+impl JsonText {
+    fn over(file: &str) -> JsonText {
+        JSON_TEXT.with(|w| w.set(Some((file.as_ptr() as usize, file.len()))));
+        JSON_ERROR.with(|c| c.set(None));
+        JsonText
+    }
+}
+
+impl Drop for JsonText {
+    fn drop(&mut self) {
+        JSON_TEXT.with(|w| w.set(None));
+    }
 }
 
 /// Where `part`, a slice of `file`, starts in it.

@@ -106,7 +106,6 @@ fn unquoted(written: &str) -> String {
 /// For a number written in quotes where a number is wanted (`id = "2"`,
 /// `"birth_year": "1950"`), the help to write it bare.
 pub fn quoted_number_help(message: &str, written: &str) -> Option<String> {
-    const NUMBERS: [&str; 6] = ["u16", "u32", "u64", "i32", "i64", "f64"];
     let (_, expected) = message
         .trim()
         .strip_prefix("invalid type: string ")?
@@ -115,12 +114,24 @@ pub fn quoted_number_help(message: &str, written: &str) -> Option<String> {
         .trim()
         .strip_prefix(['"', '\''])?
         .strip_suffix(['"', '\''])?;
-    let a_number = !inner.is_empty()
-        && inner.parse::<f64>().is_ok()
-        && inner
-            .chars()
-            .all(|c| c.is_ascii_digit() || "+-.".contains(c));
-    (NUMBERS.contains(&expected) && a_number)
+    // Only a number that reads where it stands, written bare in both TOML and
+    // JSON: no `+`, no point without digits on both sides.
+    let reads = match expected {
+        "u16" => inner.parse::<u16>().is_ok(),
+        "u32" => inner.parse::<u32>().is_ok(),
+        "u64" => inner.parse::<u64>().is_ok(),
+        "i32" => inner.parse::<i32>().is_ok(),
+        "i64" => inner.parse::<i64>().is_ok(),
+        "f64" => {
+            let digits = inner.strip_prefix('-').unwrap_or(inner);
+            let (whole, part) = digits.split_once('.').unwrap_or((digits, "0"));
+            [whole, part]
+                .iter()
+                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        }
+        _ => false,
+    };
+    (reads && !inner.starts_with('+'))
         .then(|| format!("write the number without quotes: `{inner}`"))
 }
 
@@ -342,6 +353,19 @@ mod tests {
             Some("write the number without quotes: `2`")
         );
         assert!(said("invalid type: string \"1950\", expected i32", "'1950'").is_some());
+        assert!(said("invalid type: string \"-0.5\", expected f64", "\"-0.5\"").is_some());
+        // Nor one that would not read bare where it stands.
+        for (written, expected) in [
+            ("+1950", "i32"),
+            ("-3", "u32"),
+            ("1.5", "u32"),
+            (".5", "f64"),
+            ("5.", "f64"),
+            ("70000", "u16"),
+        ] {
+            let message = format!("invalid type: string \"{written}\", expected {expected}");
+            assert_eq!(said(&message, &format!("\"{written}\"")), None, "{written}");
+        }
         // A text that is no number, or a place that wants no number, gets none.
         assert_eq!(
             said("invalid type: string \"two\", expected u32", "\"two\""),

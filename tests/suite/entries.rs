@@ -168,7 +168,7 @@ fn a_file_whose_shape_cannot_be_read_says_every_mistake_and_counts_no_entries() 
     assert_eq!(stderr.matches("[E0800]").count(), 3, "{stderr}");
     assert_eq!(
         stdout,
-        format!("{path}: cannot be read: 3 errors, 0 warnings\n")
+        format!("{path}: not checked: 3 errors, 0 warnings\n")
     );
     let (_, stdout, _) = bfr(&["entries", "check", "--format", "json", EDITION, path]);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
