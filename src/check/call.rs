@@ -166,7 +166,8 @@ impl Checker {
                 .params
                 .get(target)
                 .map_or(Type::Error, |(_, t)| t.clone());
-            let v = self.expect(a, &want, scope);
+            let counting = rule.counting.get(target).copied().unwrap_or_default();
+            let v = self.expect_counted(a, (&want, counting), scope);
             match slots.get_mut(target) {
                 Some(slot @ None) => *slot = Some(v),
                 _ => self.diags.push(Diagnostic::error(

@@ -23,15 +23,13 @@ impl Checker {
         }
         let body = match &item.decl {
             ast::Decl::Const(k) => {
-                let value = self.expect(&k.value, &ret, &mut scope);
-                self.literal_answer(&k.name.text, (&ret, answer), &k.value, &value);
+                let value = self.expect_answer(&k.name.text, (&ret, answer), &k.value, &mut scope);
                 RuleBody::Const {
                     value: Box::new(value),
                 }
             }
             ast::Decl::Fn(f) => {
-                let body = self.expect(&f.body, &ret, &mut scope);
-                self.literal_answer(&f.name.text, (&ret, answer), &f.body, &body);
+                let body = self.expect_answer(&f.name.text, (&ret, answer), &f.body, &mut scope);
                 RuleBody::Fn {
                     body: Box::new(body),
                 }
@@ -46,6 +44,21 @@ impl Checker {
         }
     }
 
+    /// Checks a rule's answer as written (a const's value, a fn's body, a row of
+    /// a table or a scale) against the answer's type, named as declared, and
+    /// its literals against what the type admits.
+    pub(crate) fn expect_answer(
+        &mut self,
+        rule: &str,
+        (ret, answer): (&Type, Counting),
+        written: &ast::Expr,
+        scope: &mut Scope,
+    ) -> ir::Expr {
+        let value = self.expect_counted(written, (ret, answer), scope);
+        self.literal_answer(rule, (ret, answer), written, &value);
+        value
+    }
+
     /// A literal answer its rule's type does not admit, found by the check
     /// rather than first when the rule is evaluated: a fraction where whole
     /// numbers are counted (E0205), a whole number below zero for a count
@@ -53,7 +66,7 @@ impl Checker {
     /// answer may be a branch of an `if`, an arm of a `match` or the body of a
     /// `let`, each looked at in turn (without recursion: a chain of `else if`
     /// is as deep as the expression bound lets it be).
-    pub(crate) fn literal_answer(
+    fn literal_answer(
         &mut self,
         rule: &str,
         (ret, answer): (&Type, Counting),
@@ -192,8 +205,7 @@ impl Checker {
         let mut wildcard: Option<(ir::Expr, Span)> = None;
         let mut first_at: Vec<Option<Span>> = vec![None; info.variants.len()];
         for (key, value) in &t.rows {
-            let v = self.expect(value, ret, scope);
-            self.literal_answer(&t.name.text, (ret, answer), value, &v);
+            let v = self.expect_answer(&t.name.text, (ret, answer), value, scope);
             match key {
                 None => {
                     if wildcard.is_some() {

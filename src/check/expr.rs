@@ -3,7 +3,7 @@
 use super::Checker;
 use super::names::{TypeName, ValueName, did_you_mean};
 use crate::diag::Diagnostic;
-use crate::ir::{self, ExprKind, Penalty, Type, Unit, Value};
+use crate::ir::{self, Counting, ExprKind, Penalty, Type, Unit, Value};
 use crate::names::{nearest, same};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp};
@@ -55,15 +55,32 @@ const STACK_CHECK_EVERY: usize = 16;
 impl Checker {
     /// Checks `e` and reports when its type is not `want`.
     pub(crate) fn expect(&mut self, e: &ast::Expr, want: &Type, scope: &mut Scope) -> ir::Expr {
+        self.expect_counted(e, (want, Counting::Any), scope)
+    }
+
+    /// Checks `e` where a declared type admitting `counting` is wanted (a
+    /// parameter, a rule's answer): a mismatch names the type as the editor
+    /// declared it (`integer`).
+    pub(crate) fn expect_counted(
+        &mut self,
+        e: &ast::Expr,
+        (want, counting): (&Type, Counting),
+        scope: &mut Scope,
+    ) -> ir::Expr {
         let out = self.expr_hinted(e, Some(want), scope);
         if !out.ty.fits(want) {
-            self.mismatch(want, &out.ty, e.span);
+            self.mismatch_counted((want, counting), &out.ty, e.span);
         }
         out
     }
 
     pub(crate) fn mismatch(&mut self, want: &Type, found: &Type, span: Span) {
-        let (w, f) = (self.program.type_name(want), self.program.type_name(found));
+        self.mismatch_counted((want, Counting::Any), found, span);
+    }
+
+    fn mismatch_counted(&mut self, (want, counting): (&Type, Counting), found: &Type, span: Span) {
+        let w = self.program.counted_type_name(want, counting);
+        let f = self.program.type_name(found);
         let code = match (want, found) {
             (Type::Num(_), Type::Num(_)) | (Type::Penalty(_), Type::Penalty(_)) => "E0202",
             _ => "E0201",

@@ -61,8 +61,7 @@ impl Checker {
         }
         for (range, value) in &s.arms {
             let (lower, upper) = self.range_bounds(range, param, param_ty, scope);
-            let v = self.expect(value, ret, scope);
-            self.literal_answer(&s.name.text, (ret, answer), value, &v);
+            let v = self.expect_answer(&s.name.text, (ret, answer), value, scope);
             all.push(ScaleArm {
                 lower,
                 upper,
