@@ -44,11 +44,30 @@ pub fn reading_problem(message: &str, written: &str, text: &str, json: bool) -> 
                 .is_some_and(|k| ["player", "pair", "district"].contains(&k))
                 .then(|| "this looks like an entries file (`[[player]]`, `[[pair]]`): check it with `bfr entries check EDITION FILE`; an event file is run with `bfr run` (docs/events.md)".to_string())
         })
+        .or_else(|| incident_input_help(message, json))
         .or_else(|| (!json && looks_like_json(text)).then(|| {
             "this looks like JSON: rename the file to end in `.json` (any other file is read as TOML)".to_string()
         }))
         .unwrap_or_else(|| "see docs/events.md for the format and a full example".to_string());
     (words, help)
+}
+
+/// The help for a key an incident does not have (`minutes = 12`): what happened
+/// is the input of the incident's rule, given in its call.
+fn incident_input_help(message: &str, json: bool) -> Option<String> {
+    let rest = message.trim().strip_prefix("unknown field `")?;
+    let (key, known) = rest.split_once('`')?;
+    if !known.contains("`rule`") || TOP_KEYS.contains(&key) {
+        return None;
+    }
+    let example = if json {
+        "\"rule\": \"late_arrival(12 min)\""
+    } else {
+        "rule = \"late_arrival(12 min)\""
+    };
+    Some(format!(
+        "an incident has no `{key}`: what happened is the input of its rule, written in the call, `{example}` (docs/events.md)"
+    ))
 }
 
 /// Whether a file read as TOML starts as a JSON object does (after any comment
@@ -161,5 +180,41 @@ mod tests {
             false,
         );
         assert!(help.contains("docs/events.md"), "{help}");
+    }
+
+    #[test]
+    fn a_key_an_incident_lacks_is_shown_as_the_rules_input() {
+        let known = "expected one of `team`, `round`, `stage`, `rule`, `note`";
+        let (_, help) = reading_problem(
+            &format!("unknown field `minutes`, {known}"),
+            "minutes",
+            "",
+            false,
+        );
+        assert!(
+            help.starts_with("an incident has no `minutes`")
+                && help.contains("`rule = \"late_arrival(12 min)\"`"),
+            "{help}"
+        );
+        let (_, help) = reading_problem(
+            &format!("unknown field `minutes`, {known}"),
+            "\"minutes\"",
+            "",
+            true,
+        );
+        assert!(
+            help.contains("`\"rule\": \"late_arrival(12 min)\"`"),
+            "{help}"
+        );
+        // A slip of a key it has is a "did you mean"; another table's key, none.
+        let (_, help) = reading_problem(&format!("unknown field `rul`, {known}"), "rul", "", false);
+        assert!(help.starts_with("did you mean `rule`?"), "{help}");
+        let (_, help) = reading_problem(
+            "unknown field `minutes`, expected one of `number`, `draw`, `bye`, `results`",
+            "minutes",
+            "",
+            false,
+        );
+        assert!(!help.contains("incident"), "{help}");
     }
 }
