@@ -659,14 +659,21 @@ fn pest_error(rule: Rule, file: FileId, text: &str) -> Diagnostic {
         let (last, rest) = expected.split_last().unwrap_or((&"", &[]));
         format!("expected {} or {}", rest.join(", "), last)
     };
+    // A reserved word where a name was expected: the likely cause, marked alone,
+    // without the `:` or `(` glued to it.
+    let reserved_name = expected.contains(&"a name") && RESERVED.contains(&word.as_str());
+    let (end, found) = if reserved_name {
+        (start + word.len(), word.as_str())
+    } else {
+        (end, found)
+    };
     let label = if found.is_empty() {
         "the text ends here".to_string()
     } else {
         format!("found `{}`", found.chars().take(40).collect::<String>())
     };
     let d = Diagnostic::error("E0001", message, Span::new(file, start, end)).with_label(label);
-    // A reserved word where a name was expected: say so, it is the likely cause.
-    if expected.contains(&"a name") && RESERVED.contains(&word.as_str()) {
+    if reserved_name {
         return d.with_help(format!(
             "`{word}` is a reserved word of the language and cannot be a name; choose another, e.g. `{word}_`"
         ));
@@ -1328,8 +1335,12 @@ mod tests {
 
     #[test]
     fn a_reserved_word_as_a_name_is_explained() {
-        let d = parse_file("fn f(stage: integer) -> integer ref T-1 p.1 \"x\" = 1", 0).unwrap_err();
+        let text = "fn f(stage: integer) -> integer ref T-1 p.1 \"x\" = 1";
+        let d = parse_file(text, 0).unwrap_err();
         assert_eq!(d.code, "E0001");
         assert!(d.help.unwrap().contains("`stage` is a reserved word"));
+        // The word alone, not the `:` after it.
+        assert_eq!(&text[d.span.start as usize..d.span.end as usize], "stage");
+        assert_eq!(d.label, "found `stage`");
     }
 }
