@@ -53,34 +53,9 @@ struct Problems {
     pushed: usize,
 }
 
-/// A problem ordered by its place in the file.
-struct ByPlace(usize, ReadError);
-
-impl ByPlace {
-    fn key(&self) -> (usize, usize, usize) {
-        (self.1.span.start, self.1.span.end, self.0)
-    }
-}
-
-impl PartialEq for ByPlace {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for ByPlace {}
-
-impl PartialOrd for ByPlace {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for ByPlace {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&other.key())
-    }
-}
+/// A problem ordered by its place in the file: its start, its end, the order it
+/// was found in (ties keep it), and its words.
+type ByPlace = (usize, usize, usize, String);
 
 /// At most this many unknown keys are remembered for the top's missing keys.
 const KEYS_REMEMBERED: usize = 64;
@@ -92,18 +67,19 @@ impl Problems {
         {
             self.unknown_keys.insert(key.to_owned());
         }
-        self.kept.push(ByPlace(self.pushed, problem));
+        let ReadError { message, span } = problem;
+        self.kept.push((span.start, span.end, self.pushed, message));
         self.pushed += 1;
         if self.kept.len() > MAX_PROBLEMS
-            && let Some(ByPlace(_, last)) = self.kept.pop()
+            && let Some((start, end, _, _)) = self.kept.pop()
         {
             self.unlisted += 1;
             if self
                 .first_unlisted
                 .as_ref()
-                .is_none_or(|first| last.span.start < first.start)
+                .is_none_or(|first| start < first.start)
             {
-                self.first_unlisted = Some(last.span);
+                self.first_unlisted = Some(start..end);
             }
         }
     }
@@ -115,7 +91,10 @@ impl Problems {
             .kept
             .into_sorted_vec()
             .into_iter()
-            .map(|p| p.1)
+            .map(|(start, end, _, message)| ReadError {
+                message,
+                span: start..end,
+            })
             .collect();
         if let Some(span) = self.first_unlisted {
             let n = self.unlisted;
